@@ -1,0 +1,48 @@
+# Filterz — everything a fresh Debian machine needs, then build, test, benchmark, demo.
+#   make demo   the main job end to end
+#   make test   every test
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+SWIFT ?= swift
+
+# Debian packages: C libraries we link (libav*, libmicrohttpd, libcrypto), real clients the tests and
+# benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine).
+DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
+	libmicrohttpd-dev libssl-dev zlib1g-dev ffmpeg curl nginx wrk hyperfine
+PY_PACKAGES := m3u8==6.0.0
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build release test bench demo clean
+
+## deps: install missing Debian packages (apt-get update only when something is missing) and the Python reference parser.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("m3u8") != "6.0.0")' 2>/dev/null || \
+	  { echo "make deps: installing python m3u8 6.0.0"; python3 -m pip install -q --disable-pip-version-check $(PY_PACKAGES); }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: every benchmark (release build); BENCH=parse runs one.
+BENCH ?= parse
+bench: release
+	.build/release/filterz-bench $(BENCH)
+
+demo: release
+	@for f in SampleMedia/playlists/*.m3u8; do echo "== filterz inspect $$f"; .build/release/filterz inspect "$$f" || true; done
+
+clean:
+	rm -rf .build demo-out

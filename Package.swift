@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+// Filterz: HLS toolkit — playlists, colour filter, segmenter, server, simulator.
+// No package dependencies: C libraries come from Debian through system-library targets.
+import PackageDescription
+
+let package = Package(
+    name: "Filterz",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "filterz", targets: ["filterz"]),
+        .executable(name: "filterz-bench", targets: ["filterz-bench"]),
+        .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "FilterKit", targets: ["FilterKit"]),
+    ],
+    targets: [
+        // Pure cores: no I/O, no C.
+        .target(name: "HLS"),
+        .target(name: "FilterKit"),
+        .target(name: "Playback", dependencies: ["HLS"]),
+        .target(name: "Simulation", dependencies: ["HLS", "Playback"]),
+        .target(name: "Packaging", dependencies: ["HLS"]),
+
+        // C libraries (Debian -dev packages, found through pkg-config).
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Adapters: the only modules that touch C.
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
+        .target(name: "Server", dependencies: ["HLS", "CMicroHTTPD", "CCrypto"]),
+
+        // Command line.
+        .target(
+            name: "FilterzCLI",
+            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server"]),
+        .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
+        .executableTarget(
+            name: "filterz-bench",
+            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "FilterzCLI"]),
+
+        // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients.
+        .target(name: "FilterzTestSupport", path: "Tests/Support"),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FilterKitTests", dependencies: ["FilterKit", "FilterzTestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Playback", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "FilterzCLITests", dependencies: ["FilterzCLI", "HLS", "FilterzTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

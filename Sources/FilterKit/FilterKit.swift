@@ -1,0 +1,1 @@
+// The FilterKit module. See README.md, section "FilterKit".

@@ -1,0 +1,93 @@
+/// The `filterz` command line as a function, so it can be run in process by tests.
+///
+///     let out = CapturedOutput(), err = CapturedOutput()
+///     let code = CLI.run(arguments: ["inspect", "--json", "master.m3u8"], stdout: out, stderr: err)
+public enum CLI {
+    public static let version = "0.1.0"
+
+    /// Every top-level command, in the order `filterz --help` lists them.
+    public static var commands: [Command] {
+        [
+            InspectCommand.command
+        ]
+    }
+
+    static var root: Command {
+        Command(
+            CommandSpec(
+                name: "filterz",
+                abstract: "Make, inspect, serve and simulate filtered HLS video.",
+                options: [.flag("--version", help: "Show the version.")]),
+            subcommands: commands)
+    }
+
+    /// Runs one command line (without the program name) and returns the process exit code.
+    public static func run(
+        arguments: [String], stdout: TextOutput, stderr: TextOutput,
+        readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
+    ) -> Int32 {
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, readStandardInput: readStandardInput, environment: environment)
+        var command = root
+        var path = "filterz"
+        var remaining = arguments[...]
+
+        if remaining.first == "help" {
+            remaining = remaining.dropFirst()
+            var target = root
+            var targetPath = path
+            for word in remaining {
+                guard let sub = target.subcommands.first(where: { $0.spec.name == word }) else {
+                    return usageError(.usage("unknown command '\(word)'"), command: target, path: targetPath, context)
+                }
+                target = sub
+                targetPath += " " + word
+            }
+            stdout.write(HelpScreen.render(target, path: targetPath))
+            return ExitCode.success
+        }
+        if remaining.first == "--version" {
+            stdout.line(version)
+            return ExitCode.success
+        }
+        while let word = remaining.first, !command.subcommands.isEmpty {
+            if word == "--help" || word == "-h" { break }
+            guard let sub = command.subcommands.first(where: { $0.spec.name == word }) else {
+                let message = word.hasPrefix("-") ? "unknown option '\(word)'" : "unknown command '\(word)'"
+                return usageError(.usage(message), command: command, path: path, context)
+            }
+            command = sub
+            path += " " + word
+            remaining = remaining.dropFirst()
+        }
+        let beforeSeparator = remaining.prefix { $0 != "--" }
+        if beforeSeparator.contains("--help") || beforeSeparator.contains("-h") {
+            stdout.write(HelpScreen.render(command, path: path))
+            return ExitCode.success
+        }
+        guard let action = command.action else {
+            stdout.write(HelpScreen.render(command, path: path))
+            return remaining.isEmpty && path == "filterz" ? ExitCode.success : ExitCode.usage
+        }
+        do {
+            let parsed = try ArgumentParser.parse(Array(remaining), spec: command.spec, commandPath: path)
+            return try action(parsed, context)
+        } catch let error as CLIError {
+            if case .usage = error { return usageError(error, command: command, path: path, context) }
+            stderr.line("\(path): error: \(error.description)")
+            return error.exitCode
+        } catch {
+            stderr.line("\(path): error: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    private static func usageError(_ error: CLIError, command: Command, path: String, _ context: CommandContext)
+        -> Int32
+    {
+        context.stderr.line("Error: \(error.description)")
+        context.stderr.line("Usage: \(HelpScreen.usage(command, path: path))")
+        context.stderr.line("  See '\(path) --help' for more information.")
+        return ExitCode.usage
+    }
+}

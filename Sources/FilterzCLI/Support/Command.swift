@@ -1,0 +1,34 @@
+/// What a running command may use: its outputs, standard input and the environment.
+public struct CommandContext {
+    public var stdout: TextOutput
+    public var stderr: TextOutput
+    /// Reads all of standard input (for `-` arguments).
+    public var readStandardInput: () -> [UInt8]
+    public var environment: [String: String]
+
+    public init(
+        stdout: TextOutput, stderr: TextOutput, readStandardInput: @escaping () -> [UInt8] = { [] },
+        environment: [String: String] = [:]
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.readStandardInput = readStandardInput
+        self.environment = environment
+    }
+}
+
+/// A `filterz` command: its spec, its subcommands, and what it does.
+public struct Command: Sendable {
+    public typealias Action = @Sendable (ParsedArguments, CommandContext) throws -> Int32
+
+    public var spec: CommandSpec
+    public var subcommands: [Command]
+    /// nil for a command that only groups subcommands (running it prints its help).
+    public var action: Action?
+
+    public init(_ spec: CommandSpec, subcommands: [Command] = [], action: Action? = nil) {
+        self.spec = spec
+        self.subcommands = subcommands
+        self.action = action
+    }
+}

@@ -1,0 +1,1 @@
+// The HLS module. See README.md, section "HLS".

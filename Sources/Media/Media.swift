@@ -1,0 +1,1 @@
+// The Media module. See README.md, section "Media".

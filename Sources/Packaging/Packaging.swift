@@ -1,0 +1,1 @@
+// The Packaging module. See README.md, section "Packaging".

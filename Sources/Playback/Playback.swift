@@ -1,0 +1,1 @@
+// The Playback module. See README.md, section "Playback".

@@ -1,0 +1,1 @@
+// The Server module. See README.md, section "Server".

@@ -1,0 +1,1 @@
+// The Simulation module. See README.md, section "Simulation".

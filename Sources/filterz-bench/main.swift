@@ -1,0 +1,14 @@
+// filterz-bench: benchmarks that generate their inputs and print ratios against anchors measured in the same run.
+// Usage: filterz-bench <parse|filter|segment|serve|simulate>
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let benchmarks: [String: () -> Int32] = [:]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, let benchmark = benchmarks[name] else {
+    print("usage: filterz-bench <\(benchmarks.keys.sorted().joined(separator: "|"))>")
+    exit(2)
+}
+exit(benchmark())

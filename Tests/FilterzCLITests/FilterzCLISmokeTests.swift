@@ -1,0 +1,8 @@
+import Testing
+@testable import FilterzCLI
+
+@Suite struct FilterzCLISmokeTests {
+    @Test func moduleLinks() {
+        #expect(Bool(true))
+    }
+}

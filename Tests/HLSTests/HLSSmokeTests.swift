@@ -1,0 +1,8 @@
+import Testing
+@testable import HLS
+
+@Suite struct HLSSmokeTests {
+    @Test func moduleLinks() {
+        #expect(Bool(true))
+    }
+}

@@ -1,0 +1,8 @@
+import Testing
+@testable import Media
+
+@Suite struct MediaSmokeTests {
+    @Test func moduleLinks() {
+        #expect(Bool(true))
+    }
+}

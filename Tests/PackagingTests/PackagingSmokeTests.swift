@@ -1,0 +1,8 @@
+import Testing
+@testable import Packaging
+
+@Suite struct PackagingSmokeTests {
+    @Test func moduleLinks() {
+        #expect(Bool(true))
+    }
+}

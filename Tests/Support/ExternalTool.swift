@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs an external program (ffprobe, curl, python3, …) with a time limit, for tests against real clients.
+public enum ExternalTool {
+    public struct Result: Sendable {
+        public var exitCode: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The full path of `name` on PATH, or nil when it is not installed.
+    public static func path(of name: String) -> String? {
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in searchPath.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    public static func isInstalled(_ name: String) -> Bool { path(of: name) != nil }
+
+    /// Runs `name arguments…`, killing it after `timeoutSeconds`.
+    public static func run(_ name: String, _ arguments: [String], timeoutSeconds: Double = 60) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(of: name) ?? name)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = DispatchTime.now() + timeoutSeconds
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if group.wait(timeout: deadline) == .timedOut {
+            process.terminate()
+            _ = group.wait(timeout: .now() + 5)
+        }
+        process.waitUntilExit()
+        return Result(
+            exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A fresh temporary folder, removed when the value is deinitialised.
+public final class TemporaryFolder: @unchecked Sendable {
+    public let url: URL
+    public init(prefix: String = "filterz-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
