@@ -43,7 +43,7 @@ extension Playlist {
                 ("segments", .array([])),
             ]
         }
-        members.append(("diagnostics", .array(diagnostics.map(Self.facts(of:)))))
+        members.append(("diagnostics", .array(diagnostics.map(\.jsonValue))))
         return .object(members)
     }
 
@@ -103,8 +103,13 @@ extension Playlist {
         ])
     }
 
-    static func facts(of diagnostic: Diagnostic) -> JSONValue {
-        .object([
+}
+
+extension Diagnostic {
+    /// `{"severity", "code", "line", "column", "message", "reference"}`, as in `inspect --json`.
+    public var jsonValue: JSONValue {
+        let diagnostic = self
+        return .object([
             ("severity", .string(diagnostic.severity.rawValue)),
             ("code", .string(diagnostic.code.rawValue)),
             ("line", .integer(diagnostic.location.line)),

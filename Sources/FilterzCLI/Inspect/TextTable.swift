@@ -1,0 +1,93 @@
+/// Left-aligned text columns separated by two spaces, for the human-readable reports.
+///
+///     var table = TextTable(header: ["BANDWIDTH", "URI"])
+///     table.append(["928 kb/s", "360p/index.m3u8"])
+///     table.lines(indent: 2)   // ["  BANDWIDTH  URI", "  928 kb/s   360p/index.m3u8"]
+///
+/// Widths count Unicode characters (a wide Hangul character counts as one, so Korean names may misalign
+/// slightly in a terminal). Trailing spaces are trimmed.
+struct TextTable {
+    var header: [String]?
+    var rows: [[String]] = []
+
+    init(header: [String]? = nil) {
+        self.header = header
+    }
+
+    mutating func append(_ row: [String]) { rows.append(row) }
+
+    func lines(indent: Int) -> [String] {
+        let all = (header.map { [$0] } ?? []) + rows
+        let columnCount = all.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columnCount)
+        for row in all {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        let prefix = String(repeating: " ", count: indent)
+        return all.map { row in
+            var line = prefix
+            for (index, cell) in row.enumerated() {
+                line += cell
+                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - cell.count + 2) }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+}
+
+/// How numbers read in the reports.
+enum DisplayFormat {
+    /// Bytes in decimal units with one decimal: `812B`, `12.3kB`, `2.2MB`, `1.5GB`.
+    static func bytes(_ count: Int) -> String {
+        let value = Double(count)
+        switch value {
+        case ..<1_000: return "\(count)B"
+        case ..<1_000_000: return oneDecimal(value / 1_000) + "kB"
+        case ..<1_000_000_000: return oneDecimal(value / 1_000_000) + "MB"
+        default: return oneDecimal(value / 1_000_000_000) + "GB"
+        }
+    }
+
+    /// Bits per second: `65 kb/s`, `928 kb/s`, `2.63 Mb/s`.
+    static func bitrate(_ bitsPerSecond: Int) -> String {
+        if bitsPerSecond >= 1_000_000 { return fixed(Double(bitsPerSecond) / 1_000_000, digits: 2) + " Mb/s" }
+        if bitsPerSecond >= 1_000 { return "\(Int((Double(bitsPerSecond) / 1_000).rounded())) kb/s" }
+        return "\(bitsPerSecond) b/s"
+    }
+
+    /// Seconds with three decimals: `6.006 s`.
+    static func seconds(_ value: Double) -> String { fixed(value, digits: 3) + " s" }
+
+    /// A frame rate without needless zeros: `30`, `29.97`, `23.976`.
+    static func frameRate(_ value: Double) -> String {
+        var text = fixed(value, digits: 3)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func oneDecimal(_ value: Double) -> String { fixed(value, digits: 1) }
+
+    /// `value` rounded to `digits` decimals, always showing them (no Foundation `String(format:)`).
+    static func fixed(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return String(value) }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return String(value) }
+        let whole = Int(scaled) / Int(scale)
+        let fraction = Int(scaled) % Int(scale)
+        var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
+        if digits > 0 {
+            let fractionText = String(fraction)
+            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        }
+        return text
+    }
+
+    /// `1 error`, `2 errors`.
+    static func count(_ value: Int, _ singular: String) -> String {
+        "\(value) \(singular)\(value == 1 ? "" : "s")"
+    }
+}
