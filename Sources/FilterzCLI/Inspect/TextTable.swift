@@ -4,8 +4,7 @@
 ///     table.append(["928 kb/s", "360p/index.m3u8"])
 ///     table.lines(indent: 2)   // ["  BANDWIDTH  URI", "  928 kb/s   360p/index.m3u8"]
 ///
-/// Widths count Unicode characters (a wide Hangul character counts as one, so Korean names may misalign
-/// slightly in a terminal). Trailing spaces are trimmed.
+/// Widths are terminal columns: Hangul, CJK and full-width characters take two. Trailing spaces are trimmed.
 struct TextTable {
     var header: [String]?
     var rows: [[String]] = []
@@ -21,17 +20,33 @@ struct TextTable {
         let columnCount = all.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columnCount)
         for row in all {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.displayWidth(cell)) }
         }
         let prefix = String(repeating: " ", count: indent)
         return all.map { row in
             var line = prefix
             for (index, cell) in row.enumerated() {
                 line += cell
-                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - cell.count + 2) }
+                if index < row.count - 1 {
+                    line += String(repeating: " ", count: widths[index] - Self.displayWidth(cell) + 2)
+                }
             }
             while line.hasSuffix(" ") { line.removeLast() }
             return line
+        }
+    }
+
+    /// Terminal columns taken by `text`: two for East Asian wide characters, one otherwise.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                 0xFFE0...0xFFE6:
+                width + 2
+            default:
+                width + 1
+            }
         }
     }
 }

@@ -56,11 +56,14 @@ public struct SequenceTagsBeforeFirstSegment: ValidationRule {
 }
 
 /// Durations and sequence numbers cannot be negative: decimal-integers are unsigned and EXTINF durations are
-/// non-negative (RFC 8216bis §4.2, §4.4.4.1). Reports values the parser kept in the model.
+/// non-negative (RFC 8216bis §4.2, §4.4.4.1).
+///
+/// The parser already reports a negative number where it reads one, so this rule checks only playlists built
+/// in code (no parse info), e.g. by a packager, before they are written.
 public struct NonNegativeNumbers: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
-        guard let media = context.playlist.media else { return [] }
+        guard let media = context.playlist.media, context.parseInfo == nil else { return [] }
         var found: [Diagnostic] = []
         func report(_ tag: TagName, _ value: String, at location: SourceLocation?) {
             found.append(.error(
@@ -109,16 +112,23 @@ public struct ByteRangeOffsetsResolvable: ValidationRule {
 }
 
 /// EXT-X-DATERANGE: "START-DATE: A quoted-string containing the ISO-8601 date at which the Date Range begins.
-/// This attribute is REQUIRED" (RFC 8216bis §4.4.5.1).
+/// This attribute is REQUIRED" (RFC 8216bis §4.4.5.1). A later tag with the same ID adds attributes to the
+/// same range (e.g. an SCTE35-IN after the SCTE35-OUT), so only the first tag of each ID needs it.
 public struct DateRangeStartDateRequired: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media else { return [] }
         let dateRanges = media.segments.flatMap(\.dateRanges) + (media.incompleteSegment?.dateRanges ?? [])
-        return dateRanges.filter { $0.startDate == nil }.map {
-            .error(
-                .dateRangeStartDateMissing, "EXT-X-DATERANGE ID=\"\($0.id)\" lacks the REQUIRED START-DATE",
-                at: context.location($0.source), SpecReference.dateRange)
+        var started: Set<String> = []
+        var found: [Diagnostic] = []
+        for dateRange in dateRanges {
+            if dateRange.startDate != nil { started.insert(dateRange.id) }
+            guard !started.contains(dateRange.id) else { continue }
+            found.append(.error(
+                .dateRangeStartDateMissing,
+                "EXT-X-DATERANGE ID=\"\(dateRange.id)\" lacks the REQUIRED START-DATE (and no earlier tag with this ID has one)",
+                at: context.location(dateRange.source), SpecReference.dateRange))
         }
+        return found
     }
 }
