@@ -97,12 +97,25 @@ extension Playlist {
                 .object([("length", .integer($0.length)), ("offset", $0.offset.map(JSONValue.integer) ?? .null)])
             } ?? .null),
             ("discontinuity", .bool(segment.discontinuity)),
-            ("program_date_time", segment.programDateTime.map {
-                .string(DateTime(secondsSince1970: $0.secondsSince1970).description)
-            } ?? .null),
+            ("program_date_time", segment.programDateTime.map { .string(utcMilliseconds($0)) } ?? .null),
         ])
     }
 
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, converted to UTC in whole seconds (exact) with the fraction truncated to
+    /// milliseconds — going through a `Double` of seconds since 1970 would lose the last millisecond.
+    static func utcMilliseconds(_ dateTime: DateTime) -> String {
+        var utc = dateTime
+        if dateTime.utcOffsetMinutes != 0 {
+            let wholeSeconds = DateTime(
+                year: dateTime.year, month: dateTime.month, day: dateTime.day, hour: dateTime.hour,
+                minute: dateTime.minute, second: dateTime.second, utcOffsetMinutes: dateTime.utcOffsetMinutes)
+            utc = DateTime(secondsSince1970: wholeSeconds.secondsSince1970)  // whole seconds: exact in a Double
+            utc.nanosecond = dateTime.nanosecond
+        }
+        utc.fractionDigits = 3
+        return utc.description
+    }
 }
 
 extension Diagnostic {
