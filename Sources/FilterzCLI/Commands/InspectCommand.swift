@@ -18,7 +18,9 @@ enum InspectCommand {
                     .flag(
                         "--recursive", "-r",
                         help: "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."),
-                    .repeatable("--header", "-H", placeholder: "name: value", help: "Send this HTTP request header (protected origins)."),
+                    .repeatable(
+                        "--header", "-H", placeholder: "header",
+                        help: "Send 'Name: value' with every HTTP request (protected origins)."),
                     .flag("--strict", help: "Stop at the first error (no summary)."),
                 ],
                 examples: [
@@ -89,19 +91,23 @@ enum InspectCommand {
         if result.playlist?.multivariant != nil, !children.isEmpty {
             lines.append("")
             lines.append("Playlists (\(children.count))")
+            var table = TextTable()
+            var problems: [[String]] = []
             for child in children {
                 switch child.outcome {
                 case .failed(let message):
-                    lines.append("  \(child.uri)  cannot load: \(message)")
+                    table.append([child.uri, "cannot load: \(message)"])
+                    problems.append([])
                 case .loaded(let childResult):
-                    let summary = childResult.playlist.map(InspectTextReport.oneLine) ?? "not parsed"
-                    let problems = childResult.diagnostics.isEmpty
-                        ? "ok" : InspectTextReport.countLine(childResult.diagnostics)
-                    lines.append("  \(child.uri)  \(summary)  \(problems)")
-                    for diagnostic in childResult.diagnostics {
-                        lines.append("    " + diagnostic.formatted(file: child.location))
-                    }
+                    let columns = childResult.playlist.map(InspectTextReport.oneLineColumns) ?? ["not parsed"]
+                    let status = childResult.diagnostics.isEmpty ? "ok" : InspectTextReport.countLine(childResult.diagnostics)
+                    table.append([child.uri] + columns + [status])
+                    problems.append(childResult.diagnostics.map { "    " + $0.formatted(file: child.location) })
                 }
+            }
+            for (line, childProblems) in zip(table.lines(indent: 2), problems) {
+                lines.append(line)
+                lines += childProblems
             }
             lines.append("")
             lines.append("Cross-playlist checks: " + (crossChecks.isEmpty ? "ok" : InspectTextReport.countLine(crossChecks)))

@@ -92,9 +92,11 @@ enum InspectTextReport {
         var lines = ["\(name): media playlist, " + versionText(playlist.version)]
         let stats = playlist.statistics
         var table = TextTable()
-        let type = playlist.playlistType?.rawValue ?? "live"
-        table.append(["type", type + (playlist.endList ? ", ended (EXT-X-ENDLIST)" : ", open (no EXT-X-ENDLIST)")
-            + (playlist.iFramesOnly ? ", I-frames only" : "")])
+        var type: [String] = []
+        if let playlistType = playlist.playlistType { type.append(playlistType.rawValue) }
+        type.append(playlist.endList ? "ended (EXT-X-ENDLIST)" : "live (no EXT-X-ENDLIST)")
+        if playlist.iFramesOnly { type.append("I-frames only") }
+        table.append(["type", type.joined(separator: ", ")])
         table.append(["segments", String(stats.segmentCount)])
         if stats.segmentCount > 0 {
             table.append([
@@ -127,22 +129,21 @@ enum InspectTextReport {
         return lines
     }
 
-    /// One line: `media v6  10 segments  57.057 s (min 3.003 s, avg 5.706 s, max 6.006 s)  target 6 s`.
-    static func oneLine(_ playlist: Playlist) -> String {
+    /// Columns for one line of the `--recursive` list: kind and version, segments, durations, target, state.
+    static func oneLineColumns(_ playlist: Playlist) -> [String] {
         switch playlist {
         case .multivariant(let multivariant):
-            return "multivariant \(shortVersion(multivariant.version))  \(DisplayFormat.count(multivariant.variants.count, "variant"))"
+            return ["multivariant \(shortVersion(multivariant.version))",
+                    DisplayFormat.count(multivariant.variants.count, "variant"), "", "", ""]
         case .media(let media):
             let stats = media.statistics
-            var text = "media \(shortVersion(media.version))  \(DisplayFormat.count(stats.segmentCount, "segment"))"
-            if stats.segmentCount > 0 {
-                text += "  \(DisplayFormat.seconds(stats.totalSeconds)) (min \(DisplayFormat.seconds(stats.minimumSeconds)), "
-                    + "avg \(DisplayFormat.seconds(stats.averageSeconds)), max \(DisplayFormat.seconds(stats.maximumSeconds)))"
-            }
-            text += "  target " + (media.targetDuration.map { "\($0) s" } ?? "missing")
-            if stats.discontinuityCount > 0 { text += "  \(DisplayFormat.count(stats.discontinuityCount, "discontinuity"))" }
-            if !media.endList { text += "  live" }
-            return text
+            let durations = stats.segmentCount == 0 ? "" :
+                "\(DisplayFormat.seconds(stats.totalSeconds)) (min \(DisplayFormat.fixed(stats.minimumSeconds, digits: 3)), "
+                + "avg \(DisplayFormat.fixed(stats.averageSeconds, digits: 3)), max \(DisplayFormat.fixed(stats.maximumSeconds, digits: 3)))"
+            var state = media.endList ? "ended" : "live"
+            if stats.discontinuityCount > 0 { state += ", " + DisplayFormat.count(stats.discontinuityCount, "discontinuit", plural: "ies", singular: "y") }
+            return ["media \(shortVersion(media.version))", DisplayFormat.count(stats.segmentCount, "segment"), durations,
+                    "target " + (media.targetDuration.map { "\($0) s" } ?? "missing"), state]
         }
     }
 

@@ -101,8 +101,8 @@ enum DisplayFormat {
         return text
     }
 
-    /// `1 error`, `2 errors`.
-    static func count(_ value: Int, _ singular: String) -> String {
-        "\(value) \(singular)\(value == 1 ? "" : "s")"
+    /// `1 error`, `2 errors`; `count(2, "discontinuit", plural: "ies", singular: "y")` for irregular words.
+    static func count(_ value: Int, _ stem: String, plural: String = "s", singular: String = "") -> String {
+        "\(value) \(stem)\(value == 1 ? singular : plural)"
     }
 }
