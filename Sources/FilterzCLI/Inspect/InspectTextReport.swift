@@ -69,7 +69,8 @@ enum InspectTextReport {
             }
         }
         lines.append("")
-        lines.append("Renditions (\(playlist.renditions.count) in \(DisplayFormat.count(groups.count, "group")))")
+        lines.append(groups.isEmpty ? "Renditions: none"
+            : "Renditions (\(playlist.renditions.count) in \(DisplayFormat.count(groups.count, "group")))")
         for group in groups {
             lines.append("  \(group.type) \"\(group.id)\"")
             var table = TextTable()

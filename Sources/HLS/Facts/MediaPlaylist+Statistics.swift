@@ -38,11 +38,11 @@ extension MediaPlaylist {
             if segment.discontinuity { stats.discontinuityCount += 1 }
             if let range = segment.byteRange {
                 stats.byteRangeCount += 1
-                bytes += range.length
+                bytes = Self.saturatingSum(bytes, range.length)
             }
             if let map = segment.map {
                 stats.mapCount += 1
-                if let range = map.byteRange { bytes += range.length }
+                if let range = map.byteRange { bytes = Self.saturatingSum(bytes, range.length) }
             }
             for key in segment.keys {
                 stats.keyCount += 1
@@ -53,5 +53,11 @@ extension MediaPlaylist {
         }
         if stats.byteRangeCount > 0 { stats.totalBytes = bytes }
         return stats
+    }
+
+    /// `a + b`, or `Int.max` when that overflows (lengths come from untrusted text).
+    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : sum
     }
 }

@@ -128,8 +128,8 @@ public enum VariantAlignment {
         var discontinuity = playlist.discontinuitySequence ?? 0
         let skipped = playlist.skip?.skippedSegments ?? 0
         for (index, segment) in playlist.segments.enumerated() {
-            if segment.discontinuity { discontinuity += 1 }
-            table[playlist.firstMediaSequenceNumber + skipped + index] = discontinuity
+            if segment.discontinuity { discontinuity &+= 1 }
+            table[playlist.firstMediaSequenceNumber &+ skipped &+ index] = discontinuity
         }
         return table
     }

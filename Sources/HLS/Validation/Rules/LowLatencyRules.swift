@@ -47,7 +47,7 @@ public struct CanSkipUntilAtLeastSixTargetDurations: ValidationRule {
         else { return [] }
         return [.error(
             .canSkipUntilTooSmall,
-            "CAN-SKIP-UNTIL=\(formatSeconds(skipUntil)) is less than 6 × EXT-X-TARGETDURATION (\(6 * target))",
+            "CAN-SKIP-UNTIL=\(formatSeconds(skipUntil)) is less than 6 × EXT-X-TARGETDURATION (\(formatSeconds(6 * Double(target))))",
             at: context.location(control.source), SpecReference.serverControl)]
     }
 }
@@ -62,7 +62,7 @@ public struct HoldBackAtLeastThreeTargetDurations: ValidationRule {
         else { return [] }
         return [.error(
             .holdBackTooSmall,
-            "HOLD-BACK=\(formatSeconds(holdBack)) is less than 3 × EXT-X-TARGETDURATION (\(3 * target))",
+            "HOLD-BACK=\(formatSeconds(holdBack)) is less than 3 × EXT-X-TARGETDURATION (\(formatSeconds(3 * Double(target))))",
             at: context.location(control.source), SpecReference.serverControl)]
     }
 }

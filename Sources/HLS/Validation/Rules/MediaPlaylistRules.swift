@@ -25,7 +25,7 @@ public struct SegmentDurationsWithinTargetDuration: ValidationRule {
             guard rounded > Double(target) else { continue }
             found.append(.error(
                 .extinfExceedsTargetDuration,
-                "EXTINF \(formatSeconds(segment.duration)) rounds to \(Int(rounded)), above EXT-X-TARGETDURATION \(target)",
+                "EXTINF \(formatSeconds(segment.duration)) rounds to \(formatSeconds(rounded)), above EXT-X-TARGETDURATION \(target)",
                 at: context.location(of: .extinf, segment: index) ?? context.location(segment.source),
                 SpecReference.targetDuration))
         }
