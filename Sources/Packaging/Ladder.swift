@@ -1,5 +1,5 @@
 /// One rung of a bit-rate ladder: a picture size and a target video bit rate.
-public struct Rendition: Hashable, Sendable, CustomStringConvertible {
+public struct LadderRung: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     /// Target (and maximum) video bit rate in bits per second.
@@ -26,17 +26,17 @@ public struct Rendition: Hashable, Sendable, CustomStringConvertible {
 ///     let ladder = try Ladder.parse("1920x1080@6000k,1280x720@3000k")
 ///     let fitted = ladder.fitted(toSourceWidth: 720, height: 1280)   // portrait: 720×1280 @ 3000k only
 public struct Ladder: Hashable, Sendable {
-    public var renditions: [Rendition]
+    public var renditions: [LadderRung]
 
-    public init(_ renditions: [Rendition]) {
+    public init(_ renditions: [LadderRung]) {
         self.renditions = renditions.sorted { ($0.bitsPerSecond, $0.width) > ($1.bitsPerSecond, $1.width) }
     }
 
     /// 1280×720 @ 3000k, 960×540 @ 2000k, 640×360 @ 730k (close to Apple's authoring recommendations).
     public static let standard = Ladder([
-        Rendition(width: 1280, height: 720, bitsPerSecond: 3_000_000),
-        Rendition(width: 960, height: 540, bitsPerSecond: 2_000_000),
-        Rendition(width: 640, height: 360, bitsPerSecond: 730_000),
+        LadderRung(width: 1280, height: 720, bitsPerSecond: 3_000_000),
+        LadderRung(width: 960, height: 540, bitsPerSecond: 2_000_000),
+        LadderRung(width: 640, height: 360, bitsPerSecond: 730_000),
     ])
 
     /// The largest picture side we accept (H.264 level 6.2 allows 8192).
@@ -51,7 +51,7 @@ public struct Ladder: Hashable, Sendable {
             $0.trimmingSpaces()
         }
         if rungs.isEmpty || rungs == [""] { throw .empty }
-        var renditions: [Rendition] = []
+        var renditions: [LadderRung] = []
         for rung in rungs {
             let rendition = try parseRung(rung)
             if renditions.contains(where: { $0.width == rendition.width && $0.height == rendition.height }) {
@@ -62,7 +62,7 @@ public struct Ladder: Hashable, Sendable {
         return Ladder(renditions)
     }
 
-    private static func parseRung(_ rung: String) throws(LadderError) -> Rendition {
+    private static func parseRung(_ rung: String) throws(LadderError) -> LadderRung {
         let parts = rung.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw .malformed(rung) }
         let size = parts[0].lowercased().split(separator: "x", omittingEmptySubsequences: false)
@@ -85,7 +85,7 @@ public struct Ladder: Hashable, Sendable {
         guard let amount = Int(rate) else { throw .malformed(rung) }
         let (bits, overflow) = amount.multipliedReportingOverflow(by: multiplier)
         guard !overflow, bitRateRange.contains(bits) else { throw .bitRateOutOfRange(rung) }
-        return Rendition(width: width, height: height, bitsPerSecond: bits)
+        return LadderRung(width: width, height: height, bitsPerSecond: bits)
     }
 
     /// The renditions to encode for a source picture: each rung keeps its short side but takes the
@@ -103,17 +103,17 @@ public struct Ladder: Hashable, Sendable {
             let shortEven = Self.even(Double(short))
             return portrait ? (shortEven, long) : (long, shortEven)
         }
-        var result: [Rendition] = []
+        var result: [LadderRung] = []
         for rung in renditions where min(rung.width, rung.height) <= sourceShort {
             let size = sized(short: min(rung.width, rung.height))
             if result.contains(where: { $0.width == size.width && $0.height == size.height }) { continue }
-            result.append(Rendition(width: size.width, height: size.height, bitsPerSecond: rung.bitsPerSecond))
+            result.append(LadderRung(width: size.width, height: size.height, bitsPerSecond: rung.bitsPerSecond))
         }
         if result.isEmpty, let smallest = renditions.min(by: { $0.width * $0.height < $1.width * $1.height }) {
             let size = sized(short: sourceShort)
             let scale = Double(size.width * size.height) / Double(smallest.width * smallest.height)
             let bits = max(Self.bitRateRange.lowerBound, Int(Double(smallest.bitsPerSecond) * scale))
-            result.append(Rendition(width: size.width, height: size.height, bitsPerSecond: bits))
+            result.append(LadderRung(width: size.width, height: size.height, bitsPerSecond: bits))
         }
         return Ladder(result)
     }

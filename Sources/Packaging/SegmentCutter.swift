@@ -26,9 +26,14 @@ public struct SegmentCutter: Sendable {
     /// Index of the next grid boundary: segment `k` may end at `startTime + k × targetDuration`.
     private var nextBoundary: Int64 = 1
 
-    public init(targetDuration: Timestamp) {
+    /// Where the grid starts: nil anchors it at the first packet; another stream's start time (e.g.
+    /// the video's) makes this stream's cuts line up with that stream's.
+    public let gridOrigin: Timestamp?
+
+    public init(targetDuration: Timestamp, gridOrigin: Timestamp? = nil) {
         precondition(targetDuration > .zero, "SegmentCutter needs a positive target duration")
         self.targetDuration = targetDuration
+        self.gridOrigin = gridOrigin
     }
 
     /// Feeds one packet (in decoding order; presentation time nil when unknown).
@@ -37,10 +42,15 @@ public struct SegmentCutter: Sendable {
             guard let presentationTime else { return .append }  // nothing to anchor the grid yet
             self.startTime = presentationTime
             segmentStarts.append(presentationTime)
+            if let gridOrigin {
+                // Skip the boundaries the first packet already passed.
+                let elapsed = presentationTime - gridOrigin
+                while elapsed >= targetDuration * nextBoundary { nextBoundary += 1 }
+            }
             return .startSegment(index: 0)
         }
         guard isKeyframe, let presentationTime else { return .append }
-        let elapsed = presentationTime - startTime
+        let elapsed = presentationTime - (gridOrigin ?? startTime)
         guard elapsed >= targetDuration * nextBoundary else { return .append }
         // Skip every grid boundary this keyframe has already passed.
         while elapsed >= targetDuration * (nextBoundary + 1) { nextBoundary += 1 }
@@ -51,6 +61,6 @@ public struct SegmentCutter: Sendable {
 
     /// The grid boundary a segment must reach before the next cut, as a presentation time.
     public var nextBoundaryTime: Timestamp? {
-        startTime.map { $0 + targetDuration * nextBoundary }
+        (gridOrigin ?? startTime).map { $0 + targetDuration * nextBoundary }
     }
 }

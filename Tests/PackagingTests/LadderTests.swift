@@ -5,9 +5,9 @@ import Testing
     @Test func parsesRungsAndSortsThemByBitRate() throws {
         let ladder = try Ladder.parse("640x360@730k, 1920x1080@6M,1280x720@3000000")
         #expect(ladder.renditions == [
-            Rendition(width: 1920, height: 1080, bitsPerSecond: 6_000_000),
-            Rendition(width: 1280, height: 720, bitsPerSecond: 3_000_000),
-            Rendition(width: 640, height: 360, bitsPerSecond: 730_000),
+            LadderRung(width: 1920, height: 1080, bitsPerSecond: 6_000_000),
+            LadderRung(width: 1280, height: 720, bitsPerSecond: 3_000_000),
+            LadderRung(width: 640, height: 360, bitsPerSecond: 730_000),
         ])
     }
 
@@ -51,7 +51,7 @@ import Testing
         let fitted = Ladder.standard.fitted(toSourceWidth: 1440, height: 1080)
         #expect(fitted.renditions.map(\.description) == ["960x720@3000k", "720x540@2000k", "480x360@730k"])
         // An awkward ratio still gives even sizes.
-        let odd = Ladder([Rendition(width: 640, height: 360, bitsPerSecond: 730_000)])
+        let odd = Ladder([LadderRung(width: 640, height: 360, bitsPerSecond: 730_000)])
             .fitted(toSourceWidth: 1000, height: 562)
         #expect(odd.renditions.allSatisfy { $0.width % 2 == 0 && $0.height % 2 == 0 })
         #expect(odd.renditions.first?.height == 360)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func renditionNamesUseTheShortSide() {
-        #expect(Rendition(width: 720, height: 1280, bitsPerSecond: 1).name == "720p")
-        #expect(Rendition(width: 320, height: 180, bitsPerSecond: 1).name == "180p")
+        #expect(LadderRung(width: 720, height: 1280, bitsPerSecond: 1).name == "720p")
+        #expect(LadderRung(width: 320, height: 180, bitsPerSecond: 1).name == "180p")
     }
 }

@@ -65,4 +65,16 @@ import Testing
         }
         #expect(starts == [0, 94, 188])
     }
+
+    @Test func aGridOriginFromAnotherStreamAlignsTheCuts() {
+        // AAC priming puts the first audio packet 1024 samples before the video's first frame at 0;
+        // with the video's origin the cuts still fall at the first packets on or after 2 s and 4 s.
+        var cutter = SegmentCutter(targetDuration: .seconds(2), gridOrigin: .zero)
+        var starts: [Int64] = []
+        for index in Int64(-1)..<200 {
+            let time = Timestamp(index * 1024, timescale: 48000)
+            if case .startSegment = cutter.handle(presentationTime: time, isKeyframe: true) { starts.append(index) }
+        }
+        #expect(starts == [-1, 94, 188])
+    }
 }
