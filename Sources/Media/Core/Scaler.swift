@@ -5,7 +5,7 @@ internal import CFFmpeg
 /// One scaler serves one (source size, format) → (destination size, format) pair; it is freed in
 /// `deinit`. Confined to one task (not `Sendable`).
 public final class Scaler {
-    private let context: OpaquePointer
+    let context: OpaquePointer
     let sourceWidth: Int, sourceHeight: Int
     let destinationWidth: Int, destinationHeight: Int
     let destinationFormat: AVPixelFormat

@@ -64,8 +64,9 @@ final class SegmentMuxer {
         }
     }
 
-    /// Writes one packet (timestamps in the encoder's time base) into the current segment.
-    func write(_ encoded: EncodedPacket) throws(FFmpegError) {
+    /// Writes one packet (timestamps in the encoder's time base) into the current segment;
+    /// `recordedTime` is the packet's presentation time as the playlists count it.
+    func write(_ encoded: EncodedPacket, recordedTime: Timestamp) throws(FFmpegError) {
         packet.unreference()
         try check(av_new_packet(packet.pointer, Int32(encoded.bytes.count)), "av_new_packet")
         defer { packet.unreference() }
@@ -82,9 +83,8 @@ final class SegmentMuxer {
         let before = output.bufferPosition
         try output.write(packet)
         if encoded.isKeyframe {
-            let time = Timestamp(encoded.presentationTime, timescale: encoderTimeBase.den)
-                * Int64(encoderTimeBase.num)
-            keyframes.append(KeyframeRange(presentationTime: time, offset: before, length: output.bufferPosition - before))
+            keyframes.append(KeyframeRange(
+                presentationTime: recordedTime, offset: before, length: output.bufferPosition - before))
             keyframePacketSizes.append(encoded.bytes.count)
         }
     }
