@@ -10,6 +10,8 @@ public enum CLI {
         [
             InspectCommand.command,
             RecordCommand.command,
+            PreviewCommand.command,
+            PresetCommand.command,
         ]
     }
 
