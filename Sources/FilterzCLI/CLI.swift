@@ -10,6 +10,7 @@ public enum CLI {
         [
             InspectCommand.command,
             RecordCommand.command,
+            PackageCommand.command,
         ]
     }
 
