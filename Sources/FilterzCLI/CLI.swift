@@ -9,9 +9,10 @@ public enum CLI {
     public static var commands: [Command] {
         [
             InspectCommand.command,
-            RecordCommand.command,
             PreviewCommand.command,
             PresetCommand.command,
+            RecordCommand.command,
+            PackageCommand.command,
         ]
     }
 

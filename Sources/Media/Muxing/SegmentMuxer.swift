@@ -43,7 +43,11 @@ final class SegmentMuxer {
     /// Writes the container header; returns the init segment (`init.mp4`) for fMP4, empty for MPEG-TS.
     func start() throws(FFmpegError) -> [UInt8] {
         if container == .fragmentedMP4 {
-            try output.setOption("movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer")
+            // frag_discont without edit lists: tfdt carries the absolute decoding time, so audio and video
+            // share the container timeline (otherwise each track is shifted to start at zero).
+            try output.setOption("movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont")
+            try output.setOption("use_editlist", "0")
+            output.pointer.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_DISABLED
         }
         try output.beginBuffer()
         try output.writeHeader()

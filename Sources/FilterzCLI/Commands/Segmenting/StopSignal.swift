@@ -16,6 +16,12 @@ enum StopSignal {
         count.store(0, ordering: .relaxed)
         signal(SIGINT, { _ in StopSignal.count.add(1, ordering: .relaxed) })
         signal(SIGTERM, { _ in StopSignal.count.add(1, ordering: .relaxed) })
+        // A parent may have started us with these signals blocked (the mask is inherited).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Restores the default actions.
