@@ -13,7 +13,12 @@ public struct ServerControl: Hashable, Sendable {
     /// CAN-BLOCK-RELOAD=YES.
     public var canBlockReload: Bool
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         canSkipUntil: Double? = nil, canSkipDateRanges: Bool = false, holdBack: Double? = nil,
@@ -35,7 +40,12 @@ public struct PartInf: Hashable, Sendable {
     /// PART-TARGET, seconds.
     public var partTarget: Double
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(partTarget: Double, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
         self.partTarget = partTarget
@@ -50,7 +60,12 @@ public struct Skip: Hashable, Sendable {
     /// RECENTLY-REMOVED-DATERANGES: the IDs (tab-separated on the wire).
     public var recentlyRemovedDateRanges: [String]?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         skippedSegments: Int, recentlyRemovedDateRanges: [String]? = nil, otherAttributes: [Attribute] = [],
@@ -72,7 +87,12 @@ public struct PreloadHint: Hashable, Sendable {
     /// BYTERANGE-LENGTH (absent = to the end of the resource).
     public var byteRangeLength: Int?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         type: PreloadHintType, uri: String, byteRangeStart: Int? = nil, byteRangeLength: Int? = nil,
@@ -95,7 +115,12 @@ public struct RenditionReport: Hashable, Sendable {
     /// LAST-PART.
     public var lastPart: Int?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         uri: String, lastMediaSequenceNumber: Int? = nil, lastPart: Int? = nil, otherAttributes: [Attribute] = [],

@@ -272,7 +272,7 @@ struct PlaylistParser {
         playlist.independentSegments = independentSegments
         playlist.start = start
         playlist.defines = defines
-        playlist.verbatimLines = headerVerbatim
+        playlist.verbatimLines = headerVerbatim + playlist.verbatimLines
         let snapshot = playlist
         playlist.provenance.origin = ParsedOrigin(bytes: bytes, model: snapshot, info: info)
         return .media(playlist)

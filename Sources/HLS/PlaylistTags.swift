@@ -7,7 +7,12 @@ public struct Start: Hashable, Sendable {
     /// PRECISE=YES.
     public var precise: Bool
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(timeOffset: Double, precise: Bool = false, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
         self.timeOffset = timeOffset
@@ -31,7 +36,12 @@ public struct Define: Hashable, Sendable {
     public var name: String
     /// The value: VALUE (substituted) for `.value`; the imported or query value when it was available.
     public var value: String?
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(kind: Kind = .value, name: String, value: String? = nil, source: SourceSpan? = nil) {
         self.kind = kind
@@ -50,7 +60,12 @@ public struct SessionData: Hashable, Sendable {
     public var format: SessionDataFormat?
     public var language: String?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         dataID: String, value: String? = nil, uri: String? = nil, format: SessionDataFormat? = nil,
@@ -73,7 +88,12 @@ public struct ContentSteering: Hashable, Sendable {
     /// PATHWAY-ID to start with.
     public var pathwayID: String?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(serverURI: String, pathwayID: String? = nil, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
         self.serverURI = serverURI

@@ -29,7 +29,12 @@ public struct Segment: Hashable, Sendable {
     public var dateRanges: [DateRange]
     /// Unknown tags and comments written between the previous segment and this one's URI line.
     public var verbatimLines: [VerbatimLine]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         uri: String, duration: Double, title: String? = nil, byteRange: ByteRange? = nil,
@@ -66,7 +71,12 @@ public struct PartialSegment: Hashable, Sendable {
     /// GAP=YES.
     public var gap: Bool
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         uri: String, duration: Double, independent: Bool = false, byteRange: ByteRange? = nil, gap: Bool = false,
@@ -94,7 +104,12 @@ public struct Key: Hashable, Sendable {
     /// KEYFORMATVERSIONS, e.g. `1/2/5`.
     public var keyFormatVersions: String?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         method: EncryptionMethod, uri: String? = nil, iv: HexadecimalSequence? = nil, keyFormat: String? = nil,
@@ -118,7 +133,12 @@ public struct Map: Hashable, Sendable {
     public var uri: String
     public var byteRange: ByteRange?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(uri: String, byteRange: ByteRange? = nil, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
         self.uri = uri
@@ -148,7 +168,12 @@ public struct DateRange: Hashable, Sendable {
     public var endOnNext: Bool
     /// `X-…` client attributes and any unknown attribute, in written order.
     public var clientAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         id: String, className: String? = nil, startDate: DateTime? = nil, cue: String? = nil,

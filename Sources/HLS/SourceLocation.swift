@@ -25,9 +25,10 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 
 /// Where a model element came from: its first position and the byte range of all its lines in the parsed input.
 ///
-/// Elements built in code have no span (`source == nil`). A span takes no part in equality or hashing, so two
-/// playlists are equal when they say the same thing, wherever it was written: `parse(write(p)) == p` compares
-/// content only. The writer uses the byte range to copy unedited elements through byte for byte.
+/// Elements built in code have no span (`source == nil`). An element's `source` takes no part in the element's
+/// equality or hashing, so two playlists are equal when they say the same thing, wherever it was written:
+/// `parse(write(p)) == p` compares content only. The writer uses the byte range to copy unedited elements
+/// through byte for byte.
 public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
     private var storedLine: UInt32
     private var storedColumn: UInt32
@@ -51,8 +52,11 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
     public var byteRange: Range<Int> { Int(storedStart)..<Int(storedEnd) }
 
     public var description: String { location.description }
+}
 
-    /// Always true: a span is provenance, not content (see the type's documentation).
-    public static func == (lhs: SourceSpan, rhs: SourceSpan) -> Bool { true }
-    public func hash(into hasher: inout Hasher) {}
+/// Holds an element's ``SourceSpan`` without making it part of the element's equality.
+struct SourceLink: Hashable, Sendable {
+    var span: SourceSpan?
+    static func == (lhs: SourceLink, rhs: SourceLink) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -176,7 +176,12 @@ public struct VerbatimLine: Hashable, Sendable {
         case comment(String)
     }
     public var content: Content
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(_ content: Content, source: SourceSpan? = nil) {
         self.content = content

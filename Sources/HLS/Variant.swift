@@ -36,7 +36,12 @@ public struct Variant: Hashable, Sendable {
     public var otherAttributes: [Attribute]
     /// Unknown tags and comments between the tag and its URI line.
     public var verbatimLines: [VerbatimLine]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         uri: String, bandwidth: Int, averageBandwidth: Int? = nil, score: Double? = nil, codecs: String? = nil,
@@ -99,7 +104,12 @@ public struct IFrameVariant: Hashable, Sendable {
     public var pathwayID: String?
     public var programID: Int?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         uri: String, bandwidth: Int, averageBandwidth: Int? = nil, score: Double? = nil, codecs: String? = nil,
@@ -160,7 +170,12 @@ public struct Rendition: Hashable, Sendable {
     /// CHANNELS, e.g. `2`, `6`, `16/JOC`, `20/OA/BED-6`.
     public var channels: String?
     public var otherAttributes: [Attribute]
-    public var source: SourceSpan?
+    /// Where the element was parsed from; nil when built in code. Takes no part in equality.
+    public var source: SourceSpan? {
+        get { sourceLink.span }
+        set { sourceLink.span = newValue }
+    }
+    var sourceLink = SourceLink()
 
     public init(
         type: MediaType, groupID: String, name: String, uri: String? = nil, language: String? = nil,
