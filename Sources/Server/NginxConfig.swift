@@ -46,6 +46,7 @@ public enum NginxConfig {
                 client_header_timeout 30s;
                 large_client_header_buffers 4 16k;
                 etag on;
+                if_modified_since before;
 
                 types {
 
@@ -74,12 +75,14 @@ public enum NginxConfig {
             \(headers(cors.headers, always: true, indent: "        "))\(headers(cors.preflightHeaders, always: true, indent: "        "))        return 204;
                 }
                 # Hidden files do not exist.
-                location ~ /\\. { return 404; }
+                location ~ /\\. {
+            \(headers(cors.headers, always: true, indent: "        "))        return 404;
+                }
 
             """
         for playlist in playlists.sorted(by: { $0.relativePath < $1.relativePath }) {
             let rule = CachePolicy.cacheControl(for: .playlist, playlist: playlist.facts)
-            out += location("= /" + playlist.relativePath, cacheControl: rule, cors: cors)
+            out += location("= " + quoted("/" + playlist.relativePath), cacheControl: rule, cors: cors)
         }
         out += location("~* \\.m3u8$", cacheControl: unknownPlaylistCacheControl, cors: cors)
         out += location("~* \\.(ts|m4s|aac|mp4|vtt)$", cacheControl: CachePolicy.immutable, cors: cors)

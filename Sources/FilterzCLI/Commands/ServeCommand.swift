@@ -63,6 +63,12 @@ enum ServeCommand {
             }
             return ExitCode.success
         }
+        do throws(ServerError) {
+            _ = try ServedFolder(path: configuration.root)
+        } catch {
+            throw CLIError.input(error.description)
+        }
+        // Before any server thread starts, so that SIGINT/SIGTERM wait for `TerminationSignals.wait()`.
         TerminationSignals.block()
         let server: HTTPServer
         do throws(ServerError) {
