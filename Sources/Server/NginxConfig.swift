@@ -105,7 +105,6 @@ public enum NginxConfig {
             sendfile on;
             tcp_nopush on;
             tcp_nodelay on;
-            open_file_cache max=1000 inactive=10s;
             client_body_temp_path \(stateFolder)/body;
             proxy_temp_path \(stateFolder)/proxy;
             fastcgi_temp_path \(stateFolder)/fastcgi;
