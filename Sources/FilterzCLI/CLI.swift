@@ -13,6 +13,8 @@ public enum CLI {
             PresetCommand.command,
             RecordCommand.command,
             PackageCommand.command,
+            ServeCommand.command,
+            SignCommand.command,
         ]
     }
 
