@@ -104,6 +104,8 @@ extension PlaybackMachine {
         public var waitedSeconds: Double
         /// The variant of the previous segment request, nil before the first.
         public var lastRequestedVariant: Int?
+        /// Why the next switch happens, when it is not the selector's own decision.
+        public var pendingSwitchKind: PlaybackMetric.SwitchKind?
 
         /// Seconds buffered ahead of the position (never negative).
         public var bufferSeconds: Double { max(0, bufferedUntilSeconds - positionSeconds) }
@@ -128,8 +130,8 @@ extension PlaybackMachine {
         case loading(PlaylistRequest, attempt: Int)
         /// A failed request waits for its retry timer.
         case retryScheduled(timer: RequestID, PlaylistRequest, attempt: Int)
-        /// A live playlist waits for its reload timer.
-        case reloadScheduled(timer: RequestID, variantIndex: Int)
+        /// A live playlist waits for its reload timer; the request is sent again (with a new id) when it fires.
+        case reloadScheduled(timer: RequestID, PlaylistRequest)
         /// The network is down; the request goes out when it is back.
         case waitingForNetwork(PlaylistRequest, attempt: Int)
     }

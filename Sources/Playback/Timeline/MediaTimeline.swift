@@ -76,6 +76,20 @@ public struct MediaTimeline: Sendable, Hashable {
         return seconds < segments[low].endSeconds - tolerance ? low : nil
     }
 
+    /// Index of the first segment that ends after `seconds` (by more than `tolerance`): the segment to load
+    /// next when the buffer ends at `seconds`. Nil when no listed segment reaches further.
+    ///
+    /// - Complexity: O(log n).
+    public func nextSegmentIndex(after seconds: Double, tolerance: Double = TimelineSegment.boundaryTolerance) -> Int? {
+        var low = 0
+        var high = segments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if segments[middle].endSeconds > seconds + tolerance { high = middle } else { low = middle + 1 }
+        }
+        return low < segments.count ? low : nil
+    }
+
     /// Index of the segment with this media sequence number, if listed.
     public func segmentIndex(mediaSequence: Int) -> Int? {
         guard let first = segments.first else { return nil }
