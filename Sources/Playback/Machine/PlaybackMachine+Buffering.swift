@@ -130,7 +130,7 @@ extension PlaybackMachine {
     private mutating func requestVariantPlaylist(_ variant: Int, _ session: inout Session, _ effects: inout [Effect]) {
         cancelPlaylistLoad(&session.playlist, &effects)
         let request = PlaylistRequest(
-            id: makeID(), url: session.stream.variants[variant].uri, parentURL: session.url, variantIndex: variant)
+            id: .unassigned, url: session.stream.variants[variant].uri, parentURL: session.url, variantIndex: variant)
         issue(request, attempt: 0, into: &session.playlist, &effects)
         session.segment = .awaitingPlaylist(variantIndex: variant)
     }
@@ -165,13 +165,13 @@ extension PlaybackMachine {
             effects.append(.scheduleRetry(TimerRequest(id: timer, afterSeconds: retryDelay(attempt: attempts))))
             return
         }
+        active.session.segment = .idle
         guard request.variantIndex > 0 else {
             active.failure = .segmentUnavailable(url: request.uri, statusCode: statusCode, attempts: attempts)
             return
         }
         let cap = min(request.variantIndex - 1, active.session.failureCapIndex ?? Int.max)
         active.session.failureCapIndex = cap
-        active.session.segment = .idle
         active.session.pendingSwitchKind = .stepDown
         effects.append(.report(.steppedDown(variantIndex: request.variantIndex, capIndex: cap, statusCode: statusCode)))
         fillBuffer(&active, &effects)

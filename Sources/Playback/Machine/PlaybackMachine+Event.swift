@@ -78,5 +78,7 @@ extension PlaybackMachine {
         public init(_ rawValue: Int) { self.rawValue = rawValue }
         public static func < (lhs: RequestID, rhs: RequestID) -> Bool { lhs.rawValue < rhs.rawValue }
         public var description: String { "#\(rawValue)" }
+        /// A request not sent yet (the machine gives it a real id when it sends it).
+        static let unassigned = RequestID(0)
     }
 }

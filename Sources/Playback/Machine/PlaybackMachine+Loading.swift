@@ -8,7 +8,7 @@ extension PlaybackMachine {
             cancelLoads(&session, &effects)
         }
         var slot = PlaylistSlot.idle
-        issue(PlaylistRequest(id: makeID(), url: url), attempt: 0, into: &slot, &effects)
+        issue(PlaylistRequest(id: .unassigned, url: url), attempt: 0, into: &slot, &effects)
         state = .loading(Loading(url: url, stream: nil, playlist: slot))
     }
 
@@ -38,7 +38,7 @@ extension PlaybackMachine {
                 let variantRequest = PlaylistRequest(id: request.id, url: variant.uri, parentURL: loading.url, variantIndex: index)
                 return startSession(loading, stream: stream, variantIndex: index, timeline: timeline, request: variantRequest, &effects)
             }
-            let next = PlaylistRequest(id: makeID(), url: variant.uri, parentURL: loading.url, variantIndex: index)
+            let next = PlaylistRequest(id: .unassigned, url: variant.uri, parentURL: loading.url, variantIndex: index)
             issue(next, attempt: 0, into: &loading.playlist, &effects)
             return .loading(loading)
         case .loaded(let request, .media(let timeline)):
