@@ -266,6 +266,78 @@ import Testing
         #expect(machine.positionSeconds == 1)
     }
 
+    @Test func aLiveStreamStartsAtTheHoldBackReloadsEveryTargetDurationAndFollowsTheSlidingWindow() {
+        let url = "https://cdn.example/live.m3u8"
+        func liveSegment(_ number: Int, sequence: Int, start: Double) -> Effect {
+            .loadSegment(
+                .init(
+                    id: id(number), variantIndex: 0, mediaSequence: sequence, uri: "v0/live\(sequence).ts",
+                    playlistURL: url, byteRange: nil, startSeconds: start, durationSeconds: 4))
+        }
+        let reload = PlaybackMachine.PlaylistRequest(id: id(0), url: url, variantIndex: 0)
+        func reloadRequest(_ number: Int) -> Effect {
+            var request = reload
+            request.id = id(number)
+            return .loadPlaylist(request)
+        }
+        let download = Fixtures.download(bytes: 400_000, megabitsPerSecond: 8)
+        var machine = Fixtures.machine()
+        #expect(machine.send(.load(url: url)) == [.loadPlaylist(.init(id: id(1), url: url))])
+        // Window 100…105 (0…24 s): no EXT-X-START, no HOLD-BACK, so three target durations from the edge: 12 s.
+        #expect(
+            machine.send(.playlistLoaded(id(1), .media(Fixtures.live(variant: 0, first: 100))))
+                == [
+                    .scheduleReload(.init(id: id(2), afterSeconds: 4)), switched(from: nil, to: 0, at: 12, .initial),
+                    liveSegment(3, sequence: 103, start: 12),
+                ])
+        #expect(
+            machine.send(.segmentLoaded(id(3), download))
+                == [.report(.playbackStarted(atSeconds: 12, startupSeconds: 0)), liveSegment(4, sequence: 104, start: 16)])
+        #expect(machine.send(.tick(elapsedSeconds: 2)) == [])
+        #expect(machine.send(.timerFired(id(2))) == [reloadRequest(5)])
+        // The window slid by one segment: one target duration to the next reload.
+        #expect(
+            machine.send(.playlistLoaded(id(5), .media(Fixtures.live(variant: 0, first: 101))))
+                == [.scheduleReload(.init(id: id(6), afterSeconds: 4))])
+        #expect(machine.send(.timerFired(id(6))) == [reloadRequest(7)])
+        // Unchanged: half a target duration.
+        #expect(
+            machine.send(.playlistLoaded(id(7), .media(Fixtures.live(variant: 0, first: 101))))
+                == [.scheduleReload(.init(id: id(8), afterSeconds: 2))])
+        #expect(machine.send(.segmentLoaded(id(4), download)) == [liveSegment(9, sequence: 105, start: 20)])
+        #expect(machine.send(.segmentLoaded(id(9), download)) == [liveSegment(10, sequence: 106, start: 24)])
+        // At the live edge (28 s): nothing to load until the next reload.
+        #expect(machine.send(.segmentLoaded(id(10), download)) == [])
+        #expect(machine.positionSeconds == 14)
+        // The media sequence jumps to 200: placed by PROGRAM-DATE-TIME at 400 s, far past the buffer, so the
+        // player moves to the hold-back point of the new window.
+        #expect(machine.send(.timerFired(id(8))) == [reloadRequest(11)])
+        #expect(
+            machine.send(.playlistLoaded(id(11), .media(Fixtures.live(variant: 0, first: 200))))
+                == [
+                    .scheduleReload(.init(id: id(12), afterSeconds: 4)),
+                    .report(.positionResynced(fromSeconds: 14, toSeconds: 412)), liveSegment(13, sequence: 203, start: 412),
+                ])
+        #expect(machine.positionSeconds == 412)
+        // EXT-X-ENDLIST: no more reloads; the stream ends after its last segment.
+        #expect(machine.send(.timerFired(id(12))) == [reloadRequest(14)])
+        #expect(machine.send(.playlistLoaded(id(14), .media(Fixtures.live(variant: 0, first: 201, endList: true)))) == [])
+        #expect(machine.send(.segmentLoaded(id(13), download)) == [liveSegment(15, sequence: 204, start: 416)])
+        #expect(machine.send(.segmentLoaded(id(15), download)) == [liveSegment(16, sequence: 205, start: 420)])
+        #expect(machine.send(.segmentLoaded(id(16), download)) == [liveSegment(17, sequence: 206, start: 424)])
+        #expect(machine.send(.segmentLoaded(id(17), download)) == [])
+        #expect(machine.send(.tick(elapsedSeconds: 20)) == [.report(.ended(atSeconds: 428))])
+    }
+
+    @Test func aLoadDuringPlaybackCancelsEverythingAndStartsOver() {
+        var machine = startedOnVariantZero()
+        #expect(
+            machine.send(.load(url: "https://cdn.example/other.m3u8"))
+                == [.cancelLoad(id(3)), .loadPlaylist(.init(id: id(4), url: "https://cdn.example/other.m3u8"))])
+        #expect(machine.state.phase == .loading)
+        #expect(machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 1, megabitsPerSecond: 1))) == [])
+    }
+
     // MARK: - Helpers
 
     /// Loaded with every variant's timeline known, first segment (variant 0) in at `megabitsPerSecond`; the
