@@ -6,8 +6,8 @@ extension PlaybackMachine {
     /// (never "the next index"), so an automatic switch keeps everything buffered and continues at the same
     /// media time. A variant whose playlist is not known (or, live, not being reloaded) is loaded first.
     ///
-    /// - Parameter forcing: the variant to use without asking the selector (the first segment, or the end of a
-    ///   switch that waited for a playlist).
+    /// - Parameter forcing: the variant to use without asking the selector (used to finish a stream on the
+    ///   current variant when the chosen one ends earlier).
     mutating func fillBuffer(_ active: inout Active, _ effects: inout [Effect], forcing: Int? = nil) {
         guard active.failure == nil, active.phase != .ended, isNetworkAvailable, active.session.segment == .idle,
             active.session.bufferSeconds < configuration.maxBufferSeconds
@@ -18,7 +18,7 @@ extension PlaybackMachine {
         let reason: String
         if let forcing {
             target = forcing
-            reason = session.lastRequestedVariant == nil ? "start-up" : "switch"
+            reason = "the chosen variant ends earlier"
         } else {
             guard let current = session.timeline, let next = current.nextSegmentIndex(after: bufferEnd) else {
                 return  // The end of a VOD stream, or a live edge waiting for the next reload.

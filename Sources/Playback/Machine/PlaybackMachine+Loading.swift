@@ -88,7 +88,7 @@ extension PlaybackMachine {
         session.pendingSwitchKind = .initial
         if timeline.isLive { scheduleReload(request, changed: true, timeline: timeline, &session, &effects) }
         var active = Active(phase: .startupBuffering, session: session)
-        fillBuffer(&active, &effects, forcing: variantIndex)
+        fillBuffer(&active, &effects)
         return conclude(active, &effects)
     }
 

@@ -90,11 +90,10 @@ extension PlaybackMachine {
         }
         active.session = session
         if awaited {
+            // Ask the selector again: the viewport or the user's choice may have changed meanwhile.
             active.session.segment = .idle
-            fillBuffer(&active, &effects, forcing: index)
-        } else {
-            fillBuffer(&active, &effects)
         }
+        fillBuffer(&active, &effects)
     }
 
     /// Cancels every load in flight (timers left running are ignored when they fire).
