@@ -177,12 +177,15 @@ extension PlaybackMachine {
         fillBuffer(&active, &effects)
     }
 
-    /// Sends a failed segment request again (under a new id) when its retry timer fires.
+    /// When a retry timer fires, asks for the next segment again: the same request (under a new id, keeping
+    /// its attempt count) unless the selector now wants another variant (the phone rotated, the user picked a
+    /// quality) or a live window moved on.
     mutating func retrySegment(_ active: inout Active, _ request: SegmentRequest, attempt: Int, _ effects: inout [Effect]) {
-        guard isNetworkAvailable else { return }  // Requested afresh when the network is back.
-        var fresh = request
-        fresh.id = makeID()
-        active.session.segment = .loading(fresh, attempt: attempt)
-        effects.append(.loadSegment(fresh))
+        fillBuffer(&active, &effects)
+        if case .loading(let fresh, 0) = active.session.segment, fresh.variantIndex == request.variantIndex,
+            fresh.mediaSequence == request.mediaSequence
+        {
+            active.session.segment = .loading(fresh, attempt: attempt)
+        }
     }
 }

@@ -32,6 +32,7 @@ extension PlaybackMachine {
                 return fail(.unplayablePlaylist(url: request.url, reason: "expected a media playlist"), &effects)
             }
             loading.stream = stream
+            forgetImpossibleQualityChoice(stream)
             let index = initialVariant(of: stream)
             let variant = stream.variants[index]
             if let timeline = variant.timeline {
@@ -72,11 +73,19 @@ extension PlaybackMachine {
         return min(max(selection.variantIndex, 0), stream.variants.count - 1)
     }
 
+    /// A quality picked before the ladder was known that names no variant falls back to `auto`.
+    private mutating func forgetImpossibleQualityChoice(_ stream: StreamDescription) {
+        if case .fixed(let index) = preferences.quality, !stream.variants.indices.contains(index) {
+            preferences.quality = .auto
+        }
+    }
+
     /// The first media playlist is in: place the playhead and start buffering.
     private mutating func startSession(
         _ loading: Loading, stream: StreamDescription, variantIndex: Int, timeline: MediaTimeline,
         request: PlaylistRequest, _ effects: inout [Effect]
     ) -> State {
+        forgetImpossibleQualityChoice(stream)
         var timelines = [variantIndex: timeline]
         for variant in stream.variants where variant.info.index != variantIndex {
             if let other = variant.timeline { timelines[variant.info.index] = timeline.aligned(other, sameRendition: false).timeline }

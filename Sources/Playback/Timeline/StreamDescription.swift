@@ -2,7 +2,11 @@
 /// renditions (build one with `init(_ playlist: HLS.MultivariantPlaylist)`).
 public struct StreamDescription: Sendable, Hashable {
     /// The variants sorted by ascending peak bandwidth; `variants[i].info.index == i`.
-    public private(set) var variants: [Variant]
+    public private(set) var variants: [Variant] {
+        didSet { variantInfos = variants.map(\.info) }
+    }
+    /// The ladder as the quality selector sees it.
+    public private(set) var variantInfos: [VariantInfo] = []
     /// Alternative audio and subtitle renditions (EXT-X-MEDIA).
     public var renditions: [Rendition]
 
@@ -21,6 +25,7 @@ public struct StreamDescription: Sendable, Hashable {
             variant.info.index = position
             return variant
         }
+        self.variantInfos = self.variants.map(\.info)
         self.renditions = renditions
     }
 
@@ -31,9 +36,6 @@ public struct StreamDescription: Sendable, Hashable {
             frameRate: nil, codecs: [])
         return StreamDescription(variants: [Variant(info: info, uri: uri, timeline: timeline)])
     }
-
-    /// The ladder as the quality selector sees it.
-    public var variantInfos: [VariantInfo] { variants.map(\.info) }
 
     /// The subtitle renditions available to the variant at `variantIndex`.
     public func subtitles(for variantIndex: Int) -> [Rendition] {
