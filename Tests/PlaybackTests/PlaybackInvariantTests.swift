@@ -50,10 +50,11 @@ import Testing
 
     // MARK: - Seeded random sequences
 
-    /// 10,000 sequences of 200 events, split into chunks that run in parallel.
+    /// 10,000 sequences of 200 events over the corpus playlists (and a few synthetic ladders: unequal cuts, a
+    /// live ladder), split into chunks that run in parallel.
     @Test(arguments: 0..<10)
     func randomSequencesKeepTheInvariants(chunk: Int) {
-        let sources = TestSource.synthetic
+        let sources = CorpusPlaylists.sources + TestSource.synthetic
         for sequence in 0..<1000 {
             let seed = UInt64(chunk * 1000 + sequence)
             let source = sources[Int(seed % UInt64(sources.count))]

@@ -6,8 +6,8 @@ extension PlaybackMachine {
     /// (never "the next index"), so an automatic switch keeps everything buffered and continues at the same
     /// media time. A variant whose playlist is not known (or, live, not being reloaded) is loaded first.
     ///
-    /// - Parameter forcing: the variant to use without asking the selector (used to finish a stream on the
-    ///   current variant when the chosen one ends earlier).
+    /// - Parameter forcing: the variant to use without asking the selector (used to finish a stream on a lower
+    ///   variant when the chosen one ends earlier).
     mutating func fillBuffer(_ active: inout Active, _ effects: inout [Effect], forcing: Int? = nil) {
         guard active.failure == nil, active.phase != .ended, isNetworkAvailable, active.session.segment == .idle,
             active.session.bufferSeconds < configuration.maxBufferSeconds
@@ -33,11 +33,16 @@ extension PlaybackMachine {
             return
         }
         guard let timeline = session.timelines[target], var index = timeline.nextSegmentIndex(after: bufferEnd) else {
-            // The chosen variant ends earlier than the current one: finish on the current one.
-            if target != session.variantIndex, isUsable(session.variantIndex, session),
-                session.timeline?.nextSegmentIndex(after: bufferEnd) != nil
-            {
-                fillBuffer(&active, &effects, forcing: session.variantIndex)
+            // Nothing more in the chosen variant. Live: wait for the next reload. VOD: a lower variant that
+            // lasts longer finishes the stream; if none does, the stream ends where the chosen one ends.
+            guard forcing == nil, session.timelines[target]?.hasEndList == true else { return }
+            let lower = (0..<target).reversed().first { variant in
+                isUsable(variant, session) && session.timelines[variant]?.nextSegmentIndex(after: bufferEnd) != nil
+            }
+            if let lower {
+                fillBuffer(&active, &effects, forcing: lower)
+            } else {
+                active.session.variantIndex = target
             }
             return
         }
