@@ -15,6 +15,7 @@ public enum CLI {
             PackageCommand.command,
             ServeCommand.command,
             SignCommand.command,
+            SimulateCommand.command,
         ]
     }
 
