@@ -220,4 +220,37 @@ import Testing
             ":5:1: error: high/index.m3u8 has EXT-X-TARGETDURATION 8, low/index.m3u8 has 6 [variants.target-duration-mismatch]"))
         #expect(result.stdout.contains("[variants.segment-count-mismatch]"))
     }
+
+    @Test func recursiveGivesChildrenTheParentsVariablesAndTheirOwnQuery() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("low"), withIntermediateDirectories: true)
+        try """
+            #EXTM3U
+            #EXT-X-VERSION:11
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-DEFINE:NAME="prefix",VALUE="chunk"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AVERAGE-BANDWIDTH=700000,CODECS="mp4a.40.2"
+            low/index.m3u8?auth=k1
+
+            """.write(to: folder.url.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try """
+            #EXTM3U
+            #EXT-X-VERSION:11
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-DEFINE:IMPORT="prefix"
+            #EXT-X-DEFINE:QUERYPARAM="auth"
+            #EXTINF:6,
+            {$prefix}-0.ts?auth={$auth}
+            #EXT-X-ENDLIST
+
+            """.write(to: folder.url.appendingPathComponent("low/index.m3u8"), atomically: true, encoding: .utf8)
+        let master = folder.url.appendingPathComponent("master.m3u8").path
+        let text = Self.run(["inspect", "-r", master])
+        #expect(text.code == 0, "\(text.stdout)")
+        let json = Self.run(["inspect", "-r", "--json", master])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let child = try #require((object["playlists"] as? [[String: Any]])?.first?["facts"] as? [String: Any])
+        let segment = try #require((child["segments"] as? [[String: Any]])?.first)
+        #expect(segment["uri"] as? String == "chunk-0.ts?auth=k1")
+    }
 }
