@@ -37,6 +37,7 @@ public struct PlaylistValidator: Sendable {
         RenditionGroupsDefined(),
         RenditionNamesUniqueInGroup(),
         SingleDefaultRenditionPerGroup(),
+        RenditionURIMatchesType(),
         ImportOnlyInMediaPlaylists(),
         // Apple HLS Authoring Specification (warnings).
         VariantAttributesRecommended(),
