@@ -17,7 +17,9 @@ enum InspectCommand {
                     .flag("--json", help: "Print the facts (corpus schema) and diagnostics as JSON."),
                     .flag(
                         "--recursive", "-r",
-                        help: "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."),
+                        help:
+                            "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."
+                    ),
                     .repeatable(
                         "--header", "-H", placeholder: "header",
                         help: "Send 'Name: value' with every HTTP request (protected origins)."),
@@ -41,8 +43,10 @@ enum InspectCommand {
         let recursive = arguments.flag("--recursive")
 
         let bytes = try loader.load(location, readStandardInput: context.readStandardInput)
-        let result = parseAndValidate(bytes, options: ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location))
-        var inspection = Inspection(name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
+        let result = parseAndValidate(
+            bytes, options: ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location))
+        var inspection = Inspection(
+            name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
         if recursive, let multivariant = result.playlist?.multivariant {
             inspection.children = RecursiveInspection(loader: loader, strict: strict)
                 .run(parent: multivariant, parentLocation: location)
@@ -55,7 +59,8 @@ enum InspectCommand {
             for line in inspection.textLines { context.stdout.line(line) }
         }
         guard inspection.errorCount == 0 else {
-            context.stderr.line("\(arguments.commandPath): \(inspection.name): \(DisplayFormat.count(inspection.errorCount, "error"))")
+            context.stderr.line(
+                "\(arguments.commandPath): \(inspection.name): \(DisplayFormat.count(inspection.errorCount, "error"))")
             return ExitCode.failure
         }
         return ExitCode.success

@@ -44,7 +44,8 @@ struct Inspection {
                     problems.append([])
                 case .loaded(let childResult):
                     let columns = childResult.playlist.map(InspectTextReport.oneLineColumns) ?? ["not parsed"]
-                    let status = childResult.diagnostics.isEmpty ? "ok" : InspectTextReport.countLine(childResult.diagnostics)
+                    let status =
+                        childResult.diagnostics.isEmpty ? "ok" : InspectTextReport.countLine(childResult.diagnostics)
                     table.append([child.uri] + columns + [status])
                     problems.append(childResult.diagnostics.map { "    " + $0.formatted(file: child.location) })
                 }
@@ -54,7 +55,8 @@ struct Inspection {
                 lines += childProblems
             }
             lines.append("")
-            lines.append("Cross-playlist checks: " + (crossChecks.isEmpty ? "ok" : InspectTextReport.countLine(crossChecks)))
+            lines.append(
+                "Cross-playlist checks: " + (crossChecks.isEmpty ? "ok" : InspectTextReport.countLine(crossChecks)))
             for diagnostic in crossChecks { lines.append("  " + diagnostic.formatted(file: name)) }
         }
         lines.append("")
@@ -72,17 +74,31 @@ struct Inspection {
             members = [("kind", .null), ("diagnostics", Self.diagnosticsJSON(result.diagnostics))]
         }
         if isRecursive {
-            members.append(("playlists", .array(children.map { child in
-                var entry: [(String, JSONValue)] = [("uri", .string(child.uri)), ("location", .string(child.location))]
-                switch child.outcome {
-                case .failed(let message):
-                    entry.append(("error", .string(message)))
-                case .loaded(let childResult):
-                    entry.append(("facts", childResult.playlist?.facts(diagnostics: childResult.diagnostics)
-                        ?? .object([("kind", .null), ("diagnostics", Self.diagnosticsJSON(childResult.diagnostics))])))
-                }
-                return .object(entry)
-            })))
+            members.append(
+                (
+                    "playlists",
+                    .array(
+                        children.map { child in
+                            var entry: [(String, JSONValue)] = [
+                                ("uri", .string(child.uri)), ("location", .string(child.location)),
+                            ]
+                            switch child.outcome {
+                            case .failed(let message):
+                                entry.append(("error", .string(message)))
+                            case .loaded(let childResult):
+                                entry.append(
+                                    (
+                                        "facts",
+                                        childResult.playlist?.facts(diagnostics: childResult.diagnostics)
+                                            ?? .object([
+                                                ("kind", .null),
+                                                ("diagnostics", Self.diagnosticsJSON(childResult.diagnostics)),
+                                            ])
+                                    ))
+                            }
+                            return .object(entry)
+                        })
+                ))
             members.append(("cross_playlist_diagnostics", Self.diagnosticsJSON(crossChecks)))
         }
         return .object(members)

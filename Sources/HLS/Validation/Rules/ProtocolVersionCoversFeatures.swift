@@ -21,8 +21,9 @@ public struct ProtocolVersionCoversFeatures: ValidationRule {
         var requirements: [Requirement] = []
         func need(_ version: Int, _ feature: String, _ location: SourceLocation?) {
             guard version > declared, !requirements.contains(where: { $0.feature == feature }) else { return }
-            requirements.append(Requirement(
-                version: version, feature: feature, location: location ?? context.playlistLocation))
+            requirements.append(
+                Requirement(
+                    version: version, feature: feature, location: location ?? context.playlistLocation))
         }
         func keys(_ keys: [Key]) {
             for key in keys {
@@ -93,7 +94,8 @@ public struct TagsMatchPlaylistKind: ValidationRule {
         let other = context.playlist.kind == .media ? "multivariant" : "media"
         return (context.parseInfo?.tagOccurrences ?? []).filter(\.isMisplaced).map {
             .error(
-                .tagWrongPlaylistKind, "\($0.tag.rawValue) is a \(other) playlist tag; it cannot appear in a \(kind) playlist",
+                .tagWrongPlaylistKind,
+                "\($0.tag.rawValue) is a \(other) playlist tag; it cannot appear in a \(kind) playlist",
                 at: $0.location, SpecReference.section(for: $0.tag))
         }
     }
