@@ -8,7 +8,14 @@ public enum CLI {
     /// Every top-level command, in the order `filterz --help` lists them.
     public static var commands: [Command] {
         [
-            InspectCommand.command
+            InspectCommand.command,
+            PreviewCommand.command,
+            PresetCommand.command,
+            RecordCommand.command,
+            PackageCommand.command,
+            ServeCommand.command,
+            SignCommand.command,
+            SimulateCommand.command,
         ]
     }
 
