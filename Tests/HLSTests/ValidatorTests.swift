@@ -50,6 +50,9 @@ import Testing
                 "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"i.mp4\"\n#EXTINF:6,\na.mp4\n",
             code: .versionTooLow, line: 4),
         Case(
+            name: "two EXT-X-VERSION tags", playlist: media + "#EXT-X-VERSION:7\n#EXTINF:6,\na.ts\n", code: .tagDuplicate,
+            line: 4),
+        Case(
             name: "SESSION-KEY in a media playlist",
             playlist: media + "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"k\"\n#EXTINF:6,\na.ts\n",
             code: .tagWrongPlaylistKind, line: 4),

@@ -8,6 +8,7 @@ extension DiagnosticCode {
     public static let negativeNumber: DiagnosticCode = "value.negative"
     public static let byteRangeOffsetUnresolvable: DiagnosticCode = "byterange.offset-unresolvable"
     public static let dateRangeStartDateMissing: DiagnosticCode = "daterange.start-date-missing"
+    public static let tagDuplicate: DiagnosticCode = "tag.duplicate"
     public static let versionTooLow: DiagnosticCode = "version.too-low"
     public static let partInfMissing: DiagnosticCode = "part-inf.missing"
     public static let partExceedsPartTarget: DiagnosticCode = "part.exceeds-part-target"

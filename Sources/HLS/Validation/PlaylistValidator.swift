@@ -27,6 +27,7 @@ public struct PlaylistValidator: Sendable {
         // Both kinds.
         ProtocolVersionCoversFeatures(),
         TagsMatchPlaylistKind(),
+        PlaylistTagsAppearOnce(),
         // Low-Latency HLS.
         PartInfRequiredWithParts(),
         PartDurationsWithinPartTarget(),

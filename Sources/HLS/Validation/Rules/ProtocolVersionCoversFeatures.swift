@@ -100,3 +100,30 @@ public struct TagsMatchPlaylistKind: ValidationRule {
         }
     }
 }
+
+/// Playlist-wide tags appear at most once: "A Playlist file MUST NOT contain more than one EXT-X-VERSION tag"
+/// (§4.4.1.2), and likewise EXT-X-TARGETDURATION, EXT-X-MEDIA-SEQUENCE, EXT-X-DISCONTINUITY-SEQUENCE,
+/// EXT-X-PLAYLIST-TYPE, EXT-X-START, EXT-X-PART-INF, EXT-X-SERVER-CONTROL, EXT-X-SKIP and
+/// EXT-X-CONTENT-STEERING ("MUST NOT appear more than once", each in its section of RFC 8216bis §4.4).
+public struct PlaylistTagsAppearOnce: ValidationRule {
+    public init() {}
+
+    static let singleTags: Set<TagName> = [
+        .version, .targetDuration, .mediaSequence, .discontinuitySequence, .playlistType, .start, .partInf,
+        .serverControl, .skip, .contentSteering,
+    ]
+
+    public func check(_ context: ValidationContext) -> [Diagnostic] {
+        var seen: Set<TagName> = []
+        var found: [Diagnostic] = []
+        for occurrence in context.parseInfo?.tagOccurrences ?? [] where Self.singleTags.contains(occurrence.tag) {
+            if !seen.insert(occurrence.tag).inserted {
+                found.append(
+                    .error(
+                        .tagDuplicate, "\(occurrence.tag.rawValue) appears more than once",
+                        at: occurrence.location, SpecReference.section(for: occurrence.tag)))
+            }
+        }
+        return found
+    }
+}
