@@ -24,6 +24,8 @@ public struct FilterRenderer: Sendable {
     let transform: ColourTransform
     let lut: ColourLUT?
     let pipeline: ColourPipeline?
+    /// Frame-sized work buffers kept between frames (shared by copies of this renderer).
+    let scratch = ScratchPool()
 
     /// How the fast path applies the colour steps.
     public enum ColourMethod: String, Sendable {

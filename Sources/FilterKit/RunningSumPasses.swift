@@ -6,15 +6,14 @@ protocol PassSample {
     static func * (lhs: Self, rhs: Float) -> Self
 }
 
-extension SIMD4: PassSample where Scalar == Float {
-    static func * (lhs: SIMD4<Float>, rhs: Float) -> SIMD4<Float> { lhs * SIMD4(repeating: rhs) }
-}
+extension SIMD4: PassSample where Scalar == Float {}
 extension Float: PassSample {}
 
 /// The spatial steps of the fast path on a width × height buffer, as running sums (O(1) per pixel
 /// whatever the radius), each pass split by rows across `threads` cores. Edges are clamped.
 struct Planar {
     let width: Int, height: Int, threads: Int
+    let pool: ScratchPool
     var count: Int { width * height }
 
     /// One extended-box pass along each row, in place (each row is copied to an edge-padded line first).
@@ -46,25 +45,33 @@ struct Planar {
         }
     }
 
+    /// Rows per block of a vertical pass: each block restarts its running sums, so the result does not
+    /// depend on how many threads share the blocks.
+    static let verticalBlockRows = 64
+
     /// One extended-box pass down each column, from `source` into `target` (different buffers).
     func vertical<V: PassSample>(_ source: UnsafePointer<V>, into target: UnsafeMutablePointer<V>,
                                  _ box: SpatialSteps.ExtendedBox) {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
-        let last = height - 1
-        RowBands.run(count: height, threads: threads) { rows in
+        let last = height - 1, blockRows = Self.verticalBlockRows
+        let blocks = (height + blockRows - 1) / blockRows
+        RowBands.run(count: blocks, threads: threads) { blockRange in
             let sum = UnsafeMutablePointer<V>.allocate(capacity: width)
             defer { sum.deallocate() }
             func row(_ y: Int) -> UnsafePointer<V> { source + min(max(y, 0), last) * width }
-            for x in 0..<width { sum[x] = .zero }
-            for d in -r...r {
-                let s = row(rows.lowerBound + d)
-                for x in 0..<width { sum[x] = sum[x] + s[x] }
-            }
-            for y in rows {
-                let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * width
-                for x in 0..<width {
-                    out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                    sum[x] = sum[x] + below[x] - leaving[x]
+            for block in blockRange {
+                let rows = (block * blockRows)..<min(height, (block + 1) * blockRows)
+                for x in 0..<width { sum[x] = .zero }
+                for d in -r...r {
+                    let s = row(rows.lowerBound + d)
+                    for x in 0..<width { sum[x] = sum[x] + s[x] }
+                }
+                for y in rows {
+                    let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * width
+                    for x in 0..<width {
+                        out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
+                        sum[x] = sum[x] + below[x] - leaving[x]
+                    }
                 }
             }
         }
@@ -97,11 +104,11 @@ struct Planar {
     func guidedFilter(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
                       epsilon: Float) {
         let box = SpatialSteps.ExtendedBox(radius: SpatialSteps.noiseRadius, endWeight: 0)
-        let mean = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
-        let squares = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
+        let mean = pool.take(SIMD4<Float>.self, count: count)
+        let squares = pool.take(SIMD4<Float>.self, count: count)
         defer {
-            mean.deallocate()
-            squares.deallocate()
+            pool.give(mean, count: count)
+            pool.give(squares, count: count)
         }
         forEachPixel { range in
             for i in range {
@@ -132,11 +139,11 @@ struct Planar {
     /// Unsharp mask on luma (`SpatialSteps`).
     func sharpen(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
                  amount: Float) {
-        let luma = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        let blurred = UnsafeMutablePointer<Float>.allocate(capacity: 2 * count)
+        let luma = pool.take(Float.self, count: count)
+        let blurred = pool.take(Float.self, count: 2 * count)
         defer {
-            luma.deallocate()
-            blurred.deallocate()
+            pool.give(luma, count: count)
+            pool.give(blurred, count: 2 * count)
         }
         let w = ColourScience.lumaWeights
         let weights = SIMD4<Float>(Float(w.x), Float(w.y), Float(w.z), 0)
