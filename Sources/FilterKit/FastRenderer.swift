@@ -38,6 +38,7 @@ enum FastRenderer {
                     pool.give(scratch, count: count)
                 }
                 let frame = Planar(width: width, height: height, threads: threads, pool: pool)
+                var current = image  // the buffer holding the image so far
                 // 1. colour steps (or just bytes → floats).
                 RowBands.run(count: height, threads: threads) { rows in
                     let scale = Float(1) / 255
@@ -65,15 +66,16 @@ enum FastRenderer {
                 }
                 // 4. blur.
                 if values.blur > 0 {
-                    frame.gaussian(image, scratch: scratch, box: SpatialSteps.ExtendedBox(sigma: values.blur))
+                    current = frame.gaussian(image, scratch: scratch, box: SpatialSteps.ExtendedBox(sigma: values.blur))
                 }
                 // 5. vignette and back to bytes.
+                let result = current
                 let vignette = values.vignette
                 let halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
                 let k = Float(SpatialSteps.vignetteScale * vignette)
                 RowBands.run(count: height, threads: threads) { rows in
                     for y in rows {
-                        let s = src + y * srcStride, d = dst + y * dstStride, row = image + y * width
+                        let s = src + y * srcStride, d = dst + y * dstStride, row = result + y * width
                         let dy = Double(y) + 0.5 - Double(height) / 2
                         let dy2 = Float(dy * dy / halfDiagonalSquared)
                         for x in 0..<width {

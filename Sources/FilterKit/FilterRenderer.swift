@@ -39,6 +39,9 @@ public struct FilterRenderer: Sendable {
         case perPixel
     }
 
+    /// The LUT's measured worst error in code values (fast path with colour steps only), for reports.
+    public let lookupTableError: Double?
+
     /// The colour method the fast path uses for these values (`.perPixel` on the reference path, which
     /// evaluates the transform in `Double`).
     public let colourMethod: ColourMethod
@@ -55,17 +58,21 @@ public struct FilterRenderer: Sendable {
         self.threads = max(1, threads ?? ProcessInfoCores.active)
         transform = ColourTransform(values)
         if transform.isIdentity {
+            lookupTableError = nil
             lut = nil
             pipeline = nil
             colourMethod = .none
         } else if path == .fast {
             let table = ColourLUT(transform, threads: self.threads)
             let tolerance = Self.lookupTableTolerance / (1 + 1.5 * values.sharpness)
-            let accurate = table.measuredError(against: transform) <= tolerance
+            let error = table.measuredError(against: transform)
+            lookupTableError = error
+            let accurate = error <= tolerance
             lut = accurate ? table : nil
             pipeline = accurate ? nil : ColourPipeline(transform)
             colourMethod = accurate ? .lookupTable : .perPixel
         } else {
+            lookupTableError = nil
             lut = nil
             pipeline = nil
             colourMethod = .perPixel

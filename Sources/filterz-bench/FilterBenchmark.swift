@@ -37,9 +37,9 @@ enum FilterBenchmark {
                     let renderer = FilterRenderer(values: values, threads: threads)
                     let setup = Date().timeIntervalSince(start)
                     let fps = measure(renderer, frames)
-                    print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps  (colour: %@, setup %.0f ms)", width, height,
-                                 name, threads == 1 ? "1 thread  " : "\(threads) threads", fps,
-                                 renderer.colourMethod.rawValue, setup * 1000))
+                    print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps  (colour: %@, LUT error %.2f, setup %.0f ms)",
+                                 width, height, name, threads == 1 ? "1 thread  " : "\(threads) threads", fps,
+                                 renderer.colourMethod.rawValue, renderer.lookupTableError ?? 0, setup * 1000))
                     if width == 1280 && name == "all-12" && threads == cores { ours720 = fps }
                 }
             }
