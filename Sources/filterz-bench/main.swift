@@ -7,6 +7,7 @@ import Glibc
 let benchmarks: [String: () -> Int32] = [
     "serve": ServeBenchmark.run,
     "parse": ParseBenchmark.run,
+    "filter": FilterBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
