@@ -8,7 +8,8 @@ public enum CLI {
     /// Every top-level command, in the order `filterz --help` lists them.
     public static var commands: [Command] {
         [
-            InspectCommand.command
+            InspectCommand.command,
+            SimulateCommand.command,
         ]
     }
 

@@ -26,8 +26,18 @@ public struct QualitySelector: Sendable {
 
     static func makeRule(_ kind: ABRRuleKind, configuration: SelectorConfiguration) -> any ABRRule {
         switch kind {
-        case .throughput, .bba, .bola, .mpc, .filterz:
-            return ThroughputRule(safetyFactor: configuration.safetyFactor)
+        case .throughput:
+            return ThroughputRule(
+                safetyFactor: configuration.safetyFactor, insufficientBufferRule: configuration.insufficientBufferRule)
+        case .bba:
+            return BBARule(
+                reservoirSeconds: configuration.bbaReservoirSeconds, cushionSeconds: configuration.bbaCushionSeconds)
+        case .bola:
+            return BOLARule(gammaP: configuration.bolaGammaP)
+        case .mpc:
+            return MPCRule(horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
+        case .filterz:
+            return FilterzRule(configuration: configuration)
         }
     }
 }
