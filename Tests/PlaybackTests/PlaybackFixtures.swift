@@ -49,8 +49,11 @@ enum Fixtures {
     /// Full screen in landscape: 844 × 390 points at 3× (no cap below 1080p).
     static let landscape = Viewport(widthPixels: 2532, heightPixels: 1170, orientation: .landscape)
 
+    /// A machine with the plain throughput rule (no buffer-based step-down), so that the scripted scenarios'
+    /// selections follow from the measured throughput and the viewport cap alone.
     static func machine(viewport: Viewport? = portrait, configuration: PlaybackConfiguration = .init()) -> PlaybackMachine {
-        PlaybackMachine(configuration: configuration, selector: QualitySelector(rule: .throughput), viewport: viewport)
+        let selector = QualitySelector(rule: .throughput, configuration: SelectorConfiguration(insufficientBufferRule: false))
+        return PlaybackMachine(configuration: configuration, selector: selector, viewport: viewport)
     }
 
     /// A download that measured `megabitsPerSecond` for `bytes`.
