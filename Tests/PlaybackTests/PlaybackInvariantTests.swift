@@ -185,7 +185,10 @@ enum Invariants {
     /// Plays one seeded sequence; returns the first broken invariant, or nil.
     static func run(source: TestSource, seed: UInt64, events count: Int) -> String? {
         var runner = RandomRunner(source: source, seed: seed)
-        var machine = Fixtures.machine(viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
+        // Every rule takes its turn: the invariants may not depend on the selection rule.
+        let rule = ABRRuleKind.allCases[Int(seed / 2 % UInt64(ABRRuleKind.allCases.count))]
+        var machine = PlaybackMachine(
+            selector: QualitySelector(rule: rule), viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
         var effects = machine.handle(.load(url: source.masterURL))
         runner.perform(effects)
         let duration = source.timelines.map(\.durationSeconds).max() ?? 0

@@ -338,6 +338,32 @@ import Testing
         #expect(machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 1, megabitsPerSecond: 1))) == [])
     }
 
+    @Test func aSeamlessSwitchBetweenDifferentCutsContinuesAtTheSameMediaTimeNotTheSameIndex() {
+        // Variant 0 is cut every 4 s, variant 1 every 6 s.
+        var ladder = Fixtures.ladder(timelines: true)
+        var variants = ladder.variants
+        variants[1].timeline = MediaTimeline(
+            durations: Array(repeating: 6, count: 7), targetDurationSeconds: 6, uriPrefix: "v1/s")
+        ladder = StreamDescription(variants: variants, renditions: ladder.renditions)
+        var machine = Fixtures.machine()
+        _ = machine.send(.load(url: master))
+        #expect(
+            machine.send(.playlistLoaded(id(1), .multivariant(ladder)))
+                == [switched(from: nil, to: 0, at: 0, .initial), segment(2, variant: 0, sequence: 0, start: 0)])
+        // Slow first download: variant 0 again.
+        #expect(
+            machine.send(.segmentLoaded(id(2), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
+                == [.report(.playbackStarted(atSeconds: 0, startupSeconds: 0)), segment(3, variant: 0, sequence: 1, start: 4)])
+        // Fast now: up to variant 1. The buffer ends at 8 s, inside variant 1's segment 1 (6…12), not its
+        // segment 2 (12…18) as the index would say.
+        #expect(
+            machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 400_000, megabitsPerSecond: 40)))
+                == [switched(from: 0, to: 1, at: 8, .seamless), segment(4, variant: 1, sequence: 1, start: 6, duration: 6)])
+        #expect(machine.send(.segmentLoaded(id(4), Fixtures.download(bytes: 1_125_000, megabitsPerSecond: 40))) == [segment(5, variant: 1, sequence: 2, start: 12, duration: 6)])
+        #expect(machine.bufferSeconds == 12)
+        #expect(machine.positionSeconds == 0)
+    }
+
     // MARK: - Helpers
 
     /// Loaded with every variant's timeline known, first segment (variant 0) in at `megabitsPerSecond`; the
