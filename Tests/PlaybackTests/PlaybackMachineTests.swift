@@ -364,6 +364,17 @@ import Testing
         #expect(machine.positionSeconds == 0)
     }
 
+    @Test func goingOfflineWhileLoadingParksThePlaylistRequestUntilTheNetworkIsBack() {
+        var machine = Fixtures.machine()
+        #expect(machine.send(.networkLost) == [])
+        #expect(machine.send(.load(url: master)) == [])
+        #expect(machine.send(.networkRestored) == [.loadPlaylist(.init(id: id(1), url: master))])
+        #expect(machine.send(.networkLost) == [.cancelLoad(id(1))])
+        #expect(machine.send(.playlistLoaded(id(1), .multivariant(Fixtures.ladder()))) == [])
+        #expect(machine.send(.networkRestored) == [.loadPlaylist(.init(id: id(2), url: master))])
+        #expect(machine.state.phase == .loading)
+    }
+
     // MARK: - Helpers
 
     /// Loaded with every variant's timeline known, first segment (variant 0) in at `megabitsPerSecond`; the
