@@ -37,7 +37,7 @@ public struct QualitySelector: Sendable {
         case .mpc:
             return MPCRule(horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
         case .filterz:
-            return FilterzRule(configuration: configuration)
+            return FilterzRule(parameters: configuration.filterz)
         }
     }
 }

@@ -15,12 +15,15 @@ public struct SelectorConfiguration: Sendable, Hashable {
     public var mpcHorizon: Int
     /// MPC and Filterz: QoE penalty per second of rebuffering (QoE_lin: 4.3).
     public var rebufferPenaltyPerSecond: Double
+    /// Filterz rule tunables.
+    public var filterz: FilterzParameters
 
     public init(
         safetyFactor: Double = 0.9, insufficientBufferRule: Bool = true, bolaGammaP: Double = 5,
         bbaReservoirSeconds: Double = 5, bbaCushionSeconds: Double = 10, mpcHorizon: Int = 5,
-        rebufferPenaltyPerSecond: Double = 4.3
+        rebufferPenaltyPerSecond: Double = 4.3, filterz: FilterzParameters = .init()
     ) {
+        self.filterz = filterz
         self.safetyFactor = safetyFactor
         self.insufficientBufferRule = insufficientBufferRule
         self.bolaGammaP = bolaGammaP

@@ -86,7 +86,7 @@ struct SegmentLoop {
             throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
             bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
             previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
-            isStartup: !playing)
+            isStartup: !playing, remainingSegments: manifest.segmentCount - k)
         let selection = selector.select(input)
         let level = selection.variantIndex
         let requestAt = clock.nowMilliseconds
@@ -148,10 +148,12 @@ struct SegmentLoop {
             playedLevels: playedLevels, bitratesKilobitsPerSecond: manifest.bitratesKilobitsPerSecond,
             segmentDurationSeconds: segmentMilliseconds / 1000, rebufferSeconds: rebufferMilliseconds / 1000,
             rebufferEvents: rebufferEvents, startupSeconds: startup)
-        return SessionResult(
+        var result = SessionResult(
             traceName: clock.trace.name, rule: configuration.rule.rawValue, summary: summary,
             playedLevels: playedLevels, segments: segments, events: events, bufferTimeline: timeline,
             startupSeconds: startup, endSeconds: end / 1000)
+        result.bufferCapSeconds = capMilliseconds / 1000
+        return result
     }
 }
 
