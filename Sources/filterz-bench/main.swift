@@ -4,7 +4,9 @@
 import Glibc
 #endif
 
-let benchmarks: [String: () -> Int32] = [:]
+let benchmarks: [String: () -> Int32] = [
+    "serve": ServeBenchmark.run,
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let benchmark = benchmarks[name] else {

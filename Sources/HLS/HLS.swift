@@ -1,1 +1,0 @@
-// The HLS module. See README.md, section "HLS".

@@ -1,0 +1,115 @@
+/// Variable substitution (RFC 8216bis §4.3): `{$name}` in URI lines, quoted strings and hexadecimal sequences
+/// is replaced by the value of the EXT-X-DEFINE named `name`. An undefined name is an error (the reference is
+/// then left as written).
+extension PlaylistParser {
+    func containsVariableReference(_ range: Range<Int>) -> Bool {
+        var i = range.lowerBound
+        let last = range.upperBound - 1
+        while i < last {
+            if buffer[i] == UInt8(ascii: "{") && buffer[i + 1] == UInt8(ascii: "$") { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// The bytes of `range` as a String, with variable references substituted.
+    mutating func substitutedString(_ range: Range<Int>, at location: SourceLocation) -> String {
+        guard containsVariableReference(range) else { return string(range) }
+        return String(decoding: substitute(Array(buffer[range]), at: location, offset: range.lowerBound), as: UTF8.self)
+    }
+
+    /// Replaces each `{$name}` in `text`. `offset` is where `text` starts in the input (for columns).
+    mutating func substitute(_ text: [UInt8], at location: SourceLocation, offset: Int?) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count)
+        var i = 0
+        let limit = options.maximumSubstitutedLength
+        var truncated = false
+        while i < text.count {
+            if text[i] == UInt8(ascii: "{"), i + 1 < text.count, text[i + 1] == UInt8(ascii: "$") {
+                var j = i + 2
+                while j < text.count, PlaylistParser.isVariableNameByte(text[j]) { j += 1 }
+                if j < text.count, text[j] == UInt8(ascii: "}"), j > i + 2 {
+                    let name = String(decoding: text[i + 2..<j], as: UTF8.self)
+                    if let value = variables[name] {
+                        output.append(contentsOf: value.utf8)
+                    } else {
+                        let at = offset.map { self.location($0 + i) } ?? location
+                        report(.error, .undefinedVariable, "variable {$\(name)} is not defined by an EXT-X-DEFINE",
+                               at: at, spec: SpecReference.variableSubstitution)
+                        output.append(contentsOf: text[i...j])
+                    }
+                    i = j + 1
+                    if output.count > limit {
+                        truncated = true
+                        break
+                    }
+                    continue
+                }
+            }
+            output.append(text[i])
+            i += 1
+        }
+        if truncated {
+            output.removeSubrange(limit...)
+            report(.error, .invalidDefine, "a substituted value is longer than \(limit) bytes; cut", at: location,
+                   spec: SpecReference.variableSubstitution)
+        }
+        return output
+    }
+
+    static func isVariableNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-")
+            || b == UInt8(ascii: "_")
+    }
+
+    static func isValidVariableName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(isVariableNameByte)
+    }
+
+    /// The query parameters of `options.playlistURI`, percent-decoded (first occurrence wins).
+    mutating func queryParameter(_ name: String) -> String? {
+        if queryParameters == nil {
+            var parameters: [String: String] = [:]
+            if let uri = options.playlistURI, let question = uri.firstIndex(of: "?") {
+                var query = uri[uri.index(after: question)...]
+                if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+                for pair in query.split(separator: "&") {
+                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    let key = PlaylistParser.percentDecoded(parts[0])
+                    let value = parts.count > 1 ? PlaylistParser.percentDecoded(parts[1]) : ""
+                    if parameters[key] == nil { parameters[key] = value }
+                }
+            }
+            queryParameters = parameters
+        }
+        return queryParameters?[name]
+    }
+
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let b = utf8.popFirst() {
+            if b == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
+                let low = hexValue(utf8[utf8.startIndex + 1])
+            {
+                bytes.append(high << 4 | low)
+                utf8 = utf8.dropFirst(2)
+            } else if b == UInt8(ascii: "+") {
+                bytes.append(0x20)
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: b - 0x30
+        case 0x41...0x46: b - 0x41 + 10
+        case 0x61...0x66: b - 0x61 + 10
+        default: nil
+        }
+    }
+}
