@@ -17,6 +17,10 @@ public struct SelectorConfiguration: Sendable, Hashable {
     public var rebufferPenaltyPerSecond: Double
     /// Filterz rule tunables.
     public var filterz: FilterzParameters
+    /// The buffer cap the rules plan with, when it differs from the player's load limit (a player that starts
+    /// the next request only once a whole segment fits under the cap loads below `cap − segment`). nil = the
+    /// input's `maxBufferSeconds`.
+    public var plannedBufferCapSeconds: Double? = nil
 
     public init(
         safetyFactor: Double = 0.9, insufficientBufferRule: Bool = true, bolaGammaP: Double = 5,

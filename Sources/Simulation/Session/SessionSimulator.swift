@@ -86,7 +86,7 @@ struct SegmentLoop {
             throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
             bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
             previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
-            isStartup: !playing, remainingSegments: manifest.segmentCount - k)
+            isStartup: !playing)
         let selection = selector.select(input)
         let level = selection.variantIndex
         let requestAt = clock.nowMilliseconds
@@ -120,8 +120,10 @@ struct SegmentLoop {
             startupAt = clock.nowMilliseconds
         }
         let transfer = max(download.transferMilliseconds, 1e-9)
-        estimator.recordThroughput(bitsPerSecond: bits / transfer * 1000, transferSeconds: transfer / 1000)
-        estimator.recordLatency(seconds: download.latencyMilliseconds / 1000)
+        // Exactly what a player reports (and what `PlaybackMachine` passes on), so both paths agree.
+        estimator.record(
+            bytes: bytesTable[k][level], durationSeconds: time / 1000,
+            timeToFirstByteSeconds: download.latencyMilliseconds / 1000)
         if keepLog {
             timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000))
             segments.append(SegmentRecord(

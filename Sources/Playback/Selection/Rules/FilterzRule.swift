@@ -42,7 +42,7 @@ public struct FilterzRule: ABRRule {
         }
         let allowed = allowed.lowerBound...top
         if parameters.exhaustive {
-            let remaining = max(input.remainingSegments ?? Int.max, 1)
+            let remaining = max(knownRemaining(input), 1)
             var planner = LookaheadPlanner(
                 input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: latency,
                 rebufferPenalty: parameters.rebufferPenalty)
@@ -59,7 +59,7 @@ public struct FilterzRule: ABRRule {
             return Selection(
                 variantIndex: level, reason: "plan \(steps) seg at \(kbps(predicted)) kbps (err \(format1(error * 100))%)")
         }
-        let remaining = max(input.remainingSegments ?? Int.max, 1)
+        let remaining = max(knownRemaining(input), 1)
         let reachesEnd = remaining <= parameters.horizon
         let steps = min(remaining, parameters.horizon)
         let reserve = reachesEnd ? 0 : min(input.bufferSeconds, parameters.reserveSeconds)
@@ -96,6 +96,15 @@ public struct FilterzRule: ABRRule {
         return Selection(
             variantIndex: bestLevel,
             reason: "plan \(steps) seg at \(kbps(predicted)) kbps (err \(format1(error * 100))%)")
+    }
+}
+
+extension FilterzRule {
+    /// Segments left: given, or inferred when the look-ahead sizes stop short of the horizon (the stream's end).
+    func knownRemaining(_ input: SelectionInput) -> Int {
+        if let remaining = input.remainingSegments { return remaining }
+        let known = input.upcomingSegmentBytes.count
+        return known > 0 && known < parameters.horizon ? known : Int.max
     }
 }
 
