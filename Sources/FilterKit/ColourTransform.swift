@@ -51,22 +51,44 @@ public struct ColourTransform: Sendable {
 
     /// Steps 1–7, without the final clamp (the fast path interpolates these and clamps afterwards).
     func unclamped(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        var c = controls * rgb + SIMD3(repeating: controlsOffset)
+        let c = unclamped(rgb.x, rgb.y, rgb.z)
+        return SIMD3(c.0, c.1, c.2)
+    }
+
+    /// Steps 1–7 on scalars (the one implementation; scalar code keeps debug builds of the tests quick).
+    func unclamped(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
+        let m = controls.rows, offset = controlsOffset
+        var c0 = m.0.x * r + m.0.y * g + m.0.z * b + offset
+        var c1 = m.1.x * r + m.1.y * g + m.1.z * b + offset
+        var c2 = m.2.x * r + m.2.y * g + m.2.z * b + offset
         if exposureGain != 1 || whiteBalance != nil {
-            var linear = SIMD3(ColourScience.decode(c.x), ColourScience.decode(c.y), ColourScience.decode(c.z))
-            linear *= exposureGain
-            if let whiteBalance { linear = whiteBalance * linear }
-            c = SIMD3(ColourScience.encode(linear.x), ColourScience.encode(linear.y), ColourScience.encode(linear.z))
+            var l0 = ColourScience.decode(c0) * exposureGain
+            var l1 = ColourScience.decode(c1) * exposureGain
+            var l2 = ColourScience.decode(c2) * exposureGain
+            if let w = whiteBalance?.rows {
+                (l0, l1, l2) = (w.0.x * l0 + w.0.y * l1 + w.0.z * l2, w.1.x * l0 + w.1.y * l1 + w.1.z * l2,
+                                w.2.x * l0 + w.2.y * l1 + w.2.z * l2)
+            }
+            c0 = ColourScience.encode(l0)
+            c1 = ColourScience.encode(l1)
+            c2 = ColourScience.encode(l2)
         }
         if values.shadows != 0 || values.highlights != 0 {
-            let y = min(max(ColourScience.luma(c), 0), 1)
+            let weights = ColourScience.lumaWeights
+            let y = min(max(weights.x * c0 + weights.y * c1 + weights.z * c2, 0), 1)
             let dark = y * y * (1 - y) * (1 - y) * (1 - y), bright = y * y * y * (1 - y) * (1 - y)
-            c += Self.toneCurveScale * (values.shadows * dark + values.highlights * bright)
+            let delta = Self.toneCurveScale * (values.shadows * dark + values.highlights * bright)
+            c0 += delta
+            c1 += delta
+            c2 += delta
         }
         if values.blackPoint > 0 {
-            c = values.blackPoint + (1 - values.blackPoint) * c
+            let bp = values.blackPoint
+            c0 = bp + (1 - bp) * c0
+            c1 = bp + (1 - bp) * c1
+            c2 = bp + (1 - bp) * c2
         }
-        return c
+        return (c0, c1, c2)
     }
 
     private func clamp(_ c: SIMD3<Double>) -> SIMD3<Double> {

@@ -6,6 +6,7 @@ enum FastRenderer {
                        renderer: FilterRenderer) {
         let values = renderer.values, threads = renderer.threads
         let lutView = renderer.lut.map(LUTView.init)
+        let pipeline = renderer.pipeline
         source.bytes.withUnsafeBufferPointer { sourceBuffer in
             output.bytes.withUnsafeMutableBufferPointer { outputBuffer in
                 let src = sourceBuffer.baseAddress!, dst = outputBuffer.baseAddress!
@@ -17,7 +18,7 @@ enum FastRenderer {
                             let s = src + y * srcStride, d = dst + y * dstStride
                             for x in 0..<width {
                                 let o = x * 4
-                                let c = lutView!.lookup(s[o], s[o + 1], s[o + 2])
+                                let c = pipeline?.apply(s[o], s[o + 1], s[o + 2]) ?? lutView!.lookup(s[o], s[o + 1], s[o + 2])
                                 storeBytes(c, alpha: s[o + 3], to: d + o)
                             }
                         }
@@ -39,7 +40,9 @@ enum FastRenderer {
                         let s = src + y * srcStride, d = image + y * width
                         for x in 0..<width {
                             let o = x * 4
-                            if let lutView {
+                            if let pipeline {
+                                d[x] = pipeline.apply(s[o], s[o + 1], s[o + 2])
+                            } else if let lutView {
                                 d[x] = lutView.lookup(s[o], s[o + 1], s[o + 2])
                             } else {
                                 d[x] = SIMD4(Float(s[o]), Float(s[o + 1]), Float(s[o + 2]), 0) * scale
@@ -99,7 +102,7 @@ enum FastRenderer {
 struct LUTView {
     let table: UnsafePointer<SIMD4<Float>>
     let offsets: UnsafePointer<SIMD3<Int32>>  // per code: (r, g·n, b·n²) offsets of the cell's lower corner
-    let weights: UnsafePointer<Float>
+    let weights: UnsafePointer<SIMD4<Float>>
     let size: Int
     let owner: ColourLUT
 
@@ -116,7 +119,7 @@ struct LUTView {
     func lookup(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         let n = size
         let base = Int(offsets[Int(r)].x) + Int(offsets[Int(g)].y) + Int(offsets[Int(b)].z)
-        let wr = weights[Int(r)], wg = weights[Int(g)], wb = weights[Int(b)]
+        let wr = weights[Int(r)].x, wg = weights[Int(g)].y, wb = weights[Int(b)].z
         let p = table + base
         let c00 = p[0] + (p[1] - p[0]) * wr
         let c10 = p[n] + (p[n + 1] - p[n]) * wr

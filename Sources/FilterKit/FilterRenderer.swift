@@ -23,6 +23,27 @@ public struct FilterRenderer: Sendable {
     public let threads: Int
     let transform: ColourTransform
     let lut: ColourLUT?
+    let pipeline: ColourPipeline?
+
+    /// How the fast path applies the colour steps.
+    public enum ColourMethod: String, Sendable {
+        /// Nothing to do: every colour value is at its default.
+        case none
+        /// Trilinear interpolation in the per-preset 3D LUT.
+        case lookupTable
+        /// The formulas per pixel in `Float` with 1D tables (`ColourPipeline`), for presets whose transform
+        /// bends too sharply inside the RGB cube for the LUT (measured error above `lookupTableTolerance`):
+        /// strong contrast or saturation with exposure or temperature, where a channel crosses zero.
+        case perPixel
+    }
+
+    /// The colour method the fast path uses for these values (`.perPixel` on the reference path, which
+    /// evaluates the transform in `Double`).
+    public let colourMethod: ColourMethod
+
+    /// The LUT is used only when its measured worst error (see `ColourLUT.measuredError`) is at most this
+    /// many code values, divided by (1 + 1.5 · sharpness) since sharpening amplifies it.
+    public static let lookupTableTolerance = 0.45
 
     /// Prepares a renderer (for `.fast`, builds the colour LUT unless the colour steps are all neutral).
     /// - Parameter threads: cores to use; default all active processors.
@@ -31,7 +52,22 @@ public struct FilterRenderer: Sendable {
         self.path = path
         self.threads = max(1, threads ?? ProcessInfoCores.active)
         transform = ColourTransform(values)
-        lut = path == .fast && !transform.isIdentity ? ColourLUT(transform, threads: self.threads) : nil
+        if transform.isIdentity {
+            lut = nil
+            pipeline = nil
+            colourMethod = .none
+        } else if path == .fast {
+            let table = ColourLUT(transform, threads: self.threads)
+            let tolerance = Self.lookupTableTolerance / (1 + 1.5 * values.sharpness)
+            let accurate = table.measuredError(against: transform) <= tolerance
+            lut = accurate ? table : nil
+            pipeline = accurate ? nil : ColourPipeline(transform)
+            colourMethod = accurate ? .lookupTable : .perPixel
+        } else {
+            lut = nil
+            pipeline = nil
+            colourMethod = .perPixel
+        }
     }
 
     /// Renders a still picture into a new frame of the same format and size.

@@ -144,6 +144,9 @@ extension FilterValues {
             }
         }
 
+        /// The range as people write it, e.g. `0…4` or `2000…10000`.
+        public var rangeDescription: String { PresetCheck.format(range) }
+
         /// The unit shown next to the value, if any.
         public var unit: String {
             switch self {

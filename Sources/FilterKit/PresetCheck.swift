@@ -99,22 +99,24 @@ public struct PresetCheck: Sendable {
             guard let number = report.numbers[key] else { continue }
             if key == .temperature && number <= 0 {
                 report.problems.append(
-                    Problem(severity: .note, key: prefix + key.rawValue, message: "legacy temperature \(number) read as 6500"))
+                    Problem(severity: .note, key: prefix + key.rawValue, message: "legacy temperature \(Self.number(number)) read as 6500"))
             } else if !key.range.contains(number) {
                 report.problems.append(
                     Problem(
                         severity: .warning, key: prefix + key.rawValue,
-                        message: "\(number) is outside \(Self.format(key.range)), clamped to \(key.clamp(number))"))
+                        message: "\(Self.number(number)) is outside \(Self.format(key.range)), clamped to \(Self.number(key.clamp(number)))"))
             }
         }
         return report
     }
 
     static func format(_ range: ClosedRange<Double>) -> String {
-        func text(_ value: Double) -> String {
-            value == value.rounded() ? String(Int(value)) : String(value)
-        }
-        return "\(text(range.lowerBound))…\(text(range.upperBound))"
+        "\(number(range.lowerBound))…\(number(range.upperBound))"
+    }
+
+    /// `30` rather than `30.0`; other numbers as Swift prints them.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -58,7 +58,7 @@ struct SceneRenderer {
                         colour: SIMD4(60, 200, 230, 255))
         addNoise(&frame)
         // The burnt-in counter (drawn after the noise so it stays crisp).
-        let scale = max(1, height / 120)
+        let scale = max(1, min(width, height) / 160)
         let milliseconds = Int((seconds * 1000).rounded())
         let text = String(format: "#%06d %02d:%02d.%03d", index, milliseconds / 60_000, (milliseconds / 1000) % 60,
                           milliseconds % 1000)

@@ -11,6 +11,8 @@ public enum CLI {
             InspectCommand.command,
             RecordCommand.command,
             PackageCommand.command,
+            PreviewCommand.command,
+            PresetCommand.command,
         ]
     }
 
