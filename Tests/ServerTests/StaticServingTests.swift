@@ -152,6 +152,12 @@ import Testing
         #expect(response.header("vary") == "Origin")
     }
 
+    @Test func aPortInUseIsAnErrorNotASharedPort() throws {
+        var configuration = site.server.configuration
+        configuration.port = site.port
+        #expect(throws: ServerError.self) { _ = try HTTPServer(configuration: configuration) }
+    }
+
     @Test func missingFilesAndFoldersAre404() throws {
         #expect(try fetch(site.port, "GET", "/vod/v0/seg_9.ts").status == 404)
         #expect(try fetch(site.port, "GET", "/vod/v0").status == 404)
