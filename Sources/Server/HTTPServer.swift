@@ -110,7 +110,8 @@ public final class HTTPServer: @unchecked Sendable {
         let result = queue(response, on: connection)
         if let accessLog {
             let target = query.isEmpty ? path : path + "?" + query
-            let sent: Int64? = method == "HEAD" || response.bodyLength == 0 ? nil : response.bodyLength
+            let sent: Int64? =
+                method == "HEAD" || response.status == 304 || response.bodyLength == 0 ? nil : response.bodyLength
             accessLog(
                 AccessLog.line(
                     client: Self.clientAddress(connection), secondsSinceEpoch: now,

@@ -133,7 +133,9 @@ public final class RequestHandler: Sendable {
         if validators.isNotModified(
             ifNoneMatch: request.header("if-none-match"), ifModifiedSince: request.header("if-modified-since"))
         {
-            return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" })
+            // libmicrohttpd sends no body with a 304 but states the body's length: give it the real one.
+            return HTTPResponse(
+                status: 304, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" }, body: body)
         }
         let range: ByteRangeAnswer =
             validators.allowsRange(ifRange: request.header("if-range"))
