@@ -9,8 +9,13 @@ public enum CLI {
     public static var commands: [Command] {
         [
             InspectCommand.command,
+            PreviewCommand.command,
+            PresetCommand.command,
+            RecordCommand.command,
+            PackageCommand.command,
             ServeCommand.command,
             SignCommand.command,
+            SimulateCommand.command,
         ]
     }
 

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 let benchmarks: [String: () -> Int32] = [
-    "serve": ServeBenchmark.run
+    "serve": ServeBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

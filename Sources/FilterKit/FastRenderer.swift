@@ -1,0 +1,133 @@
+/// The fast path: the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
+/// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores. Same formulas as
+/// `ReferenceRenderer`, in `Float`.
+enum FastRenderer {
+    static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
+                       renderer: FilterRenderer) {
+        let values = renderer.values, threads = renderer.threads
+        let lutView = renderer.lut.map(LUTView.init)
+        let pipeline = renderer.pipeline
+        source.bytes.withUnsafeBufferPointer { sourceBuffer in
+            output.bytes.withUnsafeMutableBufferPointer { outputBuffer in
+                let src = sourceBuffer.baseAddress!, dst = outputBuffer.baseAddress!
+                let srcStride = source.bytesPerRow, dstStride = output.bytesPerRow
+                guard values.hasSpatialAdjustments else {
+                    // Colour only: bytes → LUT → bytes, one pass.
+                    RowBands.run(count: height, threads: threads) { rows in
+                        for y in rows {
+                            let s = src + y * srcStride, d = dst + y * dstStride
+                            for x in 0..<width {
+                                let o = x * 4
+                                let c = pipeline?.apply(s[o], s[o + 1], s[o + 2]) ?? lutView!.lookup(s[o], s[o + 1], s[o + 2])
+                                storeBytes(c, alpha: s[o + 3], to: d + o)
+                            }
+                        }
+                    }
+                    return
+                }
+                let count = width * height
+                let image = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
+                let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
+                defer {
+                    image.deallocate()
+                    scratch.deallocate()
+                }
+                let frame = Planar(width: width, height: height, threads: threads)
+                // 1. colour steps (or just bytes → floats).
+                RowBands.run(count: height, threads: threads) { rows in
+                    let scale = Float(1) / 255
+                    for y in rows {
+                        let s = src + y * srcStride, d = image + y * width
+                        for x in 0..<width {
+                            let o = x * 4
+                            if let pipeline {
+                                d[x] = pipeline.apply(s[o], s[o + 1], s[o + 2])
+                            } else if let lutView {
+                                d[x] = lutView.lookup(s[o], s[o + 1], s[o + 2])
+                            } else {
+                                d[x] = SIMD4(Float(s[o]), Float(s[o + 1]), Float(s[o + 2]), 0) * scale
+                            }
+                        }
+                    }
+                }
+                // 2. noise reduction.
+                if values.noiseReduction > 0 {
+                    frame.guidedFilter(image, scratch: scratch,
+                                       epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)))
+                }
+                // 3. sharpen.
+                if values.sharpness > 0 {
+                    frame.sharpen(image, scratch: scratch, amount: Float(values.sharpness))
+                }
+                // 4. blur.
+                if values.blur > 0 {
+                    frame.gaussian(image, scratch: scratch, box: SpatialSteps.ExtendedBox(sigma: values.blur))
+                }
+                // 5. vignette and back to bytes.
+                let vignette = values.vignette
+                let halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
+                let k = Float(SpatialSteps.vignetteScale * vignette)
+                RowBands.run(count: height, threads: threads) { rows in
+                    for y in rows {
+                        let s = src + y * srcStride, d = dst + y * dstStride, row = image + y * width
+                        let dy = Double(y) + 0.5 - Double(height) / 2
+                        let dy2 = Float(dy * dy / halfDiagonalSquared)
+                        for x in 0..<width {
+                            var c = row[x]
+                            if vignette > 0 {
+                                let dx = Float(x) + 0.5 - Float(width) / 2
+                                let rho2 = dx * dx / Float(halfDiagonalSquared) + dy2
+                                c *= 1 - k * rho2 * rho2
+                            }
+                            storeBytes(c, alpha: s[x * 4 + 3], to: d + x * 4)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Clamps to 0…1, scales to 0…255, rounds half up, and writes R, G, B and the given alpha.
+    @inline(__always)
+    static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
+        let scaled = c.clamped(lowerBound: .zero, upperBound: .one) * 255 + 0.5
+        d[0] = UInt8(scaled.x)
+        d[1] = UInt8(scaled.y)
+        d[2] = UInt8(scaled.z)
+        d[3] = alpha
+    }
+}
+
+/// Raw-pointer access to a `ColourLUT` for the inner loop (the LUT outlives every use).
+struct LUTView {
+    let table: UnsafePointer<SIMD4<Float>>
+    let offsets: UnsafePointer<SIMD3<Int32>>  // per code: (r, g·n, b·n²) offsets of the cell's lower corner
+    let weights: UnsafePointer<SIMD4<Float>>
+    let size: Int
+    let owner: ColourLUT
+
+    init(_ lut: ColourLUT) {
+        owner = lut
+        size = lut.size
+        table = UnsafePointer(lut.tableStorage.pointer)
+        offsets = UnsafePointer(lut.offsetStorage.pointer)
+        weights = UnsafePointer(lut.weightStorage.pointer)
+    }
+
+    /// Trilinear interpolation of the eight nodes around (r, g, b), clamped to 0…1.
+    @inline(__always)
+    func lookup(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
+        let n = size
+        let base = Int(offsets[Int(r)].x) + Int(offsets[Int(g)].y) + Int(offsets[Int(b)].z)
+        let wr = weights[Int(r)].x, wg = weights[Int(g)].y, wb = weights[Int(b)].z
+        let p = table + base
+        let c00 = p[0] + (p[1] - p[0]) * wr
+        let c10 = p[n] + (p[n + 1] - p[n]) * wr
+        let c01 = p[n * n] + (p[n * n + 1] - p[n * n]) * wr
+        let c11 = p[n * n + n] + (p[n * n + n + 1] - p[n * n + n]) * wr
+        let c0 = c00 + (c10 - c00) * wg
+        let c1 = c01 + (c11 - c01) * wg
+        let c = c0 + (c1 - c0) * wb
+        return c.clamped(lowerBound: .zero, upperBound: .one)
+    }
+}

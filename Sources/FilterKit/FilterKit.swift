@@ -1,1 +1,0 @@
-// The FilterKit module. See README.md, section "FilterKit".

@@ -1,0 +1,135 @@
+/// Applies one set of `FilterValues` to frames: the one renderer for stills, previews and video.
+///
+///     let renderer = FilterRenderer(values: preset.values)
+///     let filtered = renderer.renderImage(photo)                 // a still
+///     renderer.renderFrame(cameraFrame, into: &encoderFrame)     // video: reuses the output buffers
+///
+/// Both calls run the same code (`render(_:into:)`). Frames are `.rgba` (the working format) or `.yuv420p`
+/// (BT.709 limited range, converted to RGBA on the way in and back on the way out; the output has the
+/// input's format and size). The neutral preset returns the input unchanged, bit for bit, without reading
+/// a pixel.
+///
+/// Two paths compute the same function (`ColourTransform` + `SpatialSteps`):
+/// - `.reference`: `Double` per pixel, direct window sums — obviously correct and slow, the yardstick;
+/// - `.fast`: the colour steps fused into a `ColourLUT` (built once here, per preset), the spatial steps as
+///   running-sum passes on `SIMD4<Float>` pixels, split by rows across `threads` cores.
+/// Tests hold them within ±1 code value on ≥ 99.9 % of samples and ±2 on all.
+public struct FilterRenderer: Sendable {
+    public enum Path: String, Sendable { case fast, reference }
+
+    public let values: FilterValues
+    public let path: Path
+    /// How many cores the fast path may use (1 = on the calling thread only).
+    public let threads: Int
+    let transform: ColourTransform
+    let lut: ColourLUT?
+    let pipeline: ColourPipeline?
+
+    /// How the fast path applies the colour steps.
+    public enum ColourMethod: String, Sendable {
+        /// Nothing to do: every colour value is at its default.
+        case none
+        /// Trilinear interpolation in the per-preset 3D LUT.
+        case lookupTable
+        /// The formulas per pixel in `Float` with 1D tables (`ColourPipeline`), for presets whose transform
+        /// bends too sharply inside the RGB cube for the LUT (measured error above `lookupTableTolerance`):
+        /// strong contrast or saturation with exposure or temperature, where a channel crosses zero.
+        case perPixel
+    }
+
+    /// The colour method the fast path uses for these values (`.perPixel` on the reference path, which
+    /// evaluates the transform in `Double`).
+    public let colourMethod: ColourMethod
+
+    /// The LUT is used only when its measured worst error (see `ColourLUT.measuredError`) is at most this
+    /// many code values, divided by (1 + 1.5 · sharpness) since sharpening amplifies it.
+    public static let lookupTableTolerance = 0.45
+
+    /// Prepares a renderer (for `.fast`, builds the colour LUT unless the colour steps are all neutral).
+    /// - Parameter threads: cores to use; default all active processors.
+    public init(values: FilterValues, path: Path = .fast, threads: Int? = nil) {
+        self.values = values
+        self.path = path
+        self.threads = max(1, threads ?? ProcessInfoCores.active)
+        transform = ColourTransform(values)
+        if transform.isIdentity {
+            lut = nil
+            pipeline = nil
+            colourMethod = .none
+        } else if path == .fast {
+            let table = ColourLUT(transform, threads: self.threads)
+            let tolerance = Self.lookupTableTolerance / (1 + 1.5 * values.sharpness)
+            let accurate = table.measuredError(against: transform) <= tolerance
+            lut = accurate ? table : nil
+            pipeline = accurate ? nil : ColourPipeline(transform)
+            colourMethod = accurate ? .lookupTable : .perPixel
+        } else {
+            lut = nil
+            pipeline = nil
+            colourMethod = .perPixel
+        }
+    }
+
+    /// Renders a still picture into a new frame of the same format and size.
+    public func renderImage(_ image: Frame) -> Frame {
+        var output = image
+        render(image, into: &output)
+        return output
+    }
+
+    /// Renders one video frame into `output`, reusing its buffers when it already has the right format and
+    /// size (otherwise it is replaced).
+    public func renderFrame(_ frame: Frame, into output: inout Frame) {
+        render(frame, into: &output)
+    }
+
+    /// Renders one video frame into a new frame.
+    public func renderFrame(_ frame: Frame) -> Frame {
+        var output = frame
+        render(frame, into: &output)
+        return output
+    }
+
+    /// The shared still/video path.
+    func render(_ source: Frame, into output: inout Frame) {
+        if values.isNeutral {
+            output = source
+            return
+        }
+        switch source.format {
+        case .rgba:
+            prepare(&output, like: source)
+            renderRGBA(source.planes[0], into: &output.planes[0], width: source.width, height: source.height)
+        case .yuv420p:
+            var rgba = YUVConversion.toRGBA(source, threads: threads)
+            var filtered = rgba
+            renderRGBA(rgba.planes[0], into: &filtered.planes[0], width: source.width, height: source.height)
+            rgba = filtered
+            prepare(&output, like: source)
+            YUVConversion.fromRGBA(rgba, into: &output, threads: threads)
+        }
+    }
+
+    private func prepare(_ output: inout Frame, like source: Frame) {
+        if output.format != source.format || output.width != source.width || output.height != source.height
+            || output.planes.count != source.planes.count
+        {
+            output = source
+        }
+    }
+
+    private func renderRGBA(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int) {
+        switch path {
+        case .reference: ReferenceRenderer.render(source, into: &output, width: width, height: height, values: values,
+                                                  transform: transform)
+        case .fast: FastRenderer.render(source, into: &output, width: width, height: height, renderer: self)
+        }
+    }
+}
+
+import Foundation
+
+/// The number of cores this process may use.
+enum ProcessInfoCores {
+    static var active: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

@@ -1,0 +1,100 @@
+import FilterKit
+import Foundation
+import Media
+
+/// `filterz preview`: one simulated camera frame before and after a preset, side by side, as a PNG.
+enum PreviewCommand {
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "preview",
+                abstract: "Write a PNG of a camera frame before and after a preset, side by side and labelled.",
+                discussion: """
+                    The frame comes from the seeded simulated camera (colour chart, skin tones, sky, moving shapes, \
+                    noise, frame counter) at --size (height > width gives a portrait frame) and time --at. The \
+                    right half is rendered with FilterKit's fast path, the same code the video pipeline uses. \
+                    The PNG is encoded with libavcodec and written to a temporary name, then renamed.
+                    """,
+                options: [
+                    .value("--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path."),
+                    .value("--seed", placeholder: "n", help: "Camera seed: the same seed gives the same frame.", defaultValue: "1"),
+                    .value("--size", placeholder: "WxH", help: "Size of each half in pixels.", defaultValue: "640x360"),
+                    .value("--at", placeholder: "seconds", help: "Camera time of the frame.", defaultValue: "1"),
+                    .value("--output", "-o", placeholder: "file.png", help: "Where to write the PNG."),
+                ],
+                examples: [
+                    "filterz preview --preset warm-film -o preview.png",
+                    "filterz preview --preset ./my-look.json --seed 7 --size 360x640 --at 2.5 -o portrait.png",
+                ]),
+            action: run)
+    }
+
+    static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let presetArgument = try args.required("--preset")
+        let output = try args.required("--output")
+        let seed = try args.integer("--seed", default: 1, in: 0...Int.max)
+        let seconds = try args.decimal("--at", default: 1, in: 0...86_400)
+        let (width, height) = try parseSize(args.value("--size") ?? "640x360")
+        let preset = try PresetLocator(environment: context.environment).load(presetArgument)
+
+        let camera = SimulatedCamera(.init(
+            width: width, height: height, framesPerSecond: 30, durationSeconds: seconds + 1,
+            orientation: height > width ? .portrait : .landscape, seed: UInt64(seed)))
+        let before = camera.frame(atSeconds: seconds).image
+        let after = FilterRenderer(values: preset.values).renderImage(before)
+        let sheet = sideBySide(before, after, leftLabel: "BEFORE", rightLabel: "AFTER: \(preset.name)")
+        let png: [UInt8]
+        do {
+            png = try PNGEncoder.png(from: sheet)
+        } catch {
+            throw CLIError.failure("\(output): PNG encoding failed: \(error)")
+        }
+        try writeAtomically(png, to: output)
+        context.stdout.line(
+            "\(output): \(sheet.width)x\(sheet.height) PNG, camera frame at \(PresetCommand.format(seconds)) s (seed \(seed)) before and after '\(preset.name)'")
+        return ExitCode.success
+    }
+
+    /// `WxH` with both sides in 16…4096.
+    static func parseSize(_ text: String) throws(CLIError) -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (16...4096).contains(width), (16...4096).contains(height)
+        else { throw .usage("--size expects WxH with sides in 16…4096, got '\(text)'") }
+        return (width, height)
+    }
+
+    /// The two frames on a dark sheet with a gap between them and a label band above each.
+    static func sideBySide(_ left: Frame, _ right: Frame, leftLabel: String, rightLabel: String) -> Frame {
+        let scale = max(1, min(left.width, left.height) / 180)
+        let gap = 4 * scale, band = 11 * scale
+        var sheet = Frame(rgbaWidth: 2 * left.width + 3 * gap, height: left.height + band + gap)
+        BitmapFont.fill(&sheet, x: 0, y: 0, width: sheet.width, height: sheet.height, colour: SIMD4(24, 24, 24, 255))
+        for (index, (frame, label)) in [(left, leftLabel), (right, rightLabel)].enumerated() {
+            let x0 = gap + index * (left.width + gap), y0 = band
+            let source = frame.planes[0], stride = sheet.planes[0].bytesPerRow
+            for y in 0..<frame.height {
+                let from = y * source.bytesPerRow, to = (y0 + y) * stride + x0 * 4
+                sheet.planes[0].bytes.replaceSubrange(to..<(to + frame.width * 4),
+                                                      with: source.bytes[from..<(from + frame.width * 4)])
+            }
+            let maxCharacters = max(1, (frame.width / scale + 1) / BitmapFont.advance)
+            BitmapFont.draw(String(label.prefix(maxCharacters)), into: &sheet, x: x0, y: 2 * scale, scale: scale)
+        }
+        return sheet
+    }
+
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CLIError) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(bytes).write(to: temporary)
+            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
+            else { try FileManager.default.moveItem(at: temporary, to: url) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .input("\(path): cannot write: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+import HLS
+
+/// `inspect --recursive`: loads every media playlist a multivariant playlist references (variants, I-frame
+/// variants, renditions with a URI), concurrently, relative to the parent's URL or folder, and checks them
+/// one by one and against each other.
+struct RecursiveInspection {
+    /// One referenced playlist: where it was found and what loading and parsing it gave.
+    struct Child: Sendable {
+        var reference: ReferencedPlaylist.Reference
+        /// The URI as written in the parent.
+        var uri: String
+        /// The URI resolved against the parent's location (a URL, or a file path).
+        var location: String
+        var outcome: Outcome
+    }
+
+    enum Outcome: Sendable {
+        case loaded(ParseResult)
+        case failed(String)
+    }
+
+    var loader: ResourceLoader
+    var strict: Bool
+
+    /// Loads and checks every playlist `parent` references. `parentLocation` is the URL or path it came from.
+    func run(parent: MultivariantPlaylist, parentLocation: String) -> [Child] {
+        var references: [(ReferencedPlaylist.Reference, String)] = []
+        for variant in parent.variants { references.append((.variant(variant), variant.uri)) }
+        for variant in parent.iFrameVariants { references.append((.iFrameVariant(variant), variant.uri)) }
+        for rendition in parent.renditions {
+            if let uri = rendition.uri { references.append((.rendition(rendition), uri)) }
+        }
+        // Variables of the parent, for EXT-X-DEFINE IMPORT in the children.
+        var variables: [String: String] = [:]
+        for define in parent.defines {
+            if let value = define.value { variables[define.name] = value }
+        }
+        let base = parentLocation == "-" ? "./" : parentLocation
+        let results = ResultSlots<Child>(count: references.count)
+        let loader = self.loader
+        let strict = self.strict
+        let allReferences = references
+        let parentVariables = variables
+        DispatchQueue.concurrentPerform(iterations: references.count) { index in
+            let (reference, uri) = allReferences[index]
+            let location = URIReference.resolve(uri, against: base)
+            let outcome: Outcome
+            do throws(CLIError) {
+                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
+                let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: parentVariables)
+                outcome = .loaded(parseAndValidate(bytes, options: options))
+            } catch {
+                outcome = .failed(error.description)
+            }
+            results.set(index, Child(reference: reference, uri: uri, location: location, outcome: outcome))
+        }
+        return results.values
+    }
+
+    /// A URL stays as it is; a file reference loses its query and fragment (`720p/index.m3u8?token=x` is the
+    /// file `720p/index.m3u8`), since tokens only mean something to an HTTP origin.
+    static func loadablePath(_ location: String) -> String {
+        if ResourceLoader.isHTTP(location) { return location }
+        let reference = URIReference(location)
+        if reference.scheme?.lowercased() == "file" { return reference.path }
+        if reference.scheme == nil { return reference.path.removingPercentEncoding ?? reference.path }
+        return location
+    }
+
+    /// The cross-playlist checks over the children that loaded as media playlists.
+    static func crossChecks(_ children: [Child]) -> [Diagnostic] {
+        let loaded: [ReferencedPlaylist] = children.compactMap {
+            guard case .loaded(let result) = $0.outcome, let media = result.playlist?.media else { return nil }
+            return ReferencedPlaylist(reference: $0.reference, playlist: media)
+        }
+        return VariantAlignment.check(loaded)
+    }
+}
+
+/// Fixed slots written from concurrent iterations, read once all are done.
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[index] = value
+    }
+
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}

@@ -1,1 +1,0 @@
-// The Media module. See README.md, section "Media".

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes files that a server or player may be reading: the bytes go to a temporary name in the same
+/// folder, then `rename(2)` puts them in place in one step, so a reader sees the old file or the whole
+/// new one, never a half-written one (and a crash leaves at most a stray `.tmp` file).
+public enum AtomicFile {
+    /// Why a file could not be written.
+    public struct WriteError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        let temporary = temporaryName(for: path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        var offset = 0
+        var failure: Int32 = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        close(descriptor)
+        if failure != 0 {
+            unlink(temporary)
+            throw WriteError(path: path, reason: String(cString: strerror(failure)))
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw WriteError(path: path, reason: reason)
+        }
+    }
+
+    public static func write(_ text: String, to path: String) throws(WriteError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// `folder/.name.tmp`: hidden, in the same folder (rename is atomic only within one file system).
+    public static func temporaryName(for path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return ".\(path).tmp" }
+        return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".tmp"
+    }
+
+    /// Creates `path` and its parents (like `mkdir -p`).
+    public static func makeFolder(_ path: String) throws(WriteError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw WriteError(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Removes a file if it exists.
+    public static func remove(_ path: String) { unlink(path) }
+}

@@ -1,0 +1,370 @@
+import Packaging
+import HLS
+
+/// Turns filtered source pictures (and microphone audio) into a complete HLS ladder on disk: one
+/// worker thread per video rendition (scale → libx264 → segments), AAC audio, WebVTT subtitles in
+/// Korean and English, and every playlist written by `PlaylistBuilder` through the HLS writer.
+///
+///     let segmenter = try LadderSegmenter(configuration)
+///     for (index, frame) in frames.enumerated() {
+///         try segmenter.append(frame, at: Timestamp(Int64(index), timescale: 30))
+///     }
+///     let summary = try segmenter.finish(endTime: Timestamp(Int64(frames.count), timescale: 30))
+///
+/// Output layout: `master.m3u8`; `<rendition>/index.m3u8`, `<rendition>/iframes.m3u8` and segments per
+/// rendition (`720p/seg_00000.ts`, or `init.mp4` + `.m4s`); `audio/…`; `subs/<lang>/index.m3u8` + `.vtt`.
+/// In a live mode the playlists are rewritten after every segment that all tracks have finished.
+/// Confined to the thread that created it.
+public final class LadderSegmenter {
+    /// How to segment.
+    public struct Configuration: Sendable {
+        public var outputFolder: String
+        /// The renditions, already fitted to the source (`Ladder.fitted`).
+        public var ladder: Ladder
+        public var sourceWidth: Int
+        public var sourceHeight: Int
+        /// Time between frames (1/30 s for 30 fps); FRAME-RATE is its inverse.
+        public var frameDuration: Timestamp
+        /// Ticks per second of the presentation times given to `append` (e.g. 30, or a file's time base).
+        public var videoTimescale: Int32
+        /// Intended segment length; rounded to whole frames.
+        public var segmentDuration: Timestamp
+        public var container: ContainerFormat
+        public var mode: PlaylistBuilder.Mode
+        /// Microphone audio (sample rate, channels), or nil for none.
+        public var audio: AudioFormat?
+        /// Subtitle cues to generate, or nil for none.
+        public var captions: RecordingCaptions?
+        /// Wall-clock milliseconds since 1970 of presentation time zero: adds EXT-X-PROGRAM-DATE-TIME.
+        public var wallClockOrigin: Int64?
+        /// libx264 speed preset.
+        public var x264Preset: String
+        /// Threads per libx264 encoder (0 = its own choice).
+        public var encoderThreads: Int
+
+        public init(
+            outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
+            videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
+            mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
+            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 0
+        ) {
+            self.outputFolder = outputFolder
+            self.ladder = ladder
+            self.sourceWidth = sourceWidth
+            self.sourceHeight = sourceHeight
+            self.frameDuration = frameDuration
+            self.videoTimescale = videoTimescale
+            self.segmentDuration = segmentDuration
+            self.container = container
+            self.mode = mode
+            self.audio = audio
+            self.captions = captions
+            self.wallClockOrigin = wallClockOrigin
+            self.x264Preset = x264Preset
+            self.encoderThreads = encoderThreads
+        }
+
+        /// Whole frames per segment (at least one).
+        public var framesPerSegment: Int {
+            max(1, Int((segmentDuration.seconds / frameDuration.seconds).rounded()))
+        }
+    }
+
+    /// Interleaved float PCM from the microphone.
+    public struct AudioFormat: Hashable, Sendable {
+        public var sampleRate: Int
+        public var channels: Int
+        public init(sampleRate: Int = 48_000, channels: Int = 2) {
+            self.sampleRate = sampleRate
+            self.channels = channels
+        }
+    }
+
+    /// What was written.
+    public struct Summary: Sendable {
+        public var segmentCount: Int
+        public var duration: Timestamp
+        public var masterPlaylistPath: String
+        /// Measured peak BANDWIDTH per rendition, highest first.
+        public var bandwidths: [Int]
+    }
+
+    /// Every timestamp written into a container is shifted by this much, so that decoding times (which
+    /// B-frames and AAC priming put before zero) stay positive and audio and video share one timeline.
+    public static let muxOffset = Timestamp.seconds(10)
+
+    public let configuration: Configuration
+    private let builder: PlaylistBuilder
+    private let events = Mailbox<TrackEvent>()
+    private var workers: [RenditionWorker] = []
+    private var renditionFolders: [String] = []
+    private var frameCutter: SegmentCutter
+    private var audio: (encoder: AudioEncoder, segmenter: TrackSegmenter)?
+    private var records: [TrackID: [SegmentRecord]] = [:]
+    private var codecs: [TrackID: String] = [:]
+    private var subtitleRecords: [String: [SegmentRecord]] = [:]
+    private var subtitleSegmentStart: (index: Int, time: Timestamp)?
+    private var firstVideoTime: Timestamp?
+    private var publishedCount = 0
+    private var failure: String?
+    private var isClosed = false
+
+    public init(_ configuration: Configuration) throws(SegmenterError) {
+        guard !configuration.ladder.renditions.isEmpty else { throw .configuration("the ladder has no renditions") }
+        self.configuration = configuration
+        let exactSegment = configuration.frameDuration * Int64(configuration.framesPerSegment)
+        builder = PlaylistBuilder(mode: configuration.mode, nominalSegmentDuration: exactSegment)
+        frameCutter = SegmentCutter(targetDuration: exactSegment)
+        let root = configuration.outputFolder
+        do {
+            try AtomicFile.makeFolder(root)
+            for rung in configuration.ladder.renditions {
+                let folder = root + "/" + rung.name
+                try AtomicFile.makeFolder(folder)
+                renditionFolders.append(folder)
+            }
+            if let captions = configuration.captions {
+                _ = captions
+                for language in RecordingCaptions.languages {
+                    try AtomicFile.makeFolder(root + "/subs/" + language.tag)
+                    subtitleRecords[language.tag] = []
+                }
+            }
+            if configuration.audio != nil { try AtomicFile.makeFolder(root + "/audio") }
+        } catch {
+            throw .output(error.description)
+        }
+        let origin = configuration.wallClockOrigin
+        if let format = configuration.audio {
+            do {
+                let encoder = try AudioEncoder(sampleRate: format.sampleRate, channels: format.channels)
+                let muxer = try SegmentMuxer(container: configuration.container, encoder: encoder.codec)
+                let events = self.events
+                let segmenter = try TrackSegmenter(
+                    track: .audio, muxer: muxer, targetDuration: exactSegment, gridOrigin: .zero,
+                    folder: root + "/audio", timeBase: (1, Int32(format.sampleRate)),
+                    muxOffset: Self.muxOffset.converted(to: Int32(format.sampleRate)).value,
+                    programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
+                    report: { events.post($0) })
+                audio = (encoder, segmenter)
+                codecs[.audio] = CodecString.aacLowComplexity
+            } catch let error as FFmpegError {
+                throw .libav(error)
+            } catch {
+                throw .output("\(error)")
+            }
+        }
+        for (index, rung) in configuration.ladder.renditions.enumerated() {
+            let settings = VideoEncoder.Settings(
+                width: rung.width, height: rung.height,
+                frameRate: Self.frameRate(configuration.frameDuration),
+                timescale: configuration.videoTimescale, bitsPerSecond: rung.bitsPerSecond,
+                keyframeInterval: configuration.framesPerSegment,
+                globalHeader: configuration.container == .fragmentedMP4, preset: configuration.x264Preset,
+                threads: configuration.encoderThreads)
+            let setup = RenditionWorker.Setup(
+                index: index, rung: rung, sourceWidth: configuration.sourceWidth,
+                sourceHeight: configuration.sourceHeight, sourceLayout: .rgba, encoder: settings,
+                container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
+                muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin)
+            workers.append(RenditionWorker(setup, events: events))
+        }
+    }
+
+    deinit {
+        if !isClosed { abandon() }
+    }
+
+    static func frameRate(_ frameDuration: Timestamp) -> (numerator: Int32, denominator: Int32) {
+        (frameDuration.timescale, Int32(clamping: frameDuration.value))
+    }
+
+    // MARK: Feeding
+
+    /// Adds one filtered source picture (RGBA at the source size) at presentation time `time`.
+    func append(_ picture: Picture, at time: Timestamp) throws(SegmenterError) {
+        try checkHealth()
+        if firstVideoTime == nil { firstVideoTime = time }
+        var startsSegment = false
+        if case .startSegment(let index) = frameCutter.handle(presentationTime: time, isKeyframe: true) {
+            startsSegment = true
+            try closeSubtitleSegment(endingAt: time)
+            subtitleSegmentStart = (index, time)
+        }
+        let ticks = time.converted(to: configuration.videoTimescale).value
+        for worker in workers {
+            worker.submit(.picture(picture, time: ticks, startsSegment: startsSegment))
+        }
+        try collectEvents()
+    }
+
+    /// Adds interleaved float samples (−1…1) of the microphone, in the configured format.
+    public func append(audio samples: [Float]) throws(SegmenterError) {
+        guard let audio else { return }
+        do {
+            try audio.encoder.encode(interleaved: samples) { packet in try audio.segmenter.handle(packet) }
+        } catch let error as FFmpegError {
+            throw .libav(error)
+        } catch {
+            throw .output("\(error)")
+        }
+    }
+
+    /// Ends the recording at `endTime` (the end of the last frame): flushes every encoder, writes the last
+    /// segments and the final playlists (with EXT-X-ENDLIST).
+    public func finish(endTime: Timestamp) throws(SegmenterError) -> Summary {
+        guard !isClosed else { throw .configuration("the segmenter was already closed") }
+        isClosed = true
+        let ticks = endTime.converted(to: configuration.videoTimescale).value
+        for worker in workers { worker.submit(.finish(endTime: ticks)) }
+        var audioError: SegmenterError?
+        if let audio {
+            do {
+                try audio.encoder.finish { packet in try audio.segmenter.handle(packet) }
+                try audio.segmenter.finish(endTime: nil)
+            } catch let error as FFmpegError {
+                audioError = .libav(error)
+            } catch {
+                audioError = .output("\(error)")
+            }
+        }
+        for worker in workers { worker.join() }
+        try closeSubtitleSegment(endingAt: endTime)
+        try collectEvents()
+        if let failure { throw .rendition(failure) }
+        if let audioError { throw audioError }
+        let count = completeSegmentCount
+        try publish(count: count, finished: true)
+        let presentation = self.presentation(count: count)
+        return Summary(
+            segmentCount: count, duration: endTime - (firstVideoTime ?? .zero),
+            masterPlaylistPath: configuration.outputFolder + "/master.m3u8",
+            bandwidths: builder.multivariantPlaylist(presentation).variants.map(\.bandwidth))
+    }
+
+    /// Stops the workers without writing final playlists (after a failure). Files already written stay;
+    /// no master playlist claims the presentation is complete.
+    public func abandon() {
+        guard !isClosed else { return }
+        isClosed = true
+        for worker in workers { worker.submit(.finish(endTime: 0)) }
+        for worker in workers { worker.join() }
+    }
+
+    // MARK: Events and publishing
+
+    private func checkHealth() throws(SegmenterError) {
+        if let failure { throw .rendition(failure) }
+        guard !isClosed else { throw .configuration("the segmenter was already closed") }
+    }
+
+    private func collectEvents() throws(SegmenterError) {
+        for event in events.takeAll() {
+            switch event {
+            case .codecs(let track, let string): codecs[track] = string
+            case .segment(let track, let index, let record):
+                var list = records[track, default: []]
+                if list.count == index { list.append(record) } else if index < list.count { list[index] = record }
+                records[track] = list
+            case .finished: break
+            case .failed(_, let message): if failure == nil { failure = message }
+            }
+        }
+        if let failure { throw .rendition(failure) }
+        if configuration.mode != .vod {
+            let count = completeSegmentCount
+            if count > publishedCount { try publish(count: count, finished: false) }
+        }
+    }
+
+    /// Segments finished in every track (video renditions, audio, subtitles).
+    private var completeSegmentCount: Int {
+        var counts = configuration.ladder.renditions.indices.map { records[.video($0)]?.count ?? 0 }
+        if audio != nil { counts.append(records[.audio]?.count ?? 0) }
+        counts.append(contentsOf: subtitleRecords.values.map(\.count))
+        return counts.min() ?? 0
+    }
+
+    private func presentation(count: Int) -> Presentation {
+        let videos = configuration.ladder.renditions.enumerated().map { index, rung in
+            VideoTrack(
+                playlistURI: rung.name + "/index.m3u8", iFramePlaylistURI: rung.name + "/iframes.m3u8",
+                width: rung.width, height: rung.height, frameRate: 1 / configuration.frameDuration.seconds,
+                codecs: codecs[.video(index)] ?? "avc1.640028",
+                segments: Array((records[.video(index)] ?? []).prefix(count)))
+        }
+        let audioTrack = audio.map { _ in
+            AudioTrack(
+                playlistURI: "audio/index.m3u8", name: "Microphone", channels: configuration.audio?.channels ?? 2,
+                segments: Array((records[.audio] ?? []).prefix(count)))
+        }
+        let subtitles = configuration.captions == nil ? [] : RecordingCaptions.languages.map { language in
+            SubtitleTrack(
+                playlistURI: "subs/\(language.tag)/index.m3u8", name: language.name, language: language.tag,
+                segments: Array((subtitleRecords[language.tag] ?? []).prefix(count)))
+        }
+        return Presentation(
+            videos: videos, audio: audioTrack, subtitles: subtitles,
+            initSegmentURI: configuration.container == .fragmentedMP4 ? TrackSegmenter.initSegmentName : nil)
+    }
+
+    /// Rewrites every media playlist, then the master (so the master never names a missing playlist).
+    private func publish(count: Int, finished: Bool) throws(SegmenterError) {
+        let presentation = self.presentation(count: count)
+        let initURI = presentation.initSegmentURI
+        let root = configuration.outputFolder
+        do {
+            for video in presentation.videos {
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
+                    to: root + "/" + video.playlistURI)
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: .media(builder.iFramePlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
+                    to: root + "/" + video.iFramePlaylistURI)
+            }
+            if let audio = presentation.audio {
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(audio.segments, initSegmentURI: initURI, isFinished: finished))),
+                    to: root + "/" + audio.playlistURI)
+            }
+            for subtitle in presentation.subtitles {
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(subtitle.segments, initSegmentURI: nil, isFinished: finished))),
+                    to: root + "/" + subtitle.playlistURI)
+            }
+            try AtomicFile.write(
+                PlaylistBuilder.text(of: .multivariant(builder.multivariantPlaylist(presentation))),
+                to: root + "/master.m3u8")
+        } catch {
+            throw .output(error.description)
+        }
+        publishedCount = count
+    }
+
+    // MARK: Subtitles
+
+    /// Writes the WebVTT segment (every language) that started at the last cut and ends at `end`.
+    private func closeSubtitleSegment(endingAt end: Timestamp) throws(SegmenterError) {
+        guard let captions = configuration.captions, let (index, start) = subtitleSegmentStart else { return }
+        subtitleSegmentStart = nil
+        let isLast = isClosed
+        let zero = firstVideoTime ?? .zero
+        let mpegTimestamp = (zero + Self.muxOffset).converted(to: 90_000).value
+        for language in RecordingCaptions.languages {
+            let cues = captions.cues(language, from: start - zero, to: end - zero, isLast: isLast)
+            let text = WebVTTSegment.text(cues: cues, mpegTimestamp: mpegTimestamp)
+            let name = TrackSegmenter.segmentName(index, extension: "vtt")
+            do {
+                try AtomicFile.write(text, to: configuration.outputFolder + "/subs/\(language.tag)/" + name)
+            } catch {
+                throw .output(error.description)
+            }
+            let record = SegmentRecord(
+                uri: name, startTime: start, duration: end - start, byteSize: text.utf8.count,
+                programDateTimeMilliseconds: configuration.wallClockOrigin.map {
+                    $0 + (start - zero).converted(to: 1000).value
+                })
+            subtitleRecords[language.tag, default: []].append(record)
+        }
+    }
+}

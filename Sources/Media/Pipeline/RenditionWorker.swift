@@ -1,0 +1,137 @@
+import Foundation
+internal import CFFmpeg
+import Packaging
+
+/// Encodes one video rendition on its own thread: scale the filtered source picture to the rendition's
+/// size, encode with libx264, cut and mux segments. Every libav object is created and used on that
+/// thread only; pictures come in and events go out as values.
+final class RenditionWorker: Sendable {
+    /// Work for the thread.
+    enum Work: Sendable {
+        /// A source picture at presentation time `time` (encoder ticks); `startsSegment` forces an IDR.
+        case picture(Picture, time: Int64, startsSegment: Bool)
+        /// No more pictures; the recording ends at `endTime` (encoder ticks).
+        case finish(endTime: Int64)
+    }
+
+    /// What the thread needs to build its pipeline.
+    struct Setup: Sendable {
+        var index: Int
+        var rung: LadderRung
+        var sourceWidth: Int
+        var sourceHeight: Int
+        var sourceLayout: Picture.Layout
+        var encoder: VideoEncoder.Settings
+        var container: ContainerFormat
+        var folder: String
+        var segmentDuration: Timestamp
+        var muxOffset: Int64
+        /// Wall-clock milliseconds of recording time zero, for EXT-X-PROGRAM-DATE-TIME (nil: none).
+        var wallClockOrigin: Int64?
+    }
+
+    private let queue: WorkQueue<Work>
+    private let done = Mailbox<Bool>()
+
+    init(_ setup: Setup, events: Mailbox<TrackEvent>, queueCapacity: Int = 3) {
+        queue = WorkQueue(capacity: queueCapacity)
+        let queue = self.queue, done = self.done
+        let thread = Thread {
+            Self.run(setup, queue: queue, events: events)
+            done.post(true)
+        }
+        thread.name = "rendition-\(setup.rung.name)"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    func submit(_ work: Work) { queue.push(work) }
+
+    /// Waits until the thread has finished (after `.finish` was submitted).
+    func join() { _ = done.waitAndTakeAll() }
+
+    private static func run(_ setup: Setup, queue: WorkQueue<Work>, events: Mailbox<TrackEvent>) {
+        let track = TrackID.video(setup.index)
+        var failed = false
+        var pipeline: Pipeline?
+        do {
+            pipeline = try Pipeline(setup, events: events)
+        } catch {
+            events.post(.failed(track, "\(setup.rung.name): \(error)"))
+            failed = true
+        }
+        while true {
+            let work = queue.pop()
+            if failed {
+                if case .finish = work { return }
+                continue  // keep draining so the producer never blocks
+            }
+            do {
+                switch work {
+                case .picture(let picture, let time, let startsSegment):
+                    try pipeline?.encode(picture, time: time, startsSegment: startsSegment)
+                case .finish(let endTime):
+                    try pipeline?.finish(endTime: endTime)
+                    return
+                }
+            } catch {
+                events.post(.failed(track, "\(setup.rung.name): \(error)"))
+                failed = true
+                if case .finish = work { return }
+            }
+        }
+    }
+
+    /// The libav side of one rendition (thread-confined).
+    private final class Pipeline {
+        let scaler: Scaler
+        let frame: MediaFrame
+        let encoder: VideoEncoder
+        let segmenter: TrackSegmenter
+        let track: TrackID
+        let events: Mailbox<TrackEvent>
+        var codecsReported = false
+
+        init(_ setup: Setup, events: Mailbox<TrackEvent>) throws {
+            track = .video(setup.index)
+            self.events = events
+            let sourceFormat = setup.sourceLayout == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
+            scaler = try Scaler(
+                from: setup.sourceWidth, setup.sourceHeight, sourceFormat,
+                to: setup.rung.width, setup.rung.height, AV_PIX_FMT_YUV420P)
+            frame = try MediaFrame()
+            encoder = try VideoEncoder(setup.encoder)
+            let muxer = try SegmentMuxer(container: setup.container, encoder: encoder.codec)
+            let timeBase = encoder.timeBase
+            let origin = setup.wallClockOrigin
+            segmenter = try TrackSegmenter(
+                track: track, muxer: muxer, targetDuration: setup.segmentDuration, gridOrigin: nil,
+                folder: setup.folder, timeBase: (timeBase.num, timeBase.den), muxOffset: setup.muxOffset,
+                programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
+                report: { events.post($0) })
+        }
+
+        func encode(_ picture: Picture, time: Int64, startsSegment: Bool) throws {
+            try frame.allocatePicture(width: encoder.settings.width, height: encoder.settings.height, pixelFormat: AV_PIX_FMT_YUV420P)
+            try scaler.scale(picture, into: frame)
+            frame.presentationTime = time
+            try encoder.encode(frame, forceKeyframe: startsSegment) { packet in
+                try segmenter.handle(packet)
+                reportCodecs()
+            }
+        }
+
+        func finish(endTime: Int64) throws {
+            try encoder.finish { packet in try segmenter.handle(packet) }
+            reportCodecs()
+            try segmenter.finish(endTime: segmenter.time(endTime))
+        }
+
+        private func reportCodecs() {
+            guard !codecsReported, let keyframe = segmenter.firstKeyframe,
+                  let codecs = encoder.codecString(firstKeyframe: keyframe) else { return }
+            codecsReported = true
+            events.post(.codecs(track, codecs))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Packaging
+
+/// Cuts one encoded stream into segment files: feeds packets through a `SegmentCutter`, muxes them with
+/// a `SegmentMuxer`, writes each finished segment atomically and reports a `SegmentRecord`.
+/// Runs on the thread that owns the encoder; confined there.
+final class TrackSegmenter {
+    let track: TrackID
+    private let muxer: SegmentMuxer
+    private var cutter: SegmentCutter
+    private let folder: String
+    private let extensionName: String
+    /// The encoder time base as (numerator, denominator).
+    private let timeBase: (num: Int32, den: Int32)
+    /// Added to every timestamp written into the container (keeps decoding times positive).
+    private let muxOffset: Int64
+    private let programDateTime: (Timestamp) -> Int64?
+    private let report: (TrackEvent) -> Void
+    private var currentIndex: Int?
+    private var currentStart: Timestamp = .zero
+    private var lastPacketEnd: Timestamp?
+    private var firstKeyframeBytes: [UInt8]?
+
+    init(
+        track: TrackID, muxer: SegmentMuxer, targetDuration: Timestamp, gridOrigin: Timestamp?, folder: String,
+        timeBase: (num: Int32, den: Int32), muxOffset: Int64, programDateTime: @escaping (Timestamp) -> Int64?,
+        report: @escaping (TrackEvent) -> Void
+    ) throws {
+        self.track = track
+        self.muxer = muxer
+        self.cutter = SegmentCutter(targetDuration: targetDuration, gridOrigin: gridOrigin)
+        self.folder = folder
+        self.extensionName = muxer.container.segmentExtension
+        self.timeBase = timeBase
+        self.muxOffset = muxOffset
+        self.programDateTime = programDateTime
+        self.report = report
+        let initSegment = try muxer.start()
+        if muxer.container == .fragmentedMP4 {
+            try AtomicFile.write(initSegment, to: folder + "/" + Self.initSegmentName)
+        }
+    }
+
+    static let initSegmentName = "init.mp4"
+
+    static func segmentName(_ index: Int, extension ext: String) -> String {
+        let digits = String(index)
+        return "seg_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "." + ext
+    }
+
+    /// The first keyframe's bytes (for the CODECS string when there is no global header).
+    var firstKeyframe: [UInt8]? { firstKeyframeBytes }
+
+    func time(_ ticks: Int64) -> Timestamp { Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den) }
+
+    /// Takes one packet in decoding order.
+    func handle(_ packet: EncodedPacket) throws {
+        if packet.isKeyframe && firstKeyframeBytes == nil { firstKeyframeBytes = packet.bytes }
+        let pts = time(packet.presentationTime)
+        if case .startSegment(let index) = cutter.handle(presentationTime: pts, isKeyframe: packet.isKeyframe) {
+            try closeSegment(endingAt: pts)
+            try muxer.beginSegment()
+            currentIndex = index
+            currentStart = pts
+        }
+        var shifted = packet
+        shifted.presentationTime += muxOffset
+        shifted.decodingTime += muxOffset
+        try muxer.write(shifted, recordedTime: pts)
+        let end = pts + time(packet.duration)
+        if lastPacketEnd == nil || end > lastPacketEnd! { lastPacketEnd = end }
+    }
+
+    /// Closes the last segment at `endTime` (or at the end of the last packet) and the container.
+    func finish(endTime: Timestamp?) throws {
+        try closeSegment(endingAt: endTime ?? lastPacketEnd ?? currentStart)
+        try muxer.finish()
+        report(.finished(track))
+    }
+
+    private func closeSegment(endingAt end: Timestamp) throws {
+        guard let index = currentIndex else { return }
+        currentIndex = nil
+        let segment = try muxer.endSegment()
+        let name = Self.segmentName(index, extension: extensionName)
+        try AtomicFile.write(segment.bytes, to: folder + "/" + name)
+        let record = SegmentRecord(
+            uri: name, startTime: currentStart, duration: end - currentStart, byteSize: segment.bytes.count,
+            keyframes: segment.keyframes, programDateTimeMilliseconds: programDateTime(currentStart))
+        report(.segment(track, index: index, record))
+    }
+}

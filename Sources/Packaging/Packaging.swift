@@ -1,1 +1,0 @@
-// The Packaging module. See README.md, section "Packaging".

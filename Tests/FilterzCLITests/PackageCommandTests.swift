@@ -1,0 +1,125 @@
+import FilterzTestSupport
+import Foundation
+import HLS
+import Testing
+@testable import FilterzCLI
+
+/// `filterz package` on short clips made by `ffmpeg -f lavfi`, and on each kind of bad input.
+@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"))
+struct PackageCommandTests {
+    static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
+
+    func package(_ input: String, out: URL, extra: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra,
+            stdout: stdout, stderr: stderr)
+        return (code, stdout.text, stderr.text)
+    }
+
+    func ffmpeg(_ arguments: [String]) throws {
+        let result = try ExternalTool.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+        try #require(result.exitCode == 0, "ffmpeg failed: \(result.stderr)")
+    }
+
+    @Test func clipWithAudioBecomesACompleteLadder() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("clip.mp4").path
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=2", "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=48000",
+                    "-c:v", "libx264", "-c:a", "aac", "-shortest", clip])
+        let out = folder.url.appendingPathComponent("out")
+        let result = package(clip, out: out)
+        #expect(result.code == 0, "\(result.stderr)")
+        try HLSLadderCheck(folder: out).checkFinishedLadder(
+            resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: false)
+    }
+
+    @Test func portraitPhoneVideoComesOutUpright() throws {
+        let folder = try TemporaryFolder()
+        // Left half red, right half blue, stored landscape with a display matrix saying "turn 90° clockwise".
+        let stored = folder.url.appendingPathComponent("stored.mp4").path
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=320x180:r=30:d=1,drawbox=x=160:y=0:w=160:h=180:c=blue:t=fill",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", stored])
+        let rotated = folder.url.appendingPathComponent("phone.mp4")
+        try Self.setDisplayMatrixRotation(of: URL(fileURLWithPath: stored), to: rotated)
+        let out = folder.url.appendingPathComponent("out")
+        let result = package(rotated.path, out: out)
+        #expect(result.code == 0, "\(result.stderr)")
+        let master = try HLSLadderCheck(folder: out).master()
+        #expect(master.variants.map { $0.resolution?.description } == ["180x320", "90x160"])
+        // Upright means the left (red) half ends up on top after a clockwise quarter turn.
+        let png = folder.url.appendingPathComponent("frame.rgb").path
+        try ffmpeg(["-i", out.appendingPathComponent("180p/seg_00000.ts").path, "-frames:v", "1", "-vf", "scale=1:2",
+                    "-f", "rawvideo", "-pix_fmt", "rgb24", png])
+        let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+        try #require(rgb.count == 6)
+        #expect(rgb[0] > 150 && rgb[2] < 100, "top should be red, got \(rgb[0...2])")
+        #expect(rgb[5] > 150 && rgb[3] < 100, "bottom should be blue, got \(rgb[3...5])")
+    }
+
+    /// Rewrites the track header matrix of an MP4 to a 90° rotation (what phones store for portrait video).
+    static func setDisplayMatrixRotation(of source: URL, to destination: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: source))
+        let tag = Array("tkhd".utf8)
+        let index = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == tag })
+        let version = bytes[index + 4]
+        let matrix = index + 4 + 4 + (version == 1 ? 32 : 20) + 8 + 8
+        let values: [UInt32] = [0, 0x10000, 0, 0xFFFF_0000, 0, 0, 0, 0, 0x4000_0000]
+        for (k, value) in values.enumerated() {
+            for b in 0..<4 { bytes[matrix + k * 4 + b] = UInt8((value >> (24 - 8 * UInt32(b))) & 0xFF) }
+        }
+        try Data(bytes).write(to: destination)
+    }
+
+    @Test func videoWithoutAudioIsFine() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("silent.mp4").path
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1", "-c:v", "libx264", clip])
+        let out = folder.url.appendingPathComponent("out")
+        #expect(package(clip, out: out).code == 0)
+        let master = try HLSLadderCheck(folder: out).master()
+        #expect(master.variants.allSatisfy { $0.audio == nil && $0.codecList.count == 1 })
+    }
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        var name: String
+        var reason: String
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: [
+        BadInput(name: "missing", reason: "no such file"),
+        BadInput(name: "empty", reason: "the file is empty (0 bytes)"),
+        BadInput(name: "text", reason: "not a video libav can read, or damaged"),
+        BadInput(name: "truncated", reason: "not a video libav can read, or damaged"),
+        BadInput(name: "truncated-faststart", reason: "damaged or truncated"),
+        BadInput(name: "audio-only", reason: "no video stream"),
+    ])
+    func badInputIsOneClearLineAndNoMasterPlaylist(_ bad: BadInput) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.url.appendingPathComponent(bad.name + ".mp4")
+        switch bad.name {
+        case "empty": try Data().write(to: input)
+        case "text": try Data("this is not a video\n".utf8).write(to: input)
+        case "truncated", "truncated-faststart":
+            let whole = folder.url.appendingPathComponent("whole.mp4").path
+            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-c:v", "libx264"]
+                       + (bad.name == "truncated-faststart" ? ["-movflags", "+faststart"] : []) + [whole])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+            try bytes.prefix(bytes.count / 3).write(to: input)
+        case "audio-only":
+            try ffmpeg(["-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", input.path])
+        default: break
+        }
+        let out = folder.url.appendingPathComponent("out")
+        // A master playlist from an earlier run must not survive a failed one.
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("#EXTM3U\n".utf8).write(to: out.appendingPathComponent("master.m3u8"))
+        let result = package(input.path, out: out)
+        #expect(result.code == ExitCode.failure)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("filterz package: error: \(input.path): \(bad.reason)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("master.m3u8").path))
+    }
+}

@@ -1,0 +1,122 @@
+import FilterzTestSupport
+import Foundation
+import HLS
+import Testing
+@testable import FilterzCLI
+
+/// `filterz record` end to end on a tiny ladder (320×180 + 160×90, 2–3 s) so CI stays quick.
+@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffprobe"), "needs ffprobe (make deps)"))
+struct RecordCommandTests {
+    static let smallLadder = ["--size", "320x180", "--ladder", "320x180@400k,160x90@150k"]
+
+    func record(_ extra: [String], out: URL) -> (code: Int32, stdout: String, stderr: String) {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["record", "--out", out.path] + Self.smallLadder + extra, stdout: stdout, stderr: stderr)
+        return (code, stdout.text, stderr.text)
+    }
+
+    @Test func vodTransportStreamLadderPlaysEverywhere() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("neutral")
+        let result = record(["--preset", "neutral", "--duration", "2.5", "--segment-duration", "1"], out: out)
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("2 renditions, 3 segments"))
+        #expect(result.stderr.isEmpty, "no progress line when not on a terminal")
+        let check = HLSLadderCheck(folder: out)
+        try check.checkFinishedLadder(resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2.5, isFragmentedMP4: false)
+        let media = try check.media("180p/index.m3u8")
+        #expect(media.version == 3 && media.playlistType == .vod)
+        #expect(media.segments.map(\.duration) == [1, 1, 0.5])
+        let iFrames = try check.media("180p/iframes.m3u8")
+        #expect(iFrames.iFramesOnly && iFrames.segments.allSatisfy { $0.byteRange?.offset == 0 })
+        for name in ["poster.jpg", "filter.json"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path))
+        }
+        let poster = try Data(contentsOf: out.appendingPathComponent("poster.jpg"))
+        #expect(poster.prefix(2) == Data([0xFF, 0xD8]))
+    }
+
+    @Test func fragmentedMP4LadderUsesInitSegmentsAndMaps() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("fmp4")
+        let result = record(["--preset", "neutral", "--duration", "2", "--segment-duration", "1", "--format", "fmp4"], out: out)
+        #expect(result.code == 0, "\(result.stderr)")
+        let check = HLSLadderCheck(folder: out)
+        try check.checkFinishedLadder(resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: true)
+        let media = try check.media("180p/index.m3u8")
+        #expect(media.version == 6)
+        #expect(media.map(inEffectAt: 0)?.uri == "init.mp4")
+        #expect(try check.master().version == 6)
+        #expect(media.segments.allSatisfy { $0.uri.hasSuffix(".m4s") })
+    }
+
+    @Test func aRealPresetFiltersThePosterAndNamesTheSubtitles() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("warm")
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        // Debug builds filter slowly: a short, small, low-rate recording.
+        let code = CLI.run(
+            arguments: ["record", "--preset", "warm-film", "--duration", "1", "--fps", "10", "--size", "160x90",
+                        "--ladder", "160x90@150k", "--segment-duration", "1", "--out", out.path],
+            stdout: stdout, stderr: stderr)
+        #expect(code == 0, "\(stderr.text)")
+        let filter = try String(contentsOf: out.appendingPathComponent("filter.json"), encoding: .utf8)
+        #expect(filter.contains("\"warm-film\"") && filter.contains("\"temperature\" : 4800"))
+        let cue = try String(contentsOf: out.appendingPathComponent("subs/en/seg_00000.vtt"), encoding: .utf8)
+        #expect(cue.contains("Filter warm-film · recording 00:00"))
+        let korean = try String(contentsOf: out.appendingPathComponent("subs/ko/seg_00000.vtt"), encoding: .utf8)
+        #expect(korean.contains("필터 warm-film"))
+    }
+
+    @Test func portraitOrientationGivesPortraitRenditions() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("portrait")
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["record", "--preset", "neutral", "--duration", "1", "--size", "320x180", "--orientation", "portrait",
+                        "--segment-duration", "1", "--out", out.path],
+            stdout: stdout, stderr: stderr)
+        #expect(code == 0, "\(stderr.text)")
+        let master = try HLSLadderCheck(folder: out).master()
+        // The default ladder does not fit a 180×320 source: one portrait rendition at the source size.
+        #expect(master.variants.map { $0.resolution?.description } == ["180x320"])
+    }
+
+    struct UsageCase: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    @Test(arguments: [
+        UsageCase(arguments: ["--preset", "neutral", "--ladder", "320x181@400k"], message: "even"),
+        UsageCase(arguments: ["--preset", "neutral", "--format", "mkv"], message: "--format expects ts or fmp4"),
+        UsageCase(arguments: ["--preset", "neutral", "--window", "3"], message: "--window needs --live"),
+        UsageCase(arguments: ["--preset", "neutral", "--size", "huge"], message: "--size expects"),
+        UsageCase(arguments: ["--preset", "neutral", "--orientation", "diagonal"], message: "--orientation expects"),
+    ])
+    func badOptionsAreUsageErrors(_ usage: UsageCase) throws {
+        let folder = try TemporaryFolder()
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["record", "--out", folder.url.appendingPathComponent("x").path] + usage.arguments,
+            stdout: stdout, stderr: stderr)
+        #expect(code == ExitCode.usage)
+        #expect(stderr.text.contains(usage.message), "\(stderr.text)")
+    }
+
+    @Test func unknownPresetIsOneClearLine() throws {
+        let folder = try TemporaryFolder()
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["record", "--preset", "no-such-preset", "--out", folder.url.path], stdout: stdout, stderr: stderr)
+        #expect(code == ExitCode.usage)
+        #expect(stderr.text == "filterz record: error: preset 'no-such-preset' not found (give a .json file or a name from SampleMedia/presets)\n")
+    }
+
+    @Test func progressLineReadsLikeAStopwatch() {
+        #expect(ProgressLine.text(frames: 120, totalFrames: 600, elapsedSeconds: 4, frameDurationSeconds: 1.0 / 30)
+                == "frames 120/600  30.0 fps  1.00× real time  ETA 16 s")
+    }
+}

@@ -1,0 +1,122 @@
+import FilterzTestSupport
+import Foundation
+import HLS
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `filterz record --live` as a real process: playlists while recording, Ctrl-C, and `kill -9`.
+@Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"))
+struct RecordLiveTests {
+    @Test func playlistsAreEventPlaylistsWhileRecordingAndEndAfterCtrlC() throws {
+        let folder = try TemporaryFolder()
+        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30"])
+        let growing = try recording.waitForSegments(1)
+        #expect(growing.playlistType == .event && !growing.endList)
+        #expect(growing.segments.allSatisfy { $0.programDateTime != nil })
+        recording.signal(SIGINT)
+        let code = recording.waitForExit(timeoutSeconds: 60)
+        #expect(code == 0)
+        let check = HLSLadderCheck(folder: folder.url)
+        let master = try check.master()
+        for uri in master.variants.map(\.uri) + master.renditions.compactMap(\.uri) {
+            let media = try check.media(uri)
+            #expect(media.endList, "\(uri) lacks EXT-X-ENDLIST after Ctrl-C")
+            #expect(media.segments.count >= 1 && media.segments.count < 30)
+            for segment in media.segments {
+                #expect(FileManager.default.fileExists(
+                    atPath: folder.url.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri).path))
+            }
+        }
+        // The segment in progress was finished: whole segments only, all of them 1 s.
+        let video = try check.media(master.variants[0].uri)
+        #expect(video.segments.allSatisfy { abs($0.duration - 1) < 1e-9 })
+    }
+
+    @Test func killMinus9LeavesValidPlaylistsListingOnlyCompleteSegments() throws {
+        let folder = try TemporaryFolder()
+        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30", "--window", "3"])
+        _ = try recording.waitForSegments(2)
+        recording.signal(SIGKILL)
+        _ = recording.waitForExit(timeoutSeconds: 30)
+        let check = HLSLadderCheck(folder: folder.url)
+        let master = try check.master()
+        for uri in master.variants.map(\.uri) + master.renditions.compactMap(\.uri) {
+            let media = try check.media(uri)
+            #expect(!media.endList)
+            #expect(media.segments.count <= 3)
+            for segment in media.segments {
+                let url = folder.url.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri)
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                #expect(size > 0, "\(uri) lists \(segment.uri), which is missing or empty")
+            }
+        }
+        for variant in master.variants {
+            for segment in try check.media(variant.uri).segments {
+                let url = folder.url.appendingPathComponent(HLSLadderCheck.folderOf(variant.uri) + segment.uri)
+                #expect(try check.firstVideoPacket(url).isKeyframe)
+            }
+        }
+    }
+}
+
+/// A `filterz record --live` child process on a tiny ladder.
+final class LiveRecording {
+    static var binary: String? {
+        let root = SharedData.packageRoot.appendingPathComponent(".build")
+        for path in ["debug/filterz", "x86_64-unknown-linux-gnu/debug/filterz"] {
+            let candidate = root.appendingPathComponent(path).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    let process = Process()
+    let folder: URL
+
+    init(folder: URL, extra: [String]) throws {
+        self.folder = folder
+        process.executableURL = URL(fileURLWithPath: try #require(Self.binary))
+        process.arguments = [
+            "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration", "1",
+            "--live", "--out", folder.path,
+        ] + extra
+        process.currentDirectoryURL = SharedData.packageRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits (up to 60 s) until the first rendition's playlist lists `count` segments; returns it.
+    func waitForSegments(_ count: Int) throws -> MediaPlaylist {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let text = try? String(contentsOf: folder.appendingPathComponent("90p/index.m3u8"), encoding: .utf8),
+               FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path),
+               let media = HLS.parse(text).playlist?.media, media.segments.count >= count
+            {
+                return media
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw LiveRecordingTimeout()
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    func waitForExit(timeoutSeconds: Double) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+struct LiveRecordingTimeout: Error {}

@@ -1,0 +1,75 @@
+import Testing
+@testable import Media
+internal import CFFmpeg
+
+@Suite struct CodecContextTests {
+    /// A grey-ramp 4:2:0 picture whose luma shifts with `index`, so consecutive frames differ.
+    static func syntheticFrame(width: Int, height: Int, index: Int) throws -> MediaFrame {
+        let frame = try MediaFrame()
+        try frame.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P)
+        let luma = (0..<(width * height)).map { UInt8(truncatingIfNeeded: ($0 % width) + index * 3) }
+        let chroma = [UInt8](repeating: 128, count: (width / 2) * (height / 2))
+        luma.withUnsafeBufferPointer {
+            frame.copyIntoPlane(0, from: $0, sourceStride: width, bytesPerRow: width, rows: height)
+        }
+        chroma.withUnsafeBufferPointer {
+            frame.copyIntoPlane(1, from: $0, sourceStride: width / 2, bytesPerRow: width / 2, rows: height / 2)
+            frame.copyIntoPlane(2, from: $0, sourceStride: width / 2, bytesPerRow: width / 2, rows: height / 2)
+        }
+        frame.presentationTime = Int64(index)
+        return frame
+    }
+
+    @Test func libx264EncodesEveryFrameAndStartsWithAKeyframe() throws {
+        LibavLogging.setQuiet(true)
+        let encoder = try CodecContext(encoderNamed: "libx264")
+        encoder.pointer.pointee.width = 64
+        encoder.pointer.pointee.height = 48
+        encoder.pointer.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        encoder.pointer.pointee.time_base = AVRational(num: 1, den: 30)
+        try encoder.open(options: ["preset": "ultrafast"])
+        let packet = try MediaPacket()
+        var packets: [(pts: Int64?, key: Bool)] = []
+        func drain() throws {
+            while try encoder.receivePacket(into: packet) == .produced {
+                packets.append((packet.presentationTime, packet.isKeyframe))
+                packet.unreference()
+            }
+        }
+        for index in 0..<10 {
+            try encoder.send(frame: try Self.syntheticFrame(width: 64, height: 48, index: index))
+            try drain()
+        }
+        try encoder.send(frame: nil)
+        try drain()
+        #expect(try encoder.receivePacket(into: packet) == .endOfStream)
+        #expect(packets.count == 10)
+        #expect(packets.compactMap(\.pts).sorted() == Array(0..<10))
+        #expect(packets.first?.key == true)
+    }
+
+    @Test func unknownEncoderIsATypedErrorNotACrash() {
+        #expect(throws: FFmpegError.self) { try CodecContext(encoderNamed: "no-such-encoder") }
+    }
+
+    @Test func errorTextComesFromLibav() {
+        let error = FFmpegError(code: fz_AVERROR(EINVAL), function: "avcodec_open2")
+        #expect(error.description == "avcodec_open2 failed: Invalid argument (code -22)")
+    }
+
+    @Test func scalerHalvesAPicture() throws {
+        let source = try Self.syntheticFrame(width: 64, height: 48, index: 0)
+        let destination = try MediaFrame()
+        try destination.allocatePicture(width: 32, height: 24, pixelFormat: AV_PIX_FMT_YUV420P)
+        let scaler = try Scaler(from: 64, 48, AV_PIX_FMT_YUV420P, to: 32, 24, AV_PIX_FMT_YUV420P)
+        try scaler.scale(source, into: destination)
+        #expect(destination.width == 32 && destination.height == 24)
+        #expect(destination.presentationTime == 0)
+        var row = [UInt8](repeating: 0, count: 32)
+        row.withUnsafeMutableBufferPointer {
+            destination.copyFromPlane(0, into: $0, destinationStride: 32, bytesPerRow: 32, rows: 1)
+        }
+        // The ramp 0…63 halves to roughly 0…62 in steps of 2: increasing left to right.
+        #expect(row.first! < row.last!)
+    }
+}

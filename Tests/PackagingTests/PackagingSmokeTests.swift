@@ -1,8 +1,0 @@
-import Testing
-@testable import Packaging
-
-@Suite struct PackagingSmokeTests {
-    @Test func moduleLinks() {
-        #expect(Bool(true))
-    }
-}
