@@ -1,8 +1,0 @@
-import Testing
-@testable import FilterzCLI
-
-@Suite struct FilterzCLISmokeTests {
-    @Test func moduleLinks() {
-        #expect(Bool(true))
-    }
-}
