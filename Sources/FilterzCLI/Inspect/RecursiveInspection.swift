@@ -23,6 +23,8 @@ struct RecursiveInspection {
 
     var loader: ResourceLoader
     var strict: Bool
+    /// How many playlists load at the same time.
+    var maximumConcurrentLoads = 8
 
     /// Loads and checks every playlist `parent` references. `parentLocation` is the URL or path it came from.
     func run(parent: MultivariantPlaylist, parentLocation: String) -> [Child] {
@@ -41,21 +43,31 @@ struct RecursiveInspection {
         let results = ResultSlots<Child>(count: references.count)
         let loader = self.loader
         let strict = self.strict
+        let maximumConcurrentLoads = max(1, self.maximumConcurrentLoads)
         let allReferences = references
         let parentVariables = variables
-        DispatchQueue.concurrentPerform(iterations: references.count) { index in
-            let (reference, uri) = allReferences[index]
-            let location = URIReference.resolve(uri, against: base)
-            let outcome: Outcome
-            do throws(CLIError) {
-                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
-                let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: parentVariables)
-                outcome = .loaded(parseAndValidate(bytes, options: options))
-            } catch {
-                outcome = .failed(error.description)
+        // Loading is mostly waiting on the network: run up to `maximumConcurrentLoads` at once, more than the
+        // CPU count `concurrentPerform` would use.
+        let slots = DispatchSemaphore(value: maximumConcurrentLoads)
+        let group = DispatchGroup()
+        for index in allReferences.indices {
+            slots.wait()
+            DispatchQueue.global().async(group: group) {
+                defer { slots.signal() }
+                let (reference, uri) = allReferences[index]
+                let location = URIReference.resolve(uri, against: base)
+                let outcome: Outcome
+                do throws(CLIError) {
+                    let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
+                    let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: parentVariables)
+                    outcome = .loaded(parseAndValidate(bytes, options: options))
+                } catch {
+                    outcome = .failed(error.description)
+                }
+                results.set(index, Child(reference: reference, uri: uri, location: location, outcome: outcome))
             }
-            results.set(index, Child(reference: reference, uri: uri, location: location, outcome: outcome))
         }
+        group.wait()
         return results.values
     }
 
