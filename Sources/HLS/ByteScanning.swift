@@ -59,8 +59,8 @@ extension UnsafeBufferPointer where Element == UInt8 {
                     mantissa = mantissa &* 10 &+ UInt64(d)
                     if mantissa != 0 { digits += 1 }
                     if sawDot { fraction += 1 }
-                } else if !sawDot {
-                    return slowDecimal(range)
+                } else {
+                    return slowDecimal(range)  // more digits than a UInt64 mantissa holds exactly
                 }
             } else if b == UInt8(ascii: ".") && !sawDot {
                 sawDot = true

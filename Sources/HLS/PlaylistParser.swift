@@ -110,7 +110,12 @@ struct PlaylistParser {
                     let below = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
                     let x = word ^ 0x7F7F_7F7F_7F7F_7F7F
                     let delete = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-                    if below | delete != 0 { break }
+                    if below | delete != 0 {
+                        // The lowest flagged byte is exact (a borrow only causes false flags above a true one),
+                        // so every byte before it is ordinary: jump there and let the byte loop decide.
+                        i &+= (below | delete).trailingZeroBitCount >> 3
+                        break
+                    }
                     i &+= 8
                 }
             }
