@@ -61,19 +61,6 @@ enum SimulateCommand {
         }
         let screen = try args.value("--viewport").map { (text: String) throws(CLIError) in try Screen.parse(text) }
         configuration.viewport = screen?.viewport(.portrait)
-        let env = ProcessInfo.processInfo.environment  // TUNING-ONLY
-        if let v = env["FZ_H"].flatMap(Int.init) { configuration.selector.filterz.horizon = v }
-        if let v = env["FZ_R"].flatMap(Double.init) { configuration.selector.filterz.reserveSeconds = v }
-        if let v = env["FZ_E"].flatMap(Double.init) { configuration.selector.filterz.errorRelief = v }
-        if let v = env["FZ_S"].flatMap(Double.init) { configuration.selector.filterz.safety = v }
-        if let v = env["FZ_P"].flatMap(Double.init) { configuration.selector.filterz.rebufferPenalty = v }
-        if let v = env["FZ_W"] { configuration.selector.filterz.useEWMA = v == "1" }
-        if let v = env["FZ_C"] { configuration.selector.filterz.constantPlans = v == "1" }
-        if let v = env["FZ_X"] { configuration.selector.filterz.exhaustive = v == "1" }
-        if let v = env["FZ_XH"].flatMap(Int.init) { configuration.selector.filterz.exhaustiveHorizon = v }
-        if let v = env["FZ_V"].flatMap(Double.init) { configuration.selector.filterz.terminalWeight = v }
-        if let v = env["FZ_G"].flatMap(Double.init) { configuration.selector.filterz.bufferGuard = v }
-        if let v = env["FZ_TF"].flatMap(Double.init) { configuration.selector.filterz.tailFraction = v }
         let grid = try args.decimal("--grid", default: 100, in: 1...10_000)
         let withOptimum = !args.flag("--no-optimum")
         let schedule = try ViewerSchedule.parse(args, manifest: manifest)

@@ -174,6 +174,7 @@ struct Runner {
         consumePlayed(untilEnd: false)
         let before = machine.positionSeconds ?? 0
         let playingBefore = machine.preferences.wantsToPlay
+        let slot = events.count  // The action is logged before what it causes (e.g. a flush stall).
         let kind: SessionEvent.Kind
         let detail: String
         switch action.kind {
@@ -198,10 +199,11 @@ struct Runner {
             detail = language ?? "off"
             perform(machine.handle(.subtitleSelected(language.map { .language($0) } ?? .off)))
         }
-        events.append(SessionEvent(
+        if let open = openStall, open >= slot { openStall = open + 1 }
+        events.insert(SessionEvent(
             time: now, kind: kind, detail: detail, positionBeforeSeconds: before,
             positionAfterSeconds: machine.positionSeconds ?? 0, playingBefore: playingBefore,
-            playingAfter: machine.preferences.wantsToPlay))
+            playingAfter: machine.preferences.wantsToPlay), at: slot)
         recordBuffer()
     }
 
