@@ -39,14 +39,15 @@ public final class LadderSegmenter {
         public var wallClockOrigin: Int64?
         /// libx264 speed preset.
         public var x264Preset: String
-        /// Threads per libx264 encoder (0 = its own choice).
+        /// Threads per libx264 encoder (0 = its own choice). The renditions already encode in parallel,
+        /// one worker thread each, so one thread per encoder avoids oversubscribing the cores.
         public var encoderThreads: Int
 
         public init(
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
-            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 0
+            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 1
         ) {
             self.outputFolder = outputFolder
             self.ladder = ladder
