@@ -4,7 +4,10 @@
 import Glibc
 #endif
 
-let benchmarks: [String: () -> Int32] = [:]
+let benchmarks: [String: () -> Int32] = [
+    "filter": FilterBenchmark.run,
+    "segment": SegmentBenchmark.run,
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
