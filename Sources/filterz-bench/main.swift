@@ -8,6 +8,7 @@ let benchmarks: [String: () -> Int32] = [
     "serve": ServeBenchmark.run,
     "parse": ParseBenchmark.run,
     "filter": FilterBenchmark.run,
+    "segment": SegmentBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
