@@ -6,6 +6,7 @@ import Glibc
 
 let benchmarks: [String: () -> Int32] = [
     "serve": ServeBenchmark.run,
+    "parse": ParseBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
