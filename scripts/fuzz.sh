@@ -28,10 +28,12 @@ seeds=("$work/corpus")
 
 echo "fuzz: running for ${seconds}s (seeds: ${seeds[*]})"
 export SWIFT_BACKTRACE=enable=no
+set +e
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
   -dict=Fuzz/hls.dict -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${seeds[@]}" 2>&1 \
-  | grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse)' || status=${PIPESTATUS[0]}
-status=${status:-0}
+  | awk '/Recommended dictionary/ { skip = 1 } !skip && !/^#[0-9]+[ \t]+(NEW|REDUCE|pulse)/ { print } /End of recommended dictionary/ { skip = 0 }'
+status=${PIPESTATUS[0]}
+set -e
 if [ "$status" -ne 0 ]; then
   echo "fuzz: FAILED (exit $status); crashing inputs:" >&2
   ls -1 "$work/artifacts" >&2
