@@ -45,35 +45,83 @@ extension UnsafeBufferPointer where Element == UInt8 {
         var i = range.lowerBound
         let end = range.upperBound
         guard i < end else { return nil }
+        guard end - i <= 19 else { return longDecimal(range) }
+        // At most 19 characters, so at most 19 digits: the mantissa fits a UInt64.
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = 0
-        var sawDot = false
         var sawDigit = false
         while i < end {
-            let b = self[i]
-            let d = b &- 0x30
-            if d <= 9 {
+            let d = self[i] &- 0x30
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            sawDigit = true
+            i &+= 1
+        }
+        var fraction = 0
+        if i < end {
+            guard self[i] == UInt8(ascii: ".") else { return nil }
+            i &+= 1
+            while i < end {
+                let d = self[i] &- 0x30
+                guard d <= 9 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                fraction &+= 1
                 sawDigit = true
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    if mantissa != 0 { digits += 1 }
-                    if sawDot { fraction += 1 }
-                } else {
-                    return slowDecimal(range)  // more digits than a UInt64 mantissa holds exactly
-                }
+                i &+= 1
+            }
+        }
+        guard sawDigit else { return nil }
+        if mantissa < (1 << 53) {
+            // Both operands exact, so the one division rounds correctly (as strtod would).
+            return Double(mantissa) / PlaylistParser.powersOfTen[fraction]
+        }
+        return slowDecimal(range)
+    }
+
+    /// digits[.digits] longer than 19 characters: checked here, converted by the standard library.
+    func longDecimal(_ range: Range<Int>) -> Double? {
+        var sawDot = false
+        var sawDigit = false
+        for i in range {
+            let b = self[i]
+            if b &- 0x30 <= 9 {
+                sawDigit = true
             } else if b == UInt8(ascii: ".") && !sawDot {
                 sawDot = true
             } else {
                 return nil
             }
-            i += 1
         }
-        if !sawDigit { return nil }
-        if mantissa < (1 << 53) && fraction <= 22 {
-            return Double(mantissa) / PlaylistParser.powersOfTen[fraction]
+        return sawDigit ? slowDecimal(range) : nil
+    }
+
+    /// `length[@offset]`, each at most 18 digits; nil when the text is not of that shape.
+    func byteRange(_ range: Range<Int>) -> ByteRange? {
+        var i = range.lowerBound
+        let end = range.upperBound
+        var length = 0
+        var lengthDigits = 0
+        while i < end {
+            let d = self[i] &- 0x30
+            if d > 9 { break }
+            length = length &* 10 &+ Int(d)
+            lengthDigits &+= 1
+            i &+= 1
         }
-        return slowDecimal(range)
+        guard lengthDigits > 0, lengthDigits <= 18 else { return nil }
+        if i == end { return ByteRange(length: length) }
+        guard self[i] == UInt8(ascii: "@") else { return nil }
+        i &+= 1
+        var offset = 0
+        var offsetDigits = 0
+        while i < end {
+            let d = self[i] &- 0x30
+            guard d <= 9 else { return nil }
+            offset = offset &* 10 &+ Int(d)
+            offsetDigits &+= 1
+            i &+= 1
+        }
+        guard offsetDigits > 0, offsetDigits <= 18 else { return nil }
+        return ByteRange(length: length, offset: offset)
     }
 
     func slowDecimal(_ range: Range<Int>) -> Double? {

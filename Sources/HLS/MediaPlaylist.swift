@@ -94,6 +94,7 @@ public struct MediaPlaylist: Hashable, Sendable {
     /// a METHOD=NONE key clears them all).
     public func keys(inEffectAt index: Int) -> [Key] {
         var keys: [Key] = []
+        guard !segments.isEmpty, index >= 0 else { return keys }
         for segment in segments[...min(index, segments.count - 1)] where !segment.keys.isEmpty {
             for key in segment.keys {
                 if key.method == .none {
@@ -109,6 +110,7 @@ public struct MediaPlaylist: Hashable, Sendable {
 
     /// The EXT-X-MAP in effect for segment `index`.
     public func map(inEffectAt index: Int) -> Map? {
+        guard !segments.isEmpty, index >= 0 else { return nil }
         for segment in segments[...min(index, segments.count - 1)].reversed() {
             if let map = segment.map { return map }
         }

@@ -24,6 +24,7 @@ extension PlaylistParser {
     }
 
     /// Marks the current line as part of the pending segment (media playlists).
+    @inline(__always)
     mutating func beginSegmentLine() {
         if pendingStart == nil {
             pendingStart = lastSegmentEnd ?? lineStart

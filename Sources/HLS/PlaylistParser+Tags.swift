@@ -84,6 +84,7 @@ extension PlaylistParser {
 
     // MARK: - Helpers
 
+    @inline(__always)
     mutating func requireValue(_ tag: TagName, _ value: Range<Int>?) -> Range<Int>? {
         if let value, !value.isEmpty { return value }
         report(.error, .tagValueMissing, "\(tag.rawValue) needs a value after ':'", at: lineLocation,
@@ -91,6 +92,7 @@ extension PlaylistParser {
         return nil
     }
 
+    @inline(__always)
     mutating func noValue(_ tag: TagName, _ value: Range<Int>?) {
         if value != nil {
             report(.error, .tagValueUnexpected, "\(tag.rawValue) takes no value", at: lineLocation,

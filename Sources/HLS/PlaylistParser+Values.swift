@@ -326,12 +326,7 @@ extension PlaylistParser {
 
     /// `length[@offset]`.
     mutating func byteRange(_ range: Range<Int>, what: @autoclosure () -> String, at: SourceLocation) -> ByteRange? {
-        var at_ = range.lowerBound
-        while at_ < range.upperBound && buffer[at_] != UInt8(ascii: "@") { at_ += 1 }
-        if let length = plainDigits(range.lowerBound..<at_) {
-            if at_ == range.upperBound { return ByteRange(length: length) }
-            if let offset = plainDigits(at_ + 1..<range.upperBound) { return ByteRange(length: length, offset: offset) }
-        }
+        if let value = buffer.byteRange(range) { return value }
         report(.error, .invalidByteRange, "\(what()) is \"\(string(range))\", not length[@offset]", at: at,
                spec: SpecReference.byteRange)
         return nil

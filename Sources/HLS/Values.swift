@@ -133,8 +133,10 @@ public struct DateTime: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// The UTC date-time `secondsSince1970` seconds after 1970-01-01T00:00:00Z, written with milliseconds.
+    /// Values beyond ±10^11 seconds (about ±3,000 years) and non-finite values are clamped to that range.
     public init(secondsSince1970: Double) {
-        let totalNanoseconds = (secondsSince1970 * 1_000_000_000).rounded()
+        let seconds = secondsSince1970.isFinite ? min(max(secondsSince1970, -1e11), 1e11) : 0
+        let totalNanoseconds = (seconds * 1_000_000_000).rounded()
         let secondsTotal = Int((totalNanoseconds / 1_000_000_000).rounded(.down))
         let nanos = Int(totalNanoseconds - Double(secondsTotal) * 1_000_000_000)
         var days = secondsTotal / 86_400

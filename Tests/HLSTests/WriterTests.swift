@@ -86,6 +86,36 @@ import Testing
                 + "#EXTINF:4.000,\nc.ts\n#EXT-X-ENDLIST\n")
     }
 
+    @Test func editingOneVariantCopiesTheOtherElementsThrough() {
+        let input = """
+            #EXTM3U\r
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",URI="en.m3u8"\r
+            #EXT-X-STREAM-INF:BANDWIDTH=1280000,AUDIO="aud"\r
+            # low
+            low.m3u8\r
+            #EXT-X-STREAM-INF:BANDWIDTH=2560000,AUDIO="aud"\r
+            mid.m3u8\r
+
+            """
+        guard case .multivariant(var playlist)? = HLS.parse(input).playlist else {
+            Issue.record("not a multivariant playlist")
+            return
+        }
+        playlist.variants[1].bandwidth = 2_000_000
+        let expected = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",URI="en.m3u8"\r
+            #EXT-X-STREAM-INF:BANDWIDTH=1280000,AUDIO="aud"\r
+            # low
+            low.m3u8\r
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,AUDIO="aud"
+            mid.m3u8
+
+            """
+        #expect(PlaylistWriter().write(playlist) == expected)
+        #expect(HLS.parse(expected).playlist == .multivariant(playlist))
+    }
+
     @Test func aMediaPlaylistBuiltInCodeIsWrittenCanonically() {
         var key = Key(method: .aes128, uri: "https://keys.example.com/k1")
         key.iv = HexadecimalSequence(bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
