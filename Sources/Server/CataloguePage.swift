@@ -1,3 +1,5 @@
+import HLS
+
 /// Where a client stopped paging: the position of the last video it received in the catalogue order (newest
 /// first, then by id). Because it names a position rather than an offset, videos added while a client pages
 /// neither repeat nor shift the pages that follow.

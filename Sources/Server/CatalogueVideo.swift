@@ -1,3 +1,5 @@
+import HLS
+
 /// One video of the catalogue: a folder of the served directory with a `master.m3u8`, as the app lists it.
 public struct CatalogueVideo: Sendable, Hashable {
     /// A rendition the player can be pinned to.

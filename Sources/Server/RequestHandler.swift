@@ -1,3 +1,5 @@
+import HLS
+
 /// Decides the answer to every request: the catalogue API, the index page and the files of the served folder,
 /// applying the HTTP rules (path guard, tokens, validators, ranges, cache, CORS). Thread-safe; does file I/O
 /// through `ServedFolder` and `Catalogue` but knows nothing of sockets.
@@ -179,7 +181,7 @@ public final class RequestHandler: Sendable {
         HTTPResponse(
             status: status,
             headers: [("Content-Type", "application/json"), ("Cache-Control", CachePolicy.dynamic)],
-            body: .bytes(Array((value.rendered + "\n").utf8)))
+            body: .bytes(Array((value.rendered(indent: nil) + "\n").utf8)))
     }
 
     /// 403 with no body: the client learns nothing about why.

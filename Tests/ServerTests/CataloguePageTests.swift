@@ -1,3 +1,4 @@
+import HLS
 import Testing
 @testable import Server
 
@@ -56,7 +57,7 @@ import Testing
         video.qualities = [.init(name: "720p", relativePath: "v0/index.m3u8")]
         let page = CataloguePage(videos: [video], after: nil, limit: 10)
         #expect(
-            page.json.rendered
+            page.json.rendered(indent: nil)
                 == #"{"data":[{"video_id":"warm film","title":"warm film","description":"","duration":20.033,"thumbnail_url":"/v1/videos/warm%20film/poster.jpg","available_qualities":["720p"],"created_at":"2026-11-29T19:20:44Z"}],"next_cursor":"0"}"#
         )
     }
@@ -66,7 +67,7 @@ import Testing
         video.qualities = [.init(name: "360p", relativePath: "v2/index.m3u8")]
         video.subtitles = [.init(language: "ko", relativePath: "subs/ko.m3u8")]
         #expect(
-            video.streamJSON(token: "9.ab").rendered
+            video.streamJSON(token: "9.ab").rendered(indent: nil)
                 == #"{"video_id":"a","stream_url":"/v1/videos/a/master.m3u8?token=9.ab","qualities":[{"quality":"360p","stream_url":"/v1/videos/a/v2/index.m3u8?token=9.ab"}],"subtitles":[{"language":"ko","url":"/v1/videos/a/subs/ko.m3u8?token=9.ab"}]}"#
         )
     }
