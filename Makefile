@@ -12,7 +12,7 @@ DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswsca
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test bench demo clean
+.PHONY: deps build release test fuzz bench demo clean
 
 ## deps: install missing Debian packages (apt-get update only when something is missing) and the Python reference parser.
 deps:
@@ -32,17 +32,26 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+## test: every Swift test, then the playlist-parser fuzzer for 60 s (a crash fails the target).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/fuzz.sh 60
+
+## fuzz: libFuzzer on the HLS playlist parser for FUZZ_SECONDS (see scripts/fuzz.sh).
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## bench: every benchmark (release build); BENCH=parse runs one.
 BENCH ?= parse
 bench: release
 	.build/release/filterz-bench $(BENCH)
 
-demo: release
-	@for f in SampleMedia/playlists/*.m3u8; do echo "== filterz inspect $$f"; .build/release/filterz inspect "$$f" || true; done
+## demo: record, preview, serve, inspect and simulate with the release binary (scripts/demo.sh).
+demo: deps
+	$(SWIFT) build -c release --product filterz
+	scripts/demo.sh
 
 clean:
 	rm -rf .build demo-out
