@@ -65,6 +65,97 @@ import Testing
             }
         }
     }
+
+    /// Liveness: whatever 100 random events did, once the network behaves and the user presses play, a VOD
+    /// stream plays to its end (or has already failed, which is terminal).
+    @Test func afterAnyRandomStartAVODStreamPlaysToItsEndOnceTheNetworkBehaves() {
+        let sources = (CorpusPlaylists.sources + TestSource.synthetic).filter { source in
+            !source.isLive && source.timelines.allSatisfy(\.hasEndList)
+        }
+        for seed in UInt64(0)..<400 {
+            let source = sources[Int(seed % UInt64(sources.count))]
+            var runner = RandomRunner(source: source, seed: seed)
+            var machine = Fixtures.machine(viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
+            runner.perform(machine.handle(.load(url: source.masterURL)))
+            let duration = source.timelines.map(\.durationSeconds).max() ?? 0
+            for _ in 0..<100 {
+                runner.perform(machine.handle(runner.nextEvent(ladderCount: source.stream.variants.count, duration: duration)))
+            }
+            for event in [Event.networkRestored, .play, .rateChanged(1)] { runner.perform(machine.handle(event)) }
+            var steps = 0
+            while machine.state.phase != .ended, machine.state.phase != .failed, steps < 20_000 {
+                steps += 1
+                let event: Event
+                if !runner.segmentLoads.isEmpty {
+                    let request = runner.segmentLoads.removeFirst()
+                    event = .segmentLoaded(request.id, .init(bytes: 100_000, downloadSeconds: 0.1))
+                } else if !runner.playlistLoads.isEmpty {
+                    let request = runner.playlistLoads.removeFirst()
+                    event = .playlistLoaded(request.id, source.playlist(for: request, clockSeconds: 0))
+                } else if !runner.timers.isEmpty {
+                    event = .timerFired(runner.timers.removeFirst())
+                } else {
+                    event = .tick(elapsedSeconds: 1)
+                }
+                runner.perform(machine.handle(event))
+            }
+            #expect(
+                machine.state.phase == .ended || machine.state.phase == .failed,
+                "seed \(seed): stuck in \(machine.state.phase) at \(machine.positionSeconds ?? -1) s")
+            if machine.state.phase != .ended && machine.state.phase != .failed { return }
+        }
+    }
+
+    /// Liveness, live: whatever 100 random events did, once the network behaves a live stream keeps playing as
+    /// its window slides (through a media-sequence jump at 120 s of wall time).
+    @Test func afterAnyRandomStartALiveStreamKeepsPlayingAsItsWindowSlides() {
+        let sources = (CorpusPlaylists.sources + TestSource.synthetic).filter { source in
+            source.isLive && source.timelines.allSatisfy { $0.segments.allSatisfy { (1...30).contains($0.durationSeconds) } }
+        }
+        #expect(!sources.isEmpty)
+        for seed in UInt64(0)..<100 {
+            let source = sources[Int(seed % UInt64(sources.count))]
+            var runner = RandomRunner(source: source, seed: seed)
+            var machine = Fixtures.machine(viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
+            runner.perform(machine.handle(.load(url: source.masterURL)))
+            for _ in 0..<100 {
+                runner.perform(machine.handle(runner.nextEvent(ladderCount: source.stream.variants.count, duration: 60)))
+            }
+            for event in [Event.networkRestored, .play, .rateChanged(1)] { runner.perform(machine.handle(event)) }
+            if machine.state.phase == .failed { continue }
+            var played = 0.0
+            let end = runner.clockSeconds + 300
+            var steps = 0
+            while runner.clockSeconds < end, steps < 100_000 {
+                steps += 1
+                var events: [Event] = []
+                if !runner.segmentLoads.isEmpty {
+                    let request = runner.segmentLoads.removeFirst()
+                    events = [.segmentLoaded(request.id, .init(bytes: 100_000, downloadSeconds: 0.1))]
+                } else if !runner.playlistLoads.isEmpty {
+                    let request = runner.playlistLoads.removeFirst()
+                    events = [.playlistLoaded(request.id, source.playlist(for: request, clockSeconds: runner.clockSeconds))]
+                } else if !runner.timers.isEmpty {
+                    // A timer goes off after its delay (stale ones too: the machine ignores them).
+                    let timer = runner.timers.removeFirst()
+                    let delay = runner.timerDelays[timer] ?? 0
+                    events = [.tick(elapsedSeconds: max(delay, 0.01)), .timerFired(timer)]
+                } else {
+                    events = [.tick(elapsedSeconds: 0.5)]
+                }
+                for event in events {
+                    if case .tick(let elapsed) = event {
+                        runner.clockSeconds += elapsed
+                        if machine.state.phase == .playing { played += elapsed }
+                    }
+                    runner.perform(machine.handle(event))
+                }
+                if machine.state.phase == .failed { break }
+            }
+            #expect(machine.state.phase == .failed || played > 150, "seed \(seed): played \(played) of 300 s, \(machine.state.phase)")
+            if !(machine.state.phase == .failed || played > 150) { return }
+        }
+    }
 }
 
 /// The invariants of issue 6, checked after one event.

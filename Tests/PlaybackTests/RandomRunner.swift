@@ -63,6 +63,8 @@ struct RandomRunner {
     var segmentLoads: [PlaybackMachine.SegmentRequest] = []
     var playlistLoads: [PlaybackMachine.PlaylistRequest] = []
     var timers: [PlaybackMachine.RequestID] = []
+    /// The delay of each timer in `timers`, by id.
+    var timerDelays: [PlaybackMachine.RequestID: Double] = [:]
 
     init(source: TestSource, seed: UInt64) {
         self.source = source
@@ -78,7 +80,9 @@ struct RandomRunner {
             case .cancelLoad(let id):
                 segmentLoads.removeAll { $0.id == id }
                 playlistLoads.removeAll { $0.id == id }
-            case .scheduleReload(let timer), .scheduleRetry(let timer): timers.append(timer.id)
+            case .scheduleReload(let timer), .scheduleRetry(let timer):
+                timers.append(timer.id)
+                timerDelays[timer.id] = timer.afterSeconds
             case .presentFullScreen, .exitFullScreen, .report: break
             }
         }

@@ -2,6 +2,18 @@
 extension PlaybackMachine {
     mutating func handleActive(_ active: inout Active, _ event: Event, _ effects: inout [Effect]) {
         if active.phase == .ended { return }  // Terminal: only `load` (handled earlier) leaves it.
+        react(&active, event, &effects)
+        switch event {
+        case .orientationChanged, .qualityRequested, .subtitleSelected, .audioSelected, .rateChanged:
+            break  // The user's choices never change the state by themselves; the next tick will.
+        default:
+            // A wait that can end now ends (the buffer may also have become complete because the chosen
+            // variant ends where the buffer does).
+            if active.failure == nil { settle(&active, &effects) }
+        }
+    }
+
+    private mutating func react(_ active: inout Active, _ event: Event, _ effects: inout [Effect]) {
         switch event {
         case .tick(let elapsed):
             guard elapsed.isFinite, elapsed > 0 else { return }
