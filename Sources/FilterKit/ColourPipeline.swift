@@ -15,21 +15,26 @@ struct ColourPipeline: Sendable {
     let encode: Table?
     let tone: Table?
     let blackPoint: Float
+    /// Owns the tables' samples.
+    let storage: [PinnedBuffer<Float>]
     static let lumaWeights = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)
 
-    /// A sampled 1D function on [lower, upper] (inputs outside are clamped to the ends).
-    struct Table: Sendable {
+    /// A sampled 1D function on [lower, upper] (inputs outside are clamped to the ends). Plain values only
+    /// (the samples are owned by `storage`), so the inner loop does no reference counting.
+    struct Table: @unchecked Sendable {
         let lower: Float, scale: Float, last: Int
-        let samples: PinnedBuffer<Float>
+        let samples: UnsafeMutablePointer<Float>
 
-        init(lower: Double, upper: Double, count: Int, _ f: (Double) -> Double) {
+        init(lower: Double, upper: Double, count: Int, storage: inout [PinnedBuffer<Float>], _ f: (Double) -> Double) {
             let upper = upper > lower ? upper : lower + 1
             self.lower = Float(lower)
             scale = Float(Double(count - 1) / (upper - lower))
             last = count - 1
-            samples = PinnedBuffer(count: count + 1, repeating: 0)
-            for i in 0..<count { samples.pointer[i] = Float(f(lower + (upper - lower) * Double(i) / Double(count - 1))) }
-            samples.pointer[count] = samples.pointer[count - 1]
+            let buffer = PinnedBuffer<Float>(count: count + 1, repeating: 0)
+            storage.append(buffer)
+            samples = buffer.pointer
+            for i in 0..<count { samples[i] = Float(f(lower + (upper - lower) * Double(i) / Double(count - 1))) }
+            samples[count] = samples[count - 1]
         }
 
         @inline(__always)
@@ -37,12 +42,13 @@ struct ColourPipeline: Sendable {
             let position = min(max((x - lower) * scale, 0), Float(last))
             let i = Int(position)
             let t = position - Float(i)
-            let p = samples.pointer + i
+            let p = samples + i
             return p[0] + (p[1] - p[0]) * t
         }
     }
 
     init(_ transform: ColourTransform) {
+        var storage: [PinnedBuffer<Float>] = []
         let m = transform.controls.rows
         func f(_ v: SIMD3<Double>) -> SIMD4<Float> { SIMD4(Float(v.x), Float(v.y), Float(v.z), 0) }
         columns = (f(SIMD3(m.0.x, m.1.x, m.2.x)), f(SIMD3(m.0.y, m.1.y, m.2.y)), f(SIMD3(m.0.z, m.1.z, m.2.z)))
@@ -56,7 +62,7 @@ struct ColourPipeline: Sendable {
         let yLower = rowBounds.map(\.0).min()! - 1e-6, yUpper = rowBounds.map(\.1).max()! + 1e-6
         if transform.exposureGain != 1 || transform.whiteBalance != nil {
             let gain = transform.exposureGain
-            linearise = Table(lower: yLower, upper: yUpper, count: 8192) { ColourScience.decode($0) * gain }
+            linearise = Table(lower: yLower, upper: yUpper, count: 8192, storage: &storage) { ColourScience.decode($0) * gain }
             let lLower = ColourScience.decode(yLower) * gain, lUpper = ColourScience.decode(yUpper) * gain
             var bound = max(abs(lLower), abs(lUpper))
             if let w = transform.whiteBalance?.rows {
@@ -67,7 +73,7 @@ struct ColourPipeline: Sendable {
                 whiteBalance = nil
             }
             let root = bound.squareRoot() + 1e-6
-            encode = Table(lower: -root, upper: root, count: 16384) { u in ColourScience.encode(u < 0 ? -u * u : u * u) }
+            encode = Table(lower: -root, upper: root, count: 16384, storage: &storage) { u in ColourScience.encode(u < 0 ? -u * u : u * u) }
         } else {
             linearise = nil
             whiteBalance = nil
@@ -75,7 +81,7 @@ struct ColourPipeline: Sendable {
         }
         let values = transform.values
         if values.shadows != 0 || values.highlights != 0 {
-            tone = Table(lower: 0, upper: 1, count: 4096) { y in
+            tone = Table(lower: 0, upper: 1, count: 4096, storage: &storage) { y in
                 let dark = y * y * (1 - y) * (1 - y) * (1 - y), bright = y * y * y * (1 - y) * (1 - y)
                 return ColourTransform.toneCurveScale * (values.shadows * dark + values.highlights * bright)
             }
@@ -83,6 +89,7 @@ struct ColourPipeline: Sendable {
             tone = nil
         }
         blackPoint = Float(values.blackPoint)
+        self.storage = storage
     }
 
     /// The colour steps for one pixel, clamped to 0…1.
@@ -93,15 +100,15 @@ struct ColourPipeline: Sendable {
         if let linearise, let encode {
             var l = SIMD4<Float>(linearise(c.x), linearise(c.y), linearise(c.z), 0)
             if let w = whiteBalance { l = w.0 * l.x + w.1 * l.y + w.2 * l.z }
-            let root = l.replacing(with: -l, where: l .< 0).squareRoot()
-            let u = root.replacing(with: -root, where: l .< 0)
-            c = SIMD4(encode(u.x), encode(u.y), encode(u.z), 0)
+            // √|L| with L's sign, lane by lane.
+            func signedRoot(_ v: Float) -> Float { v < 0 ? -(-v).squareRoot() : v.squareRoot() }
+            c = SIMD4(encode(signedRoot(l.x)), encode(signedRoot(l.y)), encode(signedRoot(l.z)), 0)
         }
         if let tone {
             let y = min(max((c * Self.lumaWeights).sum(), 0), 1)
             c += SIMD4(repeating: tone(y))
         }
         if blackPoint > 0 { c = blackPoint + (1 - blackPoint) * c }
-        return c.clamped(lowerBound: .zero, upperBound: .one)
+        return clamp01(c)
     }
 }

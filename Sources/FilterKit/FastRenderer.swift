@@ -16,36 +16,41 @@ enum FastRenderer {
                     RowBands.run(count: height, threads: threads) { rows in
                         for y in rows {
                             let s = src + y * srcStride, d = dst + y * dstStride
-                            for x in 0..<width {
-                                let o = x * 4
-                                let c = pipeline?.apply(s[o], s[o + 1], s[o + 2]) ?? lutView!.lookup(s[o], s[o + 1], s[o + 2])
-                                storeBytes(c, alpha: s[o + 3], to: d + o)
+                            if let lut = lutView {
+                                for o in stride(from: 0, to: width * 4, by: 4) {
+                                    storeBytes(lut.lookup(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
+                                }
+                            } else if let pipeline {
+                                for o in stride(from: 0, to: width * 4, by: 4) {
+                                    storeBytes(pipeline.apply(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
+                                }
                             }
                         }
                     }
                     return
                 }
                 let count = width * height
-                let image = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
-                let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
+                let pool = renderer.scratch
+                let image = pool.take(SIMD4<Float>.self, count: count)
+                let scratch = pool.take(SIMD4<Float>.self, count: count)
                 defer {
-                    image.deallocate()
-                    scratch.deallocate()
+                    pool.give(image, count: count)
+                    pool.give(scratch, count: count)
                 }
-                let frame = Planar(width: width, height: height, threads: threads)
+                let frame = Planar(width: width, height: height, threads: threads, pool: pool)
+                var current = image  // the buffer holding the image so far
                 // 1. colour steps (or just bytes → floats).
                 RowBands.run(count: height, threads: threads) { rows in
                     let scale = Float(1) / 255
                     for y in rows {
                         let s = src + y * srcStride, d = image + y * width
-                        for x in 0..<width {
-                            let o = x * 4
-                            if let pipeline {
-                                d[x] = pipeline.apply(s[o], s[o + 1], s[o + 2])
-                            } else if let lutView {
-                                d[x] = lutView.lookup(s[o], s[o + 1], s[o + 2])
-                            } else {
-                                d[x] = SIMD4(Float(s[o]), Float(s[o + 1]), Float(s[o + 2]), 0) * scale
+                        if let lut = lutView {
+                            for x in 0..<width { d[x] = lut.lookup(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+                        } else if let pipeline {
+                            for x in 0..<width { d[x] = pipeline.apply(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+                        } else {
+                            for x in 0..<width {
+                                d[x] = SIMD4(Float(s[4 * x]), Float(s[4 * x + 1]), Float(s[4 * x + 2]), 0) * scale
                             }
                         }
                     }
@@ -61,15 +66,16 @@ enum FastRenderer {
                 }
                 // 4. blur.
                 if values.blur > 0 {
-                    frame.gaussian(image, scratch: scratch, box: SpatialSteps.ExtendedBox(sigma: values.blur))
+                    current = frame.gaussian(image, scratch: scratch, box: SpatialSteps.ExtendedBox(sigma: values.blur))
                 }
                 // 5. vignette and back to bytes.
+                let result = current
                 let vignette = values.vignette
                 let halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
                 let k = Float(SpatialSteps.vignetteScale * vignette)
                 RowBands.run(count: height, threads: threads) { rows in
                     for y in rows {
-                        let s = src + y * srcStride, d = dst + y * dstStride, row = image + y * width
+                        let s = src + y * srcStride, d = dst + y * dstStride, row = result + y * width
                         let dy = Double(y) + 0.5 - Double(height) / 2
                         let dy2 = Float(dy * dy / halfDiagonalSquared)
                         for x in 0..<width {
@@ -90,7 +96,7 @@ enum FastRenderer {
     /// Clamps to 0…1, scales to 0…255, rounds half up, and writes R, G, B and the given alpha.
     @inline(__always)
     static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
-        let scaled = c.clamped(lowerBound: .zero, upperBound: .one) * 255 + 0.5
+        let scaled = clamp01(c) * 255 + 0.5
         d[0] = UInt8(scaled.x)
         d[1] = UInt8(scaled.y)
         d[2] = UInt8(scaled.z)
@@ -104,10 +110,9 @@ struct LUTView {
     let offsets: UnsafePointer<SIMD3<Int32>>  // per code: (r, g·n, b·n²) offsets of the cell's lower corner
     let weights: UnsafePointer<SIMD4<Float>>
     let size: Int
-    let owner: ColourLUT
 
+    /// The caller keeps `lut` alive while the view is used (the renderer owns it).
     init(_ lut: ColourLUT) {
-        owner = lut
         size = lut.size
         table = UnsafePointer(lut.tableStorage.pointer)
         offsets = UnsafePointer(lut.offsetStorage.pointer)
@@ -127,7 +132,12 @@ struct LUTView {
         let c11 = p[n * n + n] + (p[n * n + n + 1] - p[n * n + n]) * wr
         let c0 = c00 + (c10 - c00) * wg
         let c1 = c01 + (c11 - c01) * wg
-        let c = c0 + (c1 - c0) * wb
-        return c.clamped(lowerBound: .zero, upperBound: .one)
+        return clamp01(c0 + (c1 - c0) * wb)
     }
+}
+
+/// Each lane clamped to 0…1 (scalar min/max: the generic `clamped` is not inlined in the hot loops).
+@inline(__always)
+func clamp01(_ c: SIMD4<Float>) -> SIMD4<Float> {
+    SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), min(max(c.w, 0), 1))
 }

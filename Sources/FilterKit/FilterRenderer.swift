@@ -24,6 +24,8 @@ public struct FilterRenderer: Sendable {
     let transform: ColourTransform
     let lut: ColourLUT?
     let pipeline: ColourPipeline?
+    /// Frame-sized work buffers kept between frames (shared by copies of this renderer).
+    let scratch = ScratchPool()
 
     /// How the fast path applies the colour steps.
     public enum ColourMethod: String, Sendable {
@@ -36,6 +38,9 @@ public struct FilterRenderer: Sendable {
         /// strong contrast or saturation with exposure or temperature, where a channel crosses zero.
         case perPixel
     }
+
+    /// The LUT's measured worst error in code values (fast path with colour steps only), for reports.
+    public let lookupTableError: Double?
 
     /// The colour method the fast path uses for these values (`.perPixel` on the reference path, which
     /// evaluates the transform in `Double`).
@@ -53,17 +58,21 @@ public struct FilterRenderer: Sendable {
         self.threads = max(1, threads ?? ProcessInfoCores.active)
         transform = ColourTransform(values)
         if transform.isIdentity {
+            lookupTableError = nil
             lut = nil
             pipeline = nil
             colourMethod = .none
         } else if path == .fast {
             let table = ColourLUT(transform, threads: self.threads)
             let tolerance = Self.lookupTableTolerance / (1 + 1.5 * values.sharpness)
-            let accurate = table.measuredError(against: transform) <= tolerance
+            let error = table.measuredError(against: transform)
+            lookupTableError = error
+            let accurate = error <= tolerance
             lut = accurate ? table : nil
             pipeline = accurate ? nil : ColourPipeline(transform)
             colourMethod = accurate ? .lookupTable : .perPixel
         } else {
+            lookupTableError = nil
             lut = nil
             pipeline = nil
             colourMethod = .perPixel

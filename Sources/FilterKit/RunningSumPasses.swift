@@ -6,15 +6,14 @@ protocol PassSample {
     static func * (lhs: Self, rhs: Float) -> Self
 }
 
-extension SIMD4: PassSample where Scalar == Float {
-    static func * (lhs: SIMD4<Float>, rhs: Float) -> SIMD4<Float> { lhs * SIMD4(repeating: rhs) }
-}
+extension SIMD4: PassSample where Scalar == Float {}
 extension Float: PassSample {}
 
 /// The spatial steps of the fast path on a width × height buffer, as running sums (O(1) per pixel
 /// whatever the radius), each pass split by rows across `threads` cores. Edges are clamped.
 struct Planar {
     let width: Int, height: Int, threads: Int
+    let pool: ScratchPool
     var count: Int { width * height }
 
     /// One extended-box pass along each row, in place (each row is copied to an edge-padded line first).
@@ -46,45 +45,55 @@ struct Planar {
         }
     }
 
+    /// Rows per block of a vertical pass: each block restarts its running sums, so the result does not
+    /// depend on how many threads share the blocks.
+    static let verticalBlockRows = 64
+
     /// One extended-box pass down each column, from `source` into `target` (different buffers).
     func vertical<V: PassSample>(_ source: UnsafePointer<V>, into target: UnsafeMutablePointer<V>,
                                  _ box: SpatialSteps.ExtendedBox) {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
-        let last = height - 1
-        RowBands.run(count: height, threads: threads) { rows in
+        let last = height - 1, blockRows = Self.verticalBlockRows
+        let blocks = (height + blockRows - 1) / blockRows
+        RowBands.run(count: blocks, threads: threads) { blockRange in
             let sum = UnsafeMutablePointer<V>.allocate(capacity: width)
             defer { sum.deallocate() }
             func row(_ y: Int) -> UnsafePointer<V> { source + min(max(y, 0), last) * width }
-            for x in 0..<width { sum[x] = .zero }
-            for d in -r...r {
-                let s = row(rows.lowerBound + d)
-                for x in 0..<width { sum[x] = sum[x] + s[x] }
-            }
-            for y in rows {
-                let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * width
-                for x in 0..<width {
-                    out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                    sum[x] = sum[x] + below[x] - leaving[x]
+            for block in blockRange {
+                let rows = (block * blockRows)..<min(height, (block + 1) * blockRows)
+                for x in 0..<width { sum[x] = .zero }
+                for d in -r...r {
+                    let s = row(rows.lowerBound + d)
+                    for x in 0..<width { sum[x] = sum[x] + s[x] }
+                }
+                for y in rows {
+                    let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * width
+                    for x in 0..<width {
+                        out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
+                        sum[x] = sum[x] + below[x] - leaving[x]
+                    }
                 }
             }
         }
     }
 
     /// `passes` extended-box passes per axis on `buffer` (result in `buffer`), `scratch` the same size.
+    /// Returns the buffer holding the result (`buffer` or `scratch`, whichever the last pass wrote: no copy).
     func blur<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, scratch: UnsafeMutablePointer<V>,
-                             _ box: SpatialSteps.ExtendedBox, passes: Int) {
+                             _ box: SpatialSteps.ExtendedBox, passes: Int) -> UnsafeMutablePointer<V> {
         horizontal(buffer, Array(repeating: box, count: passes))
         var from = buffer, to = scratch
         for _ in 0..<passes {
             vertical(from, into: to, box)
             swap(&from, &to)
         }
-        if from != buffer { buffer.update(from: from, count: count) }
+        return from
     }
 
-    /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis.
+    /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis. Returns the buffer
+    /// holding the result (`image` or `scratch`).
     func gaussian(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
-                  box: SpatialSteps.ExtendedBox) {
+                  box: SpatialSteps.ExtendedBox) -> UnsafeMutablePointer<SIMD4<Float>> {
         blur(image, scratch: scratch, box, passes: SpatialSteps.blurPasses)
     }
 
@@ -93,50 +102,137 @@ struct Planar {
         RowBands.run(count: height, threads: threads) { rows in body(rows.lowerBound * width..<rows.upperBound * width) }
     }
 
-    /// The self-guided filter of He et al. per channel (`SpatialSteps`), with box means as running sums.
+    /// The self-guided filter of He et al. per channel (`SpatialSteps`) in four fused passes:
+    /// (1) row sums of I and I²; (2) column sums of those, then a and b per pixel; (3) row sums of a and b;
+    /// (4) column sums of those, then `out = mean(a)·I + mean(b)` written over `image`.
     func guidedFilter(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
                       epsilon: Float) {
-        let box = SpatialSteps.ExtendedBox(radius: SpatialSteps.noiseRadius, endWeight: 0)
-        let mean = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
-        let squares = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count)
-        defer {
-            mean.deallocate()
-            squares.deallocate()
-        }
-        forEachPixel { range in
-            for i in range {
-                mean[i] = image[i]
-                squares[i] = image[i] * image[i]
-            }
-        }
-        blur(mean, scratch: scratch, box, passes: 1)
-        blur(squares, scratch: scratch, box, passes: 1)
-        // a into `mean`'s place is not possible (b needs m), so: a → squares, b → mean.
+        let r = SpatialSteps.noiseRadius
+        let inverse = 1 / Float(2 * r + 1)
+        let first = scratch, second = pool.take(SIMD4<Float>.self, count: count)
+        defer { pool.give(second, count: count) }
         let eps = SIMD4<Float>(repeating: epsilon)
-        forEachPixel { range in
-            for i in range {
-                let m = mean[i]
-                let variance = squares[i] - m * m
-                let a = variance / (variance + eps)
-                squares[i] = a
-                mean[i] = m - a * m
+        // (1) image → first = row mean of I, second = row mean of I².
+        rowMeans(image, image, into: first, second, radius: r, inverse: inverse, square: true)
+        // (2) column means in place, then a → first, b → second.
+        columnMeans(first, second, radius: r, inverse: inverse) { i, m, q in
+            let variance = q - m * m
+            let a = variance / (variance + eps)
+            first[i] = a
+            second[i] = m - a * m
+        }
+        // (3) row means of a and b, in place.
+        rowMeans(first, second, into: first, second, radius: r, inverse: inverse, square: false)
+        // (4) column means, then the output.
+        columnMeans(first, second, radius: r, inverse: inverse) { i, meanA, meanB in
+            image[i] = meanA * image[i] + meanB
+        }
+    }
+
+    /// Row-wise (2r+1) box means of `a` and `b` (or of `a` and `a²` when `square`), edges clamped, into
+    /// `outA`, `outB` (which may be `a`, `b`: each row is copied to an edge-padded line first).
+    private func rowMeans(_ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>,
+                          into outA: UnsafeMutablePointer<SIMD4<Float>>, _ outB: UnsafeMutablePointer<SIMD4<Float>>,
+                          radius r: Int, inverse: Float, square: Bool) {
+        RowBands.run(count: height, threads: threads) { rows in
+            let lineA = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * r + 2)
+            let lineB = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * r + 2)
+            defer {
+                lineA.deallocate()
+                lineB.deallocate()
+            }
+            let pa = lineA + r + 1, pb = lineB + r + 1
+            for y in rows {
+                let rowA = a + y * width, rowB = b + y * width
+                for x in 0..<width {
+                    let v = rowA[x]
+                    pa[x] = v
+                    pb[x] = square ? v * v : rowB[x]
+                }
+                for x in 1...(r + 1) {
+                    pa[-x] = pa[0]
+                    pb[-x] = pb[0]
+                    pa[width - 1 + x] = pa[width - 1]
+                    pb[width - 1 + x] = pb[width - 1]
+                }
+                var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
+                for d in -r...r {
+                    sumA += pa[d]
+                    sumB += pb[d]
+                }
+                let targetA = outA + y * width, targetB = outB + y * width
+                for x in 0..<width {
+                    targetA[x] = sumA * inverse
+                    targetB[x] = sumB * inverse
+                    sumA += pa[x + r + 1] - pa[x - r]
+                    sumB += pb[x + r + 1] - pb[x - r]
+                }
             }
         }
-        blur(squares, scratch: scratch, box, passes: 1)
-        blur(mean, scratch: scratch, box, passes: 1)
+    }
+
+    /// Column-wise (2r+1) box means of `a` and `b`, edges clamped, handed per pixel to `body(index, meanA,
+    /// meanB)`. `body` may overwrite `a` and `b` at `index`: every block first gathers its rows' column means
+    /// (reading rows up to r outside the block), so blocks are computed into a block-sized buffer first.
+    private func columnMeans(_ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>,
+                             radius r: Int, inverse: Float,
+                             _ body: (Int, SIMD4<Float>, SIMD4<Float>) -> Void) {
+        let last = height - 1, blockRows = Self.verticalBlockRows
+        let blocks = (height + blockRows - 1) / blockRows
+        // Pass 1: means into block-local storage; pass 2 (after every block is read) calls `body`.
+        let meansA = pool.take(SIMD4<Float>.self, count: count), meansB = pool.take(SIMD4<Float>.self, count: count)
+        defer {
+            pool.give(meansA, count: count)
+            pool.give(meansB, count: count)
+        }
+        RowBands.run(count: blocks, threads: threads) { blockRange in
+            let sumA = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            let sumB = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            defer {
+                sumA.deallocate()
+                sumB.deallocate()
+            }
+            func row(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                base + min(max(y, 0), last) * width
+            }
+            for block in blockRange {
+                let rows = (block * blockRows)..<min(height, (block + 1) * blockRows)
+                for x in 0..<width {
+                    sumA[x] = .zero
+                    sumB[x] = .zero
+                }
+                for d in -r...r {
+                    let ra = row(a, rows.lowerBound + d), rb = row(b, rows.lowerBound + d)
+                    for x in 0..<width {
+                        sumA[x] += ra[x]
+                        sumB[x] += rb[x]
+                    }
+                }
+                for y in rows {
+                    let inA = row(a, y + r + 1), outA = row(a, y - r), inB = row(b, y + r + 1), outB = row(b, y - r)
+                    let ma = meansA + y * width, mb = meansB + y * width
+                    for x in 0..<width {
+                        ma[x] = sumA[x] * inverse
+                        mb[x] = sumB[x] * inverse
+                        sumA[x] += inA[x] - outA[x]
+                        sumB[x] += inB[x] - outB[x]
+                    }
+                }
+            }
+        }
         forEachPixel { range in
-            for i in range { image[i] = squares[i] * image[i] + mean[i] }
+            for i in range { body(i, meansA[i], meansB[i]) }
         }
     }
 
     /// Unsharp mask on luma (`SpatialSteps`).
     func sharpen(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
                  amount: Float) {
-        let luma = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        let blurred = UnsafeMutablePointer<Float>.allocate(capacity: 2 * count)
+        let luma = pool.take(Float.self, count: count)
+        let blurred = pool.take(Float.self, count: 2 * count)
         defer {
-            luma.deallocate()
-            blurred.deallocate()
+            pool.give(luma, count: count)
+            pool.give(blurred, count: 2 * count)
         }
         let w = ColourScience.lumaWeights
         let weights = SIMD4<Float>(Float(w.x), Float(w.y), Float(w.z), 0)
@@ -147,10 +243,10 @@ struct Planar {
                 blurred[i] = y
             }
         }
-        blur(blurred, scratch: blurred + count, SpatialSteps.ExtendedBox(sigma: SpatialSteps.sharpenSigma),
-             passes: SpatialSteps.blurPasses)
+        let smooth = blur(blurred, scratch: blurred + count, SpatialSteps.ExtendedBox(sigma: SpatialSteps.sharpenSigma),
+                          passes: SpatialSteps.blurPasses)
         forEachPixel { range in
-            for i in range { image[i] = image[i] + SIMD4(repeating: amount * (luma[i] - blurred[i])) }
+            for i in range { image[i] = image[i] + SIMD4(repeating: amount * (luma[i] - smooth[i])) }
         }
     }
 }

@@ -16,6 +16,10 @@ public enum CLI {
             ServeCommand.command,
             SignCommand.command,
             SimulateCommand.command,
+            RecordCommand.command,
+            PackageCommand.command,
+            PreviewCommand.command,
+            PresetCommand.command,
         ]
     }
 

@@ -76,7 +76,6 @@ public final class HTTPServer: @unchecked Sendable {
                 filterz_mhd_option(.CONNECTION_TIMEOUT, configuration.idleTimeoutSeconds, nil),
                 filterz_mhd_option(.CONNECTION_MEMORY_LIMIT, configuration.requestHeaderBytes, nil),
                 filterz_mhd_option(.LISTEN_BACKLOG_SIZE, 4096, nil),
-                filterz_mhd_option(.LISTENING_ADDRESS_REUSE, 1, nil),
                 // RFC 9112 strictness: e.g. an HTTP/1.1 request without Host gets 400.
                 filterz_mhd_option(.STRICT_FOR_CLIENT, 1, nil),
                 filterz_mhd_option_keep_escapes(),
@@ -111,7 +110,8 @@ public final class HTTPServer: @unchecked Sendable {
         let result = queue(response, on: connection)
         if let accessLog {
             let target = query.isEmpty ? path : path + "?" + query
-            let sent: Int64? = method == "HEAD" || response.bodyLength == 0 ? nil : response.bodyLength
+            let sent: Int64? =
+                method == "HEAD" || response.status == 304 || response.bodyLength == 0 ? nil : response.bodyLength
             accessLog(
                 AccessLog.line(
                     client: Self.clientAddress(connection), secondsSinceEpoch: now,

@@ -5,6 +5,8 @@ public final class RequestHandler: Sendable {
     public let folder: ServedFolder
     public let catalogue: Catalogue
     let cors: CORSPolicy
+    /// `cors.headers`, computed once.
+    let corsHeaders: [(String, String)]
     let signer: URLSigner?
     let playlists: PlaylistLibrary
     let maximumPathBytes: Int
@@ -13,6 +15,7 @@ public final class RequestHandler: Sendable {
         folder = try ServedFolder(path: configuration.root)
         catalogue = Catalogue(folder: folder)
         cors = CORSPolicy(allowedOrigin: configuration.corsOrigin)
+        corsHeaders = cors.headers
         if let secret = configuration.tokenSecret {
             guard !secret.isEmpty else { throw .emptySecret }
             signer = URLSigner(secret: secret)
@@ -26,7 +29,7 @@ public final class RequestHandler: Sendable {
     /// The answer to `request` at `now` (seconds since the epoch, for token expiry).
     public func respond(to request: HTTPRequest, now: Int64) -> HTTPResponse {
         var response = route(request, now: now)
-        response.headers.append(contentsOf: cors.headers)
+        response.headers.append(contentsOf: corsHeaders)
         return response
     }
 
@@ -120,6 +123,9 @@ public final class RequestHandler: Sendable {
                 validators = validators.variant(token)
                 size = Int64(bytes.count)
                 body = .bytes(bytes)
+            } else if playlist.bytes.count == file.size {
+                // Already in memory: one write with the headers beats a sendfile of a few kilobytes.
+                body = .bytes(playlist.bytes)
             } else {
                 body = .file(FileRegion(file: file.handle, offset: 0, length: file.size))
             }
@@ -133,7 +139,9 @@ public final class RequestHandler: Sendable {
         if validators.isNotModified(
             ifNoneMatch: request.header("if-none-match"), ifModifiedSince: request.header("if-modified-since"))
         {
-            return HTTPResponse(status: 304, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" })
+            // libmicrohttpd sends no body with a 304 but states the body's length: give it the real one.
+            return HTTPResponse(
+                status: 304, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" }, body: body)
         }
         let range: ByteRangeAnswer =
             validators.allowsRange(ifRange: request.header("if-range"))

@@ -6,6 +6,9 @@ import Glibc
 
 let benchmarks: [String: () -> Int32] = [
     "serve": ServeBenchmark.run,
+    "parse": ParseBenchmark.run,
+    "filter": FilterBenchmark.run,
+    "segment": SegmentBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -15,8 +15,10 @@ enum TestFrames {
     }
 
     /// A camera frame.
-    static func camera(width: Int = 64, height: Int = 36, seed: UInt64 = 3, seconds: Double = 1.5) -> Frame {
-        SimulatedCamera(.init(width: width, height: height, durationSeconds: 4, seed: seed)).frame(atSeconds: seconds).image
+    static func camera(width: Int = 64, height: Int = 36, seed: UInt64 = 3, seconds: Double = 1.5,
+                       noiseLevel: Double = 2) -> Frame {
+        SimulatedCamera(.init(width: width, height: height, durationSeconds: 4, seed: seed, noiseLevel: noiseLevel))
+            .frame(atSeconds: seconds).image
     }
 
     /// A uniform frame of one colour.

@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import FilterzCLI
 
 /// `filterz inspect` over HTTP against a tiny loopback server (python3 http.server on an ephemeral port of
@@ -62,7 +63,8 @@ struct InspectHTTPTests {
     }
 
     static func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
+        let out = CapturedOutput()
+        let err = CapturedOutput()
         let code = CLI.run(arguments: arguments, stdout: out, stderr: err)
         return (code, out.text, err.text)
     }
@@ -85,8 +87,9 @@ struct InspectHTTPTests {
         #expect(result.code == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let playlists = try #require(object["playlists"] as? [[String: Any]])
-        #expect(playlists.compactMap { $0["location"] as? String }.first
-            == "\(base)/filterz/720p/index.m3u8?token=demo-7f3a")
+        #expect(
+            playlists.compactMap { $0["location"] as? String }.first
+                == "\(base)/filterz/720p/index.m3u8?token=demo-7f3a")
         #expect(playlists.allSatisfy { ($0["facts"] as? [String: Any])?["kind"] as? String == "media" })
         #expect((object["cross_playlist_diagnostics"] as? [Any])?.isEmpty == true)
     }

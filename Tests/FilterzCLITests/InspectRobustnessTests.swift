@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import FilterzCLI
 @testable import HLS
 
@@ -46,7 +47,8 @@ struct InspectRobustnessTests {
 
     @Test func mutatedCorpusFilesAlwaysGetAReport() throws {
         let folder = try #require(SharedData.folder("corpus/playlists"))
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m3u8") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m3u8") }
+            .sorted()
         var random = SeededGenerator(state: 2026)
         var runs = 0
         for name in names {
@@ -55,7 +57,8 @@ struct InspectRobustnessTests {
                 var bytes = original
                 for _ in 0...(round % 3) { bytes = Self.mutate(bytes, &random) }
                 for arguments in [["inspect", "-"], ["inspect", "--json", "-"]] {
-                    let out = CapturedOutput(), err = CapturedOutput()
+                    let out = CapturedOutput()
+                    let err = CapturedOutput()
                     let code = CLI.run(arguments: arguments, stdout: out, stderr: err, readStandardInput: { bytes })
                     #expect(code == 0 || code == 1, "\(name) round \(round): exit \(code) \(err.text)")
                     #expect(!out.text.isEmpty)
@@ -90,8 +93,10 @@ struct InspectRobustnessTests {
             let reference = ReferencedPlaylist(reference: .variant(Variant(uri: "a", bandwidth: 1)), playlist: media)
             _ = VariantAlignment.check([reference, reference])
         }
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: ["inspect", "-"], stdout: out, stderr: err, readStandardInput: { Array(text.utf8) })
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["inspect", "-"], stdout: out, stderr: err, readStandardInput: { Array(text.utf8) })
         #expect(code == 1)
         #expect(out.text.contains("[server-control.can-skip-until-too-small]"))
     }

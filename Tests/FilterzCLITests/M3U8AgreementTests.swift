@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import FilterzCLI
 
 /// Python m3u8 6.0.0, an independent parser, reads the sample playlists the same way `inspect --json` does.
@@ -52,12 +53,15 @@ struct M3U8AgreementTests {
         compare(theirs, ours, "")
         """
 
-    static let samples = ["filterz-master.m3u8", "filterz-vod.m3u8", "filterz/720p/index.m3u8", "filterz/subs/ko/index.m3u8"]
+    static let samples = [
+        "filterz-master.m3u8", "filterz-vod.m3u8", "filterz/720p/index.m3u8", "filterz/subs/ko/index.m3u8",
+    ]
 
     @Test(arguments: samples)
     func pythonM3U8AgreesWithOurJSON(_ name: String) throws {
         let path = SharedData.sampleMedia.appendingPathComponent("playlists/\(name)").path
-        let out = CapturedOutput(), err = CapturedOutput()
+        let out = CapturedOutput()
+        let err = CapturedOutput()
         #expect(CLI.run(arguments: ["inspect", "--json", path], stdout: out, stderr: err) == 0)
         let folder = try TemporaryFolder()
         let ours = folder.url.appendingPathComponent("ours.json")

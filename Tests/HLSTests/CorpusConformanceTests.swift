@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import HLS
 
 /// The shared corpus against `parseAndValidate` and the facts JSON: python m3u8's answers where they are the
@@ -26,7 +27,7 @@ struct CorpusConformanceTests {
         // Invalid files: m3u8's lenient answers where a strict reading gives another value.
         // CODECS quote not closed: we keep the text up to the end of the line, m3u8 gives ''.
         "derived-unterminated-quote.m3u8": [
-            ("variants.1.codecs", .string("avc1.640029,mp4a.40.2"), "unterminated quote runs to end of line"),
+            ("variants.1.codecs", .string("avc1.640029,mp4a.40.2"), "unterminated quote runs to end of line")
         ],
         // '587500@' is not length[@offset]: we drop the byte range (reported), m3u8 keeps the length.
         "videojs-byterange-bad-offsets.m3u8": [("segments.0.byterange", .null, "invalid byte range dropped")],
@@ -67,7 +68,7 @@ struct CorpusConformanceTests {
         var ours = ExpectedJSON(playlist.facts())
         // Python m3u8 gives null for an absent EXT-X-DISCONTINUITY-SEQUENCE; the spec default (ours) is 0.
         if case .object(let members) = expected, members["discontinuity_sequence"] == .null,
-           members["kind"] == .string("media")
+            members["kind"] == .string("media")
         {
             ours.set("discontinuity_sequence", to: .null)
         }
@@ -139,7 +140,8 @@ struct CorpusConformanceTests {
     func invalidFilesHaveAnErrorOnEachNamedLine(_ file: Corpus.File) {
         let errorLines = Set(parseAndValidate(file.bytes).errors.map(\.location.line))
         for line in Self.invalidLines[file.name] ?? [] {
-            #expect(errorLines.contains(line), "\(file.name): no error on line \(line); errors on \(errorLines.sorted())")
+            #expect(
+                errorLines.contains(line), "\(file.name): no error on line \(line); errors on \(errorLines.sorted())")
         }
     }
 

@@ -51,7 +51,8 @@ indirect enum ExpectedJSON: Decodable, Equatable, CustomStringConvertible {
         case .number(let d): String(d)
         case .string(let s): "\"\(s)\""
         case .array(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
-        case .object(let members): "{" + members.keys.sorted().map { "\($0): \(members[$0]!)" }.joined(separator: ", ") + "}"
+        case .object(let members):
+            "{" + members.keys.sorted().map { "\($0): \(members[$0]!)" }.joined(separator: ", ") + "}"
         }
     }
 
@@ -86,7 +87,8 @@ indirect enum ExpectedJSON: Decodable, Equatable, CustomStringConvertible {
                 return expected[key]!.differences(from: value, path: keyPath)
             }
         case (.array(let expected), .array(let actual)):
-            var found = expected.count == actual.count
+            var found =
+                expected.count == actual.count
                 ? [] : ["\(path): \(expected.count) elements vs ours \(actual.count)"]
             for (index, pair) in zip(expected, actual).enumerated() {
                 found += pair.0.differences(from: pair.1, path: "\(path).\(index)")

@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import HLS
 
 /// What the Filterz app reads from its own streams (SampleMedia/playlists): VOD segment durations, the first
@@ -22,7 +23,9 @@ import Testing
         #expect(media.playlistType == .vod && media.endList)
         #expect(media.segments.map(\.duration) == [4, 4, 4, 4, 4, 4, 4, 2.136])
         #expect(abs(media.totalDuration - 30.136) < 1e-9)
-        #expect(media.statistics.totalBytes == 812 + 281_530 + 276_044 + 290_112 + 268_930 + 301_877 + 274_410 + 288_003 + 140_221)
+        #expect(
+            media.statistics.totalBytes == 812 + 281_530 + 276_044 + 290_112 + 268_930 + 301_877 + 274_410 + 288_003
+                + 140_221)
         #expect(media.segments.map(\.discontinuity) == [false, false, false, false, true, false, false, false])
     }
 
@@ -31,8 +34,9 @@ import Testing
         let byBandwidth = master.variants.sorted { $0.bandwidth < $1.bandwidth }
         #expect(byBandwidth.map(\.resolution?.height) == [360, 720, 1080])
         let first = try #require(master.variants.first)
-        #expect(URIReference.resolve(first.uri, against: Self.masterURL)
-            == "https://cdn.filterz.app/streams/42/filterz/720p/index.m3u8?token=demo-7f3a")
+        #expect(
+            URIReference.resolve(first.uri, against: Self.masterURL)
+                == "https://cdn.filterz.app/streams/42/filterz/720p/index.m3u8?token=demo-7f3a")
     }
 
     @Test func aVariantWithoutItsOwnTokenInheritsTheMasterToken() throws {
@@ -44,8 +48,9 @@ import Testing
 
             """
         let master = try #require(parse(text).playlist?.multivariant)
-        #expect(URIReference.resolve(master.variants[0].uri, against: Self.masterURL)
-            == "https://cdn.filterz.app/streams/42/360p/index.m3u8?token=demo-7f3a")
+        #expect(
+            URIReference.resolve(master.variants[0].uri, against: Self.masterURL)
+                == "https://cdn.filterz.app/streams/42/360p/index.m3u8?token=demo-7f3a")
     }
 
     @Test func subtitleRenditionsListKoreanAndEnglishWithResolvedURIs() throws {
@@ -54,12 +59,14 @@ import Testing
         #expect(subtitles.map(\.language) == ["ko", "en"])
         #expect(subtitles.map(\.name) == ["한국어", "English"])
         #expect(subtitles.map(\.isDefault) == [true, false])
-        #expect(subtitles.map { URIReference.resolve($0.uri ?? "", against: Self.masterURL) } == [
-            "https://cdn.filterz.app/streams/42/filterz/subs/ko/index.m3u8?token=demo-7f3a",
-            "https://cdn.filterz.app/streams/42/filterz/subs/en/index.m3u8?token=demo-7f3a",
-        ])
+        #expect(
+            subtitles.map { URIReference.resolve($0.uri ?? "", against: Self.masterURL) } == [
+                "https://cdn.filterz.app/streams/42/filterz/subs/ko/index.m3u8?token=demo-7f3a",
+                "https://cdn.filterz.app/streams/42/filterz/subs/en/index.m3u8?token=demo-7f3a",
+            ])
         let fileBase = Self.folder.appendingPathComponent("filterz-master.m3u8").path
-        #expect(URIReference.resolve(subtitles[0].uri ?? "", against: fileBase)
-            == Self.folder.path + "/filterz/subs/ko/index.m3u8?token=demo-7f3a")
+        #expect(
+            URIReference.resolve(subtitles[0].uri ?? "", against: fileBase)
+                == Self.folder.path + "/filterz/subs/ko/index.m3u8?token=demo-7f3a")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 @Suite struct VariantAlignmentTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 @Suite struct WebVTTTests {
@@ -24,13 +25,14 @@ import Testing
         let document = try #require(outcome.document)
         #expect(document.timestampMap == WebVTTTimestampMap(mpegTimestamp: 900_000, localMilliseconds: 0))
         #expect(document.timestampMap?.offsetSeconds == 10)
-        #expect(document.cues == [
-            WebVTTCue(
-                identifier: "1", startMilliseconds: 1_000, endMilliseconds: 3_500,
-                settings: [.init(name: "align", value: "start"), .init(name: "line", value: "90%")],
-                text: "안녕하세요\n<i>second line</i>"),
-            WebVTTCue(startMilliseconds: 62_250, endMilliseconds: 64_000, text: "short form"),
-        ])
+        #expect(
+            document.cues == [
+                WebVTTCue(
+                    identifier: "1", startMilliseconds: 1_000, endMilliseconds: 3_500,
+                    settings: [.init(name: "align", value: "start"), .init(name: "line", value: "90%")],
+                    text: "안녕하세요\n<i>second line</i>"),
+                WebVTTCue(startMilliseconds: 62_250, endMilliseconds: 64_000, text: "short form"),
+            ])
         #expect(document.cues[0].setting("line") == "90%")
     }
 
@@ -83,7 +85,9 @@ import Testing
                     settings: [.init(name: "position", value: "10%")], text: "two\nlines"),
             ])
         let text = document.text
-        #expect(text.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n\nc1\n00:00:00.000 --> 00:00:02.000\n"))
+        #expect(
+            text.hasPrefix(
+                "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n\nc1\n00:00:00.000 --> 00:00:02.000\n"))
         #expect(text.contains("01:02:03.004 --> 01:02:05.000 position:10%\ntwo\nlines\n"))
         let reparsed = WebVTTDocument.parse(Array(text.utf8))
         #expect(reparsed.diagnostics.isEmpty)

@@ -1,5 +1,5 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import HLS
 import Playback
 
@@ -39,7 +39,9 @@ enum CorpusPlaylists {
         var sources: [TestSource] = []
         var next = 0
         for entry in parsed {
-            guard case .multivariant(let multivariant) = entry.playlist, !multivariant.variants.isEmpty else { continue }
+            guard case .multivariant(let multivariant) = entry.playlist, !multivariant.variants.isEmpty else {
+                continue
+            }
             let stream = StreamDescription(multivariant)
             let timelines = stream.variants.indices.map { _ in
                 defer { next += 1 }

@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import HLS
 import Testing
+
 @testable import Playback
 
 /// The adapters from the HLS model to the machine's own value types, on the shared corpus.
@@ -13,7 +14,10 @@ struct HLSAdapterTests {
         return MediaTimeline(media)
     }
 
-    enum CorpusError: Error { case notMedia(String), notMultivariant(String) }
+    enum CorpusError: Error {
+        case notMedia(String)
+        case notMultivariant(String)
+    }
 
     @Test func aVODPlaylistBecomesCumulativeSegmentTimesWithAnEnd() throws {
         let timeline = try timeline("rfc8216-8.1-simple-media.m3u8")
@@ -90,7 +94,8 @@ struct HLSAdapterTests {
     }
 
     @Test func aMultivariantPlaylistBecomesALadderSortedByBandwidthWithItsRenditions() throws {
-        guard case .multivariant(let master) = try #require(CorpusPlaylists.named("apple-bipbop-adv-ts-master.m3u8")) else {
+        guard case .multivariant(let master) = try #require(CorpusPlaylists.named("apple-bipbop-adv-ts-master.m3u8"))
+        else {
             throw CorpusError.notMultivariant("apple-bipbop-adv-ts-master.m3u8")
         }
         let stream = StreamDescription(master)
@@ -105,7 +110,9 @@ struct HLSAdapterTests {
         // Portrait inline (780 × 438 px): 540p at most; landscape full screen: everything.
         let portraitCap = QualitySelector.viewportCap(variants: stream.variantInfos, viewport: Fixtures.portrait)
         #expect((stream.variantInfos[portraitCap].height ?? 0) <= 540)
-        #expect(QualitySelector.viewportCap(variants: stream.variantInfos, viewport: Fixtures.landscape) == stream.variants.count - 1)
+        #expect(
+            QualitySelector.viewportCap(variants: stream.variantInfos, viewport: Fixtures.landscape) == stream.variants
+                .count - 1)
     }
 
     @Test func everyCorpusPlaylistConvertsWithoutTrapping() {

@@ -36,11 +36,16 @@ enum Fixtures {
                     info: VariantInfo(
                         index: index, bandwidthBitsPerSecond: rung.bitsPerSecond, width: rung.width,
                         height: rung.height, codecs: ["avc1.64001f", "mp4a.40.2"]),
-                    uri: "v\(index)/index.m3u8", subtitlesGroupID: "subs", timeline: timelines ? vod(variant: index) : nil)
+                    uri: "v\(index)/index.m3u8", subtitlesGroupID: "subs",
+                    timeline: timelines ? vod(variant: index) : nil)
             },
             renditions: [
-                .init(kind: .subtitles, groupID: "subs", name: "English", language: "en", uri: "subs/en.m3u8", isDefault: true),
-                .init(kind: .subtitles, groupID: "subs", name: "Deutsch", language: "de", uri: "subs/de.m3u8", isDefault: false),
+                .init(
+                    kind: .subtitles, groupID: "subs", name: "English", language: "en", uri: "subs/en.m3u8",
+                    isDefault: true),
+                .init(
+                    kind: .subtitles, groupID: "subs", name: "Deutsch", language: "de", uri: "subs/de.m3u8",
+                    isDefault: false),
             ])
     }
 
@@ -49,14 +54,21 @@ enum Fixtures {
     /// Full screen in landscape: 844 × 390 points at 3× (no cap below 1080p).
     static let landscape = Viewport(widthPixels: 2532, heightPixels: 1170, orientation: .landscape)
 
-    static func machine(viewport: Viewport? = portrait, configuration: PlaybackConfiguration = .init()) -> PlaybackMachine {
-        PlaybackMachine(configuration: configuration, selector: QualitySelector(rule: .throughput), viewport: viewport)
+    /// A machine with the plain throughput rule (no buffer-based step-down), so that the scripted scenarios'
+    /// selections follow from the measured throughput and the viewport cap alone.
+    static func machine(viewport: Viewport? = portrait, configuration: PlaybackConfiguration = .init())
+        -> PlaybackMachine
+    {
+        let selector = QualitySelector(
+            rule: .throughput, configuration: SelectorConfiguration(insufficientBufferRule: false))
+        return PlaybackMachine(configuration: configuration, selector: selector, viewport: viewport)
     }
 
     /// A download that measured `megabitsPerSecond` for `bytes`.
     static func download(bytes: Int, megabitsPerSecond: Double) -> PlaybackMachine.SegmentDownload {
         PlaybackMachine.SegmentDownload(
-            bytes: bytes, downloadSeconds: Double(bytes) * 8 / (megabitsPerSecond * 1_000_000), timeToFirstByteSeconds: 0)
+            bytes: bytes, downloadSeconds: Double(bytes) * 8 / (megabitsPerSecond * 1_000_000),
+            timeToFirstByteSeconds: 0)
     }
 }
 
@@ -102,5 +114,6 @@ func switched(from: Int?, to: Int, at: Double, _ kind: PlaybackMetric.SwitchKind
 }
 
 func variantPlaylist(_ number: Int, variant: Int) -> Effect {
-    .loadPlaylist(.init(id: id(number), url: "v\(variant)/index.m3u8", parentURL: Fixtures.masterURL, variantIndex: variant))
+    .loadPlaylist(
+        .init(id: id(number), url: "v\(variant)/index.m3u8", parentURL: Fixtures.masterURL, variantIndex: variant))
 }

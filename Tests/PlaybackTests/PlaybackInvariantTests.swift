@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 
 /// Properties that hold whatever happens: every state against every event, and long seeded random sequences.
@@ -97,12 +98,16 @@ enum Invariants {
 
     static func problems(before: Snapshot, event: Event, after: Snapshot, effects: [Effect]) -> [String] {
         var problems: [String] = []
-        let beforePhase = before.phase, afterPhase = after.phase
-        var loadsSegment = false, loadsAnything = false
+        let beforePhase = before.phase
+        let afterPhase = after.phase
+        var loadsSegment = false
+        var loadsAnything = false
         var resync: Double?
         for effect in effects {
             switch effect {
-            case .loadSegment: loadsSegment = true; loadsAnything = true
+            case .loadSegment:
+                loadsSegment = true
+                loadsAnything = true
             case .loadPlaylist: loadsAnything = true
             case .report(.positionResynced(_, let to)): resync = to
             default: break
@@ -185,7 +190,10 @@ enum Invariants {
     /// Plays one seeded sequence; returns the first broken invariant, or nil.
     static func run(source: TestSource, seed: UInt64, events count: Int) -> String? {
         var runner = RandomRunner(source: source, seed: seed)
-        var machine = Fixtures.machine(viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
+        // Every rule takes its turn: the invariants may not depend on the selection rule.
+        let rule = ABRRuleKind.allCases[Int(seed / 2 % UInt64(ABRRuleKind.allCases.count))]
+        var machine = PlaybackMachine(
+            selector: QualitySelector(rule: rule), viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
         var effects = machine.handle(.load(url: source.masterURL))
         runner.perform(effects)
         let duration = source.timelines.map(\.durationSeconds).max() ?? 0
@@ -199,7 +207,9 @@ enum Invariants {
             }
             before = after
             runner.perform(effects)
-            if runner.segmentLoads.count > 1 { return "step \(step): \(runner.segmentLoads.count) segment loads in flight" }
+            if runner.segmentLoads.count > 1 {
+                return "step \(step): \(runner.segmentLoads.count) segment loads in flight"
+            }
         }
         return nil
     }
@@ -219,7 +229,8 @@ extension TestSource {
             TestSource(stream: ladder, timelines: equal, isLive: false),
             TestSource(stream: ladder, timelines: unequal, isLive: false),
             TestSource(stream: ladder, timelines: equal, isLive: true),
-            TestSource(stream: .single(uri: Fixtures.masterURL), timelines: [equal[0]], isLive: false, isSingleMedia: true),
+            TestSource(
+                stream: .single(uri: Fixtures.masterURL), timelines: [equal[0]], isLive: false, isSingleMedia: true),
         ]
     }()
 }
@@ -253,13 +264,31 @@ struct SampleState: Sendable, CustomTestStringConvertible {
                 .load(url: master), .playlistLoaded(id(1), .multivariant(Fixtures.ladder())),
                 .playlistLoaded(id(2), .media(Fixtures.vod(variant: 0))), .segmentLoaded(id(3), fast),
             ])
-        add("playing, retry pending", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .segmentLoadFailed(id(3), statusCode: 500)])
-        add("playing offline", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .networkLost])
+        add(
+            "playing, retry pending",
+            [
+                .load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast),
+                .segmentLoadFailed(id(3), statusCode: 500),
+            ])
+        add(
+            "playing offline",
+            [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .networkLost])
         add("paused", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .pause])
-        add("playing in landscape", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast)], viewport: Fixtures.landscape)
-        add("rebuffering", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .tick(elapsedSeconds: 5)])
-        add("seeking", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .seek(toSeconds: 30)])
-        add("live", [.load(url: "live.m3u8"), .playlistLoaded(id(1), .media(Fixtures.live(variant: 0, first: 7))), .segmentLoaded(id(3), fast)])
+        add(
+            "playing in landscape", [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast)],
+            viewport: Fixtures.landscape)
+        add(
+            "rebuffering",
+            [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .tick(elapsedSeconds: 5)])
+        add(
+            "seeking",
+            [.load(url: master), .playlistLoaded(id(1), ladder), .segmentLoaded(id(2), fast), .seek(toSeconds: 30)])
+        add(
+            "live",
+            [
+                .load(url: "live.m3u8"), .playlistLoaded(id(1), .media(Fixtures.live(variant: 0, first: 7))),
+                .segmentLoaded(id(3), fast),
+            ])
         var ended = Fixtures.machine()
         _ = ended.handle(.load(url: master))
         _ = ended.handle(.playlistLoaded(id(1), .multivariant(Fixtures.ladder(timelines: true))))
@@ -268,7 +297,13 @@ struct SampleState: Sendable, CustomTestStringConvertible {
             _ = ended.handle(.tick(elapsedSeconds: 2))
         }
         samples.append(SampleState(name: "ended", machine: ended))
-        add("failed", [.load(url: master), .playlistLoadFailed(id(1), statusCode: 404), .timerFired(id(2)), .playlistLoadFailed(id(3), statusCode: 404), .timerFired(id(4)), .playlistLoadFailed(id(5), statusCode: 404)])
+        add(
+            "failed",
+            [
+                .load(url: master), .playlistLoadFailed(id(1), statusCode: 404), .timerFired(id(2)),
+                .playlistLoadFailed(id(3), statusCode: 404), .timerFired(id(4)),
+                .playlistLoadFailed(id(5), statusCode: 404),
+            ])
         return samples
     }()
 
@@ -279,12 +314,15 @@ struct SampleState: Sendable, CustomTestStringConvertible {
         var events: [Event] = [
             .load(url: Fixtures.masterURL), .play, .pause, .networkLost, .networkRestored,
             .orientationChanged(Fixtures.portrait), .orientationChanged(Fixtures.landscape),
-            .qualityRequested(.auto), .qualityRequested(.fixed(variantIndex: 0)), .qualityRequested(.fixed(variantIndex: 3)),
+            .qualityRequested(.auto), .qualityRequested(.fixed(variantIndex: 0)),
+            .qualityRequested(.fixed(variantIndex: 3)),
             .qualityRequested(.fixed(variantIndex: 99)), .qualityRequested(.fixed(variantIndex: -1)),
             .subtitleSelected(.language("de")), .subtitleSelected(.off), .audioSelected(language: "en"),
             .rateChanged(2), .rateChanged(0), .rateChanged(-.infinity), .rateChanged(.nan),
         ]
-        for elapsed in [0, 0.5, 3, 100, -1, Double.nan, Double.infinity] { events.append(.tick(elapsedSeconds: elapsed)) }
+        for elapsed in [0, 0.5, 3, 100, -1, Double.nan, Double.infinity] {
+            events.append(.tick(elapsedSeconds: elapsed))
+        }
         for target in [-5, 0, 13, 1e12, Double.nan, -Double.infinity] { events.append(.seek(toSeconds: target)) }
         for requestID in ids {
             events += [

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 
 /// Scripted scenarios: the whole effect list is asserted after every event.
@@ -11,7 +12,8 @@ import Testing
         #expect(machine.state.phase == .loading)
         #expect(machine.send(.tick(elapsedSeconds: 0.25)) == [])
         // No estimate yet: the lowest variant.
-        #expect(machine.send(.playlistLoaded(id(1), .multivariant(Fixtures.ladder()))) == [variantPlaylist(2, variant: 0)])
+        #expect(
+            machine.send(.playlistLoaded(id(1), .multivariant(Fixtures.ladder()))) == [variantPlaylist(2, variant: 0)])
         #expect(
             machine.send(.playlistLoaded(id(2), .media(Fixtures.vod(variant: 0))))
                 == [switched(from: nil, to: 0, at: 0, .initial), segment(3, variant: 0, sequence: 0, start: 0)])
@@ -41,7 +43,10 @@ import Testing
         // Slow network (1 Mbit/s): variant 0 throughout.
         #expect(
             machine.send(.segmentLoaded(id(2), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
-                == [.report(.playbackStarted(atSeconds: 0, startupSeconds: 0)), segment(3, variant: 0, sequence: 1, start: 4)])
+                == [
+                    .report(.playbackStarted(atSeconds: 0, startupSeconds: 0)),
+                    segment(3, variant: 0, sequence: 1, start: 4),
+                ])
         #expect(
             machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
                 == [segment(4, variant: 0, sequence: 2, start: 8)])
@@ -55,14 +60,16 @@ import Testing
         var sequence = 3
         var effects: [Effect] = []
         while sequence < 9 {
-            effects = machine.send(.segmentLoaded(id(nextID - 1), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
+            effects = machine.send(
+                .segmentLoaded(id(nextID - 1), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
             #expect(effects == [])
             effects = machine.send(.tick(elapsedSeconds: 4))
             sequence += 1
             #expect(effects == [segment(nextID, variant: 0, sequence: sequence, start: Double(sequence) * 4)])
             nextID += 1
         }
-        #expect(machine.send(.segmentLoaded(id(nextID - 1), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1))) == [])
+        #expect(
+            machine.send(.segmentLoaded(id(nextID - 1), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1))) == [])
         #expect(machine.positionSeconds == 24.5)
         #expect(machine.send(.tick(elapsedSeconds: 15)) == [])
         #expect(machine.state.phase == .playing)
@@ -85,7 +92,10 @@ import Testing
         #expect(machine.positionSeconds == 4)
         #expect(
             machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 400_000, megabitsPerSecond: 0.6)))
-                == [.report(.stallEnded(atSeconds: 4, durationSeconds: 1.5)), segment(4, variant: 0, sequence: 2, start: 8)])
+                == [
+                    .report(.stallEnded(atSeconds: 4, durationSeconds: 1.5)),
+                    segment(4, variant: 0, sequence: 2, start: 8),
+                ])
         #expect(machine.state.phase == .playing)
         #expect(machine.send(.tick(elapsedSeconds: 1)) == [])
         #expect(machine.positionSeconds == 5)
@@ -128,8 +138,9 @@ import Testing
 
     @Test func aManualPickFlushesAndReloadsAtTheCurrentPositionAndAutoSwitchesBackSeamlessly() {
         var machine = startedOnVariantZero(megabitsPerSecond: 20)
-        #expect(machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 750_000, megabitsPerSecond: 20)))
-            == [segment(4, variant: 1, sequence: 2, start: 8)])
+        #expect(
+            machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 750_000, megabitsPerSecond: 20)))
+                == [segment(4, variant: 1, sequence: 2, start: 8)])
         #expect(machine.send(.tick(elapsedSeconds: 5.5)) == [])
         #expect(machine.positionSeconds == 5.5)
         // 720p by hand: the buffered 540p and the load in flight go; 720p loads from 5.5 s.
@@ -142,7 +153,8 @@ import Testing
         #expect(machine.positionSeconds == 5.5)
         #expect(machine.bufferSeconds == 0)
         #expect(machine.state.phase == .rebuffering)
-        #expect(machine.send(.segmentLoaded(id(4), Fixtures.download(bytes: 1, megabitsPerSecond: 1))) == [])  // Cancelled: ignored.
+        // The cancelled load's late answer is ignored.
+        #expect(machine.send(.segmentLoaded(id(4), Fixtures.download(bytes: 1, megabitsPerSecond: 1))) == [])
         // 2.5 s buffered (5.5…8): not enough to resume; the next 720p segment follows.
         #expect(
             machine.send(.segmentLoaded(id(5), Fixtures.download(bytes: 1_500_000, megabitsPerSecond: 20)))
@@ -292,7 +304,10 @@ import Testing
                 ])
         #expect(
             machine.send(.segmentLoaded(id(3), download))
-                == [.report(.playbackStarted(atSeconds: 12, startupSeconds: 0)), liveSegment(4, sequence: 104, start: 16)])
+                == [
+                    .report(.playbackStarted(atSeconds: 12, startupSeconds: 0)),
+                    liveSegment(4, sequence: 104, start: 16),
+                ])
         #expect(machine.send(.tick(elapsedSeconds: 2)) == [])
         #expect(machine.send(.timerFired(id(2))) == [reloadRequest(5)])
         // The window slid by one segment: one target duration to the next reload.
@@ -316,12 +331,14 @@ import Testing
             machine.send(.playlistLoaded(id(11), .media(Fixtures.live(variant: 0, first: 200))))
                 == [
                     .scheduleReload(.init(id: id(12), afterSeconds: 4)),
-                    .report(.positionResynced(fromSeconds: 14, toSeconds: 412)), liveSegment(13, sequence: 203, start: 412),
+                    .report(.positionResynced(fromSeconds: 14, toSeconds: 412)),
+                    liveSegment(13, sequence: 203, start: 412),
                 ])
         #expect(machine.positionSeconds == 412)
         // EXT-X-ENDLIST: no more reloads; the stream ends after its last segment.
         #expect(machine.send(.timerFired(id(12))) == [reloadRequest(14)])
-        #expect(machine.send(.playlistLoaded(id(14), .media(Fixtures.live(variant: 0, first: 201, endList: true)))) == [])
+        #expect(
+            machine.send(.playlistLoaded(id(14), .media(Fixtures.live(variant: 0, first: 201, endList: true)))) == [])
         #expect(machine.send(.segmentLoaded(id(13), download)) == [liveSegment(15, sequence: 204, start: 416)])
         #expect(machine.send(.segmentLoaded(id(15), download)) == [liveSegment(16, sequence: 205, start: 420)])
         #expect(machine.send(.segmentLoaded(id(16), download)) == [liveSegment(17, sequence: 206, start: 424)])
@@ -336,6 +353,52 @@ import Testing
                 == [.cancelLoad(id(3)), .loadPlaylist(.init(id: id(4), url: "https://cdn.example/other.m3u8"))])
         #expect(machine.state.phase == .loading)
         #expect(machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 1, megabitsPerSecond: 1))) == [])
+    }
+
+    @Test func aSeamlessSwitchBetweenDifferentCutsContinuesAtTheSameMediaTimeNotTheSameIndex() {
+        // Variant 0 is cut every 4 s, variant 1 every 6 s.
+        var ladder = Fixtures.ladder(timelines: true)
+        var variants = ladder.variants
+        variants[1].timeline = MediaTimeline(
+            durations: Array(repeating: 6, count: 7), targetDurationSeconds: 6, uriPrefix: "v1/s")
+        ladder = StreamDescription(variants: variants, renditions: ladder.renditions)
+        var machine = Fixtures.machine()
+        _ = machine.send(.load(url: master))
+        #expect(
+            machine.send(.playlistLoaded(id(1), .multivariant(ladder)))
+                == [switched(from: nil, to: 0, at: 0, .initial), segment(2, variant: 0, sequence: 0, start: 0)])
+        // Slow first download: variant 0 again.
+        #expect(
+            machine.send(.segmentLoaded(id(2), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
+                == [
+                    .report(.playbackStarted(atSeconds: 0, startupSeconds: 0)),
+                    segment(3, variant: 0, sequence: 1, start: 4),
+                ])
+        // Fast now: up to variant 1. The buffer ends at 8 s, inside variant 1's segment 1 (6…12), not its
+        // segment 2 (12…18) as the index would say.
+        #expect(
+            machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 400_000, megabitsPerSecond: 40)))
+                == [
+                    switched(from: 0, to: 1, at: 8, .seamless),
+                    segment(4, variant: 1, sequence: 1, start: 6, duration: 6),
+                ])
+        #expect(
+            machine.send(.segmentLoaded(id(4), Fixtures.download(bytes: 1_125_000, megabitsPerSecond: 40))) == [
+                segment(5, variant: 1, sequence: 2, start: 12, duration: 6)
+            ])
+        #expect(machine.bufferSeconds == 12)
+        #expect(machine.positionSeconds == 0)
+    }
+
+    @Test func goingOfflineWhileLoadingParksThePlaylistRequestUntilTheNetworkIsBack() {
+        var machine = Fixtures.machine()
+        #expect(machine.send(.networkLost) == [])
+        #expect(machine.send(.load(url: master)) == [])
+        #expect(machine.send(.networkRestored) == [.loadPlaylist(.init(id: id(1), url: master))])
+        #expect(machine.send(.networkLost) == [.cancelLoad(id(1))])
+        #expect(machine.send(.playlistLoaded(id(1), .multivariant(Fixtures.ladder()))) == [])
+        #expect(machine.send(.networkRestored) == [.loadPlaylist(.init(id: id(2), url: master))])
+        #expect(machine.state.phase == .loading)
     }
 
     // MARK: - Helpers

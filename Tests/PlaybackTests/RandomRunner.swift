@@ -26,7 +26,8 @@ struct TestSource: Sendable {
 
     /// The answer to a playlist request at wall time `clockSeconds` (live windows slide with it; after
     /// `jumpAfterSeconds` the media sequence jumps by 1000).
-    func playlist(for request: PlaybackMachine.PlaylistRequest, clockSeconds: Double) -> PlaybackMachine.LoadedPlaylist {
+    func playlist(for request: PlaybackMachine.PlaylistRequest, clockSeconds: Double) -> PlaybackMachine.LoadedPlaylist
+    {
         guard let variant = request.variantIndex else {
             return isSingleMedia ? .media(window(variant: 0, clockSeconds: clockSeconds)) : .multivariant(stream)
         }
@@ -93,12 +94,18 @@ struct RandomRunner {
                 return .segmentLoadFailed(request.id, statusCode: [404, 500, nil].randomElement(using: &generator)!)
             }
             let megabits = Double.random(in: 0.3...30, using: &generator)
-            let bytes = max(1, Int(Double(source.stream.variants[request.variantIndex].info.bandwidthBitsPerSecond) * request.durationSeconds / 8))
+            let bytes = max(
+                1,
+                Int(
+                    Double(source.stream.variants[request.variantIndex].info.bandwidthBitsPerSecond)
+                        * request.durationSeconds / 8))
             let seconds = Double(bytes) * 8 / (megabits * 1_000_000)
             clockSeconds += seconds
             return .segmentLoaded(
                 request.id,
-                .init(bytes: bytes, downloadSeconds: seconds, timeToFirstByteSeconds: Double.random(in: 0...0.1, using: &generator)))
+                .init(
+                    bytes: bytes, downloadSeconds: seconds,
+                    timeToFirstByteSeconds: Double.random(in: 0...0.1, using: &generator)))
         case 0..<34 where !playlistLoads.isEmpty:
             let request = playlistLoads.removeFirst()
             if Int.random(in: 0..<12, using: &generator) == 0 {

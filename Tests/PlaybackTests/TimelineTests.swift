@@ -1,12 +1,14 @@
 import Testing
+
 @testable import Playback
 
 @Suite struct TimelineTests {
     private let fourSecond = MediaTimeline(durations: [4, 4, 4, 4])
 
-    @Test(arguments: [
-        (0.0, 0), (3.9, 0), (4.0, 1), (3.9995, 1), (7.5, 1), (15.99, 3),
-    ] as [(Double, Int)])
+    @Test(
+        arguments: [
+            (0.0, 0), (3.9, 0), (4.0, 1), (3.9995, 1), (7.5, 1), (15.99, 3),
+        ] as [(Double, Int)])
     func aTimeOnABoundaryBelongsToTheSegmentThatStartsThere(seconds: Double, expected: Int) {
         #expect(fourSecond.segmentIndex(containing: seconds) == expected)
     }
@@ -33,7 +35,9 @@ import Testing
     @Test func anotherVariantIsPlacedByProgramDateTimeEvenWhenItsSequenceNumbersDiffer() {
         var current = MediaTimeline(durations: [4, 4, 4], firstMediaSequence: 10, startSeconds: 50, hasEndList: false)
         var other = MediaTimeline(durations: [6, 6], firstMediaSequence: 500, hasEndList: false)
-        for index in current.segments.indices { current.segments[index].programDateTimeSeconds = 1000 + 4 * Double(index) }
+        for index in current.segments.indices {
+            current.segments[index].programDateTimeSeconds = 1000 + 4 * Double(index)
+        }
         // The other variant's first segment starts 2 s after ours, by the wall clock.
         for index in other.segments.indices { other.segments[index].programDateTimeSeconds = 1002 + 6 * Double(index) }
         let (aligned, method) = current.aligned(other, sameRendition: false)
@@ -82,16 +86,17 @@ import Testing
         #expect(aligned.startSeconds == 20)
     }
 
-    @Test(arguments: [
-        // (start offset, hold-back, live, expected start)
-        (nil, nil, false, 0.0),
-        (nil, nil, true, 28.0),  // 40 − 3 × 4
-        (nil, 6.0, true, 34.0),  // SERVER-CONTROL HOLD-BACK
-        (10.0, nil, true, 10.0),  // EXT-X-START from the beginning
-        (-8.0, nil, false, 32.0),  // EXT-X-START from the end
-        (-100.0, nil, true, 0.0),  // clamped into the playlist
-        (100.0, nil, false, 39.998),
-    ] as [(Double?, Double?, Bool, Double)])
+    @Test(
+        arguments: [
+            // (start offset, hold-back, live, expected start)
+            (nil, nil, false, 0.0),
+            (nil, nil, true, 28.0),  // 40 − 3 × 4
+            (nil, 6.0, true, 34.0),  // SERVER-CONTROL HOLD-BACK
+            (10.0, nil, true, 10.0),  // EXT-X-START from the beginning
+            (-8.0, nil, false, 32.0),  // EXT-X-START from the end
+            (-100.0, nil, true, 0.0),  // clamped into the playlist
+            (100.0, nil, false, 39.998),
+        ] as [(Double?, Double?, Bool, Double)])
     func playbackStartsAtTheHoldBackOrTheStartOffset(offset: Double?, holdBack: Double?, live: Bool, expected: Double) {
         var timeline = MediaTimeline(durations: Array(repeating: 4, count: 10), hasEndList: !live)
         timeline.startOffsetSeconds = offset
@@ -107,7 +112,8 @@ import Testing
 
     @Test func aStreamDescriptionSortsTheLadderByBandwidthAndNumbersIt() {
         let variants = [3_000_000, 800_000, 1_500_000].map { bandwidth in
-            StreamDescription.Variant(info: VariantInfo(index: 99, bandwidthBitsPerSecond: bandwidth), uri: "\(bandwidth).m3u8")
+            StreamDescription.Variant(
+                info: VariantInfo(index: 99, bandwidthBitsPerSecond: bandwidth), uri: "\(bandwidth).m3u8")
         }
         let stream = StreamDescription(variants: variants)
         #expect(stream.variants.map(\.uri) == ["800000.m3u8", "1500000.m3u8", "3000000.m3u8"])

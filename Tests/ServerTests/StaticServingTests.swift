@@ -62,6 +62,12 @@ import Testing
             #expect(again.header("etag") == tag)
             #expect(again.header("cache-control") == CachePolicy.immutable)
         }
+        // On a keep-alive connection the next response follows right after the 304 (no stray body bytes).
+        let connection = try RawConnection(port: site.port)
+        let notModified = try connection.request("GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": tag])
+        #expect(notModified.status == 304)
+        #expect(notModified.header("content-length") == nil || notModified.header("content-length") == "2001")
+        #expect(try connection.request("GET", "/vod/v0/seg_2.ts").body == TestSite.bytes(count: 2002, seed: 2))
         let changed = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": "\"x\""])
         #expect(changed.status == 200)
         let older = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])
@@ -150,6 +156,12 @@ import Testing
         let response = try fetch(restricted.port, "GET", "/a/master.m3u8")
         #expect(response.header("access-control-allow-origin") == "https://app.example")
         #expect(response.header("vary") == "Origin")
+    }
+
+    @Test func aPortInUseIsAnErrorNotASharedPort() throws {
+        var configuration = site.server.configuration
+        configuration.port = site.port
+        #expect(throws: ServerError.self) { _ = try HTTPServer(configuration: configuration) }
     }
 
     @Test func missingFilesAndFoldersAre404() throws {

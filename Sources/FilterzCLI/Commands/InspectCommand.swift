@@ -17,7 +17,9 @@ enum InspectCommand {
                     .flag("--json", help: "Print the facts (corpus schema) and diagnostics as JSON."),
                     .flag(
                         "--recursive", "-r",
-                        help: "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."),
+                        help:
+                            "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."
+                    ),
                     .repeatable(
                         "--header", "-H", placeholder: "header",
                         help: "Send 'Name: value' with every HTTP request (protected origins)."),
@@ -38,113 +40,29 @@ enum InspectCommand {
         for text in arguments.values("--header") { headers.append(try ResourceLoader.parseHeader(text)) }
         let loader = ResourceLoader(headers: headers)
         let strict = arguments.flag("--strict")
-        let name = location == "-" ? "<stdin>" : location
+        let recursive = arguments.flag("--recursive")
 
         let bytes = try loader.load(location, readStandardInput: context.readStandardInput)
-        let options = ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location)
-        let result = parseAndValidate(bytes, options: options)
-
-        var children: [RecursiveInspection.Child] = []
-        var crossChecks: [Diagnostic] = []
-        if arguments.flag("--recursive"), let multivariant = result.playlist?.multivariant {
-            children = RecursiveInspection(loader: loader, strict: strict).run(parent: multivariant, parentLocation: location)
-            crossChecks = RecursiveInspection.crossChecks(children)
+        let result = parseAndValidate(
+            bytes, options: ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location))
+        var inspection = Inspection(
+            name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
+        if recursive, let multivariant = result.playlist?.multivariant {
+            inspection.children = RecursiveInspection(loader: loader, strict: strict)
+                .run(parent: multivariant, parentLocation: location)
+            inspection.crossChecks = RecursiveInspection.crossChecks(inspection.children)
         }
 
         if arguments.flag("--json") {
-            context.stdout.line(json(result, children: children, crossChecks: crossChecks, recursive: arguments.flag("--recursive")).rendered())
+            context.stdout.line(inspection.json.rendered())
         } else {
-            for line in text(result, name: name, children: children, crossChecks: crossChecks) { context.stdout.line(line) }
+            for line in inspection.textLines { context.stdout.line(line) }
         }
-
-        let errorCount = countErrors(result: result, children: children, crossChecks: crossChecks)
-        guard errorCount == 0 else {
-            context.stderr.line("\(arguments.commandPath): \(name): \(DisplayFormat.count(errorCount, "error"))")
+        guard inspection.errorCount == 0 else {
+            context.stderr.line(
+                "\(arguments.commandPath): \(inspection.name): \(DisplayFormat.count(inspection.errorCount, "error"))")
             return ExitCode.failure
         }
         return ExitCode.success
-    }
-
-    static func countErrors(
-        result: ParseResult, children: [RecursiveInspection.Child], crossChecks: [Diagnostic]
-    ) -> Int {
-        var count = result.errors.count + crossChecks.filter { $0.severity == .error }.count
-        if result.playlist == nil && count == 0 { count = 1 }
-        for child in children {
-            switch child.outcome {
-            case .failed: count += 1
-            case .loaded(let childResult): count += max(childResult.errors.count, childResult.playlist == nil ? 1 : 0)
-            }
-        }
-        return count
-    }
-
-    static func text(
-        _ result: ParseResult, name: String, children: [RecursiveInspection.Child], crossChecks: [Diagnostic]
-    ) -> [String] {
-        var lines: [String] = []
-        if let playlist = result.playlist {
-            lines += InspectTextReport.summary(of: playlist, name: name)
-        } else {
-            lines.append("\(name): not parsed")
-        }
-        if result.playlist?.multivariant != nil, !children.isEmpty {
-            lines.append("")
-            lines.append("Playlists (\(children.count))")
-            var table = TextTable()
-            var problems: [[String]] = []
-            for child in children {
-                switch child.outcome {
-                case .failed(let message):
-                    table.append([child.uri, "cannot load: \(message)"])
-                    problems.append([])
-                case .loaded(let childResult):
-                    let columns = childResult.playlist.map(InspectTextReport.oneLineColumns) ?? ["not parsed"]
-                    let status = childResult.diagnostics.isEmpty ? "ok" : InspectTextReport.countLine(childResult.diagnostics)
-                    table.append([child.uri] + columns + [status])
-                    problems.append(childResult.diagnostics.map { "    " + $0.formatted(file: child.location) })
-                }
-            }
-            for (line, childProblems) in zip(table.lines(indent: 2), problems) {
-                lines.append(line)
-                lines += childProblems
-            }
-            lines.append("")
-            lines.append("Cross-playlist checks: " + (crossChecks.isEmpty ? "ok" : InspectTextReport.countLine(crossChecks)))
-            for diagnostic in crossChecks { lines.append("  " + diagnostic.formatted(file: name)) }
-        }
-        lines.append("")
-        lines += InspectTextReport.diagnostics(result.diagnostics, file: name)
-        return lines
-    }
-
-    static func json(
-        _ result: ParseResult, children: [RecursiveInspection.Child], crossChecks: [Diagnostic], recursive: Bool
-    ) -> JSONValue {
-        var members: [(String, JSONValue)]
-        if let playlist = result.playlist, case .object(let facts) = playlist.facts(diagnostics: result.diagnostics) {
-            members = facts
-        } else {
-            members = [("kind", .null), ("diagnostics", Self.diagnosticsJSON(result.diagnostics))]
-        }
-        if recursive {
-            members.append(("playlists", .array(children.map { child in
-                var entry: [(String, JSONValue)] = [("uri", .string(child.uri)), ("location", .string(child.location))]
-                switch child.outcome {
-                case .failed(let message):
-                    entry.append(("error", .string(message)))
-                case .loaded(let childResult):
-                    entry.append(("facts", childResult.playlist?.facts(diagnostics: childResult.diagnostics)
-                        ?? .object([("kind", .null), ("diagnostics", Self.diagnosticsJSON(childResult.diagnostics))])))
-                }
-                return .object(entry)
-            })))
-            members.append(("cross_playlist_diagnostics", diagnosticsJSON(crossChecks)))
-        }
-        return .object(members)
-    }
-
-    private static func diagnosticsJSON(_ diagnostics: [Diagnostic]) -> JSONValue {
-        .array(diagnostics.map(\.jsonValue))
     }
 }

@@ -90,11 +90,14 @@ enum PreviewCommand {
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
             try Data(bytes).write(to: temporary)
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
-            else { try FileManager.default.moveItem(at: temporary, to: url) }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             throw .input("\(path): cannot write: \(error.localizedDescription)")
+        }
+        // rename(2) replaces an existing file atomically.
+        if rename(temporary.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .input("\(path): cannot write: \(reason)")
         }
     }
 }

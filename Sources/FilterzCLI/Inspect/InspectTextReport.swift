@@ -14,7 +14,9 @@ enum InspectTextReport {
         var lines = ["\(name): multivariant playlist, " + versionText(playlist.version)]
         var facts = TextTable()
         facts.append(["independent segments", playlist.independentSegments ? "yes" : "no"])
-        if !playlist.defines.isEmpty { facts.append(["variables", playlist.defines.map(\.name).joined(separator: ", ")]) }
+        if !playlist.defines.isEmpty {
+            facts.append(["variables", playlist.defines.map(\.name).joined(separator: ", ")])
+        }
         if !playlist.sessionKeys.isEmpty {
             facts.append(["session keys", playlist.sessionKeys.map(\.method.rawValue).joined(separator: ", ")])
         }
@@ -62,15 +64,18 @@ enum InspectTextReport {
 
         var groups: [(type: String, id: String, members: [Rendition])] = []
         for rendition in playlist.renditions {
-            if let index = groups.firstIndex(where: { $0.type == rendition.type.rawValue && $0.id == rendition.groupID }) {
+            if let index = groups.firstIndex(where: { $0.type == rendition.type.rawValue && $0.id == rendition.groupID }
+            ) {
                 groups[index].members.append(rendition)
             } else {
                 groups.append((rendition.type.rawValue, rendition.groupID, [rendition]))
             }
         }
         lines.append("")
-        lines.append(groups.isEmpty ? "Renditions: none"
-            : "Renditions (\(playlist.renditions.count) in \(DisplayFormat.count(groups.count, "group")))")
+        lines.append(
+            groups.isEmpty
+                ? "Renditions: none"
+                : "Renditions (\(playlist.renditions.count) in \(DisplayFormat.count(groups.count, "group")))")
         for group in groups {
             lines.append("  \(group.type) \"\(group.id)\"")
             var table = TextTable()
@@ -80,7 +85,8 @@ enum InspectTextReport {
                     rendition.forced ? "forced" : nil,
                 ].compactMap { $0 }
                 table.append([
-                    rendition.language ?? "-", "\"\(rendition.name)\"", flags.isEmpty ? "-" : flags.joined(separator: ","),
+                    rendition.language ?? "-", "\"\(rendition.name)\"",
+                    flags.isEmpty ? "-" : flags.joined(separator: ","),
                     rendition.uri ?? rendition.instreamID ?? "(in variant)",
                 ])
             }
@@ -113,11 +119,16 @@ enum InspectTextReport {
             "\(stats.discontinuityCount) (discontinuity sequence \(playlist.discontinuitySequence ?? 0))",
         ])
         if let totalBytes = stats.totalBytes {
-            table.append(["byte ranges", "\(DisplayFormat.count(stats.byteRangeCount, "segment")), \(DisplayFormat.bytes(totalBytes)) total"])
+            table.append([
+                "byte ranges",
+                "\(DisplayFormat.count(stats.byteRangeCount, "segment")), \(DisplayFormat.bytes(totalBytes)) total",
+            ])
         } else {
             table.append(["byte ranges", "none"])
         }
-        table.append(["keys", stats.keyCount == 0 ? "none" : "\(stats.keyCount) (\(stats.keyMethods.joined(separator: ", ")))"])
+        table.append([
+            "keys", stats.keyCount == 0 ? "none" : "\(stats.keyCount) (\(stats.keyMethods.joined(separator: ", ")))",
+        ])
         if stats.mapCount > 0 { table.append(["init sections", String(stats.mapCount)]) }
         if let partInf = playlist.partInf {
             table.append(["parts", "\(stats.partCount) (PART-TARGET \(DisplayFormat.seconds(partInf.partTarget)))"])
@@ -134,17 +145,26 @@ enum InspectTextReport {
     static func oneLineColumns(_ playlist: Playlist) -> [String] {
         switch playlist {
         case .multivariant(let multivariant):
-            return ["multivariant \(shortVersion(multivariant.version))",
-                    DisplayFormat.count(multivariant.variants.count, "variant"), "", "", ""]
+            return [
+                "multivariant \(shortVersion(multivariant.version))",
+                DisplayFormat.count(multivariant.variants.count, "variant"), "", "", "",
+            ]
         case .media(let media):
             let stats = media.statistics
-            let durations = stats.segmentCount == 0 ? "" :
-                "\(DisplayFormat.seconds(stats.totalSeconds)) (min \(DisplayFormat.fixed(stats.minimumSeconds, digits: 3)), "
-                + "avg \(DisplayFormat.fixed(stats.averageSeconds, digits: 3)), max \(DisplayFormat.fixed(stats.maximumSeconds, digits: 3)))"
+            let durations =
+                stats.segmentCount == 0
+                ? ""
+                : "\(DisplayFormat.seconds(stats.totalSeconds)) (min \(DisplayFormat.fixed(stats.minimumSeconds, digits: 3)), "
+                    + "avg \(DisplayFormat.fixed(stats.averageSeconds, digits: 3)), max \(DisplayFormat.fixed(stats.maximumSeconds, digits: 3)))"
             var state = media.endList ? "ended" : "live"
-            if stats.discontinuityCount > 0 { state += ", " + DisplayFormat.count(stats.discontinuityCount, "discontinuit", plural: "ies", singular: "y") }
-            return ["media \(shortVersion(media.version))", DisplayFormat.count(stats.segmentCount, "segment"), durations,
-                    "target " + (media.targetDuration.map { "\($0) s" } ?? "missing"), state]
+            if stats.discontinuityCount > 0 {
+                state +=
+                    ", " + DisplayFormat.count(stats.discontinuityCount, "discontinuit", plural: "ies", singular: "y")
+            }
+            return [
+                "media \(shortVersion(media.version))", DisplayFormat.count(stats.segmentCount, "segment"), durations,
+                "target " + (media.targetDuration.map { "\($0) s" } ?? "missing"), state,
+            ]
         }
     }
 

@@ -23,6 +23,8 @@ struct RecursiveInspection {
 
     var loader: ResourceLoader
     var strict: Bool
+    /// How many playlists load at the same time.
+    var maximumConcurrentLoads = 8
 
     /// Loads and checks every playlist `parent` references. `parentLocation` is the URL or path it came from.
     func run(parent: MultivariantPlaylist, parentLocation: String) -> [Child] {
@@ -38,25 +40,41 @@ struct RecursiveInspection {
             if let value = define.value { variables[define.name] = value }
         }
         let base = parentLocation == "-" ? "./" : parentLocation
-        let results = ResultSlots<Child>(count: references.count)
+        let locations = references.map { URIReference.resolve($0.1, against: base) }
+        // A playlist named twice (a variant URI that is also a rendition URI) is loaded once.
+        var seen: Set<String> = []
+        let unique = locations.filter { seen.insert($0).inserted }
+        let outcomes = load(unique, variables: variables)
+        return zip(references, locations).map { pair, location in
+            Child(reference: pair.0, uri: pair.1, location: location, outcome: outcomes[location] ?? .failed("not loaded"))
+        }
+    }
+
+    /// Loads and checks each location, up to `maximumConcurrentLoads` at once (loading is mostly waiting on the
+    /// network, so more than the CPU count that `concurrentPerform` would use).
+    private func load(_ locations: [String], variables: [String: String]) -> [String: Outcome] {
+        let results = ResultSlots<Outcome>(count: locations.count)
         let loader = self.loader
         let strict = self.strict
-        let allReferences = references
-        let parentVariables = variables
-        DispatchQueue.concurrentPerform(iterations: references.count) { index in
-            let (reference, uri) = allReferences[index]
-            let location = URIReference.resolve(uri, against: base)
-            let outcome: Outcome
-            do throws(CLIError) {
-                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
-                let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: parentVariables)
-                outcome = .loaded(parseAndValidate(bytes, options: options))
-            } catch {
-                outcome = .failed(error.description)
+        let slots = DispatchSemaphore(value: max(1, maximumConcurrentLoads))
+        let group = DispatchGroup()
+        for (index, location) in locations.enumerated() {
+            slots.wait()
+            DispatchQueue.global().async(group: group) {
+                defer { slots.signal() }
+                let outcome: Outcome
+                do throws(CLIError) {
+                    let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
+                    let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: variables)
+                    outcome = .loaded(parseAndValidate(bytes, options: options))
+                } catch {
+                    outcome = .failed(error.description)
+                }
+                results.set(index, outcome)
             }
-            results.set(index, Child(reference: reference, uri: uri, location: location, outcome: outcome))
         }
-        return results.values
+        group.wait()
+        return Dictionary(zip(locations, results.values)) { first, _ in first }
     }
 
     /// A URL stays as it is; a file reference loses its query and fragment (`720p/index.m3u8?token=x` is the

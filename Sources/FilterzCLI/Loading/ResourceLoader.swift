@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads a playlist (or any small resource) from a file path, an http(s) URL, or standard input (`-`).

@@ -52,7 +52,10 @@ public enum JSONValue: Hashable, Sendable {
         case .number(let value): out += value.isFinite ? String(value) : "null"
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
             out += "["
             for (index, item) in items.enumerated() {
                 if index > 0 { out += "," }
@@ -62,7 +65,10 @@ public enum JSONValue: Hashable, Sendable {
             newline(level)
             out += "]"
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
+            if members.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out += "," }

@@ -93,14 +93,16 @@ extension Playlist {
             ("uri", .string(segment.uri)),
             ("duration", .number(segment.duration)),
             ("title", segment.title.map(JSONValue.string) ?? .null),
-            ("byterange", segment.byteRange.map {
-                .object([("length", .integer($0.length)), ("offset", $0.offset.map(JSONValue.integer) ?? .null)])
-            } ?? .null),
+            (
+                "byterange",
+                segment.byteRange.map {
+                    .object([("length", .integer($0.length)), ("offset", $0.offset.map(JSONValue.integer) ?? .null)])
+                } ?? .null
+            ),
             ("discontinuity", .bool(segment.discontinuity)),
             ("program_date_time", segment.programDateTime.map { .string(utcMilliseconds($0)) } ?? .null),
         ])
     }
-
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, converted to UTC in whole seconds (exact) with the fraction truncated to
     /// milliseconds — going through a `Double` of seconds since 1970 would lose the last millisecond.

@@ -52,8 +52,8 @@ extension URIReference {
         }
         target.fragment = fragment
         if queryInheritance == .carryToSameOrigin, query == nil, target.query == nil,
-           target.scheme?.lowercased() == base.scheme?.lowercased(),
-           target.authority?.lowercased() == base.authority?.lowercased()
+            target.scheme?.lowercased() == base.scheme?.lowercased(),
+            target.authority?.lowercased() == base.authority?.lowercased()
         {
             target.query = base.query
         }

@@ -18,8 +18,10 @@ public struct URIReference: Hashable, Sendable, CustomStringConvertible {
     public var query: String?
     public var fragment: String?
 
-    public init(scheme: String? = nil, authority: String? = nil, path: String, query: String? = nil,
-                fragment: String? = nil) {
+    public init(
+        scheme: String? = nil, authority: String? = nil, path: String, query: String? = nil,
+        fragment: String? = nil
+    ) {
         self.scheme = scheme
         self.authority = authority
         self.path = path
@@ -40,7 +42,7 @@ public struct URIReference: Hashable, Sendable, CustomStringConvertible {
         }
         // A scheme is the text before the first ":" when no "/" comes before it.
         if let colon = rest.firstIndex(where: { $0 == ":" || $0 == "/" }), rest[colon] == ":",
-           colon != rest.startIndex, Self.isValidScheme(rest[..<colon])
+            colon != rest.startIndex, Self.isValidScheme(rest[..<colon])
         {
             scheme = String(rest[..<colon])
             rest = rest[rest.index(after: colon)...]

@@ -8,6 +8,7 @@ extension DiagnosticCode {
     public static let negativeNumber: DiagnosticCode = "value.negative"
     public static let byteRangeOffsetUnresolvable: DiagnosticCode = "byterange.offset-unresolvable"
     public static let dateRangeStartDateMissing: DiagnosticCode = "daterange.start-date-missing"
+    public static let tagDuplicate: DiagnosticCode = "tag.duplicate"
     public static let versionTooLow: DiagnosticCode = "version.too-low"
     public static let partInfMissing: DiagnosticCode = "part-inf.missing"
     public static let partExceedsPartTarget: DiagnosticCode = "part.exceeds-part-target"
@@ -18,6 +19,10 @@ extension DiagnosticCode {
     public static let groupUndefined: DiagnosticCode = "stream-inf.group-undefined"
     public static let renditionNameDuplicate: DiagnosticCode = "media.name-duplicate"
     public static let renditionDefaultDuplicate: DiagnosticCode = "media.default-duplicate"
+    public static let renditionURIMissing = missingAttribute("URI", in: .media)
+    public static let closedCaptionsURI: DiagnosticCode = "media.closed-captions-uri"
+    public static let instreamIDMissing = missingAttribute("INSTREAM-ID", in: .media)
+    public static let instreamIDInvalid: DiagnosticCode = "media.instream-id-invalid"
     public static let codecsMissing: DiagnosticCode = "stream-inf.codecs-missing"
     public static let resolutionMissing: DiagnosticCode = "stream-inf.resolution-missing"
     public static let frameRateMissing: DiagnosticCode = "stream-inf.frame-rate-missing"

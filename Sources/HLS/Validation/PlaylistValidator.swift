@@ -27,6 +27,7 @@ public struct PlaylistValidator: Sendable {
         // Both kinds.
         ProtocolVersionCoversFeatures(),
         TagsMatchPlaylistKind(),
+        PlaylistTagsAppearOnce(),
         // Low-Latency HLS.
         PartInfRequiredWithParts(),
         PartDurationsWithinPartTarget(),
@@ -37,6 +38,7 @@ public struct PlaylistValidator: Sendable {
         RenditionGroupsDefined(),
         RenditionNamesUniqueInGroup(),
         SingleDefaultRenditionPerGroup(),
+        RenditionURIMatchesType(),
         ImportOnlyInMediaPlaylists(),
         // Apple HLS Authoring Specification (warnings).
         VariantAttributesRecommended(),

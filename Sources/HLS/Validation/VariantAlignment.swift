@@ -72,10 +72,11 @@ public enum VariantAlignment {
         let sharing = timeline.filter { $0.sharesTargetDuration && $0.playlist.targetDuration != nil }
         if let first = sharing.first, let target = first.playlist.targetDuration {
             for other in sharing.dropFirst() where other.playlist.targetDuration != target {
-                found.append(.error(
-                    targetDurationMismatch,
-                    "\(other.uri) has EXT-X-TARGETDURATION \(other.playlist.targetDuration ?? 0), \(first.uri) has \(target)",
-                    at: location(other), reference))
+                found.append(
+                    .error(
+                        targetDurationMismatch,
+                        "\(other.uri) has EXT-X-TARGETDURATION \(other.playlist.targetDuration ?? 0), \(first.uri) has \(target)",
+                        at: location(other), reference))
             }
         }
 
@@ -87,11 +88,12 @@ public enum VariantAlignment {
                     firstMap[msn].map { $0 != otherMap[msn] } ?? false
                 }
                 if let msn = disagreement {
-                    found.append(.error(
-                        discontinuityMismatch,
-                        "segment \(msn) of \(other.uri) is in discontinuity sequence \(otherMap[msn] ?? 0), "
-                            + "in \(first.uri) it is in \(firstMap[msn] ?? 0)",
-                        at: location(other), reference))
+                    found.append(
+                        .error(
+                            discontinuityMismatch,
+                            "segment \(msn) of \(other.uri) is in discontinuity sequence \(otherMap[msn] ?? 0), "
+                                + "in \(first.uri) it is in \(firstMap[msn] ?? 0)",
+                            at: location(other), reference))
                 }
             }
         }
@@ -106,16 +108,18 @@ public enum VariantAlignment {
             for other in ended.dropFirst() {
                 let stats = other.playlist.statistics
                 if stats.segmentCount != firstStats.segmentCount {
-                    found.append(.warning(
-                        segmentCountMismatch,
-                        "\(other.uri) has \(stats.segmentCount) segments, \(first.uri) has \(firstStats.segmentCount)",
-                        at: location(other), SpecReference.appleAuthoring))
+                    found.append(
+                        .warning(
+                            segmentCountMismatch,
+                            "\(other.uri) has \(stats.segmentCount) segments, \(first.uri) has \(firstStats.segmentCount)",
+                            at: location(other), SpecReference.appleAuthoring))
                 } else if abs(stats.totalSeconds - firstStats.totalSeconds) > tolerance {
-                    found.append(.warning(
-                        durationMismatch,
-                        "\(other.uri) lasts \(formatSeconds(stats.totalSeconds)) s, \(first.uri) "
-                            + "\(formatSeconds(firstStats.totalSeconds)) s",
-                        at: location(other), SpecReference.appleAuthoring))
+                    found.append(
+                        .warning(
+                            durationMismatch,
+                            "\(other.uri) lasts \(formatSeconds(stats.totalSeconds)) s, \(first.uri) "
+                                + "\(formatSeconds(firstStats.totalSeconds)) s",
+                            at: location(other), SpecReference.appleAuthoring))
                 }
             }
         }

@@ -31,15 +31,17 @@ extension WebVTTDocument {
                 if let map = WebVTTTimestampMap(headerValue: line.dropFirst("X-TIMESTAMP-MAP=".count)) {
                     document.timestampMap = map
                 } else {
-                    diagnostics.append(.webVTT(
-                        .timestampMapMalformed,
-                        "X-TIMESTAMP-MAP must be 'MPEGTS:<90 kHz ticks>,LOCAL:<cue time>', got '\(line)'",
-                        line: index + 1))
+                    diagnostics.append(
+                        .webVTT(
+                            .timestampMapMalformed,
+                            "X-TIMESTAMP-MAP must be 'MPEGTS:<90 kHz ticks>,LOCAL:<cue time>', got '\(line)'",
+                            line: index + 1))
                 }
             } else if line.contains("-->") {
-                diagnostics.append(.webVTT(
-                    .headerBlankLineMissing, "a blank line must separate the header from the first cue",
-                    line: index + 1))
+                diagnostics.append(
+                    .webVTT(
+                        .headerBlankLineMissing, "a blank line must separate the header from the first cue",
+                        line: index + 1))
                 break
             }
             index += 1
@@ -60,19 +62,22 @@ extension WebVTTDocument {
             }
             let timingIndex = head.contains("-->") ? blockStart : blockStart + 1
             guard timingIndex < blockEnd, block[timingIndex].contains("-->") else {
-                diagnostics.append(.webVTT(
-                    .cueTimingMissing, "cue block has no 'start --> end' timing line", line: blockStart + 1))
+                diagnostics.append(
+                    .webVTT(
+                        .cueTimingMissing, "cue block has no 'start --> end' timing line", line: blockStart + 1))
                 continue
             }
             switch WebVTTCue.parseTiming(block[timingIndex]) {
             case .failure(let problem):
-                diagnostics.append(.webVTT(problem.code, problem.message, line: timingIndex + 1, column: problem.column))
+                diagnostics.append(
+                    .webVTT(problem.code, problem.message, line: timingIndex + 1, column: problem.column))
             case .success(var cue):
                 cue.identifier = timingIndex == blockStart ? nil : head
                 cue.text = block[(timingIndex + 1)...].joined(separator: "\n")
                 if cue.endMilliseconds < cue.startMilliseconds {
-                    diagnostics.append(.webVTT(
-                        .cueEndBeforeStart, "cue ends before it starts", line: timingIndex + 1))
+                    diagnostics.append(
+                        .webVTT(
+                            .cueEndBeforeStart, "cue ends before it starts", line: timingIndex + 1))
                     continue
                 }
                 document.cues.append(cue)
@@ -141,8 +146,8 @@ enum WebVTTTimestamp {
         let minutesText = parts[parts.count - 2]
         let secondsParts = parts[parts.count - 1].split(separator: ".", omittingEmptySubsequences: false)
         guard minutesText.count == 2, let minutes = digits(minutesText), minutes < 60,
-              secondsParts.count == 2, secondsParts[0].count == 2, let seconds = digits(secondsParts[0]),
-              seconds < 60, secondsParts[1].count == 3, let millis = digits(secondsParts[1])
+            secondsParts.count == 2, secondsParts[0].count == 2, let seconds = digits(secondsParts[0]),
+            seconds < 60, secondsParts[1].count == 3, let millis = digits(secondsParts[1])
         else { return nil }
         return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
     }
@@ -176,27 +181,31 @@ extension WebVTTCue {
     static func parseTiming(_ line: String) -> Result<WebVTTCue, TimingProblem> {
         let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count >= 3, fields[1] == "-->" else {
-            return .failure(TimingProblem(
-                code: .cueTimingMalformed, message: "cue timing must be 'start --> end', got '\(line)'", column: 1))
+            return .failure(
+                TimingProblem(
+                    code: .cueTimingMalformed, message: "cue timing must be 'start --> end', got '\(line)'", column: 1))
         }
         guard let start = WebVTTTimestamp.milliseconds(fields[0]) else {
-            return .failure(TimingProblem(
-                code: .cueTimestampMalformed,
-                message: "cue start '\(fields[0])' is not HH:MM:SS.mmm or MM:SS.mmm", column: 1))
+            return .failure(
+                TimingProblem(
+                    code: .cueTimestampMalformed,
+                    message: "cue start '\(fields[0])' is not HH:MM:SS.mmm or MM:SS.mmm", column: 1))
         }
         guard let end = WebVTTTimestamp.milliseconds(fields[2]) else {
             let column = line.utf8.distance(from: line.startIndex, to: fields[2].startIndex) + 1
-            return .failure(TimingProblem(
-                code: .cueTimestampMalformed,
-                message: "cue end '\(fields[2])' is not HH:MM:SS.mmm or MM:SS.mmm", column: column))
+            return .failure(
+                TimingProblem(
+                    code: .cueTimestampMalformed,
+                    message: "cue end '\(fields[2])' is not HH:MM:SS.mmm or MM:SS.mmm", column: column))
         }
         var settings: [Setting] = []
         for field in fields.dropFirst(3) {
             guard let colon = field.firstIndex(of: ":"), colon != field.startIndex,
-                  field.index(after: colon) != field.endIndex
+                field.index(after: colon) != field.endIndex
             else {
-                return .failure(TimingProblem(
-                    code: .cueSettingMalformed, message: "cue setting '\(field)' is not name:value", column: 1))
+                return .failure(
+                    TimingProblem(
+                        code: .cueSettingMalformed, message: "cue setting '\(field)' is not name:value", column: 1))
             }
             settings.append(Setting(name: String(field[..<colon]), value: String(field[field.index(after: colon)...])))
         }

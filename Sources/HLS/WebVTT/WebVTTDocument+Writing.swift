@@ -8,7 +8,8 @@ extension WebVTTDocument {
     public var text: String {
         var out = title.isEmpty ? "WEBVTT\n" : "WEBVTT \(title)\n"
         if let timestampMap {
-            out += "X-TIMESTAMP-MAP=MPEGTS:\(timestampMap.mpegTimestamp),LOCAL:"
+            out +=
+                "X-TIMESTAMP-MAP=MPEGTS:\(timestampMap.mpegTimestamp),LOCAL:"
                 + WebVTTTimestamp.format(timestampMap.localMilliseconds) + "\n"
         }
         out += "\n"

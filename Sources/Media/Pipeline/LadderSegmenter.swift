@@ -39,14 +39,15 @@ public final class LadderSegmenter {
         public var wallClockOrigin: Int64?
         /// libx264 speed preset.
         public var x264Preset: String
-        /// Threads per libx264 encoder (0 = its own choice).
+        /// Threads per libx264 encoder (0 = its own choice). The renditions already encode in parallel,
+        /// one worker thread each, so one thread per encoder avoids oversubscribing the cores.
         public var encoderThreads: Int
 
         public init(
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
-            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 0
+            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 1
         ) {
             self.outputFolder = outputFolder
             self.ladder = ladder
@@ -97,6 +98,8 @@ public final class LadderSegmenter {
     private let builder: PlaylistBuilder
     private let events = Mailbox<TrackEvent>()
     private var workers: [RenditionWorker] = []
+    /// Converts each source picture to YUV once before the renditions scale it.
+    private var converter: ConversionWorker?
     private var renditionFolders: [String] = []
     private var frameCutter: SegmentCutter
     private var audio: (encoder: AudioEncoder, segmenter: TrackSegmenter)?
@@ -164,11 +167,13 @@ public final class LadderSegmenter {
                 threads: configuration.encoderThreads)
             let setup = RenditionWorker.Setup(
                 index: index, rung: rung, sourceWidth: configuration.sourceWidth,
-                sourceHeight: configuration.sourceHeight, sourceLayout: .rgba, encoder: settings,
+                sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin)
             workers.append(RenditionWorker(setup, events: events))
         }
+        converter = ConversionWorker(
+            width: configuration.sourceWidth, height: configuration.sourceHeight, renditions: workers, events: events)
     }
 
     deinit {
@@ -192,9 +197,7 @@ public final class LadderSegmenter {
             subtitleSegmentStart = (index, time)
         }
         let ticks = time.converted(to: configuration.videoTimescale).value
-        for worker in workers {
-            worker.submit(.picture(picture, time: ticks, startsSegment: startsSegment))
-        }
+        converter?.submit(.picture(picture, time: ticks, startsSegment: startsSegment))
         try collectEvents()
     }
 
@@ -216,7 +219,7 @@ public final class LadderSegmenter {
         guard !isClosed else { throw .configuration("the segmenter was already closed") }
         isClosed = true
         let ticks = endTime.converted(to: configuration.videoTimescale).value
-        for worker in workers { worker.submit(.finish(endTime: ticks)) }
+        converter?.submit(.finish(endTime: ticks))
         var audioError: SegmenterError?
         if let audio {
             do {
@@ -228,6 +231,7 @@ public final class LadderSegmenter {
                 audioError = .output("\(error)")
             }
         }
+        converter?.join()
         for worker in workers { worker.join() }
         try closeSubtitleSegment(endingAt: endTime)
         try collectEvents()
@@ -247,7 +251,8 @@ public final class LadderSegmenter {
     public func abandon() {
         guard !isClosed else { return }
         isClosed = true
-        for worker in workers { worker.submit(.finish(endTime: 0)) }
+        converter?.submit(.finish(endTime: 0))
+        converter?.join()
         for worker in workers { worker.join() }
     }
 

@@ -112,7 +112,14 @@ final class RenditionWorker: Sendable {
         }
 
         func encode(_ picture: Picture, time: Int64, startsSegment: Bool) throws {
-            try frame.allocatePicture(width: encoder.settings.width, height: encoder.settings.height, pixelFormat: AV_PIX_FMT_YUV420P)
+            // One picture buffer for the whole run: the encoder copies what it keeps, and make-writable
+            // only copies if it still holds a reference.
+            if frame.width == 0 {
+                try frame.allocatePicture(
+                    width: encoder.settings.width, height: encoder.settings.height, pixelFormat: AV_PIX_FMT_YUV420P)
+            } else {
+                try frame.makeWritable()
+            }
             try scaler.scale(picture, into: frame)
             frame.presentationTime = time
             try encoder.encode(frame, forceKeyframe: startsSegment) { packet in

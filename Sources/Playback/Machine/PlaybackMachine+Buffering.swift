@@ -142,7 +142,9 @@ extension PlaybackMachine {
 
     // MARK: - Arrivals and failures
 
-    mutating func segmentArrived(_ active: inout Active, id: RequestID, _ download: SegmentDownload, _ effects: inout [Effect]) {
+    mutating func segmentArrived(
+        _ active: inout Active, id: RequestID, _ download: SegmentDownload, _ effects: inout [Effect]
+    ) {
         guard case .loading(let request, _) = active.session.segment, request.id == id else { return }
         if download.bytes > 0, download.downloadSeconds > 0 {
             estimator.record(
@@ -185,7 +187,9 @@ extension PlaybackMachine {
     /// When a retry timer fires, asks for the next segment again: the same request (under a new id, keeping
     /// its attempt count) unless the selector now wants another variant (the phone rotated, the user picked a
     /// quality) or a live window moved on.
-    mutating func retrySegment(_ active: inout Active, _ request: SegmentRequest, attempt: Int, _ effects: inout [Effect]) {
+    mutating func retrySegment(
+        _ active: inout Active, _ request: SegmentRequest, attempt: Int, _ effects: inout [Effect]
+    ) {
         fillBuffer(&active, &effects)
         if case .loading(let fresh, 0) = active.session.segment, fresh.variantIndex == request.variantIndex,
             fresh.mediaSequence == request.mediaSequence

@@ -40,7 +40,8 @@ extension PlaybackMachine {
             active.phase = readyPhase
             active.session.waitedSeconds = 0
         case .rebuffering where isReady(session, bufferSeconds: configuration.resumeBufferSeconds):
-            effects.append(.report(.stallEnded(atSeconds: session.positionSeconds, durationSeconds: session.waitedSeconds)))
+            effects.append(
+                .report(.stallEnded(atSeconds: session.positionSeconds, durationSeconds: session.waitedSeconds)))
             active.phase = readyPhase
             active.session.waitedSeconds = 0
         case .seeking where isReady(session, bufferSeconds: configuration.resumeBufferSeconds):

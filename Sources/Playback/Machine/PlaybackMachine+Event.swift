@@ -4,8 +4,9 @@ extension PlaybackMachine {
     ///
     /// An event that does not fit the current state (a `segmentLoaded` for a request that was cancelled, a
     /// `play` before `load`, anything but `load` after `ended` or `failed`) is a documented no-op: it returns no
-    /// effect and changes nothing but the remembered preferences (viewport, quality, subtitles, audio, rate,
-    /// play/pause intent), which every state keeps.
+    /// effect (except that a rotation still presents or leaves full screen) and changes nothing but the
+    /// remembered preferences (viewport, quality, subtitles, audio, rate, play/pause intent), which every state
+    /// keeps.
     public enum Event: Sendable, Hashable {
         /// The user opened a stream (a multivariant or a media playlist). Starts over from any state.
         case load(url: String)

@@ -36,8 +36,10 @@ extension PlaybackMachine {
             let index = initialVariant(of: stream)
             let variant = stream.variants[index]
             if let timeline = variant.timeline {
-                let variantRequest = PlaylistRequest(id: request.id, url: variant.uri, parentURL: loading.url, variantIndex: index)
-                return startSession(loading, stream: stream, variantIndex: index, timeline: timeline, request: variantRequest, &effects)
+                let variantRequest = PlaylistRequest(
+                    id: request.id, url: variant.uri, parentURL: loading.url, variantIndex: index)
+                return startSession(
+                    loading, stream: stream, variantIndex: index, timeline: timeline, request: variantRequest, &effects)
             }
             let next = PlaylistRequest(id: .unassigned, url: variant.uri, parentURL: loading.url, variantIndex: index)
             issue(next, attempt: 0, into: &loading.playlist, &effects)
@@ -65,7 +67,8 @@ extension PlaybackMachine {
         let known = stream.variants.compactMap(\.timeline).first
         let input = SelectionInput(
             variants: stream.variantInfos, segmentIndex: 0,
-            segmentDurationSeconds: known?.segments.first?.durationSeconds ?? configuration.assumedSegmentDurationSeconds,
+            segmentDurationSeconds: known?.segments.first?.durationSeconds
+                ?? configuration.assumedSegmentDurationSeconds,
             throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator, bufferSeconds: 0,
             maxBufferSeconds: configuration.maxBufferSeconds, previousVariantIndex: nil, viewport: preferences.viewport,
             userChoice: preferences.quality, isStartup: true)
@@ -88,9 +91,12 @@ extension PlaybackMachine {
         forgetImpossibleQualityChoice(stream)
         var timelines = [variantIndex: timeline]
         for variant in stream.variants where variant.info.index != variantIndex {
-            if let other = variant.timeline { timelines[variant.info.index] = timeline.aligned(other, sameRendition: false).timeline }
+            if let other = variant.timeline {
+                timelines[variant.info.index] = timeline.aligned(other, sameRendition: false).timeline
+            }
         }
-        let start = loading.requestedStartSeconds.map { timeline.clampedSeekTarget($0) } ?? timeline.playbackStartSeconds
+        let start =
+            loading.requestedStartSeconds.map { timeline.clampedSeekTarget($0) } ?? timeline.playbackStartSeconds
         var session = Session(
             url: loading.url, stream: stream, timelines: timelines, variantIndex: variantIndex, positionSeconds: start,
             bufferedUntilSeconds: start, waitedSeconds: loading.waitedSeconds)
@@ -112,7 +118,9 @@ extension PlaybackMachine {
 
     /// Moves the playlist slot on: matches answers to the request in flight, retries failures with backoff,
     /// sends requests when their timer fires or the network returns, and parks them while the network is down.
-    mutating func advancePlaylist(_ slot: inout PlaylistSlot, _ event: Event, _ effects: inout [Effect]) -> PlaylistOutcome {
+    mutating func advancePlaylist(_ slot: inout PlaylistSlot, _ event: Event, _ effects: inout [Effect])
+        -> PlaylistOutcome
+    {
         switch (event, slot) {
         case (.playlistLoaded(let id, let content), .loading(let request, _)) where request.id == id:
             slot = .idle
@@ -143,7 +151,9 @@ extension PlaybackMachine {
     }
 
     /// Sends `request` under a new id, or parks it until the network is back.
-    mutating func issue(_ request: PlaylistRequest, attempt: Int, into slot: inout PlaylistSlot, _ effects: inout [Effect]) {
+    mutating func issue(
+        _ request: PlaylistRequest, attempt: Int, into slot: inout PlaylistSlot, _ effects: inout [Effect]
+    ) {
         guard isNetworkAvailable else {
             slot = .waitingForNetwork(request, attempt: attempt)
             return
@@ -167,7 +177,8 @@ extension PlaybackMachine {
     ) {
         let timer = makeID()
         session.playlist = .reloadScheduled(timer: timer, request)
-        effects.append(.scheduleReload(TimerRequest(id: timer, afterSeconds: timeline.reloadDelaySeconds(changed: changed))))
+        effects.append(
+            .scheduleReload(TimerRequest(id: timer, afterSeconds: timeline.reloadDelaySeconds(changed: changed))))
     }
 
     /// Backoff before retry number `attempt` (from 1).

@@ -21,7 +21,6 @@ extension PlaybackMachine {
         case .playlistLoaded, .playlistLoadFailed:
             playlistEvent(&active, event, &effects)
         case .networkLost:
-            isNetworkAvailable = false
             switch active.session.segment {
             case .loading(let request, _):
                 effects.append(.cancelLoad(request.id))
@@ -33,7 +32,6 @@ extension PlaybackMachine {
             }
             playlistEvent(&active, event, &effects)
         case .networkRestored:
-            isNetworkAvailable = true
             playlistEvent(&active, event, &effects)
         case .play:
             play(&active, &effects)

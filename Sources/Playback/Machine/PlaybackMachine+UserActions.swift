@@ -35,7 +35,8 @@ extension PlaybackMachine {
         guard requested.isFinite, let timeline = active.session.timeline else { return }
         let target = timeline.clampedSeekTarget(requested)
         var session = active.session
-        if target >= session.positionSeconds, target < session.bufferedUntilSeconds - TimelineSegment.boundaryTolerance {
+        if target >= session.positionSeconds, target < session.bufferedUntilSeconds - TimelineSegment.boundaryTolerance
+        {
             session.positionSeconds = target
             active.session = session
             effects.append(.report(.seekCompleted(atSeconds: target)))

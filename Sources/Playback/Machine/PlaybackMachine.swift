@@ -50,6 +50,8 @@ public struct PlaybackMachine: Sendable {
             return effects
         }
         rememberPreferences(event, &effects)
+        if case .networkLost = event { isNetworkAvailable = false }
+        if case .networkRestored = event { isNetworkAvailable = true }
         switch state {
         case .idle, .failed:
             break

@@ -19,6 +19,8 @@ public struct QualitySelector: Sendable {
             return Selection(variantIndex: min(max(index, 0), top), reason: "user choice")
         }
         let cap = QualitySelector.viewportCap(variants: input.variants, viewport: input.viewport)
+        var input = input
+        if let planned = configuration.plannedBufferCapSeconds { input.maxBufferSeconds = planned }
         var selection = rule.choose(input, allowed: 0...cap)
         selection.variantIndex = min(max(selection.variantIndex, 0), cap)
         return selection
@@ -37,7 +39,7 @@ public struct QualitySelector: Sendable {
         case .mpc:
             return MPCRule(horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
         case .filterz:
-            return FilterzRule(configuration: configuration)
+            return FilterzRule(parameters: configuration.filterz)
         }
     }
 }

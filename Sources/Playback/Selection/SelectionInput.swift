@@ -19,14 +19,17 @@ public struct SelectionInput: Sendable {
     public var viewport: Viewport?
     public var userChoice: QualityChoice
     public var isStartup: Bool
+    /// Segments left in the stream including this one (VOD); nil when unknown or live.
+    public var remainingSegments: Int?
 
     public init(
         variants: [VariantInfo], segmentIndex: Int, segmentDurationSeconds: Double,
         upcomingSegmentBytes: [[Int]] = [], throughputBitsPerSecond: Double? = nil,
         estimator: BandwidthEstimator = BandwidthEstimator(), bufferSeconds: Double, maxBufferSeconds: Double,
         previousVariantIndex: Int? = nil, viewport: Viewport? = nil, userChoice: QualityChoice = .auto,
-        isStartup: Bool = false
+        isStartup: Bool = false, remainingSegments: Int? = nil
     ) {
+        self.remainingSegments = remainingSegments
         self.variants = variants
         self.segmentIndex = segmentIndex
         self.segmentDurationSeconds = segmentDurationSeconds

@@ -15,12 +15,19 @@ public struct SelectorConfiguration: Sendable, Hashable {
     public var mpcHorizon: Int
     /// MPC and Filterz: QoE penalty per second of rebuffering (QoE_lin: 4.3).
     public var rebufferPenaltyPerSecond: Double
+    /// Filterz rule tunables.
+    public var filterz: FilterzParameters
+    /// The buffer cap the rules plan with, when it differs from the player's load limit (a player that starts
+    /// the next request only once a whole segment fits under the cap loads below `cap − segment`). nil = the
+    /// input's `maxBufferSeconds`.
+    public var plannedBufferCapSeconds: Double? = nil
 
     public init(
         safetyFactor: Double = 0.9, insufficientBufferRule: Bool = true, bolaGammaP: Double = 5,
         bbaReservoirSeconds: Double = 5, bbaCushionSeconds: Double = 10, mpcHorizon: Int = 5,
-        rebufferPenaltyPerSecond: Double = 4.3
+        rebufferPenaltyPerSecond: Double = 4.3, filterz: FilterzParameters = .init()
     ) {
+        self.filterz = filterz
         self.safetyFactor = safetyFactor
         self.insufficientBufferRule = insufficientBufferRule
         self.bolaGammaP = bolaGammaP

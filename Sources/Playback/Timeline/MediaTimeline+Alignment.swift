@@ -21,7 +21,9 @@ extension MediaTimeline {
     /// - Parameter sameRendition: true for a reload of the playlist this timeline came from (its media sequence
     ///   numbers then name the same segments); false for another variant, matched by program date time,
     ///   discontinuity sequence, then cumulative time.
-    public func aligned(_ other: MediaTimeline, sameRendition: Bool) -> (timeline: MediaTimeline, method: AlignmentMethod) {
+    public func aligned(
+        _ other: MediaTimeline, sameRendition: Bool
+    ) -> (timeline: MediaTimeline, method: AlignmentMethod) {
         guard !segments.isEmpty, !other.segments.isEmpty else {
             return (other.shifted(by: startSeconds - other.startSeconds), .cumulativeTime)
         }
@@ -92,8 +94,10 @@ extension MediaTimeline {
 
     /// No common segment: `other` lies before or after this window, one target duration per missing number.
     private func mediaSequenceEstimateOffset(to other: MediaTimeline) -> Double {
-        let ourFirst = segments[0], ourLast = segments[segments.count - 1]
-        let theirFirst = other.segments[0], theirLast = other.segments[other.segments.count - 1]
+        let ourFirst = segments[0]
+        let ourLast = segments[segments.count - 1]
+        let theirFirst = other.segments[0]
+        let theirLast = other.segments[other.segments.count - 1]
         let step = max(targetDurationSeconds, other.targetDurationSeconds)
         if theirLast.mediaSequence < ourFirst.mediaSequence {
             let missing = Double(ourFirst.mediaSequence - theirLast.mediaSequence - 1)

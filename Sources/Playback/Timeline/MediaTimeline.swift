@@ -30,7 +30,8 @@ public struct MediaTimeline: Sendable, Hashable {
     /// Builds a timeline from durations alone, numbering segments from `firstMediaSequence` and starting at
     /// `startSeconds`; URIs are `segment<sequence>.ts`. Handy for tests and synthetic streams.
     public init(
-        durations: [Double], firstMediaSequence: Int = 0, startSeconds: Double = 0, targetDurationSeconds: Double? = nil,
+        durations: [Double], firstMediaSequence: Int = 0, startSeconds: Double = 0,
+        targetDurationSeconds: Double? = nil,
         hasEndList: Bool = true, sizesBytes: [Int]? = nil, uriPrefix: String = "segment"
     ) {
         var start = startSeconds
@@ -64,7 +65,8 @@ public struct MediaTimeline: Sendable, Hashable {
     /// segment that starts there. Nil when the time lies outside the listed segments.
     ///
     /// - Complexity: O(log n).
-    public func segmentIndex(containing seconds: Double, tolerance: Double = TimelineSegment.boundaryTolerance) -> Int? {
+    public func segmentIndex(containing seconds: Double, tolerance: Double = TimelineSegment.boundaryTolerance) -> Int?
+    {
         guard let first = segments.first, seconds >= first.startSeconds - tolerance else { return nil }
         var low = 0
         var high = segments.count - 1

@@ -13,7 +13,8 @@ public struct StreamDescription: Sendable, Hashable {
     /// Sorts `variants` by ascending BANDWIDTH (ties by resolution height) and numbers them.
     public init(variants: [Variant], renditions: [Rendition] = []) {
         let sorted = variants.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.info, right = rhs.element.info
+            let left = lhs.element.info
+            let right = rhs.element.info
             if left.bandwidthBitsPerSecond != right.bandwidthBitsPerSecond {
                 return left.bandwidthBitsPerSecond < right.bandwidthBitsPerSecond
             }

@@ -17,7 +17,7 @@ public struct SessionConfiguration: Sendable {
 
     public init(
         rule: ABRRuleKind = .filterz, bufferCapSeconds: Double = 60, startupThresholdSeconds: Double? = nil,
-        viewport: Viewport? = nil, lookaheadSegments: Int = 8, selector: SelectorConfiguration = .init(),
+        viewport: Viewport? = nil, lookaheadSegments: Int = 24, selector: SelectorConfiguration = .init(),
         estimator: EstimatorConfiguration = .init()
     ) {
         self.rule = rule

@@ -13,6 +13,8 @@ public struct SessionResult: Sendable {
     public var bufferTimeline: [(time: Double, level: Double)]
     /// When playback first started, seconds.
     public var startupSeconds: Double
+    /// The buffer cap of the run, seconds (for plots).
+    public var bufferCapSeconds: Double?
     /// Virtual time when the last segment had played, seconds.
     public var endSeconds: Double
 

@@ -120,8 +120,10 @@ struct SegmentLoop {
             startupAt = clock.nowMilliseconds
         }
         let transfer = max(download.transferMilliseconds, 1e-9)
-        estimator.recordThroughput(bitsPerSecond: bits / transfer * 1000, transferSeconds: transfer / 1000)
-        estimator.recordLatency(seconds: download.latencyMilliseconds / 1000)
+        // Exactly what a player reports (and what `PlaybackMachine` passes on), so both paths agree.
+        estimator.record(
+            bytes: bytesTable[k][level], durationSeconds: time / 1000,
+            timeToFirstByteSeconds: download.latencyMilliseconds / 1000)
         if keepLog {
             timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000))
             segments.append(SegmentRecord(
@@ -148,10 +150,12 @@ struct SegmentLoop {
             playedLevels: playedLevels, bitratesKilobitsPerSecond: manifest.bitratesKilobitsPerSecond,
             segmentDurationSeconds: segmentMilliseconds / 1000, rebufferSeconds: rebufferMilliseconds / 1000,
             rebufferEvents: rebufferEvents, startupSeconds: startup)
-        return SessionResult(
+        var result = SessionResult(
             traceName: clock.trace.name, rule: configuration.rule.rawValue, summary: summary,
             playedLevels: playedLevels, segments: segments, events: events, bufferTimeline: timeline,
             startupSeconds: startup, endSeconds: end / 1000)
+        result.bufferCapSeconds = capMilliseconds / 1000
+        return result
     }
 }
 

@@ -44,7 +44,8 @@ struct SegmentingJob {
             frameDuration: frameDuration, videoTimescale: timescale, segmentDuration: options.segmentTimestamp,
             container: options.container, mode: options.mode, audio: audio,
             captions: RecordingCaptions(presetName: options.preset.name),
-            wallClockOrigin: options.mode == .vod ? nil : Int64(start.timeIntervalSince1970 * 1000))
+            wallClockOrigin: options.mode == .vod ? nil : Int64(start.timeIntervalSince1970 * 1000),
+            x264Preset: options.x264Preset)
         let segmenter: LadderSegmenter
         do {
             segmenter = try LadderSegmenter(configuration)

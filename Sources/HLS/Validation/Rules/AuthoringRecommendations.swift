@@ -7,7 +7,9 @@ public struct VariantAttributesRecommended: ValidationRule {
     public init() {}
 
     /// Sample-entry prefixes of video codecs in CODECS strings.
-    static let videoCodecPrefixes = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "dva1", "dvav", "av01", "vp09", "vp08", "mp4v"]
+    static let videoCodecPrefixes = [
+        "avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "dva1", "dvav", "av01", "vp09", "vp08", "mp4v",
+    ]
 
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let multivariant = context.playlist.multivariant else { return [] }
@@ -15,15 +17,18 @@ public struct VariantAttributesRecommended: ValidationRule {
         for variant in multivariant.variants {
             let location = context.location(variant.source)
             func warn(_ code: DiagnosticCode, _ attribute: String) {
-                found.append(.warning(
-                    code, "EXT-X-STREAM-INF for \(variant.uri) has no \(attribute)", at: location,
-                    SpecReference.appleAuthoring))
+                found.append(
+                    .warning(
+                        code, "EXT-X-STREAM-INF for \(variant.uri) has no \(attribute)", at: location,
+                        SpecReference.appleAuthoring))
             }
             if variant.codecs == nil { warn(.codecsMissing, "CODECS") }
             // A variant is video unless CODECS says otherwise (no CODECS: assume video, as players must).
-            let isVideo = variant.codecs == nil || variant.video != nil || variant.codecList.contains { codec in
-                Self.videoCodecPrefixes.contains { codec.hasPrefix($0) }
-            }
+            let isVideo =
+                variant.codecs == nil || variant.video != nil
+                || variant.codecList.contains { codec in
+                    Self.videoCodecPrefixes.contains { codec.hasPrefix($0) }
+                }
             if isVideo && variant.resolution == nil { warn(.resolutionMissing, "RESOLUTION") }
             if isVideo && variant.frameRate == nil { warn(.frameRateMissing, "FRAME-RATE") }
             if variant.averageBandwidth == nil { warn(.averageBandwidthMissing, "AVERAGE-BANDWIDTH") }
@@ -38,10 +43,12 @@ public struct IndependentSegmentsRecommended: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let multivariant = context.playlist.multivariant, !multivariant.independentSegments,
-              !multivariant.variants.isEmpty
+            !multivariant.variants.isEmpty
         else { return [] }
-        return [.warning(
-            .independentSegmentsMissing, "multivariant playlist has no EXT-X-INDEPENDENT-SEGMENTS",
-            at: context.playlistLocation, SpecReference.appleAuthoring)]
+        return [
+            .warning(
+                .independentSegmentsMissing, "multivariant playlist has no EXT-X-INDEPENDENT-SEGMENTS",
+                at: context.playlistLocation, SpecReference.appleAuthoring)
+        ]
     }
 }

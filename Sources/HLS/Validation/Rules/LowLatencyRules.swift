@@ -11,13 +11,15 @@ public struct PartInfRequiredWithParts: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media, media.partInf == nil,
-              context.firstLocation(of: .partInf) == nil,
-              let firstPart = media.allParts.first
+            context.firstLocation(of: .partInf) == nil,
+            let firstPart = media.allParts.first
         else { return [] }
-        return [.error(
-            .partInfMissing, "EXT-X-PART is used but the playlist has no EXT-X-PART-INF",
-            at: context.location(firstPart.source, fallback: context.firstLocation(of: .part)),
-            SpecReference.partInf)]
+        return [
+            .error(
+                .partInfMissing, "EXT-X-PART is used but the playlist has no EXT-X-PART-INF",
+                at: context.location(firstPart.source, fallback: context.firstLocation(of: .part)),
+                SpecReference.partInf)
+        ]
     }
 }
 
@@ -42,13 +44,15 @@ public struct CanSkipUntilAtLeastSixTargetDurations: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media, let control = media.serverControl,
-              let skipUntil = control.canSkipUntil, let target = media.targetDuration,
-              skipUntil < 6 * Double(target)
+            let skipUntil = control.canSkipUntil, let target = media.targetDuration,
+            skipUntil < 6 * Double(target)
         else { return [] }
-        return [.error(
-            .canSkipUntilTooSmall,
-            "CAN-SKIP-UNTIL=\(formatSeconds(skipUntil)) is less than 6 × EXT-X-TARGETDURATION (\(formatSeconds(6 * Double(target))))",
-            at: context.location(control.source), SpecReference.serverControl)]
+        return [
+            .error(
+                .canSkipUntilTooSmall,
+                "CAN-SKIP-UNTIL=\(formatSeconds(skipUntil)) is less than 6 × EXT-X-TARGETDURATION (\(formatSeconds(6 * Double(target))))",
+                at: context.location(control.source), SpecReference.serverControl)
+        ]
     }
 }
 
@@ -58,12 +62,14 @@ public struct HoldBackAtLeastThreeTargetDurations: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media, let control = media.serverControl,
-              let holdBack = control.holdBack, let target = media.targetDuration, holdBack < 3 * Double(target)
+            let holdBack = control.holdBack, let target = media.targetDuration, holdBack < 3 * Double(target)
         else { return [] }
-        return [.error(
-            .holdBackTooSmall,
-            "HOLD-BACK=\(formatSeconds(holdBack)) is less than 3 × EXT-X-TARGETDURATION (\(formatSeconds(3 * Double(target))))",
-            at: context.location(control.source), SpecReference.serverControl)]
+        return [
+            .error(
+                .holdBackTooSmall,
+                "HOLD-BACK=\(formatSeconds(holdBack)) is less than 3 × EXT-X-TARGETDURATION (\(formatSeconds(3 * Double(target))))",
+                at: context.location(control.source), SpecReference.serverControl)
+        ]
     }
 }
 
@@ -74,15 +80,19 @@ public struct PartHoldBackAtLeastTwoPartTargets: ValidationRule {
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media, let partInf = media.partInf else { return [] }
         guard let control = media.serverControl, let partHoldBack = control.partHoldBack else {
-            return [.error(
-                .partHoldBackMissing, "EXT-X-PART-INF is present but EXT-X-SERVER-CONTROL has no PART-HOLD-BACK",
-                at: context.location(media.serverControl?.source ?? partInf.source), SpecReference.serverControl)]
+            return [
+                .error(
+                    .partHoldBackMissing, "EXT-X-PART-INF is present but EXT-X-SERVER-CONTROL has no PART-HOLD-BACK",
+                    at: context.location(media.serverControl?.source ?? partInf.source), SpecReference.serverControl)
+            ]
         }
         guard partHoldBack < 2 * partInf.partTarget else { return [] }
-        return [.error(
-            .partHoldBackTooSmall,
-            "PART-HOLD-BACK=\(formatSeconds(partHoldBack)) is less than 2 × PART-TARGET "
-                + "(\(formatSeconds(2 * partInf.partTarget)))",
-            at: context.location(control.source), SpecReference.serverControl)]
+        return [
+            .error(
+                .partHoldBackTooSmall,
+                "PART-HOLD-BACK=\(formatSeconds(partHoldBack)) is less than 2 × PART-TARGET "
+                    + "(\(formatSeconds(2 * partInf.partTarget)))",
+                at: context.location(control.source), SpecReference.serverControl)
+        ]
     }
 }

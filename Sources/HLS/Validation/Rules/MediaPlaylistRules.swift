@@ -5,11 +5,13 @@ public struct TargetDurationRequired: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media, media.targetDuration == nil,
-              context.firstLocation(of: .targetDuration) == nil  // present but unparsable: the parser said so
+            context.firstLocation(of: .targetDuration) == nil  // present but unparsable: the parser said so
         else { return [] }
-        return [.error(
-            .targetDurationMissing, "media playlist lacks the REQUIRED EXT-X-TARGETDURATION tag",
-            at: context.playlistLocation, SpecReference.targetDuration)]
+        return [
+            .error(
+                .targetDurationMissing, "media playlist lacks the REQUIRED EXT-X-TARGETDURATION tag",
+                at: context.playlistLocation, SpecReference.targetDuration)
+        ]
     }
 }
 
@@ -23,11 +25,12 @@ public struct SegmentDurationsWithinTargetDuration: ValidationRule {
         for (index, segment) in media.segments.enumerated() where segment.duration.isFinite {
             let rounded = segment.duration.rounded()
             guard rounded > Double(target) else { continue }
-            found.append(.error(
-                .extinfExceedsTargetDuration,
-                "EXTINF \(formatSeconds(segment.duration)) rounds to \(formatSeconds(rounded)), above EXT-X-TARGETDURATION \(target)",
-                at: context.location(of: .extinf, segment: index) ?? context.location(segment.source),
-                SpecReference.targetDuration))
+            found.append(
+                .error(
+                    .extinfExceedsTargetDuration,
+                    "EXTINF \(formatSeconds(segment.duration)) rounds to \(formatSeconds(rounded)), above EXT-X-TARGETDURATION \(target)",
+                    at: context.location(of: .extinf, segment: index) ?? context.location(segment.source),
+                    SpecReference.targetDuration))
         }
         return found
     }
@@ -46,10 +49,12 @@ public struct SequenceTagsBeforeFirstSegment: ValidationRule {
             let afterFirst = occurrence.segmentIndex > 0 || (firstSegmentTag.map { $0 < occurrence.location } ?? false)
             guard afterFirst else { continue }
             let isMedia = occurrence.tag == .mediaSequence
-            found.append(.error(
-                isMedia ? .mediaSequenceAfterFirstSegment : .discontinuitySequenceAfterFirstSegment,
-                "\(occurrence.tag.rawValue) must appear before the first media segment",
-                at: occurrence.location, isMedia ? SpecReference.mediaSequence : SpecReference.discontinuitySequence))
+            found.append(
+                .error(
+                    isMedia ? .mediaSequenceAfterFirstSegment : .discontinuitySequenceAfterFirstSegment,
+                    "\(occurrence.tag.rawValue) must appear before the first media segment",
+                    at: occurrence.location, isMedia ? SpecReference.mediaSequence : SpecReference.discontinuitySequence
+                ))
         }
         return found
     }
@@ -66,9 +71,10 @@ public struct NonNegativeNumbers: ValidationRule {
         guard let media = context.playlist.media, context.parseInfo == nil else { return [] }
         var found: [Diagnostic] = []
         func report(_ tag: TagName, _ value: String, at location: SourceLocation?) {
-            found.append(.error(
-                .negativeNumber, "\(tag.rawValue) is \(value); it cannot be negative",
-                at: location ?? context.playlistLocation, SpecReference.section(for: tag)))
+            found.append(
+                .error(
+                    .negativeNumber, "\(tag.rawValue) is \(value); it cannot be negative",
+                    at: location ?? context.playlistLocation, SpecReference.section(for: tag)))
         }
         if let value = media.targetDuration, value < 0 {
             report(.targetDuration, String(value), at: context.firstLocation(of: .targetDuration))
@@ -80,8 +86,9 @@ public struct NonNegativeNumbers: ValidationRule {
             report(.discontinuitySequence, String(value), at: context.firstLocation(of: .discontinuitySequence))
         }
         for (index, segment) in media.segments.enumerated() where segment.duration < 0 {
-            report(.extinf, formatSeconds(segment.duration),
-                   at: context.location(of: .extinf, segment: index) ?? segment.source?.location)
+            report(
+                .extinf, formatSeconds(segment.duration),
+                at: context.location(of: .extinf, segment: index) ?? segment.source?.location)
         }
         return found
     }
@@ -99,13 +106,15 @@ public struct ByteRangeOffsetsResolvable: ValidationRule {
             guard let range = segment.byteRange, range.offset == nil else { continue }
             let previous = index > 0 ? media.segments[index - 1] : nil
             if let previous, previous.byteRange != nil, previous.uri == segment.uri { continue }
-            let why = previous == nil
+            let why =
+                previous == nil
                 ? "the first segment" : "the previous segment is not a sub-range of \(segment.uri)"
-            found.append(.error(
-                .byteRangeOffsetUnresolvable,
-                "EXT-X-BYTERANGE:\(range.length) has no offset, but \(why)",
-                at: context.location(of: .byteRange, segment: index) ?? context.location(segment.source),
-                SpecReference.byteRange))
+            found.append(
+                .error(
+                    .byteRangeOffsetUnresolvable,
+                    "EXT-X-BYTERANGE:\(range.length) has no offset, but \(why)",
+                    at: context.location(of: .byteRange, segment: index) ?? context.location(segment.source),
+                    SpecReference.byteRange))
         }
         return found
     }
@@ -124,10 +133,11 @@ public struct DateRangeStartDateRequired: ValidationRule {
         for dateRange in dateRanges {
             if dateRange.startDate != nil { started.insert(dateRange.id) }
             guard !started.contains(dateRange.id) else { continue }
-            found.append(.error(
-                .dateRangeStartDateMissing,
-                "EXT-X-DATERANGE ID=\"\(dateRange.id)\" lacks the REQUIRED START-DATE (and no earlier tag with this ID has one)",
-                at: context.location(dateRange.source), SpecReference.dateRange))
+            found.append(
+                .error(
+                    .dateRangeStartDateMissing,
+                    "EXT-X-DATERANGE ID=\"\(dateRange.id)\" lacks the REQUIRED START-DATE (and no earlier tag with this ID has one)",
+                    at: context.location(dateRange.source), SpecReference.dateRange))
         }
         return found
     }

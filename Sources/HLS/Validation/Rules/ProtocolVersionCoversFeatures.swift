@@ -21,8 +21,9 @@ public struct ProtocolVersionCoversFeatures: ValidationRule {
         var requirements: [Requirement] = []
         func need(_ version: Int, _ feature: String, _ location: SourceLocation?) {
             guard version > declared, !requirements.contains(where: { $0.feature == feature }) else { return }
-            requirements.append(Requirement(
-                version: version, feature: feature, location: location ?? context.playlistLocation))
+            requirements.append(
+                Requirement(
+                    version: version, feature: feature, location: location ?? context.playlistLocation))
         }
         func keys(_ keys: [Key]) {
             for key in keys {
@@ -93,8 +94,36 @@ public struct TagsMatchPlaylistKind: ValidationRule {
         let other = context.playlist.kind == .media ? "multivariant" : "media"
         return (context.parseInfo?.tagOccurrences ?? []).filter(\.isMisplaced).map {
             .error(
-                .tagWrongPlaylistKind, "\($0.tag.rawValue) is a \(other) playlist tag; it cannot appear in a \(kind) playlist",
+                .tagWrongPlaylistKind,
+                "\($0.tag.rawValue) is a \(other) playlist tag; it cannot appear in a \(kind) playlist",
                 at: $0.location, SpecReference.section(for: $0.tag))
         }
+    }
+}
+
+/// Playlist-wide tags appear at most once: "A Playlist file MUST NOT contain more than one EXT-X-VERSION tag"
+/// (§4.4.1.2), and likewise EXT-X-TARGETDURATION, EXT-X-MEDIA-SEQUENCE, EXT-X-DISCONTINUITY-SEQUENCE,
+/// EXT-X-PLAYLIST-TYPE, EXT-X-START, EXT-X-PART-INF, EXT-X-SERVER-CONTROL, EXT-X-SKIP and
+/// EXT-X-CONTENT-STEERING ("MUST NOT appear more than once", each in its section of RFC 8216bis §4.4).
+public struct PlaylistTagsAppearOnce: ValidationRule {
+    public init() {}
+
+    static let singleTags: Set<TagName> = [
+        .version, .targetDuration, .mediaSequence, .discontinuitySequence, .playlistType, .start, .partInf,
+        .serverControl, .skip, .contentSteering,
+    ]
+
+    public func check(_ context: ValidationContext) -> [Diagnostic] {
+        var seen: Set<TagName> = []
+        var found: [Diagnostic] = []
+        for occurrence in context.parseInfo?.tagOccurrences ?? [] where Self.singleTags.contains(occurrence.tag) {
+            if !seen.insert(occurrence.tag).inserted {
+                found.append(
+                    .error(
+                        .tagDuplicate, "\(occurrence.tag.rawValue) appears more than once",
+                        at: occurrence.location, SpecReference.section(for: occurrence.tag)))
+            }
+        }
+        return found
     }
 }

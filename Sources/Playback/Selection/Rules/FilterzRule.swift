@@ -1,13 +1,77 @@
-/// The Filterz default (placeholder until tuned): RobustMPC's look-ahead.
+/// The Filterz default: RobustMPC's look-ahead with a value on the buffer it leaves behind.
+///
+/// - Prediction: the harmonic mean of the last five throughput samples divided by (1 + the largest recent
+///   relative prediction error), as RobustMPC.
+/// - Plans: every level sequence over the next five segments, simulated with the real upcoming segment sizes,
+///   the request latency, idling at the buffer cap and stalls, scored with QoE_lin
+///   (bitrate − 4.3 × rebuffer − |Δ bitrate|, Mbps).
+/// - Terminal value: a plan that ends with less than `reserveSeconds` of buffer loses `terminalWeight` per
+///   missing second. Plain MPC happily spends the buffer its five-segment window does not need, and then
+///   stalls in the next dip; the reserve keeps a cushion against outages. The reserve shrinks to the media
+///   still to come after the plan, so near the end of a stream the buffer is spent on quality (buffer left
+///   at the end is worth nothing).
+/// - The stream's end is taken from `remainingSegments`, else inferred when the look-ahead sizes stop short.
 public struct FilterzRule: ABRRule {
     public let name = "filterz"
-    private var mpc: MPCRule
+    public var parameters: FilterzParameters
 
-    public init(configuration: SelectorConfiguration = .init()) {
-        mpc = MPCRule(horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
+    public init(parameters: FilterzParameters = .init()) {
+        self.parameters = parameters
     }
 
     public mutating func choose(_ input: SelectionInput, allowed: ClosedRange<Int>) -> Selection {
-        mpc.choose(input, allowed: allowed)
+        let estimator = input.estimator
+        guard let harmonic = estimator.harmonicMeanBitsPerSecond else {
+            return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
+        }
+        let error = estimator.maxRecentRelativeError
+        let predicted = max(harmonic / (1 + error), 1)
+        var planner = LookaheadPlanner(
+            input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
+            rebufferPenalty: parameters.rebufferPenalty)
+        let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
+        let remaining = knownRemaining(input)
+        if remaining > steps {
+            let after = Double(remaining - steps) * input.segmentDurationSeconds
+            planner.terminalTarget = min(
+                parameters.reserveSeconds, input.maxBufferSeconds - input.segmentDurationSeconds, after)
+            planner.terminalWeight = parameters.terminalWeight
+        }
+        let level = planner.bestFirstLevel(steps: steps)
+        return Selection(
+            variantIndex: level,
+            reason: "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s")
+    }
+
+    /// Segments left: given, or inferred when the look-ahead sizes stop short of a full window (the end).
+    func knownRemaining(_ input: SelectionInput) -> Int {
+        if let remaining = input.remainingSegments { return remaining }
+        let known = input.upcomingSegmentBytes.count
+        return known > 0 && known < parameters.lookaheadForEnd ? known : Int.max
+    }
+}
+
+/// Tunables of `FilterzRule` (defaults tuned on the shared traces; see README "Simulation").
+public struct FilterzParameters: Sendable, Hashable {
+    /// Segments planned ahead exhaustively.
+    public var horizon: Int
+    /// Buffer a plan should leave behind, seconds.
+    public var reserveSeconds: Double
+    /// QoE cost per second of buffer short of the reserve at the plan's end.
+    public var terminalWeight: Double
+    /// QoE penalty per second of rebuffering.
+    public var rebufferPenalty: Double
+    /// When fewer upcoming sizes than this are given (and `remainingSegments` is nil), the stream ends there.
+    public var lookaheadForEnd: Int
+
+    public init(
+        horizon: Int = 5, reserveSeconds: Double = 20, terminalWeight: Double = 0.4, rebufferPenalty: Double = 4.3,
+        lookaheadForEnd: Int = 24
+    ) {
+        self.horizon = horizon
+        self.reserveSeconds = reserveSeconds
+        self.terminalWeight = terminalWeight
+        self.rebufferPenalty = rebufferPenalty
+        self.lookaheadForEnd = lookaheadForEnd
     }
 }

@@ -43,6 +43,9 @@ struct LookaheadPlanner {
     let mbps: [Double]
     let previousLevel: Int?
     let startBuffer: Double
+    /// Terminal value: `terminalWeight` per second of buffer short of `terminalTarget` at the plan's end.
+    var terminalTarget = 0.0
+    var terminalWeight = 0.0
     private var best = -Double.infinity
     private var bestFirst: Int
 
@@ -85,6 +88,7 @@ struct LookaheadPlanner {
         var value = reward + mbps[level] - rebufferPenalty * rebuffer
         if let previous { value -= abs(mbps[level] - mbps[previous]) }
         if depth + 1 == steps {
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
             if value > best {
                 best = value
                 bestFirst = first

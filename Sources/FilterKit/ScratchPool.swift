@@ -1,0 +1,45 @@
+import Synchronization
+
+/// Keeps the fast path's frame-sized work buffers between frames, so a video does not allocate (and
+/// page-fault in) tens of megabytes per frame. Thread-safe; buffers are matched by byte size; at most
+/// `limit` idle buffers are kept.
+final class ScratchPool: Sendable {
+    private struct Idle: @unchecked Sendable {  // raw memory owned by the pool while idle
+        var buffers: [Int: [UnsafeMutableRawPointer]] = [:]
+        var count = 0
+    }
+    private let idle = Mutex(Idle())
+    private let limit = 12
+
+    /// An uninitialised buffer of `count` elements (reused when one of the same size is idle).
+    func take<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
+        let bytes = count * MemoryLayout<T>.stride
+        let reused = idle.withLock { idle -> UnsafeMutableRawPointer? in
+            guard let pointer = idle.buffers[bytes]?.popLast() else { return nil }
+            idle.count -= 1
+            return pointer
+        }
+        let raw = reused ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        return raw.bindMemory(to: T.self, capacity: count)
+    }
+
+    /// Returns a buffer from `take` (its elements must be trivial: they are not deinitialised).
+    func give<T>(_ pointer: UnsafeMutablePointer<T>, count: Int) {
+        let bytes = count * MemoryLayout<T>.stride
+        let raw = UnsafeMutableRawPointer(pointer)
+        let kept = idle.withLock { idle -> Bool in
+            guard idle.count < limit else { return false }
+            idle.buffers[bytes, default: []].append(raw)
+            idle.count += 1
+            return true
+        }
+        if !kept { raw.deallocate() }
+    }
+
+    deinit {
+        idle.withLock { idle in
+            for pointer in idle.buffers.values.joined() { pointer.deallocate() }
+            idle.buffers = [:]
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import FilterKit
+import Foundation
+
+/// `filterz-bench filter`: FilterKit's fast path on simulated camera frames against the `ffmpeg` CLI running
+/// the nearest equivalent filter chain on same-size `testsrc2` frames, in the same run.
+///
+/// Ours: frames per second for a colour-only preset and for a preset with all 12 values active (blur 10),
+/// at 1280×720 and 1920×1080, on one thread and on all cores (`renderFrame(_:into:)`, output reused as in
+/// the video path). Anchor: `ffmpeg -f lavfi -i testsrc2 -vf eq,exposure,colortemperature,curves,hqdn3d,
+/// unsharp,gblur,vignette -f null -`, fps = frames / the `rtime` that `-benchmark` prints.
+/// Last line: `{"bench":"filter","ours_fps":…,"anchor_fps":…,"ratio":…}` (all-12, 720p, all cores).
+enum FilterBenchmark {
+    static let allTwelve = FilterValues(
+        brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 10, vignette: 0.5,
+        noiseReduction: 0.4, highlights: -0.2, shadows: 0.2, temperature: 5600, blackPoint: 0.02)
+    /// warm-film's colour steps (its vignette removed).
+    static let colourOnly = FilterValues(
+        contrast: 1.1, saturation: 0.9, highlights: -0.25, shadows: 0.15, temperature: 4800, blackPoint: 0.03)
+
+    static let ffmpegChain = [
+        "eq=brightness=0.05:contrast=1.15:saturation=1.1", "exposure=exposure=0.3",
+        "colortemperature=temperature=5600", "curves=all='0/0.02 0.25/0.29 0.75/0.72 1/1'", "hqdn3d=4:3:6:4",
+        "unsharp=5:5:0.6:5:5:0", "gblur=sigma=10", "vignette=angle=PI/5",
+    ].joined(separator: ",")
+
+    static func run() -> Int32 {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("filter benchmark: FilterKit fast path vs ffmpeg \(ffmpegVersion()) (\(cores) cores)")
+        print("colour-only = warm-film colour steps; all-12 = every value active, blur 10")
+        var ours720 = 0.0
+        for (width, height) in [(1280, 720), (1920, 1080)] {
+            let camera = SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: 42))
+            let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+            for (name, values) in [("colour-only", colourOnly), ("all-12", allTwelve)] {
+                for threads in [1, cores] {
+                    let start = Date()
+                    let renderer = FilterRenderer(values: values, threads: threads)
+                    let setup = Date().timeIntervalSince(start)
+                    let fps = measure(renderer, frames)
+                    print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps  (colour: %@, LUT error %.2f, setup %.0f ms)",
+                                 width, height, name, threads == 1 ? "1 thread  " : "\(threads) threads", fps,
+                                 renderer.colourMethod.rawValue, renderer.lookupTableError ?? 0, setup * 1000))
+                    if width == 1280 && name == "all-12" && threads == cores { ours720 = fps }
+                }
+            }
+        }
+        let anchor720 = ffmpegFPS(width: 1280, height: 720, frames: 120)
+        let anchor1080 = ffmpegFPS(width: 1920, height: 1080, frames: 60)
+        print(String(format: "  ffmpeg 1280x720  chain       all cores %7.1f fps", anchor720 ?? .nan))
+        print(String(format: "  ffmpeg 1920x1080 chain       all cores %7.1f fps", anchor1080 ?? .nan))
+        print("  ffmpeg -vf \(ffmpegChain)")
+        guard let anchor = anchor720 else {
+            print("ffmpeg not available: no anchor")
+            print(#"{"bench":"filter","ours_fps":\#(round1(ours720)),"anchor_fps":null,"ratio":null}"#)
+            return 1
+        }
+        print(String(format: "ratio (all-12, 720p, all cores): %.2fx", ours720 / anchor))
+        print(#"{"bench":"filter","ours_fps":\#(round1(ours720)),"anchor_fps":\#(round1(anchor)),"ratio":\#(round2(ours720 / anchor))}"#)
+        return 0
+    }
+
+    /// Frames per second rendering `frames` round-robin for about 2 s (at least 3 frames), after one warm-up.
+    static func measure(_ renderer: FilterRenderer, _ frames: [Frame]) -> Double {
+        var output = frames[0]
+        renderer.renderFrame(frames[0], into: &output)
+        var count = 0
+        let start = Date()
+        while count < 3 || Date().timeIntervalSince(start) < 2 {
+            renderer.renderFrame(frames[count % frames.count], into: &output)
+            count += 1
+        }
+        return Double(count) / Date().timeIntervalSince(start)
+    }
+
+    static func ffmpegFPS(width: Int, height: Int, frames: Int) -> Double? {
+        let arguments = [
+            "-hide_banner", "-nostats", "-benchmark", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=30",
+            "-frames:v", "\(frames)", "-vf", ffmpegChain, "-f", "null", "-",
+        ]
+        guard let output = runTool("ffmpeg", arguments) else { return nil }
+        // "bench: utime=12.345s stime=0.123s rtime=4.567s"
+        guard let range = output.range(of: "rtime="),
+              let seconds = Double(output[range.upperBound...].prefix { $0.isNumber || $0 == "." }), seconds > 0
+        else {
+            print("could not read ffmpeg's rtime: \(output.suffix(300))")
+            return nil
+        }
+        return Double(frames) / seconds
+    }
+
+    static func ffmpegVersion() -> String {
+        guard let output = runTool("ffmpeg", ["-hide_banner", "-version"]) else { return "(not installed)" }
+        return output.split(separator: "\n").first.map { String($0.split(separator: " ").dropFirst(2).first ?? "") } ?? "?"
+    }
+
+    /// Runs a tool from PATH and returns stdout + stderr, or nil when it cannot run or fails.
+    static func runTool(_ name: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("\(name) exited with \(process.terminationStatus): \(String(decoding: data.suffix(400), as: UTF8.self))")
+            return nil
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+    static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+}

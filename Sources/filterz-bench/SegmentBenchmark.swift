@@ -1,0 +1,95 @@
+import FilterKit
+import FilterzCLI
+import Foundation
+
+/// `filterz-bench segment`: our `record` job against the `ffmpeg` CLI doing the nearest equivalent job, in
+/// the same run.
+///
+/// Ours: `filterz record` in process — simulated camera 1280×720 at 30 fps for 20 s, the all-12-values
+/// preset of `filterz-bench filter`, the default ladder (720p/540p/360p at 3000k/2000k/730k), 2 s segments,
+/// MPEG-TS, with AAC audio, WebVTT subtitles, I-frame playlists and the poster.
+/// Anchor: `ffmpeg -f lavfi -i testsrc2` (+ a sine for audio) through the same filter chain as
+/// `filterz-bench filter`, split to the three scaled renditions, libx264 `superfast` (our default) with the same capped VBR
+/// and keyframes forced every 2 s (scene cuts off), AAC audio, and the `hls` muxer with a master playlist.
+/// Last line: `{"bench":"segment","ours_s":…,"anchor_s":…,"ratio":…,"realtime":…}`; ratio = ours / anchor
+/// (wall time, lower is better), realtime = 20 s / ours.
+enum SegmentBenchmark {
+    static let seconds = 20
+    static let ladder = [(1280, 720, 3000), (960, 540, 2000), (640, 360, 730)]
+
+    static func run() -> Int32 {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("segment benchmark: filterz record vs ffmpeg CLI, 1280x720 30 fps \(seconds) s, 3 renditions, 2 s TS segments (\(cores) cores)")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-segment-\(getpid())")
+        try? FileManager.default.removeItem(at: work)
+        try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        let presetURL = work.appendingPathComponent("all-12.json")
+        _ = FileManager.default.createFile(
+            atPath: presetURL.path, contents: Data(Preset(name: "all-12", values: FilterBenchmark.allTwelve).jsonBytes()))
+        let oursFolder = work.appendingPathComponent("ours")
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let start = Date()
+        let code = CLI.run(
+            arguments: ["record", "--preset", presetURL.path, "--duration", "\(seconds)", "--fps", "30",
+                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", "superfast",
+                        "--out", oursFolder.path],
+            stdout: stdout, stderr: stderr)
+        let ours = Date().timeIntervalSince(start)
+        print(stdout.text, terminator: "")
+        guard code == 0 else {
+            print("filterz record failed: \(stderr.text)")
+            return 1
+        }
+        print(String(format: "  ours    %.2f s  (%.2fx real time)", ours, Double(seconds) / ours))
+
+        let anchorFolder = work.appendingPathComponent("anchor")
+        try? FileManager.default.createDirectory(at: anchorFolder, withIntermediateDirectories: true)
+        let arguments = anchorArguments(folder: anchorFolder.path)
+        let anchorStart = Date()
+        let anchorOutput = FilterBenchmark.runTool("ffmpeg", arguments)
+        let anchor = Date().timeIntervalSince(anchorStart)
+        print("  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " "))
+        guard anchorOutput != nil else {
+            print("ffmpeg not available or failed: no anchor")
+            print(#"{"bench":"segment","ours_s":\#(round2(ours)),"anchor_s":null,"ratio":null,"realtime":\#(round2(Double(seconds) / ours))}"#)
+            return 1
+        }
+        print(String(format: "  anchor  %.2f s  (%.2fx real time)", anchor, Double(seconds) / anchor))
+        print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
+        print(#"{"bench":"segment","ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
+        return 0
+    }
+
+    /// The ffmpeg command line of the anchor job.
+    static func anchorArguments(folder: String) -> [String] {
+        var graph = "[0:v]\(FilterBenchmark.ffmpegChain),format=yuv420p,split=3[s0][s1][s2]"
+        for (index, rung) in ladder.enumerated() {
+            graph += ";[s\(index)]scale=\(rung.0):\(rung.1)[v\(index)]"
+        }
+        var arguments = [
+            "-hide_banner", "-nostats", "-y",
+            "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
+            "-filter_complex", graph,
+        ]
+        for index in ladder.indices { arguments += ["-map", "[v\(index)]"] }
+        arguments += ["-map", "1:a"]
+        arguments += ["-c:v", "libx264", "-preset", "superfast", "-profile:v", "high",
+                      "-x264-params", "scenecut=0:open-gop=0", "-g", "60", "-keyint_min", "60",
+                      "-force_key_frames", "expr:gte(t,n_forced*2)"]
+        for (index, rung) in ladder.enumerated() {
+            arguments += ["-b:v:\(index)", "\(rung.2)k", "-maxrate:v:\(index)", "\(rung.2)k", "-bufsize:v:\(index)", "\(rung.2 * 2)k"]
+        }
+        arguments += ["-c:a", "aac", "-b:a", "128k",
+                      "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+                      "-hls_segment_filename", "\(folder)/v%v/seg_%05d.ts",
+                      "-master_pl_name", "master.m3u8",
+                      "-var_stream_map", "a:0,agroup:aud v:0,agroup:aud v:1,agroup:aud v:2,agroup:aud",
+                      "\(folder)/v%v/index.m3u8"]
+        return arguments
+    }
+
+    static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+}

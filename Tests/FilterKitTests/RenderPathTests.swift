@@ -1,0 +1,78 @@
+import FilterKit
+import Testing
+
+@Suite struct RenderPathTests {
+    static let allTwelve = FilterValues(
+        brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 3, vignette: 0.5,
+        noiseReduction: 0.4, highlights: -0.2, shadows: 0.2, temperature: 5600, blackPoint: 0.02)
+
+    @Test(arguments: [FilterRenderer.Path.fast, .reference])
+    func stillAndVideoPathsGiveTheSameBytes(path: FilterRenderer.Path) {
+        let renderer = FilterRenderer(values: Self.allTwelve, path: path)
+        let frame = TestFrames.camera()
+        let still = renderer.renderImage(frame)
+        var video = Frame(rgbaWidth: 1, height: 1)
+        renderer.renderFrame(frame, into: &video)
+        #expect(still.planes[0].bytes == video.planes[0].bytes)
+        renderer.renderFrame(TestFrames.camera(seed: 9), into: &video)  // reusing the buffers
+        renderer.renderFrame(frame, into: &video)
+        #expect(still.planes[0].bytes == video.planes[0].bytes)
+    }
+
+    @Test func neutralReturnsTheInputBitForBit() {
+        let frame = TestFrames.random(width: 33, height: 17, seed: 4, bytesPerRow: 33 * 4 + 12)
+        for path in [FilterRenderer.Path.fast, .reference] {
+            let out = FilterRenderer(values: .neutral, path: path).renderImage(frame)
+            #expect(out == frame)  // padding bytes included
+            var video = TestFrames.camera()
+            FilterRenderer(values: .neutral, path: path).renderFrame(frame, into: &video)
+            #expect(video == frame)
+        }
+        let yuv = YUVConversion.toYUV420(TestFrames.camera())
+        #expect(FilterRenderer(values: .neutral).renderImage(yuv) == yuv)
+    }
+
+    @Test func paddedRowsRenderLikePackedRows() {
+        let packed = TestFrames.random(width: 21, height: 13, seed: 8)
+        var padded = Frame(rgbaWidth: 21, height: 13, bytesPerRow: 21 * 4 + 20)
+        for y in 0..<13 {
+            for x in 0..<84 { padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x] }
+        }
+        let renderer = FilterRenderer(values: Self.allTwelve)
+        #expect(renderer.renderImage(padded).packedBytes() == renderer.renderImage(packed).packedBytes())
+    }
+
+    @Test func singleThreadedAndMultiThreadedFastPathsAgreeExactly() {
+        let frame = TestFrames.camera(width: 96, height: 54)
+        let one = FilterRenderer(values: Self.allTwelve, threads: 1).renderImage(frame)
+        let many = FilterRenderer(values: Self.allTwelve, threads: 4).renderImage(frame)
+        #expect(one == many)
+    }
+
+    @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
+        let rgba = TestFrames.camera()
+        let yuv = YUVConversion.toYUV420(rgba)
+        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000))
+        let out = renderer.renderImage(yuv)
+        #expect(out.format == .yuv420p && out.width == yuv.width && out.height == yuv.height)
+        let expected = YUVConversion.toYUV420(renderer.renderImage(YUVConversion.toRGBA(yuv)))
+        #expect(out == expected)
+    }
+
+    @Test func yuvRoundTripIsCloseToTheOriginalLuma() {
+        let rgba = TestFrames.flat(SIMD3(120, 140, 90), width: 8, height: 8)
+        let back = YUVConversion.toRGBA(YUVConversion.toYUV420(rgba))
+        let p = back.rgba(x: 3, y: 3)
+        #expect(abs(Int(p.x) - 120) <= 2 && abs(Int(p.y) - 140) <= 2 && abs(Int(p.z) - 90) <= 2)
+        // BT.709 limited range: white is Y 235, black is Y 16.
+        #expect(YUVConversion.toYUV420(TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[0] == 235)
+        #expect(YUVConversion.toYUV420(TestFrames.flat(.zero, width: 4, height: 4)).planes[0].bytes[0] == 16)
+    }
+
+    @Test func samplePresetsWithoutSteepCurvesUseTheLookupTable() {
+        for preset in TestFrames.samplePresets where ["warm-film", "noir", "faded", "dreamy", "crisp"].contains(preset.name) {
+            #expect(FilterRenderer(values: preset.values).colourMethod == .lookupTable, "\(preset.name)")
+        }
+        #expect(FilterRenderer(values: .neutral).colourMethod == .none)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import FilterzTestSupport
+import Testing
+@testable import FilterzCLI
+
+@Suite struct PresetCommandTests {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
+        let out = CapturedOutput(), err = CapturedOutput()
+        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)
+        return (code, out.text, err.text)
+    }
+
+    static let presetsFolder = SharedData.sampleMedia.appendingPathComponent("presets").path
+
+    @Test func showPrintsTheTwelveValuesOfANamedPreset() {
+        let result = Self.run(["preset", "show", "warm-film"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        #expect(result.code == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("warm-film: ") == true)
+        #expect(lines.count == 13)
+        #expect(result.out.contains("* temperature       4800 K     (2000…10000, default 6500)"))
+        #expect(result.out.contains("  blur              0 px       (0…20, default 0)"))
+        for key in ["saturation", "brightness", "contrast", "exposure", "highlights", "shadows", "black_point",
+                    "noise_reduction", "sharpness", "vignette"] {
+            #expect(result.out.contains(" \(key) "), "\(key)")
+        }
+    }
+
+    @Test func showAcceptsAPathAndAppliesTheLegacyRules() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("old.json")
+        try Data(#"{"name": "old", "values": {"temperature": 0, "contrast": 9}}"#.utf8).write(to: file)
+        let result = Self.run(["preset", "show", file.path])
+        #expect(result.code == 0)
+        #expect(result.out.contains("  temperature       6500 K"))
+        #expect(result.out.contains("* contrast          4 "))
+    }
+
+    @Test func showJSONWritesAllTwelveKeys() throws {
+        let result = Self.run(["preset", "show", "--json", "legacy-zero"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        #expect(result.code == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let values = try #require(object["values"] as? [String: Double])
+        #expect(values.count == 12)
+        #expect(values["temperature"] == 6500 && values["contrast"] == 1)
+    }
+
+    @Test func anUnknownPresetNameIsAnInputError() {
+        let result = Self.run(["preset", "show", "no-such-look"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        #expect(result.code == 2)
+        #expect(result.err.contains("preset 'no-such-look' not found"))
+    }
+
+    @Test func checkAcceptsEverySamplePreset() throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.presetsFolder) where name.hasSuffix(".json") {
+            let result = Self.run(["preset", "check", Self.presetsFolder + "/" + name])
+            #expect(result.code == 0, "\(name): \(result.err)")
+            #expect(result.out.contains("valid preset"))
+        }
+    }
+
+    @Test func checkNamesEveryBadKeyAndExitsOne() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("bad.json")
+        try Data(#"{"name": 3, "values": {"contrast": "high", "blur": 30, "vignete": 1}}"#.utf8).write(to: file)
+        let result = Self.run(["preset", "check", file.path])
+        #expect(result.code == 1)
+        #expect(result.err.contains("\(file.path): error: values.contrast: expected a number in 0…4, found a string (\"high\")"))
+        #expect(result.err.contains("\(file.path): error: name: expected a string, found a number"))
+        #expect(result.out.contains("\(file.path): warning: values.blur: 30 is outside 0…20, clamped to 20"))
+        #expect(result.out.contains("values.vignete: unknown key"))
+        #expect(result.err.contains("invalid preset (2 errors)"))
+    }
+
+    @Test func checkOfAMissingFileIsAnInputError() {
+        let result = Self.run(["preset", "check", "/nonexistent/look.json"])
+        #expect(result.code == 2)
+        #expect(result.err.contains("/nonexistent/look.json: cannot read file"))
+    }
+
+    @Test func presetWithoutASubcommandListsShowAndCheck() {
+        let result = Self.run(["preset", "--help"])
+        #expect(result.code == 0)
+        #expect(result.out.contains("show") && result.out.contains("check"))
+    }
+}
