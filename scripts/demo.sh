@@ -82,7 +82,8 @@ s = json.load(open(sys.argv[1]))["summary"]
 opt = s.get("offline_optimal_qoe_lin")
 share = f", {100 * s['qoe_lin'] / opt:.0f}% of the offline optimum" if opt else ""
 print(f"QoE_lin {s['qoe_lin']:.2f}{share}; {s['avg_bitrate_kbps']:.0f} kb/s on average, "
-      f"{s['rebuffer_s']:.2f} s rebuffering, {s['switches']} switches, start-up {s['startup_s']:.2f} s")
+      f"{s['rebuffer_s']:.2f} s rebuffering, {s['switches']} switch{'' if s['switches'] == 1 else 'es'}, "
+      f"start-up {s['startup_s']:.2f} s")
 PY
 )")
 done
@@ -96,7 +97,7 @@ segments=$(ls "$video" | grep -c -E '\.(ts|m4s)$' || true)
 cat <<SUMMARY
 
 == Done. What was made:
-  $video/master.m3u8   HLS ladder (3 renditions, audio, ko/en subtitles, I-frame playlists; $segments segment files)
+  $video/master.m3u8   HLS ladder: renditions, audio, ko/en subtitles, I-frame playlists ($segments media segment files)
   $video/preview.png   a camera frame before and after warm-film
   $video/poster.jpg    the poster the index page shows
   $out/report.svg, $out/report.json           simulated playback over ${traces[0]}

@@ -31,7 +31,7 @@ export SWIFT_BACKTRACE=enable=no
 set +e
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
   -dict=Fuzz/hls.dict -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${seeds[@]}" 2>&1 \
-  | awk '/Recommended dictionary/ { skip = 1 } !skip && !/^#[0-9]+[ \t]+(NEW|REDUCE|pulse)/ { print } /End of recommended dictionary/ { skip = 0 }'
+  | awk '/Recommended dictionary/ { skip = 1 } !skip && !/^\tNEW_FUNC/ && !/^#[0-9]+[ \t]+(NEW|REDUCE|pulse)/ { print } /End of recommended dictionary/ { skip = 0 }'
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ]; then
