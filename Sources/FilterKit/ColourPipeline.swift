@@ -109,6 +109,6 @@ struct ColourPipeline: Sendable {
             c += SIMD4(repeating: tone(y))
         }
         if blackPoint > 0 { c = blackPoint + (1 - blackPoint) * c }
-        return clamp01(c)
+        return SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), 0)
     }
 }

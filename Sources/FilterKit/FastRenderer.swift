@@ -74,18 +74,24 @@ enum FastRenderer {
                 let halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
                 let k = Float(SpatialSteps.vignetteScale * vignette)
                 RowBands.run(count: height, threads: threads) { rows in
+                    // ρ² = dx²/h² + dy²/h²: the column term once per band, the row term once per row.
+                    let columnTerm = UnsafeMutablePointer<Float>.allocate(capacity: width)
+                    defer { columnTerm.deallocate() }
+                    for x in 0..<width {
+                        let dx = Float(x) + 0.5 - Float(width) / 2
+                        columnTerm[x] = dx * dx / Float(halfDiagonalSquared)
+                    }
                     for y in rows {
                         let s = src + y * srcStride, d = dst + y * dstStride, row = result + y * width
-                        let dy = Double(y) + 0.5 - Double(height) / 2
-                        let dy2 = Float(dy * dy / halfDiagonalSquared)
-                        for x in 0..<width {
-                            var c = row[x]
-                            if vignette > 0 {
-                                let dx = Float(x) + 0.5 - Float(width) / 2
-                                let rho2 = dx * dx / Float(halfDiagonalSquared) + dy2
-                                c *= 1 - k * rho2 * rho2
+                        if vignette > 0 {
+                            let dy = Double(y) + 0.5 - Double(height) / 2
+                            let dy2 = Float(dy * dy / halfDiagonalSquared)
+                            for x in 0..<width {
+                                let rho2 = columnTerm[x] + dy2
+                                storeBytes(row[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
                             }
-                            storeBytes(c, alpha: s[x * 4 + 3], to: d + x * 4)
+                        } else {
+                            for x in 0..<width { storeBytes(row[x], alpha: s[x * 4 + 3], to: d + x * 4) }
                         }
                     }
                 }
@@ -96,10 +102,10 @@ enum FastRenderer {
     /// Clamps to 0…1, scales to 0…255, rounds half up, and writes R, G, B and the given alpha.
     @inline(__always)
     static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
-        let scaled = clamp01(c) * 255 + 0.5
-        d[0] = UInt8(scaled.x)
-        d[1] = UInt8(scaled.y)
-        d[2] = UInt8(scaled.z)
+        // Written out lane by lane: a call to `clamp01` here was not always inlined.
+        d[0] = UInt8(truncatingIfNeeded: Int32(min(max(c.x, 0), 1) * 255 + 0.5))
+        d[1] = UInt8(truncatingIfNeeded: Int32(min(max(c.y, 0), 1) * 255 + 0.5))
+        d[2] = UInt8(truncatingIfNeeded: Int32(min(max(c.z, 0), 1) * 255 + 0.5))
         d[3] = alpha
     }
 }
@@ -132,7 +138,8 @@ struct LUTView {
         let c11 = p[n * n + n] + (p[n * n + n + 1] - p[n * n + n]) * wr
         let c0 = c00 + (c10 - c00) * wg
         let c1 = c01 + (c11 - c01) * wg
-        return clamp01(c0 + (c1 - c0) * wb)
+        let c = c0 + (c1 - c0) * wb
+        return SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), 0)
     }
 }
 

@@ -49,45 +49,65 @@ struct Planar {
     /// depend on how many threads share the blocks.
     static let verticalBlockRows = 64
 
-    /// One extended-box pass down each column, from `source` into `target` (different buffers).
-    func vertical<V: PassSample>(_ source: UnsafePointer<V>, into target: UnsafeMutablePointer<V>,
-                                 _ box: SpatialSteps.ExtendedBox) {
+    /// One extended-box pass down `columns` columns, from `source` into `target` (different buffers, each
+    /// with its own row stride in elements), over every block of `verticalBlockRows` rows.
+    @inline(__always)
+    func vertical<V: PassSample>(_ source: UnsafePointer<V>, stride sourceStride: Int,
+                                 into target: UnsafeMutablePointer<V>, stride targetStride: Int, columns: Int,
+                                 sum: UnsafeMutablePointer<V>, _ box: SpatialSteps.ExtendedBox) {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         let last = height - 1, blockRows = Self.verticalBlockRows
-        let blocks = (height + blockRows - 1) / blockRows
-        RowBands.run(count: blocks, threads: threads) { blockRange in
-            let sum = UnsafeMutablePointer<V>.allocate(capacity: width)
-            defer { sum.deallocate() }
-            func row(_ y: Int) -> UnsafePointer<V> { source + min(max(y, 0), last) * width }
-            for block in blockRange {
-                let rows = (block * blockRows)..<min(height, (block + 1) * blockRows)
-                for x in 0..<width { sum[x] = .zero }
-                for d in -r...r {
-                    let s = row(rows.lowerBound + d)
-                    for x in 0..<width { sum[x] = sum[x] + s[x] }
-                }
-                for y in rows {
-                    let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * width
-                    for x in 0..<width {
-                        out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                        sum[x] = sum[x] + below[x] - leaving[x]
-                    }
+        func row(_ y: Int) -> UnsafePointer<V> { source + min(max(y, 0), last) * sourceStride }
+        var start = 0
+        while start < height {
+            let rows = start..<min(height, start + blockRows)
+            for x in 0..<columns { sum[x] = .zero }
+            for d in -r...r {
+                let s = row(rows.lowerBound + d)
+                for x in 0..<columns { sum[x] = sum[x] + s[x] }
+            }
+            for y in rows {
+                let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * targetStride
+                for x in 0..<columns {
+                    out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
+                    sum[x] = sum[x] + below[x] - leaving[x]
                 }
             }
+            start += blockRows
         }
     }
 
-    /// `passes` extended-box passes per axis on `buffer` (result in `buffer`), `scratch` the same size.
-    /// Returns the buffer holding the result (`buffer` or `scratch`, whichever the last pass wrote: no copy).
+    /// `passes` extended-box passes per axis on `buffer`, `scratch` the same size; returns the buffer holding
+    /// the result (`scratch`). The vertical passes run on strips of columns narrow enough that a strip's
+    /// intermediate passes stay in cache (one read of `buffer`, one write of `scratch`); each block of
+    /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
     func blur<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, scratch: UnsafeMutablePointer<V>,
                              _ box: SpatialSteps.ExtendedBox, passes: Int) -> UnsafeMutablePointer<V> {
         horizontal(buffer, Array(repeating: box, count: passes))
-        var from = buffer, to = scratch
-        for _ in 0..<passes {
-            vertical(from, into: to, box)
-            swap(&from, &to)
+        let stripColumns = max(8, 512 / MemoryLayout<V>.stride)
+        let strips = (width + stripColumns - 1) / stripColumns
+        let width = self.width, height = self.height
+        RowBands.run(count: strips, threads: threads) { stripRange in
+            let temporary = UnsafeMutablePointer<V>.allocate(capacity: 2 * stripColumns * height)
+            let sum = UnsafeMutablePointer<V>.allocate(capacity: stripColumns)
+            defer {
+                temporary.deallocate()
+                sum.deallocate()
+            }
+            for strip in stripRange {
+                let x0 = strip * stripColumns, columns = min(stripColumns, width - x0)
+                var from = UnsafeMutablePointer(buffer + x0), fromStride = width
+                for pass in 0..<passes {
+                    let lastPass = pass == passes - 1
+                    let to = lastPass ? scratch + x0 : temporary + (pass % 2) * stripColumns * height
+                    let toStride = lastPass ? width : stripColumns
+                    vertical(from, stride: fromStride, into: to, stride: toStride, columns: columns, sum: sum, box)
+                    from = to
+                    fromStride = toStride
+                }
+            }
         }
-        return from
+        return scratch
     }
 
     /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis. Returns the buffer
@@ -103,30 +123,29 @@ struct Planar {
     }
 
     /// The self-guided filter of He et al. per channel (`SpatialSteps`) in four fused passes:
-    /// (1) row sums of I and I²; (2) column sums of those, then a and b per pixel; (3) row sums of a and b;
-    /// (4) column sums of those, then `out = mean(a)·I + mean(b)` written over `image`.
+    /// (1) row sums of I and I²; (2) column sums of those, then a and b per pixel, in the same sweep;
+    /// (3) row sums of a and b; (4) column sums of those, then `out = mean(a)·I + mean(b)` written over
+    /// `image` in the same sweep. Each column pass reads one pair of buffers and writes another, so blocks
+    /// of rows can run in parallel without a separate write-back pass.
     func guidedFilter(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
                       epsilon: Float) {
         let r = SpatialSteps.noiseRadius
         let inverse = 1 / Float(2 * r + 1)
         let first = scratch, second = pool.take(SIMD4<Float>.self, count: count)
-        defer { pool.give(second, count: count) }
-        let eps = SIMD4<Float>(repeating: epsilon)
+        let third = pool.take(SIMD4<Float>.self, count: count), fourth = pool.take(SIMD4<Float>.self, count: count)
+        defer {
+            pool.give(second, count: count)
+            pool.give(third, count: count)
+            pool.give(fourth, count: count)
+        }
         // (1) image → first = row mean of I, second = row mean of I².
         rowMeans(image, image, into: first, second, radius: r, inverse: inverse, square: true)
-        // (2) column means in place, then a → first, b → second.
-        columnMeans(first, second, radius: r, inverse: inverse) { i, m, q in
-            let variance = q - m * m
-            let a = variance / (variance + eps)
-            first[i] = a
-            second[i] = m - a * m
-        }
+        // (2) column means of first, second → a into third, b into fourth.
+        columnMeans(first, second, radius: r, inverse: inverse, finish: .coefficients(epsilon: epsilon, a: third, b: fourth))
         // (3) row means of a and b, in place.
-        rowMeans(first, second, into: first, second, radius: r, inverse: inverse, square: false)
-        // (4) column means, then the output.
-        columnMeans(first, second, radius: r, inverse: inverse) { i, meanA, meanB in
-            image[i] = meanA * image[i] + meanB
-        }
+        rowMeans(third, fourth, into: third, fourth, radius: r, inverse: inverse, square: false)
+        // (4) column means, then the output over `image`.
+        columnMeans(third, fourth, radius: r, inverse: inverse, finish: .output(image))
     }
 
     /// Row-wise (2r+1) box means of `a` and `b` (or of `a` and `a²` when `square`), edges clamped, into
@@ -144,10 +163,17 @@ struct Planar {
             let pa = lineA + r + 1, pb = lineB + r + 1
             for y in rows {
                 let rowA = a + y * width, rowB = b + y * width
-                for x in 0..<width {
-                    let v = rowA[x]
-                    pa[x] = v
-                    pb[x] = square ? v * v : rowB[x]
+                if square {
+                    for x in 0..<width {
+                        let v = rowA[x]
+                        pa[x] = v
+                        pb[x] = v * v
+                    }
+                } else {
+                    for x in 0..<width {
+                        pa[x] = rowA[x]
+                        pb[x] = rowB[x]
+                    }
                 }
                 for x in 1...(r + 1) {
                     pa[-x] = pa[0]
@@ -171,20 +197,20 @@ struct Planar {
         }
     }
 
-    /// Column-wise (2r+1) box means of `a` and `b`, edges clamped, handed per pixel to `body(index, meanA,
-    /// meanB)`. `body` may overwrite `a` and `b` at `index`: every block first gathers its rows' column means
-    /// (reading rows up to r outside the block), so blocks are computed into a block-sized buffer first.
+    /// What a column pass of the guided filter does with each pixel's pair of means.
+    private enum ColumnFinish {
+        /// `a = var / (var + ε)`, `b = m − a·m` from the means of I and I², written to `a` and `b`.
+        case coefficients(epsilon: Float, a: UnsafeMutablePointer<SIMD4<Float>>, b: UnsafeMutablePointer<SIMD4<Float>>)
+        /// `image = mean(a)·image + mean(b)`.
+        case output(UnsafeMutablePointer<SIMD4<Float>>)
+    }
+
+    /// Column-wise (2r+1) box means of `a` and `b`, edges clamped, finished per pixel as `finish` says
+    /// (into buffers other than `a` and `b`).
     private func columnMeans(_ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>,
-                             radius r: Int, inverse: Float,
-                             _ body: (Int, SIMD4<Float>, SIMD4<Float>) -> Void) {
+                             radius r: Int, inverse: Float, finish: ColumnFinish) {
         let last = height - 1, blockRows = Self.verticalBlockRows
         let blocks = (height + blockRows - 1) / blockRows
-        // Pass 1: means into block-local storage; pass 2 (after every block is read) calls `body`.
-        let meansA = pool.take(SIMD4<Float>.self, count: count), meansB = pool.take(SIMD4<Float>.self, count: count)
-        defer {
-            pool.give(meansA, count: count)
-            pool.give(meansB, count: count)
-        }
         RowBands.run(count: blocks, threads: threads) { blockRange in
             let sumA = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
             let sumB = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
@@ -210,18 +236,31 @@ struct Planar {
                 }
                 for y in rows {
                     let inA = row(a, y + r + 1), outA = row(a, y - r), inB = row(b, y + r + 1), outB = row(b, y - r)
-                    let ma = meansA + y * width, mb = meansB + y * width
-                    for x in 0..<width {
-                        ma[x] = sumA[x] * inverse
-                        mb[x] = sumB[x] * inverse
-                        sumA[x] += inA[x] - outA[x]
-                        sumB[x] += inB[x] - outB[x]
+                    let offset = y * width
+                    switch finish {
+                    case let .coefficients(epsilon, targetA, targetB):
+                        let eps = SIMD4<Float>(repeating: epsilon)
+                        let ta = targetA + offset, tb = targetB + offset
+                        for x in 0..<width {
+                            let m = sumA[x] * inverse, q = sumB[x] * inverse
+                            let variance = q - m * m
+                            let coefficient = variance / (variance + eps)
+                            ta[x] = coefficient
+                            tb[x] = m - coefficient * m
+                            sumA[x] += inA[x] - outA[x]
+                            sumB[x] += inB[x] - outB[x]
+                        }
+                    case let .output(image):
+                        let target = image + offset
+                        for x in 0..<width {
+                            let meanA = sumA[x] * inverse, meanB = sumB[x] * inverse
+                            target[x] = meanA * target[x] + meanB
+                            sumA[x] += inA[x] - outA[x]
+                            sumB[x] += inB[x] - outB[x]
+                        }
                     }
                 }
             }
-        }
-        forEachPixel { range in
-            for i in range { body(i, meansA[i], meansB[i]) }
         }
     }
 
