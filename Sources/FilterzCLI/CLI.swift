@@ -9,10 +9,13 @@ public enum CLI {
     public static var commands: [Command] {
         [
             InspectCommand.command,
-            RecordCommand.command,
-            PackageCommand.command,
             PreviewCommand.command,
             PresetCommand.command,
+            RecordCommand.command,
+            PackageCommand.command,
+            ServeCommand.command,
+            SignCommand.command,
+            SimulateCommand.command,
         ]
     }
 

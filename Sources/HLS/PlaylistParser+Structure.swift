@@ -19,7 +19,9 @@ extension PlaylistParser {
     }
 
     /// Segments (media) or variants (multivariant) completed so far.
-    var currentIndex: Int { kind == .multivariant ? multivariant.variants.count : media.segments.count }
+    var currentIndex: Int {
+        @inline(__always) get { kind == .multivariant ? multivariant.variants.count : completedSegmentCount }
+    }
 
     /// Marks the current line as part of the pending segment (media playlists).
     mutating func beginSegmentLine() {
@@ -39,7 +41,7 @@ extension PlaylistParser {
             } else {
                 multivariant.verbatimLines.append(line)
             }
-        } else if pendingHasTags || pendingHasExtinf || !media.segments.isEmpty {
+        } else if pendingHasTags || pendingHasExtinf || completedSegmentCount > 0 {
             beginSegmentLine()
             pending.verbatimLines.append(line)
         } else if kind == nil {
@@ -47,6 +49,19 @@ extension PlaylistParser {
         } else {
             media.verbatimLines.append(line)
         }
+    }
+
+    /// After 512 segments, reserves room for the rest, estimated from the bytes per segment so far, so the
+    /// segment and tag arrays are not reallocated (and briefly held twice) as they grow.
+    mutating func reserveForEstimatedSize() {
+        let consumed = max(lineNext, 1)
+        let remaining = buffer.count - consumed
+        let segmentsSoFar = media.segments.count
+        let estimate = min(Int(Double(remaining) * Double(segmentsSoFar) / Double(consumed) * 1.05) + 64, remaining / 8)
+        guard estimate > 0 else { return }
+        media.segments.reserveCapacity(segmentsSoFar + estimate)
+        let tagsPerSegment = Double(info.tagOccurrences.count) / Double(segmentsSoFar)
+        info.tagOccurrences.reserveCapacity(info.tagOccurrences.count + Int(Double(estimate) * tagsPerSegment) + 64)
     }
 
     mutating func handleURILine() {
@@ -85,8 +100,8 @@ extension PlaylistParser {
         beginSegmentLine()
         pending.uri = uri
         pending.source = SourceSpan(location: pendingLocation ?? lineLocation, byteRange: (pendingStart ?? lineStart)..<lineNext)
-        media.segments.append(pending)
-        pending = Segment(uri: "", duration: 0)
+        pendingInArray = false  // complete, in place
+        if media.segments.count == 512 { reserveForEstimatedSize() }
         pendingHasExtinf = false
         pendingHasTags = false
         pendingStart = nil

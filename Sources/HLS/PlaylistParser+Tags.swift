@@ -110,7 +110,9 @@ extension PlaylistParser {
         return attribute
     }
 
-    var lineSpan: SourceSpan { SourceSpan(location: lineLocation, byteRange: lineStart..<lineNext) }
+    var lineSpan: SourceSpan {
+        @inline(__always) get { SourceSpan(location: lineLocation, byteRange: lineStart..<lineNext) }
+    }
 
     // MARK: - Media segment tags
 
@@ -567,12 +569,7 @@ extension PlaylistParser {
         pendingVariantLocation = lineLocation
     }
 
-    func equalsASCII(_ range: Range<Int>, _ text: StaticString) -> Bool {
-        guard range.count == text.utf8CodeUnitCount else { return false }
-        let pointer = text.utf8Start
-        for (k, i) in range.enumerated() where buffer[i] != pointer[k] { return false }
-        return true
-    }
+    @inline(__always) func equalsASCII(_ range: Range<Int>, _ text: StaticString) -> Bool { buffer.equalsASCII(range, text) }
 
     mutating func handleIFrameStreamInf(_ value: Range<Int>?) {
         let tag = TagName.iFrameStreamInf

@@ -119,20 +119,15 @@ extension PlaylistParser {
         }
     }
 
-    func equalBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        guard a.count == b.count else { return false }
-        var i = a.lowerBound
-        var j = b.lowerBound
-        while i < a.upperBound {
-            if buffer[i] != buffer[j] { return false }
-            i += 1
-            j += 1
-        }
-        return true
+    @inline(__always) func equalBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool { buffer.equalBytes(a, b) }
+
+    @inline(__always) func name(_ slot: AttributeSlot) -> String { string(slot.nameStart..<slot.nameEnd) }
+
+    static func text(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
     }
 
-    func name(_ slot: AttributeSlot) -> String { string(slot.nameStart..<slot.nameEnd) }
-
+    @inline(__always)
     func valueLocation(_ slot: AttributeSlot) -> SourceLocation {
         location(slot.quoted ? slot.valueStart - 1 : slot.valueStart)
     }
@@ -169,12 +164,17 @@ extension PlaylistParser {
 
     mutating func decimalInteger(_ slot: AttributeSlot, _ tag: TagName) -> Int? {
         checkUnquoted(slot, tag, "a decimal-integer")
-        return decimalInteger(slot.valueStart..<slot.valueEnd, what: "\(name(slot)) of \(tag.rawValue)")
+        let buffer = self.buffer
+        return decimalInteger(
+            slot.valueStart..<slot.valueEnd, what: "\(PlaylistParser.text(buffer, slot.nameStart..<slot.nameEnd)) of \(tag.rawValue)")
     }
 
     mutating func decimalFloat(_ slot: AttributeSlot, _ tag: TagName, signed: Bool = false) -> Double? {
         checkUnquoted(slot, tag, "a decimal-floating-point")
-        return decimalFloat(slot.valueStart..<slot.valueEnd, signed: signed, what: "\(name(slot)) of \(tag.rawValue)")
+        let buffer = self.buffer
+        return decimalFloat(
+            slot.valueStart..<slot.valueEnd, signed: signed,
+            what: "\(PlaylistParser.text(buffer, slot.nameStart..<slot.nameEnd)) of \(tag.rawValue)")
     }
 
     mutating func enumeratedString(_ slot: AttributeSlot, _ tag: TagName, allowed: [String]) -> String {
@@ -264,49 +264,29 @@ extension PlaylistParser {
     // MARK: - Numbers
 
     /// Digits only, no sign; nil on anything else or overflow (no diagnostic).
-    func plainDigits(_ range: Range<Int>) -> Int? {
-        if range.isEmpty || range.count > 18 { return range.count > 18 ? digitsOverflowing(range) : nil }
-        var value = 0
-        for i in range {
-            let d = buffer[i] &- 0x30
-            if d > 9 { return nil }
-            value = value &* 10 &+ Int(d)
-        }
-        return value
-    }
+    /// Digits only, no sign; nil on anything else or overflow (no diagnostic).
+    @inline(__always) func plainDigits(_ range: Range<Int>) -> Int? { buffer.plainDigits(range) }
 
-    private func digitsOverflowing(_ range: Range<Int>) -> Int? {
-        var value = 0
-        for i in range {
-            let d = buffer[i] &- 0x30
-            if d > 9 { return nil }
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = m.addingReportingOverflow(Int(d))
-            if o1 || o2 { return nil }
-            value = s
-        }
-        return value
-    }
 
     /// A decimal-integer (unsigned, at most 2^63-1 here), reporting what is wrong with it.
-    mutating func decimalInteger(_ range: Range<Int>, what: String) -> Int? {
+    mutating func decimalInteger(_ range: Range<Int>, what: @autoclosure () -> String) -> Int? {
         if let value = plainDigits(range) { return value }
         let text = string(range)
         let at = location(range.lowerBound)
         if range.isEmpty {
-            report(.error, .invalidDecimalInteger, "\(what) is empty; expected a decimal-integer", at: at,
+            report(.error, .invalidDecimalInteger, "\(what()) is empty; expected a decimal-integer", at: at,
                    spec: SpecReference.attributeLists)
         } else if buffer[range.lowerBound] == UInt8(ascii: "-"), range.count > 1,
             plainDigits(range.lowerBound + 1..<range.upperBound) != nil
         {
-            report(.error, .negativeDecimalInteger, "\(what) is \(text); a decimal-integer cannot be negative", at: at,
+            report(.error, .negativeDecimalInteger, "\(what()) is \(text); a decimal-integer cannot be negative", at: at,
                    spec: SpecReference.attributeLists)
             return plainDigits(range.lowerBound + 1..<range.upperBound).map { -$0 }
         } else if range.allSatisfy({ buffer[$0] &- 0x30 <= 9 }) {
-            report(.error, .decimalIntegerOverflow, "\(what) is \(text), too large", at: at,
+            report(.error, .decimalIntegerOverflow, "\(what()) is \(text), too large", at: at,
                    spec: SpecReference.attributeLists)
         } else {
-            report(.error, .invalidDecimalInteger, "\(what) is \"\(text)\", not a decimal-integer", at: at,
+            report(.error, .invalidDecimalInteger, "\(what()) is \"\(text)\", not a decimal-integer", at: at,
                    spec: SpecReference.attributeLists)
             // Lenient: 1280000.0 → 1280000 (what other players do), reported above.
             if let dot = range.firstIndex(where: { buffer[$0] == UInt8(ascii: ".") }), dot > range.lowerBound,
@@ -321,58 +301,23 @@ extension PlaylistParser {
     static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
 
     /// digits[.digits] without diagnostics; nil when the text is not of that shape.
-    func plainDecimal(_ range: Range<Int>) -> Double? {
-        var i = range.lowerBound
-        let end = range.upperBound
-        guard i < end else { return nil }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = 0
-        var sawDot = false
-        var sawDigit = false
-        while i < end {
-            let b = buffer[i]
-            let d = b &- 0x30
-            if d <= 9 {
-                sawDigit = true
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    if mantissa != 0 { digits += 1 }
-                    if sawDot { fraction += 1 }
-                } else if !sawDot {
-                    return slowDecimal(range)
-                }
-            } else if b == UInt8(ascii: ".") && !sawDot {
-                sawDot = true
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        if !sawDigit { return nil }
-        if mantissa < (1 << 53) && fraction <= 22 {
-            return Double(mantissa) / PlaylistParser.powersOfTen[fraction]
-        }
-        return slowDecimal(range)
-    }
+    /// digits[.digits] without diagnostics; nil when the text is not of that shape.
+    @inline(__always) func plainDecimal(_ range: Range<Int>) -> Double? { buffer.plainDecimal(range) }
 
-    func slowDecimal(_ range: Range<Int>) -> Double? {
-        Double(string(range))
-    }
 
     /// A decimal-floating-point (or signed-decimal-floating-point), reporting what is wrong with it.
-    mutating func decimalFloat(_ range: Range<Int>, signed: Bool, what: String) -> Double? {
+    mutating func decimalFloat(_ range: Range<Int>, signed: Bool, what: @autoclosure () -> String) -> Double? {
         if let value = plainDecimal(range) { return value }
         let at = location(range.lowerBound)
         if !range.isEmpty, buffer[range.lowerBound] == UInt8(ascii: "-"),
             let magnitude = plainDecimal(range.lowerBound + 1..<range.upperBound)
         {
             if !signed {
-                report(.error, .negativeFloat, "\(what) is negative", at: at, spec: SpecReference.attributeLists)
+                report(.error, .negativeFloat, "\(what()) is negative", at: at, spec: SpecReference.attributeLists)
             }
             return -magnitude
         }
-        report(.error, .invalidFloat, "\(what) is \"\(string(range))\", not a decimal-floating-point", at: at,
+        report(.error, .invalidFloat, "\(what()) is \"\(string(range))\", not a decimal-floating-point", at: at,
                spec: SpecReference.attributeLists)
         return nil
     }
@@ -380,91 +325,25 @@ extension PlaylistParser {
     // MARK: - Byte ranges and dates
 
     /// `length[@offset]`.
-    mutating func byteRange(_ range: Range<Int>, what: String, at: SourceLocation) -> ByteRange? {
+    mutating func byteRange(_ range: Range<Int>, what: @autoclosure () -> String, at: SourceLocation) -> ByteRange? {
         var at_ = range.lowerBound
         while at_ < range.upperBound && buffer[at_] != UInt8(ascii: "@") { at_ += 1 }
         if let length = plainDigits(range.lowerBound..<at_) {
             if at_ == range.upperBound { return ByteRange(length: length) }
             if let offset = plainDigits(at_ + 1..<range.upperBound) { return ByteRange(length: length, offset: offset) }
         }
-        report(.error, .invalidByteRange, "\(what) is \"\(string(range))\", not length[@offset]", at: at,
+        report(.error, .invalidByteRange, "\(what()) is \"\(string(range))\", not length[@offset]", at: at,
                spec: SpecReference.byteRange)
         return nil
     }
 
     /// ISO 8601 `YYYY-MM-DDThh:mm:ss[.f…](Z|±hh:mm|±hhmm|±hh)`; a missing zone is read as UTC (and reported).
-    mutating func dateTime(_ range: Range<Int>, what: String, at: SourceLocation) -> DateTime? {
+    mutating func dateTime(_ range: Range<Int>, what: @autoclosure () -> String, at: SourceLocation) -> DateTime? {
         if let value = parseDateTime(range) { return value }
-        report(.error, .invalidDateTime, "\(what) is \"\(string(range))\", not an ISO 8601 date-time", at: at,
+        report(.error, .invalidDateTime, "\(what()) is \"\(string(range))\", not an ISO 8601 date-time", at: at,
                spec: SpecReference.programDateTime)
         return nil
     }
 
-    func parseDateTime(_ range: Range<Int>) -> DateTime? {
-        var i = range.lowerBound
-        let end = range.upperBound
-        func number(_ count: Int) -> Int? {
-            guard i + count <= end else { return nil }
-            var v = 0
-            for k in i..<i + count {
-                let d = buffer[k] &- 0x30
-                if d > 9 { return nil }
-                v = v * 10 + Int(d)
-            }
-            i += count
-            return v
-        }
-        func expect(_ c: UInt8) -> Bool {
-            guard i < end, buffer[i] == c else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-            let day = number(2), i < end, buffer[i] == UInt8(ascii: "T") || buffer[i] == UInt8(ascii: "t")
-        else { return nil }
-        i += 1
-        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
-            let second = number(2)
-        else { return nil }
-        var nanosecond = 0
-        var fractionDigits = 0
-        if i < end && (buffer[i] == UInt8(ascii: ".") || buffer[i] == UInt8(ascii: ",")) {
-            i += 1
-            while i < end, buffer[i] &- 0x30 <= 9 {
-                if fractionDigits < 9 { nanosecond = nanosecond * 10 + Int(buffer[i] &- 0x30) }
-                fractionDigits += 1
-                i += 1
-            }
-            if fractionDigits == 0 { return nil }
-            if fractionDigits < 9 {
-                for _ in fractionDigits..<9 { nanosecond *= 10 }
-            }
-            fractionDigits = min(fractionDigits, 12)
-        }
-        var offset = 0
-        if i < end {
-            let sign = buffer[i]
-            if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z") {
-                i += 1
-            } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-                i += 1
-                guard let hours = number(2) else { return nil }
-                var minutes = 0
-                if i < end {
-                    _ = expect(UInt8(ascii: ":"))
-                    guard let m = number(2) else { return nil }
-                    minutes = m
-                }
-                offset = (hours * 60 + minutes) * (sign == UInt8(ascii: "-") ? -1 : 1)
-            } else {
-                return nil
-            }
-        }
-        guard i == end, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else {
-            return nil
-        }
-        return DateTime(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond,
-            fractionDigits: fractionDigits, utcOffsetMinutes: offset)
-    }
+    @inline(__always) func parseDateTime(_ range: Range<Int>) -> DateTime? { buffer.parseDateTime(range) }
 }

@@ -2,15 +2,7 @@
 /// is replaced by the value of the EXT-X-DEFINE named `name`. An undefined name is an error (the reference is
 /// then left as written).
 extension PlaylistParser {
-    func containsVariableReference(_ range: Range<Int>) -> Bool {
-        var i = range.lowerBound
-        let last = range.upperBound - 1
-        while i < last {
-            if buffer[i] == UInt8(ascii: "{") && buffer[i + 1] == UInt8(ascii: "$") { return true }
-            i += 1
-        }
-        return false
-    }
+    @inline(__always) func containsVariableReference(_ range: Range<Int>) -> Bool { buffer.containsVariableReference(range) }
 
     /// The bytes of `range` as a String, with variable references substituted.
     mutating func substitutedString(_ range: Range<Int>, at location: SourceLocation) -> String {

@@ -38,7 +38,9 @@ struct PlaylistParser {
     var multivariant = MultivariantPlaylist()
 
     // Media playlist: the segment being described.
-    var pending = Segment(uri: "", duration: 0)
+    /// True while the segment being described sits at the end of `media.segments` (it is added there at its
+    /// first line and built in place, never copied); the URI line completes it.
+    var pendingInArray = false
     var pendingHasExtinf = false
     var pendingHasTags = false
     var pendingStart: Int?
@@ -100,6 +102,23 @@ struct PlaylistParser {
             lineStart = position
             var i = position
             var firstControl = -1
+            // Eight bytes at a time while none is a control character (< 0x20, which includes LF, or 0x7F).
+            if let base = buffer.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while i &+ 8 <= n {
+                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let below = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+                    let x = word ^ 0x7F7F_7F7F_7F7F_7F7F
+                    let delete = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                    if below | delete != 0 {
+                        // The lowest flagged byte is exact (a borrow only causes false flags above a true one),
+                        // so every byte before it is ordinary: jump there and let the byte loop decide.
+                        i &+= (below | delete).trailingZeroBitCount >> 3
+                        break
+                    }
+                    i &+= 8
+                }
+            }
             while i < n {
                 let b = buffer[i]
                 if b < 0x20 || b == 0x7F {
@@ -171,6 +190,14 @@ struct PlaylistParser {
     }
 
     mutating func handleTagLine() {
+        // The most frequent tag first: "#EXTINF:" as one 8-byte comparison.
+        if lineEnd - lineStart >= 8, let base = buffer.baseAddress,
+            UnsafeRawPointer(base).loadUnaligned(fromByteOffset: lineStart, as: UInt64.self)
+                == 0x3A46_4E49_5458_4523
+        {
+            handleTag(.extinf, value: lineStart + 8..<lineEnd)
+            return
+        }
         // Tag name: up to ':' or end of line.
         var colon = lineStart + 1
         while colon < lineEnd && buffer[colon] != UInt8(ascii: ":") { colon += 1 }
@@ -182,6 +209,21 @@ struct PlaylistParser {
         }
         handleTag(tag, value: valueRange)
     }
+
+    /// The segment being described (see `pendingInArray`).
+    var pending: Segment {
+        get { pendingInArray ? media.segments[media.segments.count - 1] : Segment(uri: "", duration: 0) }
+        _modify {
+            if !pendingInArray {
+                media.segments.append(Segment(uri: "", duration: 0))
+                pendingInArray = true
+            }
+            yield &media.segments[media.segments.count - 1]
+        }
+    }
+
+    /// Segments whose URI line has been read.
+    var completedSegmentCount: Int { media.segments.count - (pendingInArray ? 1 : 0) }
 
     // MARK: - Reporting
 
@@ -207,15 +249,19 @@ struct PlaylistParser {
     }
 
     /// The location of byte `offset` on the current line.
+    @inline(__always)
     func location(_ offset: Int) -> SourceLocation {
         SourceLocation(line: lineNumber, column: offset - columnBase + 1)
     }
 
-    var lineLocation: SourceLocation { location(lineStart) }
+    var lineLocation: SourceLocation {
+        @inline(__always) get { location(lineStart) }
+    }
 
     /// A String from bytes (invalid UTF-8 is repaired with U+FFFD).
+    @inline(__always)
     func string(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+        buffer.text(range)
     }
 
     // MARK: - End of input
@@ -242,9 +288,12 @@ struct PlaylistParser {
         if pendingHasTags || pendingHasExtinf {
             pending.source = SourceSpan(
                 location: pendingLocation ?? .start, byteRange: (pendingStart ?? bytes.count)..<bytes.count)
-            media.incompleteSegment = pending
-        } else if !pending.verbatimLines.isEmpty {
-            media.trailingVerbatimLines = pending.verbatimLines
+            media.incompleteSegment = media.segments.removeLast()
+            pendingInArray = false
+        } else if pendingInArray {
+            let leftover = media.segments.removeLast()
+            pendingInArray = false
+            media.trailingVerbatimLines = leftover.verbatimLines
         }
         if kind == .multivariant {
             for define in defines where define.kind == .import {

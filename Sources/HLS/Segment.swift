@@ -16,7 +16,11 @@ public struct Segment: Hashable, Sendable {
     /// EXT-X-KEY tags written before this segment (several for several KEYFORMATs).
     public var keys: [Key]
     /// EXT-X-MAP written before this segment.
-    public var map: Map?
+    public var map: Map? {
+        get { mapBox?.map }
+        set { mapBox = newValue.map(MapBox.init) }
+    }
+    private var mapBox: MapBox?
     /// EXT-X-PROGRAM-DATE-TIME written before this segment.
     public var programDateTime: DateTime?
     /// EXT-X-GAP.
@@ -48,15 +52,23 @@ public struct Segment: Hashable, Sendable {
         self.byteRange = byteRange
         self.discontinuity = discontinuity
         self.keys = keys
-        self.map = map
         self.programDateTime = programDateTime
         self.gap = gap
         self.bitrateKilobitsPerSecond = bitrateKilobitsPerSecond
         self.parts = parts
         self.dateRanges = dateRanges
         self.verbatimLines = verbatimLines
+        self.map = map
         self.source = source
     }
+}
+
+/// Keeps a rarely present ``Map`` out of line so a ``Segment`` stays small.
+final class MapBox: Hashable, Sendable {
+    let map: Map
+    init(_ map: Map) { self.map = map }
+    static func == (lhs: MapBox, rhs: MapBox) -> Bool { lhs === rhs || lhs.map == rhs.map }
+    func hash(into hasher: inout Hasher) { hasher.combine(map) }
 }
 
 /// EXT-X-PART: a partial segment (LL-HLS, RFC 8216bis §4.4.4.9).

@@ -52,11 +52,19 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
     public var byteRange: Range<Int> { Int(storedStart)..<Int(storedEnd) }
 
     public var description: String { location.description }
+
+    var isEmpty: Bool { storedLine == 0 }
 }
 
 /// Holds an element's ``SourceSpan`` without making it part of the element's equality.
 struct SourceLink: Hashable, Sendable {
-    var span: SourceSpan?
+    // 16 bytes: a span whose line is 0 means "none".
+    private var stored = SourceSpan(location: SourceLocation(line: 0, column: 0), byteRange: 0..<0)
+    init() {}
+    var span: SourceSpan? {
+        get { stored.isEmpty ? nil : stored }
+        set { stored = newValue ?? SourceSpan(location: SourceLocation(line: 0, column: 0), byteRange: 0..<0) }
+    }
     static func == (lhs: SourceLink, rhs: SourceLink) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
 }

@@ -110,28 +110,56 @@ public enum TagName: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// Tags grouped by wire-name length, for a byte lookup without building a String.
-    static let byLength: [[(TagName, [UInt8])]] = {
-        var table = [[(TagName, [UInt8])]](repeating: [], count: 32)
-        for tag in TagName.allCases {
-            let bytes = Array(tag.rawValue.utf8)
-            table[bytes.count].append((tag, bytes))
+    /// Wire names as bytes, in `allCases` order.
+    static let wireNames: [[UInt8]] = allCases.map { Array($0.rawValue.utf8) }
+    static let cases: [TagName] = allCases
+
+    /// A direct-mapped table from a hash of the name's length and three of its bytes to `allCases` index + 1.
+    /// The hash has no collisions among the spec's names (checked by a test), so a lookup is one probe and one
+    /// byte comparison.
+    static let slots: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 512)
+        for (index, name) in wireNames.enumerated() {
+            name.withUnsafeBufferPointer { table[slot($0, 0..<name.count)] = UInt8(index + 1) }
         }
         return table
     }()
 
+    @inline(__always)
+    static func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        let n = range.count
+        let s = range.lowerBound
+        return (n &* 2 &+ Int(bytes[s + min(6, n - 1)]) &* 11 &+ Int(bytes[s + n - 1]) &* 5 &+ Int(bytes[s + n / 2]))
+            & 511
+    }
+
     /// The tag whose wire name is `bytes[range]` (without `#` and `:`), or nil.
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> TagName? {
-        let count = range.count
-        guard count < byLength.count else { return nil }
-        candidates: for (tag, name) in byLength[count] {
-            var i = range.lowerBound
-            for b in name {
-                if bytes[i] != b { continue candidates }
-                i += 1
+        let n = range.count
+        guard n >= 3 && n <= 31 else { return nil }
+        let index = Int(slots[slot(bytes, range)])
+        guard index != 0 else { return nil }
+        let matches = wireNames[index - 1].withUnsafeBytes { name -> Bool in
+            guard name.count == n, let base = bytes.baseAddress else { return false }
+            let line = UnsafeRawPointer(base + range.lowerBound)
+            // Names are 6 to 28 bytes: compare eight at a time, the last word overlapping.
+            guard n >= 8 else {
+                for i in 0..<n where name[i] != line.load(fromByteOffset: i, as: UInt8.self) { return false }
+                return true
             }
-            return tag
+            var i = 0
+            while i + 8 <= n {
+                if name.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    != line.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                {
+                    return false
+                }
+                i += 8
+            }
+            return i == n
+                || name.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                    == line.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
         }
-        return nil
+        return matches ? cases[index - 1] : nil
     }
 }

@@ -66,32 +66,70 @@ public struct Attribute: Hashable, Sendable {
 /// An ISO 8601 date and time as used by EXT-X-PROGRAM-DATE-TIME and EXT-X-DATERANGE, kept field by field so
 /// it is written back exactly (fraction digits and zone offset preserved).
 public struct DateTime: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
-    /// The fraction of a second, in nanoseconds.
-    public var nanosecond: Int
+    // Stored compactly (16 bytes): a media playlist holds one per segment.
+    private var storedYear: Int32
+    private var storedNanosecond: Int32
+    private var storedOffset: Int16
+    private var storedMonth: UInt8
+    private var storedDay: UInt8
+    private var storedHour: UInt8
+    private var storedMinute: UInt8
+    private var storedSecond: UInt8
+    private var storedFractionDigits: UInt8
+
+    public var year: Int {
+        get { Int(storedYear) }
+        set { storedYear = Int32(clamping: newValue) }
+    }
+    public var month: Int {
+        get { Int(storedMonth) }
+        set { storedMonth = UInt8(clamping: newValue) }
+    }
+    public var day: Int {
+        get { Int(storedDay) }
+        set { storedDay = UInt8(clamping: newValue) }
+    }
+    public var hour: Int {
+        get { Int(storedHour) }
+        set { storedHour = UInt8(clamping: newValue) }
+    }
+    public var minute: Int {
+        get { Int(storedMinute) }
+        set { storedMinute = UInt8(clamping: newValue) }
+    }
+    public var second: Int {
+        get { Int(storedSecond) }
+        set { storedSecond = UInt8(clamping: newValue) }
+    }
+    /// The fraction of a second, in nanoseconds (0...999_999_999).
+    public var nanosecond: Int {
+        get { Int(storedNanosecond) }
+        set { storedNanosecond = Int32(clamping: newValue) }
+    }
     /// How many fraction digits to write (0 = none); 3 gives milliseconds.
-    public var fractionDigits: Int
+    public var fractionDigits: Int {
+        get { Int(storedFractionDigits) }
+        set { storedFractionDigits = UInt8(clamping: newValue) }
+    }
     /// Minutes east of UTC; 0 is written `Z`.
-    public var utcOffsetMinutes: Int
+    public var utcOffsetMinutes: Int {
+        get { Int(storedOffset) }
+        set { storedOffset = Int16(clamping: newValue) }
+    }
 
     public init(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0,
         fractionDigits: Int = 3, utcOffsetMinutes: Int = 0
     ) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.nanosecond = nanosecond
-        self.fractionDigits = fractionDigits
-        self.utcOffsetMinutes = utcOffsetMinutes
+        storedYear = Int32(clamping: year)
+        storedMonth = UInt8(clamping: month)
+        storedDay = UInt8(clamping: day)
+        storedHour = UInt8(clamping: hour)
+        storedMinute = UInt8(clamping: minute)
+        storedSecond = UInt8(clamping: second)
+        storedNanosecond = Int32(clamping: nanosecond)
+        storedFractionDigits = UInt8(clamping: fractionDigits)
+        storedOffset = Int16(clamping: utcOffsetMinutes)
     }
 
     /// The UTC date-time `secondsSince1970` seconds after 1970-01-01T00:00:00Z, written with milliseconds.
@@ -205,18 +243,19 @@ public struct VerbatimLine: Hashable, Sendable {
 
 /// One known tag as it appeared in the text, for rules about order and placement (validator).
 public struct TagOccurrence: Hashable, Sendable {
-    public var tag: TagName
+    // 12 bytes: a media playlist records several per segment.
     private var storedLine: UInt32
-    private var storedColumn: UInt32
-    private var storedSegment: Int32
+    private var storedSegment: UInt32
+    private var storedColumn: UInt16
+    public var tag: TagName
     /// True when the tag belongs to the other kind of playlist and was kept as a verbatim line.
     public var isMisplaced: Bool
 
     public init(tag: TagName, location: SourceLocation, segmentIndex: Int, isMisplaced: Bool = false) {
         self.tag = tag
         storedLine = UInt32(clamping: location.line)
-        storedColumn = UInt32(clamping: location.column)
-        storedSegment = Int32(clamping: segmentIndex)
+        storedColumn = UInt16(clamping: location.column)
+        storedSegment = UInt32(clamping: segmentIndex)
         self.isMisplaced = isMisplaced
     }
 

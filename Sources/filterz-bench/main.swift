@@ -7,6 +7,8 @@ import Glibc
 let benchmarks: [String: () -> Int32] = [
     "filter": FilterBenchmark.run,
     "segment": SegmentBenchmark.run,
+    "serve": ServeBenchmark.run,
+    "parse": ParseBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,16 +1,68 @@
 import HLS
 
-/// `filterz inspect`: parse, validate and summarise an HLS playlist. (Placeholder until issue 2 lands.)
+/// `filterz inspect`: parse, validate and summarise an HLS playlist from a file, a URL or standard input.
 enum InspectCommand {
     static var command: Command {
         Command(
             CommandSpec(
                 name: "inspect",
                 abstract: "Parse, validate and summarise an HLS playlist (file, URL or - for stdin).",
+                discussion: """
+                    Prints what the playlist is (variants by bandwidth, renditions by group, or segment
+                    statistics), then every problem as file:line:column: severity: message [code] (spec section).
+                    Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
+                    """,
                 arguments: [ArgumentSpec("playlist", help: "A file path, an http(s) URL, or - for standard input.")],
-                options: [.flag("--json", help: "Print the facts as JSON.")]),
-            action: { _, _ in
-                throw CLIError.failure("inspect is not implemented yet")
-            })
+                options: [
+                    .flag("--json", help: "Print the facts (corpus schema) and diagnostics as JSON."),
+                    .flag(
+                        "--recursive", "-r",
+                        help:
+                            "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."
+                    ),
+                    .repeatable(
+                        "--header", "-H", placeholder: "header",
+                        help: "Send 'Name: value' with every HTTP request (protected origins)."),
+                    .flag("--strict", help: "Stop at the first error (no summary)."),
+                ],
+                examples: [
+                    "filterz inspect master.m3u8",
+                    "filterz inspect --recursive --json https://cdn.example.com/v/master.m3u8?token=abc",
+                    "curl -s https://example.com/live.m3u8 | filterz inspect -",
+                    "filterz inspect -H 'Authorization: Bearer 123' https://origin.example.com/master.m3u8",
+                ]),
+            action: { arguments, context in try run(arguments, context) })
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let location = try arguments.positional(0, "playlist")
+        var headers: [(name: String, value: String)] = []
+        for text in arguments.values("--header") { headers.append(try ResourceLoader.parseHeader(text)) }
+        let loader = ResourceLoader(headers: headers)
+        let strict = arguments.flag("--strict")
+        let recursive = arguments.flag("--recursive")
+
+        let bytes = try loader.load(location, readStandardInput: context.readStandardInput)
+        let result = parseAndValidate(
+            bytes, options: ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location))
+        var inspection = Inspection(
+            name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
+        if recursive, let multivariant = result.playlist?.multivariant {
+            inspection.children = RecursiveInspection(loader: loader, strict: strict)
+                .run(parent: multivariant, parentLocation: location)
+            inspection.crossChecks = RecursiveInspection.crossChecks(inspection.children)
+        }
+
+        if arguments.flag("--json") {
+            context.stdout.line(inspection.json.rendered())
+        } else {
+            for line in inspection.textLines { context.stdout.line(line) }
+        }
+        guard inspection.errorCount == 0 else {
+            context.stderr.line(
+                "\(arguments.commandPath): \(inspection.name): \(DisplayFormat.count(inspection.errorCount, "error"))")
+            return ExitCode.failure
+        }
+        return ExitCode.success
     }
 }

@@ -1,0 +1,104 @@
+import Server
+import Synchronization
+
+/// `filterz serve DIR`: the HLS server with the catalogue API, until SIGINT/SIGTERM.
+enum ServeCommand {
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "serve",
+                abstract: "Serve a folder of HLS videos over HTTP, with the catalogue API.",
+                discussion: """
+                    Every sub-folder with a master.m3u8 is a video (id = folder name): GET /v1/videos lists them,
+                    GET /v1/videos/ID/stream gives its stream URLs, /v1/videos/ID/… and /ID/… serve its files, and /
+                    is an HTML index. The first line printed is the URL listened on. SIGINT/SIGTERM stop accepting,
+                    finish the requests in flight and exit 0.
+                    """,
+                arguments: [ArgumentSpec("dir", help: "The folder to serve.")],
+                options: [
+                    .value("--host", placeholder: "address", help: "IPv4 or IPv6 address to listen on.", defaultValue: "127.0.0.1"),
+                    .value("--port", placeholder: "port", help: "TCP port; 0 picks a free one.", defaultValue: "8080"),
+                    .value(
+                        "--cors-origin", placeholder: "origin",
+                        help: "Access-Control-Allow-Origin on every response.", defaultValue: "*"),
+                    .value(
+                        "--token-secret", placeholder: "secret",
+                        help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET)."),
+                    .flag("--quiet", help: "No access log on stderr."),
+                    .flag("--nginx-config", help: "Print an equivalent nginx server block and exit."),
+                ],
+                examples: [
+                    "filterz serve out --port 0",
+                    "filterz serve out --host 0.0.0.0 --port 8080 --cors-origin https://app.example",
+                    "FILTERZ_TOKEN_SECRET=s3cret filterz serve out",
+                    "filterz serve out --nginx-config > filterz.conf",
+                ]),
+            action: run)
+    }
+
+    /// Reads the options shared with `filterz sign`.
+    static func configuration(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> ServerConfiguration {
+        var configuration = ServerConfiguration(root: try args.positional(0, "dir"))
+        configuration.host = args.value("--host") ?? "127.0.0.1"
+        configuration.port = UInt16(try args.integer("--port", default: 8080, in: 0...65535))
+        configuration.corsOrigin = args.value("--cors-origin") ?? "*"
+        configuration.tokenSecret = try tokenSecret(args, context)
+        return configuration
+    }
+
+    /// `--token-secret`, else `$FILTERZ_TOKEN_SECRET`, else nil; an empty secret is a usage error.
+    static func tokenSecret(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> String? {
+        guard let secret = args.value("--token-secret") ?? context.environment["FILTERZ_TOKEN_SECRET"] else { return nil }
+        guard !secret.isEmpty else { throw .usage("--token-secret (or FILTERZ_TOKEN_SECRET) is empty") }
+        return secret
+    }
+
+    private static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let configuration = try configuration(args, context)
+        if args.flag("--nginx-config") {
+            do throws(ServerError) {
+                context.stdout.write(try NginxConfig.serverBlock(for: configuration))
+            } catch {
+                throw CLIError.input(error.description)
+            }
+            return ExitCode.success
+        }
+        do throws(ServerError) {
+            _ = try ServedFolder(path: configuration.root)
+        } catch {
+            throw CLIError.input(error.description)
+        }
+        // Before any server thread starts, so that SIGINT/SIGTERM wait for `TerminationSignals.wait()`.
+        TerminationSignals.block()
+        let server: HTTPServer
+        do throws(ServerError) {
+            let log = SerializedOutput(context.stderr)
+            let writeLine: @Sendable (String) -> Void = { line in log.line(line) }
+            let accessLog = args.flag("--quiet") ? nil : writeLine
+            server = try HTTPServer(configuration: configuration, accessLog: accessLog)
+        } catch .folderUnreadable(let path, let reason) {
+            throw CLIError.input("cannot serve '\(path)': \(reason)")
+        } catch {
+            throw CLIError.failure(error.description)
+        }
+        context.stdout.line(server.baseURL + "/")
+        let videos = server.handler.catalogue.videos().count
+        context.stderr.line(
+            "filterz serve: \(server.handler.folder.path) (\(videos) video\(videos == 1 ? "" : "s"))"
+                + (configuration.tokenSecret != nil ? ", signed URLs required" : "") + "; Ctrl-C stops")
+        let signal = TerminationSignals.wait()
+        context.stderr.line("filterz serve: \(signal == 2 ? "SIGINT" : "SIGTERM"): finishing requests in flight")
+        server.stop(graceSeconds: 10)
+        return ExitCode.success
+    }
+}
+
+/// Lines from many threads (the server's) written one whole line at a time.
+final class SerializedOutput: @unchecked Sendable {
+    private let output: TextOutput
+    private let lock = Mutex(())
+
+    init(_ output: TextOutput) { self.output = output }
+
+    func line(_ text: String) { lock.withLock { _ in output.line(text) } }
+}

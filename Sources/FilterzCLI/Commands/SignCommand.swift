@@ -1,0 +1,40 @@
+import Server
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `filterz sign VIDEO_ID`: a signed master-playlist URL for a server started with the same secret.
+enum SignCommand {
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "sign",
+                abstract: "Print a signed URL for one video of a server started with --token-secret.",
+                discussion: """
+                    The token is HMAC-SHA256 over the video id and the expiry; it opens every file of that video
+                    (the server appends it to every URI of the playlists it serves) until it expires.
+                    """,
+                arguments: [ArgumentSpec("video-id", help: "The video's folder name.")],
+                options: [
+                    .value("--ttl", placeholder: "seconds", help: "How long the URL stays valid.", defaultValue: "3600"),
+                    .value("--token-secret", placeholder: "secret", help: "The server's secret (or $FILTERZ_TOKEN_SECRET)."),
+                    .value(
+                        "--base-url", placeholder: "url",
+                        help: "Prefix such as http://127.0.0.1:8080 (default: a root-relative URL)."),
+                ],
+                examples: ["FILTERZ_TOKEN_SECRET=s3cret filterz sign warm-film --ttl 600 --base-url http://127.0.0.1:8080"]),
+            action: { args, context in
+                let videoID = try args.positional(0, "video-id")
+                let ttl = try args.integer("--ttl", default: 3600, in: 1...(10 * 365 * 86_400))
+                guard let secret = try ServeCommand.tokenSecret(args, context) else {
+                    throw CLIError.usage("give --token-secret or set FILTERZ_TOKEN_SECRET")
+                }
+                var base = args.value("--base-url") ?? ""
+                while base.hasSuffix("/") { base.removeLast() }
+                let url = URLSigner(secret: secret).signedMasterURL(videoID: videoID, expiresAt: Int64(time(nil)) + Int64(ttl))
+                context.stdout.line(base + url)
+                return ExitCode.success
+            })
+    }
+}

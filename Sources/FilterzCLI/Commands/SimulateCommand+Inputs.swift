@@ -1,0 +1,182 @@
+import Foundation
+import Playback
+import Simulation
+
+/// Reads the network of `filterz simulate`: a trace file, a folder of traces, or a constant link.
+enum TraceLoader {
+    static func load(_ path: String) throws(CLIError) -> NetworkTrace {
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .input("cannot read trace \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try NetworkTrace(json: data, fallbackName: url.deletingPathExtension().lastPathComponent)
+        } catch {
+            throw .failure("\(path): \(error.description)")
+        }
+    }
+
+    /// Every `*.json` under `folder`, sorted by path (deterministic).
+    static func loadFolder(_ folder: String) throws(CLIError) -> [NetworkTrace] {
+        let root = URL(fileURLWithPath: folder)
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            throw .input("cannot read folder \(folder)")
+        }
+        var paths: [String] = []
+        for case let url as URL in walker where url.pathExtension == "json" { paths.append(url.path) }
+        paths.sort()
+        guard !paths.isEmpty else { throw .input("no *.json traces under \(folder)") }
+        return try paths.map { (path: String) throws(CLIError) in try load(path) }
+    }
+
+    /// `--trace FILE`, or `--bandwidth RATE [--latency TIME]`.
+    static func network(_ args: ParsedArguments) throws(CLIError) -> NetworkTrace {
+        if let path = args.value("--trace") {
+            if args.value("--bandwidth") != nil { throw .usage("give either --trace or --bandwidth, not both") }
+            return try load(path)
+        }
+        guard let rate = args.value("--bandwidth") else {
+            throw .usage("missing network: --trace FILE, --traces DIR or --bandwidth RATE")
+        }
+        let bitsPerSecond = try Quantity.bitsPerSecond(rate, option: "--bandwidth")
+        let latency = try Quantity.seconds(args.value("--latency") ?? "40ms", option: "--latency")
+        do {
+            return try NetworkTrace.constant(bitsPerSecond: bitsPerSecond, latencySeconds: latency)
+        } catch {
+            throw .usage("--bandwidth: \(error.description)")
+        }
+    }
+}
+
+/// Units on the command line: `3mbps`, `800kbps`, `2500000` (bit/s); `40ms`, `0.04s`, `0.04`.
+enum Quantity {
+    static func bitsPerSecond(_ text: String, option: String) throws(CLIError) -> Double {
+        let lower = text.lowercased()
+        let units: [(String, Double)] = [("gbps", 1e9), ("mbps", 1e6), ("kbps", 1e3), ("bps", 1)]
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            if let value = Double(lower.dropLast(suffix.count)), value > 0, value.isFinite { return value * factor }
+        }
+        if let value = Double(lower), value > 0, value.isFinite { return value }
+        throw .usage("\(option) expects a positive rate like 3mbps or 800kbps, got '\(text)'")
+    }
+
+    static func seconds(_ text: String, option: String) throws(CLIError) -> Double {
+        let lower = text.lowercased()
+        if lower.hasSuffix("ms"), let value = Double(lower.dropLast(2)), value >= 0, value.isFinite {
+            return value / 1000
+        }
+        if lower.hasSuffix("s"), let value = Double(lower.dropLast()), value >= 0, value.isFinite { return value }
+        if let value = Double(lower), value >= 0, value.isFinite { return value }
+        throw .usage("\(option) expects a time like 40ms or 0.04s, got '\(text)'")
+    }
+}
+
+/// `--viewport 390x844@3`.
+enum Screen {
+    static func parse(_ text: String) throws(CLIError) -> DeviceScreen {
+        let parts = text.split(separator: "@")
+        let size = parts.first?.split(separator: "x").compactMap { Int($0) } ?? []
+        let scale = parts.count == 2 ? Int(parts[1]) : (parts.count == 1 ? 1 : nil)
+        guard size.count == 2, size[0] > 0, size[1] > 0, let scale, scale > 0, scale <= 10 else {
+            throw .usage("--viewport expects WIDTHxHEIGHT@SCALE in points, e.g. 390x844@3, got '\(text)'")
+        }
+        return DeviceScreen(widthPoints: size[0], heightPoints: size[1], scale: scale)
+    }
+}
+
+/// The viewer actions of the command line, in time order.
+struct ViewerSchedule {
+    enum Entry {
+        case rotate(Double, Orientation)
+        case select(Double, QualityChoice, String)
+        case seek(Double, Double)
+        case subtitles(String?)
+    }
+
+    var entries: [Entry] = []
+    var isEmpty: Bool { entries.isEmpty }
+
+    static func parse(_ args: ParsedArguments, manifest: StreamManifest) throws(CLIError) -> ViewerSchedule {
+        var schedule = ViewerSchedule()
+        for text in args.values("--rotate") {
+            let (time, value) = try split(text, option: "--rotate")
+            guard let orientation = Orientation(rawValue: value.lowercased()) else {
+                throw .usage("--rotate expects T:portrait or T:landscape, got '\(text)'")
+            }
+            schedule.entries.append(.rotate(time, orientation))
+        }
+        for text in args.values("--select") {
+            let (time, value) = try split(text, option: "--select")
+            if value.lowercased() == "auto" {
+                schedule.entries.append(.select(time, .auto, "auto"))
+            } else if let level = manifest.levelNames.firstIndex(where: { $0.lowercased() == value.lowercased() }) {
+                schedule.entries.append(.select(time, .fixed(variantIndex: level), manifest.levelNames[level]))
+            } else if let level = Int(value), manifest.levelNames.indices.contains(level) {
+                schedule.entries.append(.select(time, .fixed(variantIndex: level), manifest.levelNames[level]))
+            } else {
+                throw .usage(
+                    "--select: no quality '\(value)'; the stream has \(manifest.levelNames.joined(separator: ", ")) (or auto, or an index)")
+            }
+        }
+        for text in args.values("--seek") {
+            let (time, value) = try split(text, option: "--seek")
+            guard let target = Double(value), target >= 0, target.isFinite else {
+                throw .usage("--seek expects T:POSITION in seconds, got '\(text)'")
+            }
+            schedule.entries.append(.seek(time, target))
+        }
+        if let language = args.value("--subtitles") {
+            schedule.entries.append(.subtitles(language.lowercased() == "off" ? nil : language))
+        }
+        return schedule
+    }
+
+    private static func split(_ text: String, option: String) throws(CLIError) -> (Double, String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let time = Double(parts[0]), time >= 0, time.isFinite else {
+            throw .usage("\(option) expects T:VALUE with T in seconds, got '\(text)'")
+        }
+        return (time, parts[1])
+    }
+
+    /// The schedule as actions, ordered by time (stable for equal times).
+    func actions(screen: DeviceScreen?) -> [ViewerAction] {
+        let actions = entries.map { entry -> ViewerAction in
+            switch entry {
+            case .rotate(let t, let orientation):
+                return ViewerAction(timeSeconds: t, kind: .rotate(orientation, viewport: screen?.viewport(orientation)))
+            case .select(let t, let choice, let name):
+                return ViewerAction(timeSeconds: t, kind: .select(choice, name: name))
+            case .seek(let t, let target):
+                return ViewerAction(timeSeconds: t, kind: .seek(toSeconds: target))
+            case .subtitles(let language):
+                return ViewerAction(timeSeconds: 0, kind: .subtitles(language))
+            }
+        }
+        return actions.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }
+            .map(\.element)
+    }
+}
+
+/// Reads the stream of `filterz simulate`.
+enum StreamLoader {
+    static func load(_ argument: String) throws(CLIError) -> StreamManifest {
+        if argument.hasSuffix(".json") {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: argument))
+            } catch {
+                throw .input("cannot read manifest \(argument): \(error.localizedDescription)")
+            }
+            do {
+                return try StreamManifest(movieJSON: data, name: argument)
+            } catch {
+                throw .failure(error.description)
+            }
+        }
+        throw .usage("\(argument): only manifest JSON streams are supported so far")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Playback
+import Simulation
+
+/// `filterz simulate`: replays a stream over a network trace through the quality selector and the playback
+/// machine in virtual time, and reports QoE, the per-segment log, viewer actions, stalls and a plot.
+enum SimulateCommand {
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "simulate",
+                abstract: "Simulate adaptive playback of a stream over a network trace; report QoE and stalls.",
+                discussion: """
+                    The stream is a manifest JSON (Sabre movie format: bitrates and per-segment sizes), a \
+                    multivariant playlist file, a folder made by `filterz record`, or an http:// URL. The network \
+                    is a trace (--trace), every trace in a folder (--traces, all cores, one column per --abr), or \
+                    a constant link (--bandwidth, --latency). Time is virtual: a session takes milliseconds.
+                    QoE_lin = sum of bitrates (Mbps) - 4.3 x rebuffer seconds - sum of |bitrate changes| (Mbps), \
+                    compared with the offline optimum (dynamic programming with the whole trace known).
+                    """,
+                arguments: [ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")],
+                options: [
+                    .value("--trace", placeholder: "FILE", help: "Network trace (JSON, see shared/traces/FORMAT.md)."),
+                    .value("--traces", placeholder: "DIR", help: "Run every *.json trace under DIR (batch)."),
+                    .value("--bandwidth", placeholder: "RATE", help: "Constant link instead of a trace, e.g. 3mbps, 800kbps."),
+                    .value("--latency", placeholder: "TIME", help: "Request latency of the constant link.", defaultValue: "40ms"),
+                    .repeatable("--abr", placeholder: "RULE", help: "throughput|bba|bola|mpc|filterz (repeat to compare; default filterz)."),
+                    .value("--buffer", placeholder: "SECONDS", help: "Buffer cap in seconds.", defaultValue: "60"),
+                    .value("--startup", placeholder: "SECONDS", help: "Start playback once this much is buffered (default: first segment)."),
+                    .value("--viewport", placeholder: "WxH@S", help: "Screen in points and scale, e.g. 390x844@3 (caps quality)."),
+                    .repeatable("--rotate", placeholder: "T:ORIENTATION", help: "At T seconds rotate to portrait|landscape."),
+                    .repeatable("--select", placeholder: "T:QUALITY", help: "At T seconds pick a quality (540p, index, or auto)."),
+                    .repeatable("--seek", placeholder: "T:POSITION", help: "At T seconds seek to POSITION seconds."),
+                    .value("--subtitles", placeholder: "LANG", help: "Subtitle language to select at start (or off)."),
+                    .value("--grid", placeholder: "MS", help: "Time grid of the offline optimum, milliseconds.", defaultValue: "100"),
+                    .flag("--no-optimum", help: "Skip the offline optimum."),
+                    .flag("--json", help: "Print JSON: summary, segments, events (batch: per rule and per trace)."),
+                    .value("--plot", placeholder: "FILE", help: "Write an SVG timeline (single trace)."),
+                ],
+                examples: [
+                    "filterz simulate ../shared/manifests/pensieve_envivio_48.json --trace ../shared/traces/json/pensieve_norway/norway_bus_1.json",
+                    "filterz simulate out/master.m3u8 --bandwidth 3mbps --latency 40ms --rotate 30:landscape --select 45:540p --select 60:auto --plot report.svg",
+                    "filterz simulate manifest.json --traces ../shared/traces/json --abr bola --abr mpc --abr filterz",
+                ]),
+            action: { args, context in try run(args, context) })
+    }
+
+    static func run(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let streamArgument = try args.positional(0, "stream")
+        let rules = try args.values("--abr").map { (name: String) throws(CLIError) -> ABRRuleKind in
+            guard let rule = ABRRuleKind(rawValue: name) else {
+                throw .usage("--abr expects one of \(ABRRuleKind.allCases.map(\.rawValue).joined(separator: "|")), got '\(name)'")
+            }
+            return rule
+        }
+        let manifest = try StreamLoader.load(streamArgument)
+        var configuration = SessionConfiguration()
+        configuration.bufferCapSeconds = try args.decimal("--buffer", default: 60, in: 1...3600)
+        if args.value("--startup") != nil {
+            configuration.startupThresholdSeconds = try args.decimal("--startup", default: 0, in: 0...3600)
+        }
+        let screen = try args.value("--viewport").map { (text: String) throws(CLIError) in try Screen.parse(text) }
+        configuration.viewport = screen?.viewport(.portrait)
+        let grid = try args.decimal("--grid", default: 100, in: 1...10_000)
+        let withOptimum = !args.flag("--no-optimum")
+        let schedule = try ViewerSchedule.parse(args, manifest: manifest)
+
+        if let folder = args.value("--traces") {
+            let traces = try TraceLoader.loadFolder(folder)
+            let chosen = rules.isEmpty ? [ABRRuleKind.filterz] : rules
+            let results = BatchSimulation.run(
+                manifest: manifest, traces: traces, rules: chosen, configuration: configuration,
+                withOptimum: withOptimum, gridMilliseconds: grid)
+            let report = BatchReport(results: results, rules: chosen)
+            if args.flag("--json") {
+                context.stdout.line(report.json().rendered())
+            } else {
+                context.stdout.write(report.text())
+            }
+            return ExitCode.success
+        }
+
+        let trace = try TraceLoader.network(args)
+        configuration.rule = rules.first ?? .filterz
+        if rules.count > 1 { throw .usage("several --abr need --traces DIR; give one --abr for a single trace") }
+        var result: SessionResult
+        if schedule.isEmpty {
+            result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration)
+        } else {
+            result = PlaybackRunner.run(
+                manifest: manifest, trace: trace, configuration: configuration, schedule: schedule.actions(screen: screen))
+        }
+        if withOptimum {
+            let optimum = OfflineOptimum.compute(
+                manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
+                startupThresholdSeconds: configuration.startupThresholdSeconds,
+                highestLevel: QualitySelector.viewportCap(variants: manifest.variants, viewport: configuration.viewport),
+                gridMilliseconds: grid)
+            result.summary.offlineOptimalQoeLin = optimum.qoeLin
+        }
+        if let path = args.value("--plot") {
+            let svg = TimelinePlot.svg(result, manifest: manifest, trace: trace)
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                throw .input("cannot write \(path): \(error.localizedDescription)")
+            }
+        }
+        if args.flag("--json") {
+            context.stdout.line(SessionReport.json(result, manifest: manifest).rendered())
+        } else {
+            context.stdout.write(SessionReport.text(result, manifest: manifest))
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,194 @@
+import HLS
+
+/// The human-readable `filterz inspect` report: what the playlist is, then its problems.
+enum InspectTextReport {
+    /// The summary of one playlist, `name` being how the user named it (path or URL).
+    static func summary(of playlist: Playlist, name: String) -> [String] {
+        switch playlist {
+        case .multivariant(let multivariant): summary(of: multivariant, name: name)
+        case .media(let media): summary(of: media, name: name)
+        }
+    }
+
+    static func summary(of playlist: MultivariantPlaylist, name: String) -> [String] {
+        var lines = ["\(name): multivariant playlist, " + versionText(playlist.version)]
+        var facts = TextTable()
+        facts.append(["independent segments", playlist.independentSegments ? "yes" : "no"])
+        if !playlist.defines.isEmpty {
+            facts.append(["variables", playlist.defines.map(\.name).joined(separator: ", ")])
+        }
+        if !playlist.sessionKeys.isEmpty {
+            facts.append(["session keys", playlist.sessionKeys.map(\.method.rawValue).joined(separator: ", ")])
+        }
+        if !playlist.sessionData.isEmpty {
+            facts.append(["session data", playlist.sessionData.map(\.dataID).joined(separator: ", ")])
+        }
+        if let steering = playlist.contentSteering { facts.append(["content steering", steering.serverURI]) }
+        lines += facts.lines(indent: 2)
+
+        let variants = playlist.variants.enumerated().sorted {
+            ($0.element.bandwidth, $0.offset) < ($1.element.bandwidth, $1.offset)
+        }.map(\.element)
+        lines.append("")
+        lines.append("Variants (\(variants.count), by bandwidth)")
+        if !variants.isEmpty {
+            var table = TextTable(header: [
+                "BANDWIDTH", "AVERAGE", "RESOLUTION", "FPS", "CODECS", "AUDIO", "SUBTITLES", "URI",
+            ])
+            for variant in variants {
+                table.append([
+                    DisplayFormat.bitrate(variant.bandwidth),
+                    variant.averageBandwidth.map(DisplayFormat.bitrate) ?? "-",
+                    variant.resolution?.description ?? "-",
+                    variant.frameRate.map(DisplayFormat.frameRate) ?? "-",
+                    variant.codecs ?? "-",
+                    variant.audio ?? "-",
+                    variant.subtitles ?? "-",
+                    variant.uri,
+                ])
+            }
+            lines += table.lines(indent: 2)
+        }
+        if !playlist.iFrameVariants.isEmpty {
+            lines.append("")
+            lines.append("I-frame variants (\(playlist.iFrameVariants.count))")
+            var table = TextTable(header: ["BANDWIDTH", "RESOLUTION", "CODECS", "URI"])
+            for variant in playlist.iFrameVariants.sorted(by: { $0.bandwidth < $1.bandwidth }) {
+                table.append([
+                    DisplayFormat.bitrate(variant.bandwidth), variant.resolution?.description ?? "-",
+                    variant.codecs ?? "-", variant.uri,
+                ])
+            }
+            lines += table.lines(indent: 2)
+        }
+
+        var groups: [(type: String, id: String, members: [Rendition])] = []
+        for rendition in playlist.renditions {
+            if let index = groups.firstIndex(where: { $0.type == rendition.type.rawValue && $0.id == rendition.groupID }
+            ) {
+                groups[index].members.append(rendition)
+            } else {
+                groups.append((rendition.type.rawValue, rendition.groupID, [rendition]))
+            }
+        }
+        lines.append("")
+        lines.append(
+            groups.isEmpty
+                ? "Renditions: none"
+                : "Renditions (\(playlist.renditions.count) in \(DisplayFormat.count(groups.count, "group")))")
+        for group in groups {
+            lines.append("  \(group.type) \"\(group.id)\"")
+            var table = TextTable()
+            for rendition in group.members {
+                let flags = [
+                    rendition.isDefault ? "default" : nil, rendition.autoselect ? "autoselect" : nil,
+                    rendition.forced ? "forced" : nil,
+                ].compactMap { $0 }
+                table.append([
+                    rendition.language ?? "-", "\"\(rendition.name)\"",
+                    flags.isEmpty ? "-" : flags.joined(separator: ","),
+                    rendition.uri ?? rendition.instreamID ?? "(in variant)",
+                ])
+            }
+            lines += table.lines(indent: 4)
+        }
+        return lines
+    }
+
+    static func summary(of playlist: MediaPlaylist, name: String) -> [String] {
+        var lines = ["\(name): media playlist, " + versionText(playlist.version)]
+        let stats = playlist.statistics
+        var table = TextTable()
+        var type: [String] = []
+        if let playlistType = playlist.playlistType { type.append(playlistType.rawValue) }
+        type.append(playlist.endList ? "ended (EXT-X-ENDLIST)" : "live (no EXT-X-ENDLIST)")
+        if playlist.iFramesOnly { type.append("I-frames only") }
+        table.append(["type", type.joined(separator: ", ")])
+        table.append(["segments", String(stats.segmentCount)])
+        if stats.segmentCount > 0 {
+            table.append([
+                "duration",
+                "\(DisplayFormat.seconds(stats.totalSeconds)) total; min \(DisplayFormat.seconds(stats.minimumSeconds)), "
+                    + "avg \(DisplayFormat.seconds(stats.averageSeconds)), max \(DisplayFormat.seconds(stats.maximumSeconds))",
+            ])
+        }
+        table.append(["target duration", playlist.targetDuration.map { "\($0) s" } ?? "missing"])
+        table.append(["media sequence", String(playlist.firstMediaSequenceNumber)])
+        table.append([
+            "discontinuities",
+            "\(stats.discontinuityCount) (discontinuity sequence \(playlist.discontinuitySequence ?? 0))",
+        ])
+        if let totalBytes = stats.totalBytes {
+            table.append([
+                "byte ranges",
+                "\(DisplayFormat.count(stats.byteRangeCount, "segment")), \(DisplayFormat.bytes(totalBytes)) total",
+            ])
+        } else {
+            table.append(["byte ranges", "none"])
+        }
+        table.append([
+            "keys", stats.keyCount == 0 ? "none" : "\(stats.keyCount) (\(stats.keyMethods.joined(separator: ", ")))",
+        ])
+        if stats.mapCount > 0 { table.append(["init sections", String(stats.mapCount)]) }
+        if let partInf = playlist.partInf {
+            table.append(["parts", "\(stats.partCount) (PART-TARGET \(DisplayFormat.seconds(partInf.partTarget)))"])
+        } else {
+            table.append(["parts", stats.partCount == 0 ? "none" : String(stats.partCount)])
+        }
+        if stats.gapCount > 0 { table.append(["gaps", String(stats.gapCount)]) }
+        if let skip = playlist.skip { table.append(["skipped", "\(skip.skippedSegments) segments (delta update)"]) }
+        lines += table.lines(indent: 2)
+        return lines
+    }
+
+    /// Columns for one line of the `--recursive` list: kind and version, segments, durations, target, state.
+    static func oneLineColumns(_ playlist: Playlist) -> [String] {
+        switch playlist {
+        case .multivariant(let multivariant):
+            return [
+                "multivariant \(shortVersion(multivariant.version))",
+                DisplayFormat.count(multivariant.variants.count, "variant"), "", "", "",
+            ]
+        case .media(let media):
+            let stats = media.statistics
+            let durations =
+                stats.segmentCount == 0
+                ? ""
+                : "\(DisplayFormat.seconds(stats.totalSeconds)) (min \(DisplayFormat.fixed(stats.minimumSeconds, digits: 3)), "
+                    + "avg \(DisplayFormat.fixed(stats.averageSeconds, digits: 3)), max \(DisplayFormat.fixed(stats.maximumSeconds, digits: 3)))"
+            var state = media.endList ? "ended" : "live"
+            if stats.discontinuityCount > 0 {
+                state +=
+                    ", " + DisplayFormat.count(stats.discontinuityCount, "discontinuit", plural: "ies", singular: "y")
+            }
+            return [
+                "media \(shortVersion(media.version))", DisplayFormat.count(stats.segmentCount, "segment"), durations,
+                "target " + (media.targetDuration.map { "\($0) s" } ?? "missing"), state,
+            ]
+        }
+    }
+
+    /// The diagnostics block: a count line, then one compiler-style line per diagnostic.
+    static func diagnostics(_ diagnostics: [Diagnostic], file: String) -> [String] {
+        guard !diagnostics.isEmpty else { return ["No problems found."] }
+        return [countLine(diagnostics)] + diagnostics.map { "  " + $0.formatted(file: file) }
+    }
+
+    /// `2 errors, 1 warning` (notes are counted only when there is nothing else).
+    static func countLine(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        let notes = diagnostics.filter { $0.severity == .note }.count
+        var parts: [String] = []
+        if errors > 0 { parts.append(DisplayFormat.count(errors, "error")) }
+        if warnings > 0 { parts.append(DisplayFormat.count(warnings, "warning")) }
+        if notes > 0 { parts.append(DisplayFormat.count(notes, "note")) }
+        return parts.isEmpty ? "No problems found." : parts.joined(separator: ", ")
+    }
+
+    private static func versionText(_ version: Int?) -> String {
+        version.map { "version \($0)" } ?? "no EXT-X-VERSION (version 1)"
+    }
+
+    private static func shortVersion(_ version: Int?) -> String { "v\(version ?? 1)" }
+}

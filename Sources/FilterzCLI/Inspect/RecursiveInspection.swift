@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+import HLS
+
+/// `inspect --recursive`: loads every media playlist a multivariant playlist references (variants, I-frame
+/// variants, renditions with a URI), concurrently, relative to the parent's URL or folder, and checks them
+/// one by one and against each other.
+struct RecursiveInspection {
+    /// One referenced playlist: where it was found and what loading and parsing it gave.
+    struct Child: Sendable {
+        var reference: ReferencedPlaylist.Reference
+        /// The URI as written in the parent.
+        var uri: String
+        /// The URI resolved against the parent's location (a URL, or a file path).
+        var location: String
+        var outcome: Outcome
+    }
+
+    enum Outcome: Sendable {
+        case loaded(ParseResult)
+        case failed(String)
+    }
+
+    var loader: ResourceLoader
+    var strict: Bool
+    /// How many playlists load at the same time.
+    var maximumConcurrentLoads = 8
+
+    /// Loads and checks every playlist `parent` references. `parentLocation` is the URL or path it came from.
+    func run(parent: MultivariantPlaylist, parentLocation: String) -> [Child] {
+        var references: [(ReferencedPlaylist.Reference, String)] = []
+        for variant in parent.variants { references.append((.variant(variant), variant.uri)) }
+        for variant in parent.iFrameVariants { references.append((.iFrameVariant(variant), variant.uri)) }
+        for rendition in parent.renditions {
+            if let uri = rendition.uri { references.append((.rendition(rendition), uri)) }
+        }
+        // Variables of the parent, for EXT-X-DEFINE IMPORT in the children.
+        var variables: [String: String] = [:]
+        for define in parent.defines {
+            if let value = define.value { variables[define.name] = value }
+        }
+        let base = parentLocation == "-" ? "./" : parentLocation
+        let locations = references.map { URIReference.resolve($0.1, against: base) }
+        // A playlist named twice (a variant URI that is also a rendition URI) is loaded once.
+        var seen: Set<String> = []
+        let unique = locations.filter { seen.insert($0).inserted }
+        let outcomes = load(unique, variables: variables)
+        return zip(references, locations).map { pair, location in
+            Child(reference: pair.0, uri: pair.1, location: location, outcome: outcomes[location] ?? .failed("not loaded"))
+        }
+    }
+
+    /// Loads and checks each location, up to `maximumConcurrentLoads` at once (loading is mostly waiting on the
+    /// network, so more than the CPU count that `concurrentPerform` would use).
+    private func load(_ locations: [String], variables: [String: String]) -> [String: Outcome] {
+        let results = ResultSlots<Outcome>(count: locations.count)
+        let loader = self.loader
+        let strict = self.strict
+        let slots = DispatchSemaphore(value: max(1, maximumConcurrentLoads))
+        let group = DispatchGroup()
+        for (index, location) in locations.enumerated() {
+            slots.wait()
+            DispatchQueue.global().async(group: group) {
+                defer { slots.signal() }
+                let outcome: Outcome
+                do throws(CLIError) {
+                    let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
+                    let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: variables)
+                    outcome = .loaded(parseAndValidate(bytes, options: options))
+                } catch {
+                    outcome = .failed(error.description)
+                }
+                results.set(index, outcome)
+            }
+        }
+        group.wait()
+        return Dictionary(zip(locations, results.values)) { first, _ in first }
+    }
+
+    /// A URL stays as it is; a file reference loses its query and fragment (`720p/index.m3u8?token=x` is the
+    /// file `720p/index.m3u8`), since tokens only mean something to an HTTP origin.
+    static func loadablePath(_ location: String) -> String {
+        if ResourceLoader.isHTTP(location) { return location }
+        let reference = URIReference(location)
+        if reference.scheme?.lowercased() == "file" { return reference.path }
+        if reference.scheme == nil { return reference.path.removingPercentEncoding ?? reference.path }
+        return location
+    }
+
+    /// The cross-playlist checks over the children that loaded as media playlists.
+    static func crossChecks(_ children: [Child]) -> [Diagnostic] {
+        let loaded: [ReferencedPlaylist] = children.compactMap {
+            guard case .loaded(let result) = $0.outcome, let media = result.playlist?.media else { return nil }
+            return ReferencedPlaylist(reference: $0.reference, playlist: media)
+        }
+        return VariantAlignment.check(loaded)
+    }
+}
+
+/// Fixed slots written from concurrent iterations, read once all are done.
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[index] = value
+    }
+
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}

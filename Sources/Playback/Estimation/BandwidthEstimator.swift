@@ -1,0 +1,88 @@
+/// Estimates throughput and request latency from finished downloads. Pure value type.
+///
+/// - Throughput: two EWMAs over per-download throughput, weighted by transfer seconds (fast and slow
+///   half-lives), bias-corrected; the estimate is the smaller of the two, so it falls fast and rises slowly
+///   (hls.js `EwmaBandWidthEstimator`, Sabre `Ewma`).
+/// - A harmonic mean of the last few samples and the largest relative error of recent predictions
+///   (RobustMPC's inputs).
+/// - Latency (time to first byte): two EWMAs per request, the estimate is the larger.
+///
+/// A sample's throughput is bits over transfer time (duration minus time to first byte), so latency is
+/// accounted once, by `latencySeconds`.
+public struct BandwidthEstimator: Sendable {
+    public let configuration: EstimatorConfiguration
+    private var fast: ExponentialAverage
+    private var slow: ExponentialAverage
+    private var fastLatency: ExponentialAverage
+    private var slowLatency: ExponentialAverage
+    /// The most recent throughput samples, oldest first (at most `harmonicWindow`).
+    public private(set) var recentBitsPerSecond: [Double] = []
+    /// Relative errors |predicted − actual| / actual of the harmonic-mean prediction, most recent last.
+    public private(set) var recentRelativeErrors: [Double] = []
+    /// Number of samples recorded.
+    public private(set) var sampleCount = 0
+
+    public init(configuration: EstimatorConfiguration = .init()) {
+        self.configuration = configuration
+        fast = ExponentialAverage(halfLife: configuration.fastHalfLifeSeconds)
+        slow = ExponentialAverage(halfLife: configuration.slowHalfLifeSeconds)
+        fastLatency = ExponentialAverage(halfLife: configuration.fastLatencyHalfLifeSamples)
+        slowLatency = ExponentialAverage(halfLife: configuration.slowLatencyHalfLifeSamples)
+    }
+
+    /// A finished download: bytes, wall seconds from request to last byte, seconds to first byte.
+    public mutating func record(bytes: Int, durationSeconds: Double, timeToFirstByteSeconds: Double) {
+        let transfer = max(durationSeconds - timeToFirstByteSeconds, configuration.minimumSampleSeconds)
+        let bitsPerSecond = Double(bytes) * 8 / transfer
+        recordThroughput(bitsPerSecond: bitsPerSecond, transferSeconds: transfer)
+        recordLatency(seconds: max(timeToFirstByteSeconds, 0))
+    }
+
+    /// A throughput sample measured elsewhere, weighted by its transfer seconds.
+    public mutating func recordThroughput(bitsPerSecond: Double, transferSeconds: Double) {
+        if let predicted = harmonicMeanBitsPerSecond, bitsPerSecond > 0 {
+            recentRelativeErrors.append(abs(predicted - bitsPerSecond) / bitsPerSecond)
+            if recentRelativeErrors.count > configuration.harmonicWindow { recentRelativeErrors.removeFirst() }
+        }
+        fast.add(bitsPerSecond, weight: transferSeconds)
+        slow.add(bitsPerSecond, weight: transferSeconds)
+        recentBitsPerSecond.append(bitsPerSecond)
+        if recentBitsPerSecond.count > configuration.harmonicWindow { recentBitsPerSecond.removeFirst() }
+        sampleCount += 1
+    }
+
+    /// One request's time to first byte.
+    public mutating func recordLatency(seconds: Double) {
+        fastLatency.add(seconds, weight: 1)
+        slowLatency.add(seconds, weight: 1)
+    }
+
+    /// min(fast EWMA, slow EWMA); nil until the first sample.
+    public var estimateBitsPerSecond: Double? {
+        guard let f = fast.value, let s = slow.value else { return nil }
+        return min(f, s)
+    }
+
+    public var fastEstimateBitsPerSecond: Double? { fast.value }
+    public var slowEstimateBitsPerSecond: Double? { slow.value }
+
+    /// Harmonic mean of the last `harmonicWindow` samples; nil until the first.
+    public var harmonicMeanBitsPerSecond: Double? {
+        guard !recentBitsPerSecond.isEmpty else { return nil }
+        var reciprocal = 0.0
+        for sample in recentBitsPerSecond {
+            guard sample > 0 else { return 0 }
+            reciprocal += 1 / sample
+        }
+        return Double(recentBitsPerSecond.count) / reciprocal
+    }
+
+    /// The largest relative error of the harmonic-mean prediction over the window (0 when none yet).
+    public var maxRecentRelativeError: Double { recentRelativeErrors.max() ?? 0 }
+
+    /// max(fast, slow) latency EWMA, seconds; nil until the first sample.
+    public var latencySeconds: Double? {
+        guard let f = fastLatency.value, let s = slowLatency.value else { return nil }
+        return max(f, s)
+    }
+}

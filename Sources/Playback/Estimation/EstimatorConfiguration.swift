@@ -1,0 +1,27 @@
+/// Tunables of `BandwidthEstimator`.
+public struct EstimatorConfiguration: Sendable, Hashable {
+    /// Half-life of the fast EWMA, in seconds of download time (hls.js and Sabre: 3).
+    public var fastHalfLifeSeconds: Double
+    /// Half-life of the slow EWMA, in seconds of download time (Sabre: 8, hls.js VoD: 9).
+    public var slowHalfLifeSeconds: Double
+    /// Number of recent samples in the harmonic mean (RobustMPC: 5).
+    public var harmonicWindow: Int
+    /// Half-lives of the latency EWMAs, in samples (Sabre: 3 and 8; the estimate is the larger of the two).
+    public var fastLatencyHalfLifeSamples: Double
+    public var slowLatencyHalfLifeSamples: Double
+    /// Shortest transfer time a sample is credited with, so a cached instant response is not infinite throughput.
+    public var minimumSampleSeconds: Double
+
+    public init(
+        fastHalfLifeSeconds: Double = 3, slowHalfLifeSeconds: Double = 8, harmonicWindow: Int = 5,
+        fastLatencyHalfLifeSamples: Double = 3, slowLatencyHalfLifeSamples: Double = 8,
+        minimumSampleSeconds: Double = 0.001
+    ) {
+        self.fastHalfLifeSeconds = fastHalfLifeSeconds
+        self.slowHalfLifeSeconds = slowHalfLifeSeconds
+        self.harmonicWindow = harmonicWindow
+        self.fastLatencyHalfLifeSamples = fastLatencyHalfLifeSamples
+        self.slowLatencyHalfLifeSamples = slowLatencyHalfLifeSamples
+        self.minimumSampleSeconds = minimumSampleSeconds
+    }
+}

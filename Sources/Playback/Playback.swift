@@ -1,1 +1,0 @@
-// The Playback module. See README.md, section "Playback".

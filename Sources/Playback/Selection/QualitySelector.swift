@@ -1,0 +1,43 @@
+/// Picks the variant of the next segment. Applies, in order: the user's fixed choice (wins over
+/// everything), the viewport cap (at most one step above what the viewport needs), then the configured rule
+/// within the allowed range.
+public struct QualitySelector: Sendable {
+    public let kind: ABRRuleKind
+    public let configuration: SelectorConfiguration
+    private var rule: any ABRRule
+
+    public init(rule: ABRRuleKind, configuration: SelectorConfiguration = .init()) {
+        self.kind = rule
+        self.configuration = configuration
+        self.rule = QualitySelector.makeRule(rule, configuration: configuration)
+    }
+
+    public mutating func select(_ input: SelectionInput) -> Selection {
+        let top = input.variants.count - 1
+        guard top >= 0 else { return Selection(variantIndex: 0, reason: "no variants") }
+        if case .fixed(let index) = input.userChoice {
+            return Selection(variantIndex: min(max(index, 0), top), reason: "user choice")
+        }
+        let cap = QualitySelector.viewportCap(variants: input.variants, viewport: input.viewport)
+        var selection = rule.choose(input, allowed: 0...cap)
+        selection.variantIndex = min(max(selection.variantIndex, 0), cap)
+        return selection
+    }
+
+    static func makeRule(_ kind: ABRRuleKind, configuration: SelectorConfiguration) -> any ABRRule {
+        switch kind {
+        case .throughput:
+            return ThroughputRule(
+                safetyFactor: configuration.safetyFactor, insufficientBufferRule: configuration.insufficientBufferRule)
+        case .bba:
+            return BBARule(
+                reservoirSeconds: configuration.bbaReservoirSeconds, cushionSeconds: configuration.bbaCushionSeconds)
+        case .bola:
+            return BOLARule(gammaP: configuration.bolaGammaP)
+        case .mpc:
+            return MPCRule(horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
+        case .filterz:
+            return FilterzRule(configuration: configuration)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// RobustMPC (Yin et al., SIGCOMM 2015; as in Pensieve's `mpc.py`): predicts throughput as the harmonic mean
+/// of the last five samples divided by (1 + the largest relative error of recent predictions), enumerates
+/// every level sequence over the next `horizon` segments, simulates the buffer for each (latency + size /
+/// throughput per download, idle while full) and takes the first level of the sequence with the best
+/// QoE_lin (Σ bitrate − penalty · rebuffer − Σ |Δ bitrate|, Mbps).
+public struct MPCRule: ABRRule {
+    public let name = "mpc"
+    public var horizon: Int
+    public var rebufferPenaltyPerSecond: Double
+
+    public init(horizon: Int = 5, rebufferPenaltyPerSecond: Double = 4.3) {
+        self.horizon = horizon
+        self.rebufferPenaltyPerSecond = rebufferPenaltyPerSecond
+    }
+
+    public mutating func choose(_ input: SelectionInput, allowed: ClosedRange<Int>) -> Selection {
+        guard let harmonic = input.estimator.harmonicMeanBitsPerSecond else {
+            return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
+        }
+        let error = input.estimator.maxRecentRelativeError
+        let predicted = harmonic / (1 + error)
+        var planner = LookaheadPlanner(
+            input: input, allowed: allowed, bitsPerSecond: predicted,
+            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond)
+        let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
+        let level = planner.bestFirstLevel(steps: steps)
+        return Selection(
+            variantIndex: level, reason: "hm \(kbps(harmonic)) kbps / (1+\(format1(error * 100))%)")
+    }
+}
+
+/// Exhaustive QoE_lin look-ahead over level sequences (depth-first, incremental), shared by MPC and Filterz.
+struct LookaheadPlanner {
+    let allowed: ClosedRange<Int>
+    let bitsPerSecond: Double
+    let latencySeconds: Double
+    let rebufferPenalty: Double
+    let segmentSeconds: Double
+    let capSeconds: Double
+    /// sizes[k][v] in bits.
+    let sizes: [[Double]]
+    /// Mbps of each level.
+    let mbps: [Double]
+    let previousLevel: Int?
+    let startBuffer: Double
+    private var best = -Double.infinity
+    private var bestFirst: Int
+
+    init(
+        input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
+        rebufferPenalty: Double
+    ) {
+        self.allowed = allowed
+        self.bitsPerSecond = max(bitsPerSecond, 1)
+        self.latencySeconds = latencySeconds
+        self.rebufferPenalty = rebufferPenalty
+        segmentSeconds = input.segmentDurationSeconds
+        capSeconds = input.maxBufferSeconds
+        let ahead = max(input.upcomingSegmentBytes.count, 1)
+        sizes = (0..<ahead).map { k in
+            (0..<input.variants.count).map { Double(input.segmentBytes(ahead: k, variant: $0)) * 8 }
+        }
+        mbps = input.variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
+        previousLevel = input.previousVariantIndex
+        startBuffer = input.bufferSeconds
+        bestFirst = allowed.lowerBound
+    }
+
+    mutating func bestFirstLevel(steps: Int) -> Int {
+        for first in allowed {
+            search(depth: 0, steps: steps, level: first, previous: previousLevel, buffer: startBuffer, reward: 0,
+                   first: first)
+        }
+        return bestFirst
+    }
+
+    private mutating func search(
+        depth: Int, steps: Int, level: Int, previous: Int?, buffer: Double, reward: Double, first: Int
+    ) {
+        var buffer = buffer
+        if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+        let download = latencySeconds + sizes[depth][level] / bitsPerSecond
+        let rebuffer = max(download - buffer, 0)
+        buffer = max(buffer - download, 0) + segmentSeconds
+        var value = reward + mbps[level] - rebufferPenalty * rebuffer
+        if let previous { value -= abs(mbps[level] - mbps[previous]) }
+        if depth + 1 == steps {
+            if value > best {
+                best = value
+                bestFirst = first
+            }
+            return
+        }
+        for next in allowed {
+            search(depth: depth + 1, steps: steps, level: next, previous: level, buffer: buffer, reward: value,
+                   first: first)
+        }
+    }
+}

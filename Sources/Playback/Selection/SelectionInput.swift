@@ -1,0 +1,52 @@
+/// Everything a selection depends on; no hidden state but the rule's own.
+public struct SelectionInput: Sendable {
+    /// The ladder, ascending bandwidth; `variants[i].index == i`.
+    public var variants: [VariantInfo]
+    /// Index of the segment about to be requested.
+    public var segmentIndex: Int
+    public var segmentDurationSeconds: Double
+    /// Known sizes of upcoming segments: `upcomingSegmentBytes[k][v]` = bytes of segment `segmentIndex + k`
+    /// at variant `v`. May be empty (then rules use bandwidth × duration).
+    public var upcomingSegmentBytes: [[Int]]
+    /// The estimator's throughput estimate (nil before the first sample).
+    public var throughputBitsPerSecond: Double?
+    /// Full estimator state (EWMA, harmonic mean, latency).
+    public var estimator: BandwidthEstimator
+    public var bufferSeconds: Double
+    public var maxBufferSeconds: Double
+    public var previousVariantIndex: Int?
+    /// nil = no viewport cap.
+    public var viewport: Viewport?
+    public var userChoice: QualityChoice
+    public var isStartup: Bool
+
+    public init(
+        variants: [VariantInfo], segmentIndex: Int, segmentDurationSeconds: Double,
+        upcomingSegmentBytes: [[Int]] = [], throughputBitsPerSecond: Double? = nil,
+        estimator: BandwidthEstimator = BandwidthEstimator(), bufferSeconds: Double, maxBufferSeconds: Double,
+        previousVariantIndex: Int? = nil, viewport: Viewport? = nil, userChoice: QualityChoice = .auto,
+        isStartup: Bool = false
+    ) {
+        self.variants = variants
+        self.segmentIndex = segmentIndex
+        self.segmentDurationSeconds = segmentDurationSeconds
+        self.upcomingSegmentBytes = upcomingSegmentBytes
+        self.throughputBitsPerSecond = throughputBitsPerSecond
+        self.estimator = estimator
+        self.bufferSeconds = bufferSeconds
+        self.maxBufferSeconds = maxBufferSeconds
+        self.previousVariantIndex = previousVariantIndex
+        self.viewport = viewport
+        self.userChoice = userChoice
+        self.isStartup = isStartup
+    }
+
+    /// Bytes of segment `segmentIndex + ahead` at `variant`: the known size, else nominal rate × duration.
+    public func segmentBytes(ahead: Int = 0, variant: Int) -> Int {
+        if ahead < upcomingSegmentBytes.count {
+            let row = upcomingSegmentBytes[ahead]
+            if variant < row.count { return row[variant] }
+        }
+        return Int((Double(variants[variant].nominalBitsPerSecond) * segmentDurationSeconds / 8).rounded())
+    }
+}

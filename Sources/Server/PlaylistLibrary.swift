@@ -1,0 +1,48 @@
+import Synchronization
+
+/// Playlists read from the served folder, parsed once per version of the file (inode, size, modification
+/// time) and kept for the next request: the cache rule needs to know whether a playlist is live, and signed
+/// serving rewrites its URIs.
+final class PlaylistLibrary: Sendable {
+    /// One version of one playlist file.
+    struct Entry: Sendable {
+        var bytes: [UInt8]
+        /// nil when the bytes are not a playlist the `HLS` parser accepts.
+        var facts: PlaylistFacts?
+        var stamp: Stamp
+
+        /// The playlist with `token=` added to every URI in it.
+        func appendingToken(_ token: String) -> [UInt8] {
+            TokenRewriter.appendingToken(token, to: bytes)
+        }
+    }
+
+    struct Stamp: Sendable, Hashable {
+        var inode: UInt64
+        var size: Int64
+        var modifiedSeconds: Int64
+        var modifiedNanoseconds: Int64
+    }
+
+    /// Entries kept at most; the cache is emptied when it fills (playlists are small and cheap to re-read).
+    static let capacity = 4096
+    /// Longest playlist read (a 12-hour VOD playlist of 2 s segments is about 1.5 MB).
+    static let maximumBytes = 16 << 20
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// The entry for `file`, found under `key` (its path below the folder).
+    func playlist(_ file: ServedFolder.File, key: String) -> Entry {
+        let stamp = Stamp(
+            inode: file.inode, size: file.size, modifiedSeconds: file.modifiedSeconds,
+            modifiedNanoseconds: file.modifiedNanoseconds)
+        if let cached = entries.withLock({ $0[key] }), cached.stamp == stamp { return cached }
+        let bytes = file.handle.read(offset: 0, count: Int(min(file.size, Int64(Self.maximumBytes))))
+        let entry = Entry(bytes: bytes, facts: PlaylistFacts(parsing: bytes), stamp: stamp)
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+        return entry
+    }
+}

@@ -1,0 +1,20 @@
+/// Why the server could not start or run.
+public enum ServerError: Error, Equatable, CustomStringConvertible {
+    /// The folder to serve cannot be opened.
+    case folderUnreadable(path: String, reason: String)
+    /// The host is not an IPv4 or IPv6 address.
+    case badHost(String)
+    /// libmicrohttpd refused to start (port in use, no permission, …).
+    case cannotListen(host: String, port: UInt16, reason: String)
+    /// The token secret is empty.
+    case emptySecret
+
+    public var description: String {
+        switch self {
+        case .folderUnreadable(let path, let reason): "cannot serve '\(path)': \(reason)"
+        case .badHost(let host): "'\(host)' is not an IPv4 or IPv6 address"
+        case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .emptySecret: "the token secret is empty"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import Playback
+
+/// Many sessions at once: every trace × every rule, on all cores, with each trace's offline optimum.
+/// Results are placed by index, so the output does not depend on scheduling.
+public enum BatchSimulation {
+    /// One trace's results.
+    public struct TraceResult: Sendable {
+        public var traceName: String
+        public var offlineOptimum: OfflineOptimum?
+        /// Summaries in the order of the rules asked for.
+        public var summaries: [QoESummary]
+        public var playedLevels: [[Int]]
+    }
+
+    public static func run(
+        manifest: StreamManifest, traces: [NetworkTrace], rules: [ABRRuleKind], configuration: SessionConfiguration,
+        withOptimum: Bool = true, gridMilliseconds: Double = 100
+    ) -> [TraceResult] {
+        let results = ResultSlots<TraceResult>(count: traces.count)
+        DispatchQueue.concurrentPerform(iterations: traces.count) { i in
+            let trace = traces[i]
+            let optimum = withOptimum
+                ? OfflineOptimum.compute(
+                    manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
+                    startupThresholdSeconds: configuration.startupThresholdSeconds,
+                    highestLevel: QualitySelector.viewportCap(
+                        variants: manifest.variants, viewport: configuration.viewport),
+                    gridMilliseconds: gridMilliseconds)
+                : nil
+            var summaries: [QoESummary] = []
+            var levels: [[Int]] = []
+            for rule in rules {
+                var config = configuration
+                config.rule = rule
+                var result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: config, keepLog: false)
+                result.summary.offlineOptimalQoeLin = optimum?.qoeLin
+                summaries.append(result.summary)
+                levels.append(result.playedLevels)
+            }
+            results.set(i, TraceResult(
+                traceName: trace.name, offlineOptimum: optimum, summaries: summaries, playedLevels: levels))
+        }
+        return results.values
+    }
+}
+
+/// Fixed slots written once each from concurrent workers.
+final class ResultSlots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = DispatchSemaphore(value: 1)
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.wait()
+        slots[index] = value
+        lock.signal()
+    }
+
+    var values: [Value] { slots.map { $0! } }
+}

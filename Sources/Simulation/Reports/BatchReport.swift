@@ -1,0 +1,144 @@
+import Playback
+
+/// Aggregates of a batch run, one row per rule, and their renderings.
+public struct BatchReport: Sendable {
+    public struct RuleRow: Sendable {
+        public var rule: String
+        public var meanQoE: Double
+        public var medianQoE: Double
+        /// Mean QoE over mean offline-optimal QoE (the "ratio of means"), percent.
+        public var percentOfOptimumOfMeans: Double?
+        /// Median over traces with a positive optimum of QoE / optimum, percent.
+        public var medianPercentOfOptimum: Double?
+        /// Mean of optimum − QoE (absolute gap).
+        public var meanGapToOptimum: Double?
+        public var averageBitrateKilobitsPerSecond: Double
+        public var meanRebufferSeconds: Double
+        public var totalRebufferSeconds: Double
+        public var meanSwitches: Double
+    }
+
+    public var rows: [RuleRow]
+    public var meanOptimum: Double?
+    public var traceCount: Int
+    public let results: [BatchSimulation.TraceResult]
+    public let rules: [ABRRuleKind]
+
+    public init(results: [BatchSimulation.TraceResult], rules: [ABRRuleKind]) {
+        self.results = results
+        self.rules = rules
+        traceCount = results.count
+        let optima = results.compactMap { $0.offlineOptimum?.qoeLin }
+        meanOptimum = optima.count == results.count && !optima.isEmpty ? mean(optima) : nil
+        rows = rules.enumerated().map { r, rule in
+            let summaries = results.map { $0.summaries[r] }
+            let qoes = summaries.map(\.qoeLin)
+            let meanQoE = mean(qoes)
+            var ratios: [Double] = []
+            var gaps: [Double] = []
+            for s in summaries {
+                if let optimum = s.offlineOptimalQoeLin {
+                    gaps.append(optimum - s.qoeLin)
+                    if optimum > 0 { ratios.append(s.qoeLin / optimum) }
+                }
+            }
+            let rebuffers = summaries.map(\.rebufferSeconds)
+            return RuleRow(
+                rule: rule.rawValue, meanQoE: meanQoE, medianQoE: median(qoes),
+                percentOfOptimumOfMeans: optima.count == results.count && mean(optima) > 0
+                    ? meanQoE / mean(optima) * 100 : nil,
+                medianPercentOfOptimum: ratios.isEmpty ? nil : median(ratios) * 100,
+                meanGapToOptimum: gaps.count == results.count ? mean(gaps) : nil,
+                averageBitrateKilobitsPerSecond: mean(summaries.map(\.averageBitrateKilobitsPerSecond)),
+                meanRebufferSeconds: mean(rebuffers), totalRebufferSeconds: rebuffers.reduce(0, +),
+                meanSwitches: mean(summaries.map { Double($0.switches) }))
+        }
+    }
+
+    /// Per-trace QoE side by side (one column per rule), then one summary row per rule.
+    public func text() -> String {
+        var lines: [String] = []
+        let nameWidth = min(max(results.map(\.traceName.count).max() ?? 5, 5), 48)
+        var header = pad("trace", nameWidth) + "  " + lpad("optimum", 9)
+        for rule in rules { header += "  " + lpad(rule.rawValue, 10) }
+        lines.append(header)
+        for result in results {
+            var line = pad(String(result.traceName.suffix(nameWidth)), nameWidth) + "  "
+                + lpad(result.offlineOptimum.map { format2($0.qoeLin) } ?? "-", 9)
+            for s in result.summaries { line += "  " + lpad(format2(s.qoeLin), 10) }
+            lines.append(line)
+        }
+        lines.append("")
+        lines.append(
+            "\(traceCount) traces" + (meanOptimum.map { ", mean offline optimum QoE_lin \(format2($0))" } ?? ""))
+        lines.append(
+            pad("abr", 10) + lpad("mean QoE", 10) + lpad("median", 10) + lpad("% opt", 8) + lpad("med %", 8)
+                + lpad("gap", 8) + lpad("kbps", 8) + lpad("rebuf s", 9) + lpad("switches", 10))
+        for row in rows {
+            lines.append(
+                pad(row.rule, 10) + lpad(format2(row.meanQoE), 10) + lpad(format2(row.medianQoE), 10)
+                    + lpad(row.percentOfOptimumOfMeans.map(format1) ?? "-", 8)
+                    + lpad(row.medianPercentOfOptimum.map(format1) ?? "-", 8)
+                    + lpad(row.meanGapToOptimum.map(format2) ?? "-", 8)
+                    + lpad(String(Int(row.averageBitrateKilobitsPerSecond.rounded())), 8)
+                    + lpad(format2(row.meanRebufferSeconds), 9) + lpad(format1(row.meanSwitches), 10))
+        }
+        lines.append("% opt = mean QoE / mean optimum; med % = median of per-trace QoE / optimum (optimum > 0);")
+        lines.append("gap = mean of optimum - QoE; kbps, rebuf s, switches = means per trace.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public func json() -> JSONValue {
+        .object([
+            ("traces", .integer(traceCount)),
+            ("mean_offline_optimal_qoe_lin", .optionalNumber(meanOptimum)),
+            ("rules", .array(rows.map { row in
+                .object([
+                    ("abr", .string(row.rule)),
+                    ("mean_qoe_lin", .number(row.meanQoE)),
+                    ("median_qoe_lin", .number(row.medianQoE)),
+                    ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
+                    ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
+                    ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
+                    ("avg_bitrate_kbps", .number(row.averageBitrateKilobitsPerSecond)),
+                    ("mean_rebuffer_s", .number(row.meanRebufferSeconds)),
+                    ("mean_switches", .number(row.meanSwitches)),
+                ])
+            })),
+            ("per_trace", .array(results.map { result in
+                .object([
+                    ("trace", .string(result.traceName)),
+                    ("offline_optimal_qoe_lin", .optionalNumber(result.offlineOptimum?.qoeLin)),
+                    ("offline_optimal_states", .optionalNumber(result.offlineOptimum.map { Double($0.stateCount) })),
+                    ("results", .array(zip(rules, result.summaries).enumerated().map { i, pair in
+                        .object([
+                            ("abr", .string(pair.0.rawValue)),
+                            ("qoe_lin", .number(pair.1.qoeLin)),
+                            ("rebuffer_s", .number(pair.1.rebufferSeconds)),
+                            ("avg_bitrate_kbps", .number(pair.1.averageBitrateKilobitsPerSecond)),
+                            ("switches", .integer(pair.1.switches)),
+                            ("levels", .array(result.playedLevels[i].map { .integer($0) })),
+                        ])
+                    })),
+                ])
+            })),
+        ])
+    }
+}
+
+func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+func lpad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}

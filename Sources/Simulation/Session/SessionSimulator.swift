@@ -1,0 +1,165 @@
+import Playback
+
+/// The fast inner loop: one session, segment by segment, over the model of `NetworkClock` with the same
+/// `QualitySelector` and `BandwidthEstimator` a player uses. No viewer actions (those go through
+/// `PlaybackRunner`, which drives the `PlaybackMachine`; tests check both give the same numbers).
+///
+/// The model (Sabre's, so numbers compare with published simulators):
+/// 1. One request at a time. Before a request, if buffer + one segment > cap, idle until it fits.
+/// 2. A request takes the trace latency, then the segment's bits at the trace bandwidth (`NetworkClock`).
+/// 3. While playing, the buffer drains in real time during idle and download; if a download outlasts the
+///    buffer, the difference is a stall (one event); playback resumes when the segment arrives.
+/// 4. Playback starts when the start-up threshold (default: the first segment) is buffered; waiting for it
+///    is start-up delay, not rebuffering.
+public enum SessionSimulator {
+    public static func run(
+        manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, keepLog: Bool = true
+    ) -> SessionResult {
+        var loop = SegmentLoop(manifest: manifest, trace: trace, configuration: configuration, keepLog: keepLog)
+        while loop.nextSegment < manifest.segmentCount { loop.step() }
+        return loop.finish()
+    }
+}
+
+/// The state of a session between segment requests (one step = idle if full, select, download, buffer).
+struct SegmentLoop {
+    let manifest: StreamManifest
+    let configuration: SessionConfiguration
+    let keepLog: Bool
+    let variants: [VariantInfo]
+    let segmentMilliseconds: Double
+    let capMilliseconds: Double
+    let startupMilliseconds: Double
+    var clock: NetworkClock
+    var selector: QualitySelector
+    var estimator: BandwidthEstimator
+    var bufferMilliseconds = 0.0
+    var playing = false
+    var startupAt: Double?
+    var rebufferMilliseconds = 0.0
+    var rebufferEvents = 0
+    var nextSegment = 0
+    var previousLevel: Int?
+    var playedLevels: [Int] = []
+    var segments: [SegmentRecord] = []
+    var events: [SessionEvent] = []
+    var timeline: [(time: Double, level: Double)] = []
+    /// Upcoming sizes in bytes, per segment and level (what a player would know from the playlist).
+    let bytesTable: [[Int]]
+
+    init(manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, keepLog: Bool) {
+        self.manifest = manifest
+        self.configuration = configuration
+        self.keepLog = keepLog
+        variants = manifest.variants
+        segmentMilliseconds = manifest.segmentDurationMilliseconds
+        capMilliseconds = max(configuration.bufferCapSeconds * 1000, segmentMilliseconds)
+        startupMilliseconds = min(
+            max((configuration.startupThresholdSeconds ?? 0) * 1000, segmentMilliseconds), capMilliseconds)
+        clock = NetworkClock(trace: trace)
+        selector = QualitySelector(rule: configuration.rule, configuration: configuration.selector)
+        estimator = BandwidthEstimator(configuration: configuration.estimator)
+        bytesTable = manifest.segmentSizesBits.map { row in row.map { Int(($0 / 8).rounded()) } }
+        playedLevels.reserveCapacity(manifest.segmentCount)
+    }
+
+    var positionSeconds: Double {
+        (Double(playedLevels.count) * segmentMilliseconds - bufferMilliseconds) / 1000
+    }
+
+    mutating func step() {
+        let k = nextSegment
+        var idle = 0.0
+        if playing {
+            let full = bufferMilliseconds + segmentMilliseconds - capMilliseconds
+            if full > 0 {
+                idle = full
+                bufferMilliseconds -= full
+                clock.idle(milliseconds: full)
+                if keepLog { timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000)) }
+            }
+        }
+        let horizon = min(configuration.lookaheadSegments, manifest.segmentCount - k)
+        let input = SelectionInput(
+            variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
+            upcomingSegmentBytes: Array(bytesTable[k..<(k + horizon)]),
+            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
+            bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
+            previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
+            isStartup: !playing)
+        let selection = selector.select(input)
+        let level = selection.variantIndex
+        let requestAt = clock.nowMilliseconds
+        let bits = manifest.segmentSizesBits[k][level]
+        let download = clock.download(bits: bits)
+        let time = download.totalMilliseconds
+        var stall = 0.0
+        if playing {
+            if time > bufferMilliseconds {
+                stall = time - bufferMilliseconds
+                rebufferMilliseconds += stall
+                rebufferEvents += 1
+                if keepLog {
+                    let position = (Double(playedLevels.count) * segmentMilliseconds) / 1000
+                    events.append(SessionEvent(
+                        time: (requestAt + bufferMilliseconds) / 1000, kind: .stall,
+                        detail: String(format2(stall / 1000)) + " s", positionBeforeSeconds: position,
+                        positionAfterSeconds: position, playingBefore: true, playingAfter: true,
+                        durationSeconds: stall / 1000))
+                }
+                bufferMilliseconds = 0
+            } else {
+                bufferMilliseconds -= time
+            }
+        }
+        if keepLog { timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000)) }
+        bufferMilliseconds += segmentMilliseconds
+        playedLevels.append(level)
+        if !playing && bufferMilliseconds >= startupMilliseconds {
+            playing = true
+            startupAt = clock.nowMilliseconds
+        }
+        let transfer = max(download.transferMilliseconds, 1e-9)
+        estimator.recordThroughput(bitsPerSecond: bits / transfer * 1000, transferSeconds: transfer / 1000)
+        estimator.recordLatency(seconds: download.latencyMilliseconds / 1000)
+        if keepLog {
+            timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000))
+            segments.append(SegmentRecord(
+                index: k, requestTimeSeconds: requestAt / 1000, idleBeforeSeconds: idle / 1000, variant: level,
+                bytes: bytesTable[k][level], downloadSeconds: time / 1000,
+                latencySeconds: download.latencyMilliseconds / 1000,
+                throughputKilobitsPerSecond: bits / transfer, bufferAfterSeconds: bufferMilliseconds / 1000,
+                stallSeconds: stall / 1000, reason: selection.reason))
+        }
+        previousLevel = level
+        nextSegment += 1
+    }
+
+    mutating func finish() -> SessionResult {
+        if !playing {
+            // The whole stream fit under the start-up threshold: playback starts at the end of the downloads.
+            playing = true
+            startupAt = clock.nowMilliseconds
+        }
+        let end = clock.nowMilliseconds + bufferMilliseconds
+        if keepLog { timeline.append((end / 1000, 0)) }
+        let startup = (startupAt ?? 0) / 1000
+        let summary = QoESummary(
+            playedLevels: playedLevels, bitratesKilobitsPerSecond: manifest.bitratesKilobitsPerSecond,
+            segmentDurationSeconds: segmentMilliseconds / 1000, rebufferSeconds: rebufferMilliseconds / 1000,
+            rebufferEvents: rebufferEvents, startupSeconds: startup)
+        return SessionResult(
+            traceName: clock.trace.name, rule: configuration.rule.rawValue, summary: summary,
+            playedLevels: playedLevels, segments: segments, events: events, bufferTimeline: timeline,
+            startupSeconds: startup, endSeconds: end / 1000)
+    }
+}
+
+/// Two decimals, without Foundation's locale-dependent formatting.
+func format2(_ value: Double) -> String {
+    let scaled = (value * 100).rounded()
+    let negative = scaled < 0
+    let magnitude = Int(abs(scaled))
+    let text = "\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100)"
+    return negative ? "-" + text : text
+}

@@ -1,0 +1,234 @@
+// filterz-bench parse: HLS playlist parsing throughput and peak memory, against Python m3u8 6.0.0 on the same bytes.
+//
+// Inputs (generated in process, deterministic):
+//   * a 100,000-segment VOD media playlist: EXTINF, EXT-X-PROGRAM-DATE-TIME and EXT-X-BYTERANGE on every
+//     segment, EXT-X-KEY every 1,000 segments, EXT-X-MAP + EXT-X-DISCONTINUITY every 10,000 (about 12 MB);
+//   * a multivariant playlist with 200 variants and 30 renditions.
+// Throughput: median wall time of several `HLS.parse` runs (release build), MB = 10^6 bytes.
+// Peak memory: the kernel's peak resident set (VmHWM) is reset through /proc/self/clear_refs ("5") right
+// before one parse; peak minus the resident size just before = the most memory the parse (and the model it
+// returns) needed at any moment. Python's figure is ru_maxrss after m3u8.loads minus ru_maxrss before it
+// (the text already read), in the same units.
+import Foundation
+import HLS
+
+enum ParseBenchmark {
+    static func run() -> Int32 {
+        if let segments = ProcessInfo.processInfo.environment["FILTERZ_BENCH_PARSE_PROFILE"].flatMap({ Int($0) }) {
+            // Profiling aid (valgrind --tool=callgrind): parse once, no anchor.
+            let media = makeMediaPlaylist(segments: segments)
+            let result = HLS.parse(media)
+            print("parsed \(result.mediaPlaylist?.segments.count ?? -1) segments")
+            return 0
+        }
+        let media = makeMediaPlaylist(segments: 100_000)
+        let master = makeMultivariantPlaylist(variants: 200, renditions: 30)
+        print("media playlist: \(media.count) bytes, 100000 segments; multivariant: \(master.count) bytes")
+
+        // Check the parse is right before timing it.
+        let check = HLS.parse(media)
+        guard case .media(let playlist)? = check.playlist, playlist.segments.count == 100_000,
+            check.diagnostics.isEmpty
+        else {
+            print("error: the generated media playlist did not parse cleanly: \(check.diagnostics.prefix(3))")
+            return 1
+        }
+        guard case .multivariant(let variants)? = HLS.parse(master).playlist, variants.variants.count == 200,
+            variants.renditions.count == 30
+        else {
+            print("error: the generated multivariant playlist did not parse")
+            return 1
+        }
+
+        // Memory first, while the heap is fresh.
+        let memory = measurePeakMemory { blackHole(HLS.parse(media)) }
+        let peakRatio = memory.map { Double($0) / Double(media.count) }
+
+        let mediaSeconds = medianSeconds(runs: 15) { blackHole(HLS.parse(media)) }
+        let masterSeconds = medianSeconds(runs: 200) { blackHole(HLS.parse(master)) }
+        let oursMBps = Double(media.count) / mediaSeconds / 1e6
+        let masterMBps = Double(master.count) / masterSeconds / 1e6
+        print(String(format: "ours   media:        %8.1f MB/s  (median %.2f ms)", oursMBps, mediaSeconds * 1000))
+        print(String(format: "ours   multivariant: %8.1f MB/s  (median %.3f ms)", masterMBps, masterSeconds * 1000))
+        if let memory, let peakRatio {
+            print(String(format: "ours   peak memory:  %8.1f MB = %.2f x input", Double(memory) / 1e6, peakRatio))
+        } else {
+            print("ours   peak memory:  unavailable (no /proc/self/clear_refs)")
+        }
+
+        guard let anchor = runPython(media: media, master: master) else {
+            print("error: python3 with m3u8==6.0.0 is needed for the anchor (make deps)")
+            print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":null,"ratio":null,"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#)
+            return 1
+        }
+        let anchorMBps = Double(media.count) / anchor.mediaSeconds / 1e6
+        let anchorMasterMBps = Double(master.count) / anchor.masterSeconds / 1e6
+        print(String(format: "m3u8   media:        %8.2f MB/s  (median %.0f ms)", anchorMBps, anchor.mediaSeconds * 1000))
+        print(String(format: "m3u8   multivariant: %8.2f MB/s", anchorMasterMBps))
+        print(String(format: "m3u8   peak memory:  %8.1f MB = %.2f x input", Double(anchor.peakBytes) / 1e6,
+                     Double(anchor.peakBytes) / Double(media.count)))
+        let ratio = oursMBps / anchorMBps
+        print(String(format: "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
+                     ratio, masterMBps / anchorMasterMBps))
+        print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#)
+        return 0
+    }
+
+    // MARK: - Inputs
+
+    static func makeMediaPlaylist(segments: Int) -> [UInt8] {
+        var text = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:0
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-INDEPENDENT-SEGMENTS
+
+            """
+        text.reserveCapacity(segments * 125)
+        let start = DateTime(year: 2026, month: 11, day: 29, hour: 12).secondsSince1970
+        var offset = 0
+        for index in 0..<segments {
+            if index % 10_000 == 0 {
+                if index > 0 { text += "#EXT-X-DISCONTINUITY\n" }
+                text += "#EXT-X-MAP:URI=\"v720/init_\(index / 10_000).mp4\"\n"
+                offset = 0
+            }
+            if index % 1_000 == 0 {
+                let iv = String(index, radix: 16, uppercase: true)
+                text += "#EXT-X-KEY:METHOD=AES-128,URI=\"https://keys.example.com/k/\(index / 1_000)\",IV=0x"
+                text += String(repeating: "0", count: 32 - iv.count) + iv + "\n"
+            }
+            let duration = index % 7 == 6 ? 5.5 : 6.006
+            text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: start + Double(index) * 6.006))\n"
+            let length = 1_000_000 + (index * 7919) % 400_000
+            text += "#EXT-X-BYTERANGE:\(length)@\(offset)\n"
+            offset += length
+            text += "#EXTINF:\(duration),\n"
+            text += "v720/seg_\(String(index).leftPadded(6)).m4s\n"
+        }
+        text += "#EXT-X-ENDLIST\n"
+        return Array(text.utf8)
+    }
+
+    static func makeMultivariantPlaylist(variants: Int, renditions: Int) -> [UInt8] {
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+        let languages = ["en", "ko", "ja", "fr", "de", "es", "it", "pt", "zh", "ar"]
+        for index in 0..<renditions {
+            let type = index < 20 ? "AUDIO" : "SUBTITLES"
+            let group = index < 20 ? "aud\(index % 4)" : "subs"
+            let language = languages[index % languages.count]
+            text += "#EXT-X-MEDIA:TYPE=\(type),GROUP-ID=\"\(group)\",NAME=\"\(type.lowercased()) \(language) \(index)\","
+            text += "LANGUAGE=\"\(language)\",DEFAULT=\(index % 10 == 0 ? "YES" : "NO"),AUTOSELECT=YES,"
+            if type == "AUDIO" { text += "CHANNELS=\"2\"," }
+            text += "URI=\"\(type.lowercased())/\(language)_\(index)/index.m3u8\"\n"
+        }
+        for index in 0..<variants {
+            let height = [360, 480, 540, 720, 1080, 1440, 2160][index % 7]
+            let width = height * 16 / 9
+            let bandwidth = 400_000 + index * 75_000
+            text += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(bandwidth * 9 / 10),"
+            text += "CODECS=\"avc1.640028,mp4a.40.2\",RESOLUTION=\(width)x\(height),FRAME-RATE=29.970,"
+            text += "VIDEO-RANGE=SDR,HDCP-LEVEL=NONE,AUDIO=\"aud\(index % 4)\",SUBTITLES=\"subs\",CLOSED-CAPTIONS=NONE,"
+            text += "STABLE-VARIANT-ID=\"v\(index)\",PATHWAY-ID=\"CDN-\(index % 2 == 0 ? "A" : "B")\"\n"
+            text += "video/\(height)p_\(index)/index.m3u8?token=abc123\n"
+        }
+        return Array(text.utf8)
+    }
+
+    // MARK: - Measuring
+
+    static func medianSeconds(runs: Int, _ body: () -> Void) -> Double {
+        body()  // warm up
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        times.sort()
+        return times[times.count / 2]
+    }
+
+    /// Peak resident bytes added while `body` runs, from VmHWM after resetting it; nil when unsupported.
+    static func measurePeakMemory(_ body: () -> Void) -> Int? {
+        guard let clear = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return nil }
+        defer { try? clear.close() }
+        guard let before = statusKilobytes("VmRSS") else { return nil }
+        do { try clear.write(contentsOf: Data("5".utf8)) } catch { return nil }
+        body()
+        guard let peak = statusKilobytes("VmHWM") else { return nil }
+        return max(0, peak - before) * 1024
+    }
+
+    static func statusKilobytes(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+
+    struct Anchor {
+        var mediaSeconds: Double
+        var masterSeconds: Double
+        var peakBytes: Int
+    }
+
+    static func runPython(media: [UInt8], master: [UInt8]) -> Anchor? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mediaPath = folder.appendingPathComponent("media.m3u8").path
+        let masterPath = folder.appendingPathComponent("master.m3u8").path
+        guard FileManager.default.createFile(atPath: mediaPath, contents: Data(media)),
+            FileManager.default.createFile(atPath: masterPath, contents: Data(master))
+        else { return nil }
+        let script = """
+            import sys, time, resource, statistics, m3u8
+            assert m3u8.version.__version__ == '6.0.0' if hasattr(m3u8, 'version') else True
+            media = open(sys.argv[1], encoding='utf-8').read()
+            master = open(sys.argv[2], encoding='utf-8').read()
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            p = m3u8.loads(media)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            assert len(p.segments) == 100000, len(p.segments)
+            del p
+            times = []
+            for _ in range(3):
+                t = time.perf_counter(); m3u8.loads(media); times.append(time.perf_counter() - t)
+            mtimes = []
+            for _ in range(20):
+                t = time.perf_counter(); m3u8.loads(master); mtimes.append(time.perf_counter() - t)
+            print(statistics.median(times), statistics.median(mtimes), (peak - before) * 1024)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, mediaPath, masterPath]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard fields.count == 3, let media = Double(fields[0]), let master = Double(fields[1]),
+            let peak = Int(fields[2])
+        else { return nil }
+        return Anchor(mediaSeconds: media, masterSeconds: master, peakBytes: peak)
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Server
+
+/// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes
+/// auto) serving the same folder, in the same run: requests/s for a 2 KB playlist, MB/s for a 1 MiB segment,
+/// p50/p99 latency, and the ratios ours ÷ nginx. Both with `wrk -t2 -c64`, no access log.
+enum ServeBenchmark {
+    struct Measurement {
+        var requestsPerSecond: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+    }
+
+    static let seconds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 5
+    static let segmentBytes = 1 << 20
+
+    static func run() -> Int32 {
+        do {
+            return try measure()
+        } catch {
+            print("serve benchmark failed: \(error)")
+            return 1
+        }
+    }
+
+    static func measure() throws -> Int32 {
+        guard let wrk = tool("wrk"), let nginxPath = tool("nginx") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil)
+        else {
+            print("serve benchmark needs wrk and nginx (make deps)")
+            return 2
+        }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-serve-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let video = root.appendingPathComponent("bench")
+        try FileManager.default.createDirectory(at: video, withIntermediateDirectories: true)
+        let playlist = makePlaylist()
+        try Data(playlist.utf8).write(to: video.appendingPathComponent("index.m3u8"))
+        var segment = [UInt8](repeating: 0, count: segmentBytes)
+        for index in segment.indices { segment[index] = UInt8(truncatingIfNeeded: index &* 2654435761 >> 7) }
+        try Data(segment).write(to: video.appendingPathComponent("seg_00000.ts"))
+
+        var configuration = ServerConfiguration(root: root.path)
+        configuration.port = 0
+        let ours = try HTTPServer(configuration: configuration)
+        defer { ours.stop(graceSeconds: 1) }
+
+        let state = root.appendingPathComponent(".nginx")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        var nginxConfiguration = configuration
+        nginxConfiguration.port = freePort()
+        let block = try NginxConfig.serverBlock(for: nginxConfiguration)
+        let configurationFile = state.appendingPathComponent("nginx.conf")
+        try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path).utf8).write(to: configurationFile)
+        let nginx = Process()
+        nginx.executableURL = URL(fileURLWithPath: nginxPath)
+        nginx.arguments = ["-e", state.appendingPathComponent("error.log").path, "-p", state.path, "-c", configurationFile.path]
+        try nginx.run()
+        defer {
+            nginx.terminate()
+            nginx.waitUntilExit()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+
+        print("filterz-bench serve: wrk -t2 -c64 -d\(seconds)s --latency, ours (libmicrohttpd, \(ProcessInfo.processInfo.activeProcessorCount) threads) vs nginx (worker_processes auto)")
+        print("playlist \(playlist.utf8.count) B, segment \(segmentBytes) B")
+        let oursURL = "http://127.0.0.1:\(ours.port)/bench/"
+        let nginxURL = "http://127.0.0.1:\(nginxConfiguration.port)/bench/"
+        // Warm both (page cache, nginx open_file_cache, our playlist cache).
+        _ = try wrkRun(wrk, oursURL + "index.m3u8", seconds: 1)
+        _ = try wrkRun(wrk, nginxURL + "index.m3u8", seconds: 1)
+        let oursPlaylist = try wrkRun(wrk, oursURL + "index.m3u8", seconds: seconds)
+        let nginxPlaylist = try wrkRun(wrk, nginxURL + "index.m3u8", seconds: seconds)
+        let nginxSegment = try wrkRun(wrk, nginxURL + "seg_00000.ts", seconds: seconds)
+        let oursSegment = try wrkRun(wrk, oursURL + "seg_00000.ts", seconds: seconds)
+
+        let megabytes = Double(segmentBytes) / 1_000_000
+        func row(_ name: String, _ m: Measurement, perSecond: String) -> String {
+            name.padding(toLength: 26, withPad: " ", startingAt: 0) + perSecond.padding(toLength: 18, withPad: " ", startingAt: 0)
+                + String(format: "p50 %7.3f ms   p99 %7.3f ms", m.p50Milliseconds, m.p99Milliseconds)
+        }
+        print(row("playlist  ours", oursPlaylist, perSecond: String(format: "%9.0f req/s", oursPlaylist.requestsPerSecond)))
+        print(row("playlist  nginx", nginxPlaylist, perSecond: String(format: "%9.0f req/s", nginxPlaylist.requestsPerSecond)))
+        print(row("segment   ours", oursSegment, perSecond: String(format: "%9.0f MB/s", oursSegment.requestsPerSecond * megabytes)))
+        print(row("segment   nginx", nginxSegment, perSecond: String(format: "%9.0f MB/s", nginxSegment.requestsPerSecond * megabytes)))
+        let playlistRatio = oursPlaylist.requestsPerSecond / nginxPlaylist.requestsPerSecond
+        let segmentRatio = oursSegment.requestsPerSecond / nginxSegment.requestsPerSecond
+        let p99Ratio = max(
+            oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds, oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
+        print(String(format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f", playlistRatio, segmentRatio, p99Ratio))
+        print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
+        print(String(format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#, playlistRatio, segmentRatio, p99Ratio))
+        return 0
+    }
+
+    /// A VOD media playlist of about 2 KB.
+    static func makePlaylist() -> String {
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        var index = 0
+        while text.utf8.count < 2000 {
+            text += "#EXTINF:6.000,\nseg_\(String(format: "%05d", index)).ts\n"
+            index += 1
+        }
+        return text + "#EXT-X-ENDLIST\n"
+    }
+
+    static func wrkRun(_ wrk: String, _ url: String, seconds: Int) throws -> Measurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = ["-t2", "-c64", "-d\(seconds)s", "--latency", url]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        var measurement = Measurement(requestsPerSecond: 0, p50Milliseconds: 0, p99Milliseconds: 0)
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words.first == "Requests/sec:", words.count > 1 { measurement.requestsPerSecond = Double(words[1]) ?? 0 }
+            if words.first == "50%", words.count > 1 { measurement.p50Milliseconds = milliseconds(words[1]) }
+            if words.first == "99%", words.count > 1 { measurement.p99Milliseconds = milliseconds(words[1]) }
+            if line.contains("Non-2xx") || line.contains("Socket errors") { print("  wrk \(url): \(line.trimmingCharacters(in: .whitespaces))") }
+        }
+        return measurement
+    }
+
+    /// wrk latencies: `812.00us`, `1.23ms`, `2.01s`.
+    static func milliseconds(_ text: Substring) -> Double {
+        for (unit, factor) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0)] where text.hasSuffix(unit) {
+            return (Double(text.dropLast(unit.count)) ?? 0) * factor
+        }
+        return Double(text) ?? 0
+    }
+
+    static func tool(_ name: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static func freePort() -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length)
+                return getsockname(descriptor, pointer, &length)
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}

@@ -1,0 +1,280 @@
+import FilterzTestSupport
+import Foundation
+import Testing
+
+@testable import FilterzCLI
+
+/// `filterz inspect`, run in process: golden summaries, help, exit codes, JSON, --recursive over a folder.
+@Suite struct InspectCommandTests {
+    static let samples = SharedData.sampleMedia.appendingPathComponent("playlists")
+
+    struct Run {
+        var code: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `filterz <arguments>`; paths under `samples` print relative to it.
+    static func run(_ arguments: [String], stdin: [UInt8] = []) -> Run {
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, readStandardInput: { stdin })
+        let prefix = samples.path + "/"
+        return Run(
+            code: code, stdout: out.text.replacingOccurrences(of: prefix, with: ""),
+            stderr: err.text.replacingOccurrences(of: prefix, with: ""))
+    }
+
+    static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
+
+    @Test func vodSummaryMatchesTheGoldenText() {
+        let result = Self.run(["inspect", Self.sample("filterz-vod.m3u8")])
+        #expect(result.code == 0)
+        #expect(result.stderr == "")
+        #expect(
+            result.stdout == """
+                filterz-vod.m3u8: media playlist, version 7
+                  type             VOD, ended (EXT-X-ENDLIST)
+                  segments         8
+                  duration         30.136 s total; min 2.136 s, avg 3.767 s, max 4.000 s
+                  target duration  4 s
+                  media sequence   0
+                  discontinuities  1 (discontinuity sequence 0)
+                  byte ranges      8 segments, 2.1MB total
+                  keys             none
+                  init sections    1
+                  parts            none
+
+                No problems found.
+
+                """)
+    }
+
+    @Test func multivariantSummaryListsVariantsByBandwidthAndRenditionsByGroup() {
+        let result = Self.run(["inspect", Self.sample("filterz-master.m3u8")])
+        #expect(result.code == 0)
+        #expect(
+            result.stdout == """
+                filterz-master.m3u8: multivariant playlist, version 6
+                  independent segments  yes
+
+                Variants (3, by bandwidth)
+                  BANDWIDTH  AVERAGE    RESOLUTION  FPS  CODECS                 AUDIO  SUBTITLES  URI
+                  928 kb/s   810 kb/s   640x360     30   avc1.64001e,mp4a.40.2  aac    subs       filterz/360p/index.m3u8?token=demo-7f3a
+                  2.63 Mb/s  2.30 Mb/s  1280x720    30   avc1.64001f,mp4a.40.2  aac    subs       filterz/720p/index.m3u8?token=demo-7f3a
+                  5.33 Mb/s  4.70 Mb/s  1920x1080   30   avc1.640028,mp4a.40.2  aac    subs       filterz/1080p/index.m3u8?token=demo-7f3a
+
+                Renditions (3 in 2 groups)
+                  AUDIO "aac"
+                    ko  "Korean"  default,autoselect  filterz/audio/index.m3u8?token=demo-7f3a
+                  SUBTITLES "subs"
+                    ko  "한국어"   default,autoselect  filterz/subs/ko/index.m3u8?token=demo-7f3a
+                    en  "English"  autoselect          filterz/subs/en/index.m3u8?token=demo-7f3a
+
+                No problems found.
+
+                """)
+    }
+
+    @Test func helpScreenMatchesTheGoldenText() {
+        let result = Self.run(["inspect", "--help"])
+        #expect(result.code == 0)
+        #expect(
+            result.stdout == """
+                OVERVIEW: Parse, validate and summarise an HLS playlist (file, URL or - for stdin).
+
+                Prints what the playlist is (variants by bandwidth, renditions by group, or segment
+                statistics), then every problem as file:line:column: severity: message [code] (spec section).
+                Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
+
+                USAGE: filterz inspect [<options>] <playlist>
+
+                ARGUMENTS:
+                  <playlist>                  A file path, an http(s) URL, or - for standard input.
+
+                OPTIONS:
+                  --json                      Print the facts (corpus schema) and diagnostics as JSON.
+                  -r, --recursive             Also load every variant and rendition playlist (relative to the
+                                              playlist's URL or folder) and check that they line up.
+                  -H, --header <header>       Send 'Name: value' with every HTTP request (protected origins). (repeatable)
+                  --strict                    Stop at the first error (no summary).
+                  -h, --help                  Show help information.
+
+                EXAMPLES:
+                  filterz inspect master.m3u8
+                  filterz inspect --recursive --json https://cdn.example.com/v/master.m3u8?token=abc
+                  curl -s https://example.com/live.m3u8 | filterz inspect -
+                  filterz inspect -H 'Authorization: Bearer 123' https://origin.example.com/master.m3u8
+
+                """)
+    }
+
+    static let invalid = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:8\n#EXTINF:9.009,\na.ts\n#EXT-X-ENDLIST\n"
+
+    @Test func aPlaylistWithErrorsExitsOneAndListsThemLikeACompiler() {
+        let result = Self.run(["inspect", "-"], stdin: Array(Self.invalid.utf8))
+        #expect(result.code == 1)
+        #expect(
+            result.stdout.hasSuffix(
+                """
+                1 error
+                  <stdin>:4:1: error: EXTINF 9.009 rounds to 9, above EXT-X-TARGETDURATION 8 \
+                [extinf.exceeds-target-duration] (RFC 8216bis §4.4.3.1)
+
+                """))
+        #expect(result.stderr == "filterz inspect: <stdin>: 1 error\n")
+    }
+
+    @Test func warningsAloneExitZero() {
+        let text = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv.m3u8\n"
+        let result = Self.run(["inspect", "-"], stdin: Array(text.utf8))
+        #expect(result.code == 0)
+        #expect(
+            result.stdout.contains("warning: EXT-X-STREAM-INF for v.m3u8 has no CODECS [stream-inf.codecs-missing]"))
+    }
+
+    @Test func strictStopsAtTheFirstError() {
+        let text = Self.invalid + "#EXTINF:9.009,\nb.ts\n"
+        let result = Self.run(["inspect", "--strict", "-"], stdin: Array(text.utf8))
+        #expect(result.code == 1)
+        #expect(result.stdout.contains("<stdin>: not parsed"))
+        #expect(result.stdout.components(separatedBy: ": error: ").count == 2)
+    }
+
+    struct UsageCase: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var code: Int32
+        var message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let usageCases: [UsageCase] = [
+        UsageCase(
+            arguments: ["inspect", "/no/such/master.m3u8"], code: 2,
+            message: "filterz inspect: error: /no/such/master.m3u8: no such file\n"),
+        UsageCase(
+            arguments: ["inspect", "/tmp"], code: 2,
+            message: "filterz inspect: error: /tmp: is a directory, not a playlist\n"),
+        UsageCase(arguments: ["inspect"], code: 2, message: "Error: missing argument <playlist>\n"),
+        UsageCase(
+            arguments: ["inspect", "--header", "nocolon", "x.m3u8"], code: 2,
+            message: "Error: --header expects 'Name: value', got 'nocolon'\n"),
+        UsageCase(
+            arguments: ["inspect", "--bogus", "x.m3u8"], code: 2,
+            message: "Error: unknown option '--bogus' for 'filterz inspect'\n"),
+        UsageCase(
+            arguments: ["inspect", "http://127.0.0.1:1/master.m3u8"], code: 2,
+            message: "filterz inspect: error: http://127.0.0.1:1/master.m3u8: "),
+    ]
+
+    @Test(arguments: usageCases)
+    func usageAndInputErrorsExitTwoWithOneLineNamingTheInput(_ example: UsageCase) {
+        let result = Self.run(example.arguments)
+        #expect(result.code == example.code)
+        #expect(result.stderr.hasPrefix(example.message), "\(result.stderr)")
+        #expect(result.stdout == "")
+    }
+
+    @Test func jsonHasTheCorpusSchemaInOrderPlusDiagnostics() throws {
+        let result = Self.run(["inspect", "--json", "-"], stdin: Array(Self.invalid.utf8))
+        #expect(result.code == 1)
+        let keys = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map {
+            String($0.dropFirst(3).prefix { $0 != "\"" })
+        }
+        #expect(
+            keys == [
+                "kind", "version", "target_duration", "media_sequence", "discontinuity_sequence", "endlist",
+                "playlist_type", "independent_segments", "variants", "iframe_variants", "renditions", "segments",
+                "diagnostics",
+            ])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.first?["code"] as? String == "extinf.exceeds-target-duration")
+        #expect(diagnostics.first?["line"] as? Int == 4)
+        #expect(Self.run(["inspect", "--json", "-"], stdin: Array(Self.invalid.utf8)).stdout == result.stdout)
+    }
+
+    @Test func recursiveOverAFolderLoadsEveryVariantAndRendition() {
+        let result = Self.run(["inspect", "--recursive", Self.sample("filterz-master.m3u8")])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Playlists (6)"))
+        #expect(
+            result.stdout.contains(
+                "  filterz/subs/ko/index.m3u8?token=demo-7f3a  media v3  10 segments  57.057 s (min 3.003, avg 5.706, max 6.006)  target 6 s  ended  ok"
+            ))
+        #expect(result.stdout.contains("Cross-playlist checks: ok"))
+    }
+
+    @Test func recursiveReportsMissingAndMisalignedPlaylists() throws {
+        let folder = try TemporaryFolder()
+        func write(_ name: String, _ text: String) throws {
+            let url = folder.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        func media(_ durations: [Double], target: Int = 6) -> String {
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n"
+                + durations.map { "#EXTINF:\($0),\nseg.ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+        }
+        try write(
+            "master.m3u8",
+            """
+            #EXTM3U
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AVERAGE-BANDWIDTH=700000,CODECS="mp4a.40.2"
+            low/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=1600000,AVERAGE-BANDWIDTH=1400000,CODECS="mp4a.40.2"
+            high/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=3200000,AVERAGE-BANDWIDTH=3000000,CODECS="mp4a.40.2"
+            gone/index.m3u8
+
+            """)
+        try write("low/index.m3u8", media([6, 6, 6]))
+        try write("high/index.m3u8", media([6, 6], target: 8))
+        let result = Self.run(["inspect", "-r", folder.url.appendingPathComponent("master.m3u8").path])
+        #expect(result.code == 1)
+        #expect(
+            result.stdout.contains("gone/index.m3u8  cannot load: \(folder.url.path)/gone/index.m3u8: no such file"))
+        #expect(result.stdout.contains("Cross-playlist checks: 1 error, 1 warning"))
+        #expect(
+            result.stdout.contains(
+                ":5:1: error: high/index.m3u8 has EXT-X-TARGETDURATION 8, low/index.m3u8 has 6 [variants.target-duration-mismatch]"
+            ))
+        #expect(result.stdout.contains("[variants.segment-count-mismatch]"))
+    }
+
+    @Test func recursiveGivesChildrenTheParentsVariablesAndTheirOwnQuery() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("low"), withIntermediateDirectories: true)
+        try """
+        #EXTM3U
+        #EXT-X-VERSION:11
+        #EXT-X-INDEPENDENT-SEGMENTS
+        #EXT-X-DEFINE:NAME="prefix",VALUE="chunk"
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,AVERAGE-BANDWIDTH=700000,CODECS="mp4a.40.2"
+        low/index.m3u8?auth=k1
+
+        """.write(to: folder.url.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try """
+        #EXTM3U
+        #EXT-X-VERSION:11
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-DEFINE:IMPORT="prefix"
+        #EXT-X-DEFINE:QUERYPARAM="auth"
+        #EXTINF:6,
+        {$prefix}-0.ts?auth={$auth}
+        #EXT-X-ENDLIST
+
+        """.write(to: folder.url.appendingPathComponent("low/index.m3u8"), atomically: true, encoding: .utf8)
+        let master = folder.url.appendingPathComponent("master.m3u8").path
+        let text = Self.run(["inspect", "-r", master])
+        #expect(text.code == 0, "\(text.stdout)")
+        let json = Self.run(["inspect", "-r", "--json", master])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let child = try #require((object["playlists"] as? [[String: Any]])?.first?["facts"] as? [String: Any])
+        let segment = try #require((child["segments"] as? [[String: Any]])?.first)
+        #expect(segment["uri"] as? String == "chunk-0.ts?auth=k1")
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import HLS
+
+/// EXT-X-DEFINE and `{$name}` substitution (RFC 8216bis §4.3).
+@Suite struct VariableSubstitutionTests {
+    @Test(.enabled(if: Corpus.isAvailable))
+    func theDerivedDefineFileResolvesAsTheManifestNotesSay() throws {
+        let file = try #require(Corpus.named("derived-define-substitution-v8.m3u8"))
+        let result = HLS.parse(file.bytes)
+        #expect(result.errors.isEmpty)
+        let p = try #require(result.multivariantPlaylist)
+        // MANIFEST: v0 uri=https://example.com/sec/video/1.m3u8 codecs=mp4a.40.2,avc1.64001f audio=200k;
+        // v1 uri=https://example.com/sec/avc1.64001f/2.m3u8; rendition group_id=200k language=eng
+        // uri=https://example.com/200k.m3u8; bar={$foo} resolves to 'ok'.
+        #expect(p.variants[0].uri == "https://example.com/sec/video/1.m3u8")
+        #expect(p.variants[0].codecs == "mp4a.40.2,avc1.64001f")
+        #expect(p.variants[0].audio == "200k")
+        #expect(p.variants[1].uri == "https://example.com/sec/avc1.64001f/2.m3u8")
+        #expect(p.renditions[0].groupID == "200k" && p.renditions[0].language == "eng")
+        #expect(p.renditions[0].uri == "https://example.com/200k.m3u8")
+        #expect(p.defines.first { $0.name == "bar" }?.value == "ok")
+        #expect(p.variants[0].otherAttributes == [Attribute(name: "NAME", value: .quotedString("ok1"))])
+        #expect(p.contentSteering?.serverURI == "https://example.com/steering-manifest.json")
+        #expect(p.contentSteering?.pathwayID == "ok-CDN")
+        #expect(p.sessionKeys.first?.keyFormat == "com.apple.streamingkeydelivery")
+        #expect(p.sessionKeys.first?.keyFormatVersions == "1/2")
+        #expect(p.sessionKeys.first?.iv?.bytes == [0, 0, 0, 2])
+        #expect(p.sessionData.first?.value == "hmm")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable))
+    func aDefinedNameIsSubstitutedInTheSegmentURI() throws {
+        let file = try #require(Corpus.named("eyevinn-media-define-name.m3u8"))
+        let result = HLS.parse(file.bytes)
+        #expect(result.errors.isEmpty)
+        #expect(result.mediaPlaylist?.segments.first?.uri == "Value1.ts")
+        // Written back untouched, the variable reference is still there.
+        let text = PlaylistWriter().write(try #require(result.playlist))
+        #expect(text.contains("{$Define1}.ts"))
+    }
+
+    @Test func queryParamTakesItsValueFromThePlaylistURI() {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:8
+            #EXT-X-DEFINE:QUERYPARAM="token"
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10,
+            seg.ts?token={$token}
+
+            """
+        let result = HLS.parse(text, options: ParseOptions(playlistURI: "https://cdn.example.com/a/index.m3u8?x=1&token=a%2Fb"))
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.mediaPlaylist?.segments.first?.uri == "seg.ts?token=a/b")
+        #expect(result.mediaPlaylist?.defines.first == Define(kind: .queryParameter, name: "token", value: "a/b"))
+
+        let missing = HLS.parse(text, options: ParseOptions(playlistURI: "https://cdn.example.com/a/index.m3u8"))
+        #expect(missing.diagnostics.map(\.code) == [.queryParameterNotFound, .undefinedVariable])
+        #expect(missing.diagnostics.map(\.location.line) == [3, 6])
+    }
+
+    @Test func importTakesItsValueFromTheParentPlaylist() {
+        let text = "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttps://{$cdn}/seg.ts\n"
+        let result = HLS.parse(text, options: ParseOptions(importedVariables: ["cdn": "cdn2.example.com"]))
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.mediaPlaylist?.segments.first?.uri == "https://cdn2.example.com/seg.ts")
+        let standalone = HLS.parse(text)
+        #expect(standalone.diagnostics.map(\.code) == [.importNotFound, .undefinedVariable])
+    }
+
+    @Test func importInAMultivariantPlaylistIsAnError() {
+        let result = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
+                               options: ParseOptions(importedVariables: ["x": "1"]))
+        #expect(result.diagnostics.map(\.code) == [.importInMultivariant])
+        #expect(result.diagnostics.first?.location.line == 2)
+    }
+
+    @Test func anUndefinedVariableIsAnErrorAtItsColumnAndIsLeftAsWritten() {
+        let result = HLS.parse("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttps://{$host}/a.ts\n")
+        #expect(result.diagnostics.map(\.code) == [.undefinedVariable])
+        #expect(result.diagnostics.first?.location == SourceLocation(line: 4, column: 9))
+        #expect(result.mediaPlaylist?.segments.first?.uri == "https://{$host}/a.ts")
+    }
+
+    @Test func defineNeedsExactlyOneOfNameImportAndQueryParam() {
+        let both = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\",QUERYPARAM=\"b\"\n")
+        #expect(both.diagnostics.map(\.code) == [.invalidDefine])
+        let duplicate = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"\n")
+        #expect(duplicate.diagnostics.map(\.code) == [.duplicateVariable])
+        let badName = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a b\",VALUE=\"1\"\n")
+        #expect(badName.diagnostics.map(\.code) == [.invalidVariableName])
+    }
+
+    @Test func substitutionCannotGrowWithoutBound() {
+        // Each definition doubles the previous one: 2^40 bytes if unbounded.
+        var text = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"v0\",VALUE=\"xxxxxxxx\"\n"
+        for k in 1...40 { text += "#EXT-X-DEFINE:NAME=\"v\(k)\",VALUE=\"{$v\(k - 1)}{$v\(k - 1)}\"\n" }
+        let result = HLS.parse(text, options: ParseOptions(maximumSubstitutedLength: 4096))
+        let longest = result.playlist?.media?.defines.compactMap(\.value).map(\.utf8.count).max() ?? 0
+        #expect(longest <= 4096 + 8 * 2)
+        #expect(result.diagnostics.contains { $0.code == .invalidDefine })
+    }
+}
