@@ -11,9 +11,9 @@ struct HLSLadderCheck {
         try String(contentsOf: folder.appendingPathComponent(relative), encoding: .utf8)
     }
 
-    /// Parses a playlist and fails the test on any error or warning diagnostic.
+    /// Parses and validates a playlist (our validator) and fails the test on any error or warning.
     func playlist(_ relative: String) throws -> Playlist {
-        let result = HLS.parse(try read(relative))
+        let result = parseAndValidate(Array(try read(relative).utf8))
         let problems = result.diagnostics.filter { $0.severity >= .warning }
         #expect(problems.isEmpty, "\(relative): \(problems.map { $0.formatted(file: relative) })")
         return try #require(result.playlist, "\(relative) does not parse")
@@ -114,6 +114,7 @@ struct HLSLadderCheck {
         }
         // Segment boundaries line up across renditions.
         for other in boundaries.dropFirst() { #expect(other == boundaries[0]) }
+        try checkAlignment(master)
 
         // ffprobe sees every rendition with its size and frame rate, the audio, and the duration.
         let masterProbe = try probe("master.m3u8")
@@ -149,6 +150,23 @@ struct HLSLadderCheck {
 
         // Python's m3u8 reads the same variants and segment durations as our parser.
         try checkWithPythonM3U8(master: master)
+    }
+
+    /// Our validator's cross-playlist checks: target durations, discontinuities, segment counts.
+    func checkAlignment(_ master: MultivariantPlaylist) throws {
+        var loaded: [ReferencedPlaylist] = []
+        for variant in master.variants {
+            loaded.append(ReferencedPlaylist(reference: .variant(variant), playlist: try media(variant.uri)))
+        }
+        for variant in master.iFrameVariants {
+            loaded.append(ReferencedPlaylist(reference: .iFrameVariant(variant), playlist: try media(variant.uri)))
+        }
+        for rendition in master.renditions {
+            guard let uri = rendition.uri else { continue }
+            loaded.append(ReferencedPlaylist(reference: .rendition(rendition), playlist: try media(uri)))
+        }
+        let problems = VariantAlignment.check(loaded).filter { $0.severity >= .warning }
+        #expect(problems.isEmpty, "\(problems.map { $0.formatted(file: "master.m3u8") })")
     }
 
     static func rate(_ text: String) -> Double {

@@ -35,9 +35,10 @@ struct RecordLiveTests {
         #expect(video.segments.allSatisfy { abs($0.duration - 1) < 1e-9 })
     }
 
-    @Test func killMinus9LeavesValidPlaylistsListingOnlyCompleteSegments() throws {
+    @Test(arguments: ["ts", "fmp4"])
+    func killMinus9LeavesValidPlaylistsListingOnlyCompleteSegments(_ format: String) throws {
         let folder = try TemporaryFolder()
-        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30", "--window", "3"])
+        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30", "--window", "3", "--format", format])
         _ = try recording.waitForSegments(2)
         recording.signal(SIGKILL)
         _ = recording.waitForExit(timeoutSeconds: 30)
@@ -54,8 +55,11 @@ struct RecordLiveTests {
             }
         }
         for variant in master.variants {
-            for segment in try check.media(variant.uri).segments {
-                let url = folder.url.appendingPathComponent(HLSLadderCheck.folderOf(variant.uri) + segment.uri)
+            let media = try check.media(variant.uri)
+            #expect(media.mediaSequence.map { $0 >= 0 } == true)
+            for segment in media.segments {
+                let url = try check.decodableSegment(
+                    playlistURI: variant.uri, segment: segment.uri, initSegment: format == "fmp4" ? "init.mp4" : nil)
                 #expect(try check.firstVideoPacket(url).isKeyframe)
             }
         }

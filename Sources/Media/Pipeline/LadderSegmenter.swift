@@ -126,8 +126,7 @@ public final class LadderSegmenter {
                 try AtomicFile.makeFolder(folder)
                 renditionFolders.append(folder)
             }
-            if let captions = configuration.captions {
-                _ = captions
+            if configuration.captions != nil {
                 for language in RecordingCaptions.languages {
                     try AtomicFile.makeFolder(root + "/subs/" + language.tag)
                     subtitleRecords[language.tag] = []

@@ -67,7 +67,7 @@ final class TrackSegmenter {
         shifted.decodingTime += muxOffset
         try muxer.write(shifted, recordedTime: pts)
         let end = pts + time(packet.duration)
-        if lastPacketEnd == nil || end > lastPacketEnd! { lastPacketEnd = end }
+        if lastPacketEnd.map({ end > $0 }) ?? true { lastPacketEnd = end }
     }
 
     /// Closes the last segment at `endTime` (or at the end of the last packet) and the container.
