@@ -6,6 +6,7 @@ import Glibc
 
 let benchmarks: [String: () -> Int32] = [
     "serve": ServeBenchmark.run,
+    "simulate": SimulateBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
