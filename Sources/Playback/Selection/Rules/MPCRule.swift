@@ -79,11 +79,34 @@ struct LookaheadPlanner {
 
     mutating func bestFirstLevel(steps: Int) -> Int {
         bestGainPerStep = mbps[allowed.upperBound]
+        // Start the bound just below the plan that holds the previous level: every plan at least as good is
+        // still visited in order, so the choice (and its tie-breaking) is unchanged, but far more is cut.
+        if let hold = previousLevel, allowed.contains(hold) {
+            best = holdValue(level: hold, steps: steps) - 1e-9
+        }
         for first in allowed {
             search(depth: 0, steps: steps, level: first, previous: previousLevel, buffer: startBuffer, reward: 0,
                    first: first)
         }
         return bestFirst
+    }
+
+    /// QoE of holding `level` for every step (same arithmetic as `search`).
+    private func holdValue(level: Int, steps: Int) -> Double {
+        var buffer = startBuffer
+        var value = 0.0
+        var previous = previousLevel
+        for depth in 0..<steps {
+            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+            let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+            let rebuffer = max(download - buffer, 0)
+            buffer = max(buffer - download, 0) + segmentSeconds
+            value += mbps[level] - rebufferPenalty * rebuffer
+            if let previous { value -= abs(mbps[level] - mbps[previous]) }
+            previous = level
+        }
+        if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+        return value
     }
 
     private mutating func search(
