@@ -9,6 +9,7 @@ let benchmarks: [String: () -> Int32] = [
     "parse": ParseBenchmark.run,
     "filter": FilterBenchmark.run,
     "segment": SegmentBenchmark.run,
+    "simulate": SimulateBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

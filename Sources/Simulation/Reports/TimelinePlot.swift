@@ -124,7 +124,7 @@ public enum TimelinePlot {
             let label: String
             switch event.kind {
             case .rotate: colour = "#6a1b9a"; label = "⟳ \(event.detail)"
-            case .select: colour = "#00838f"; label = "✋ \(event.detail)"
+            case .select: colour = "#00838f"; label = "pick \(event.detail)"
             case .seek: colour = "#c62828"; label = "⇥ seek \(event.detail)"
             case .subtitles: colour = "#555555"; label = "CC \(event.detail)"
             case .stall: continue

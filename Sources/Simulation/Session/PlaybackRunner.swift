@@ -116,10 +116,12 @@ struct Runner {
             for timer in timers { next = min(next, timer.at) }
             if isPlaying {
                 // The buffer empties (a stall or the end), or, with nothing in flight, drops to the load limit.
-                next = min(next, now + bufferSeconds)
+                // (At least a nanosecond ahead, so rounding can never leave a sliver of buffer that no tick
+                // can drain.)
+                next = min(next, now + max(bufferSeconds, 1e-9))
                 if inFlight == nil {
                     let limit = capSeconds - segmentSeconds
-                    if bufferSeconds > limit { next = min(next, now + bufferSeconds - limit) }
+                    if bufferSeconds > limit { next = min(next, now + max(bufferSeconds - limit, 1e-9)) }
                 }
             }
             guard next.isFinite else { break }  // Nothing can happen any more (e.g. paused with a full buffer).

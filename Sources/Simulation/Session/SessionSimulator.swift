@@ -44,6 +44,8 @@ struct SegmentLoop {
     var segments: [SegmentRecord] = []
     var events: [SessionEvent] = []
     var timeline: [(time: Double, level: Double)] = []
+    /// When set, the levels to fetch instead of asking the selector (`replay`).
+    var forcedLevels: [Int]?
     /// Upcoming sizes in bytes, per segment and level (what a player would know from the playlist).
     let bytesTable: [[Int]]
 
@@ -87,7 +89,7 @@ struct SegmentLoop {
             bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
             previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
             isStartup: !playing)
-        let selection = selector.select(input)
+        let selection = forcedLevels.map { Selection(variantIndex: $0[k], reason: "replay") } ?? selector.select(input)
         let level = selection.variantIndex
         let requestAt = clock.nowMilliseconds
         let bits = manifest.segmentSizesBits[k][level]
@@ -166,4 +168,20 @@ func format2(_ value: Double) -> String {
     let magnitude = Int(abs(scaled))
     let text = "\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100)"
     return negative ? "-" + text : text
+}
+
+extension SessionSimulator {
+    /// Plays a fixed level sequence through the model (to check an offline plan, or replay a log).
+    public static func replay(
+        levels: [Int], manifest: StreamManifest, trace: NetworkTrace, bufferCapSeconds: Double,
+        startupThresholdSeconds: Double? = nil
+    ) -> QoESummary {
+        var configuration = SessionConfiguration(
+            rule: .throughput, bufferCapSeconds: bufferCapSeconds, startupThresholdSeconds: startupThresholdSeconds)
+        configuration.lookaheadSegments = 1
+        var loop = SegmentLoop(manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
+        loop.forcedLevels = levels
+        while loop.nextSegment < manifest.segmentCount { loop.step() }
+        return loop.finish().summary
+    }
 }

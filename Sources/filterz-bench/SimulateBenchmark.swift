@@ -1,0 +1,97 @@
+import Foundation
+import Playback
+import Simulation
+
+/// `filterz-bench simulate`: simulated 10-minute sessions per second on one core (150 segments of 4 s on the
+/// Pensieve ladder, `filterz` rule, seeded synthetic traces), with the fast segment loop. The anchor measured
+/// in the same run is the machine-driven path (`PlaybackRunner` over `PlaybackMachine`), which must give the
+/// same numbers; the published Python simulators (Sabre) manage about 30–50 sessions/s here.
+enum SimulateBenchmark {
+    static let seconds = Double(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
+
+    static func run() -> Int32 {
+        let manifest = makeManifest(segments: 150)
+        let traces = (0..<32).map { makeTrace(seed: UInt64($0) + 1) }
+        let configuration = SessionConfiguration(rule: .filterz)
+
+        // Both paths agree (spot check), then each is timed for a few seconds.
+        for trace in traces.prefix(4) {
+            let fast = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
+            let machine = PlaybackRunner.run(manifest: manifest, trace: trace, configuration: configuration, schedule: [])
+            guard fast.playedLevels == machine.playedLevels else {
+                print("simulate benchmark: fast loop and machine-driven run disagree on \(trace.name)")
+                return 1
+            }
+        }
+        var checksum = 0.0
+        let fastRate = measure { i in
+            checksum += SessionSimulator.run(
+                manifest: manifest, trace: traces[i % traces.count], configuration: configuration, keepLog: false
+            ).summary.qoeLin
+        }
+        let machineRate = measure { i in
+            checksum += PlaybackRunner.run(
+                manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
+            ).summary.qoeLin
+        }
+        let python = 40.0
+        print("simulated 10-minute sessions (150 x 4 s segments, filterz rule, one core)")
+        print("fast segment loop:        \(Int(fastRate.rounded())) sessions/s")
+        print("machine-driven (anchor):  \(Int(machineRate.rounded())) sessions/s   ratio fast/anchor \(String(format: "%.1f", fastRate / machineRate))x")
+        print("vs Python reference ~\(Int(python))/s: \(String(format: "%.0f", fastRate / python))x (target >= 100x)   [checksum \(String(format: "%.1f", checksum))]")
+        print("{\"bench\":\"simulate\",\"sessions_per_s\":\(Int(fastRate.rounded())),\"machine_sessions_per_s\":\(Int(machineRate.rounded())),\"ratio_vs_python_40\":\(Int((fastRate / python).rounded()))}")
+        return 0
+    }
+
+    /// Runs `body` repeatedly for `seconds`; returns calls per second.
+    static func measure(_ body: (Int) -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var count = 0
+        var elapsed = 0.0
+        repeat {
+            for _ in 0..<8 {
+                body(count)
+                count += 1
+            }
+            elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        } while elapsed < seconds
+        return Double(count) / elapsed
+    }
+
+    static func makeManifest(segments: Int) -> StreamManifest {
+        let bitrates: [Double] = [300, 750, 1200, 1850, 2850, 4300]
+        var random = SplitMix(seed: 42)
+        let sizes = (0..<segments).map { _ in
+            let factor = 0.8 + 0.4 * random.unit()
+            return bitrates.map { $0 * 4000 * factor }
+        }
+        return try! StreamManifest(
+            segmentDurationMilliseconds: 4000, bitratesKilobitsPerSecond: bitrates, segmentSizesBits: sizes)
+    }
+
+    /// A 1 s-period random walk between 0.2 and 8 Mbit/s with occasional outages, 80 ms latency, 10 minutes.
+    static func makeTrace(seed: UInt64) -> NetworkTrace {
+        var random = SplitMix(seed: seed)
+        var kbps = 500 + 3000 * random.unit()
+        var periods: [NetworkTrace.Period] = []
+        for _ in 0..<600 {
+            kbps = min(max(kbps * (0.75 + 0.5 * random.unit()), 200), 8000)
+            let outage = random.unit() < 0.01
+            periods.append(.init(durationMilliseconds: 1000, bandwidthKilobitsPerSecond: outage ? 0 : kbps, latencyMilliseconds: 80))
+        }
+        return try! NetworkTrace(name: "synthetic-\(seed)", periods: periods)
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    }
+}
