@@ -94,34 +94,38 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return sawDigit ? slowDecimal(range) : nil
     }
 
-    /// `length[@offset]`, each at most 18 digits; nil when the text is not of that shape.
+    /// `length[@offset]`, each a decimal-integer that fits in `Int`; nil when the text is not of that shape.
     func byteRange(_ range: Range<Int>) -> ByteRange? {
         var i = range.lowerBound
         let end = range.upperBound
-        var length = 0
-        var lengthDigits = 0
-        while i < end {
-            let d = self[i] &- 0x30
-            if d > 9 { break }
-            length = length &* 10 &+ Int(d)
-            lengthDigits &+= 1
-            i &+= 1
-        }
-        guard lengthDigits > 0, lengthDigits <= 18 else { return nil }
+        guard let length = integerPrefix(&i, end) else { return nil }
         if i == end { return ByteRange(length: length) }
         guard self[i] == UInt8(ascii: "@") else { return nil }
         i &+= 1
-        var offset = 0
-        var offsetDigits = 0
+        guard let offset = integerPrefix(&i, end), i == end else { return nil }
+        return ByteRange(length: length, offset: offset)
+    }
+
+    /// The decimal digits starting at `i` (at least one) as an `Int`, advancing `i` past them; nil when there
+    /// are none or the value does not fit in `Int`.
+    @inline(__always)
+    private func integerPrefix(_ i: inout Int, _ end: Int) -> Int? {
+        let start = i
+        var value = 0
         while i < end {
             let d = self[i] &- 0x30
-            guard d <= 9 else { return nil }
-            offset = offset &* 10 &+ Int(d)
-            offsetDigits &+= 1
+            if d > 9 { break }
+            if i - start < 18 {
+                value = value &* 10 &+ Int(d)
+            } else {
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(Int(d))
+                if overflow1 || overflow2 { return nil }
+                value = sum
+            }
             i &+= 1
         }
-        guard offsetDigits > 0, offsetDigits <= 18 else { return nil }
-        return ByteRange(length: length, offset: offset)
+        return i > start ? value : nil
     }
 
     func slowDecimal(_ range: Range<Int>) -> Double? {
