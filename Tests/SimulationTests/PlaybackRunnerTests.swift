@@ -111,15 +111,15 @@ import Testing
     @Test func reportsAreDeterministic() {
         let first = Self.runWithActions([ViewerAction(timeSeconds: 20, kind: .seek(toSeconds: 5))])
         let second = Self.runWithActions([ViewerAction(timeSeconds: 20, kind: .seek(toSeconds: 5))])
-        #expect(SessionReport.json(first, manifest: Self.manifest).rendered()
-            == SessionReport.json(second, manifest: Self.manifest).rendered())
+        #expect(SessionReport.json(first, manifest: Self.manifest).rendered(indent: nil)
+            == SessionReport.json(second, manifest: Self.manifest).rendered(indent: nil))
         #expect(TimelinePlot.svg(first, manifest: Self.manifest, trace: Self.trace)
             == TimelinePlot.svg(second, manifest: Self.manifest, trace: Self.trace))
     }
 
     @Test func jsonReportHasTheAgreedFields() {
         let result = Self.runWithActions([ViewerAction(timeSeconds: 20, kind: .rotate(.landscape, viewport: nil))])
-        let text = SessionReport.json(result, manifest: Self.manifest).rendered()
+        let text = SessionReport.json(result, manifest: Self.manifest).rendered(indent: nil)
         for key in ["\"summary\"", "\"qoe_lin\"", "\"offline_optimal_qoe_lin\"", "\"avg_bitrate_kbps\"", "\"rebuffer_s\"",
                     "\"rebuffer_events\"", "\"switches\"", "\"startup_s\"", "\"segments\"", "\"events\"", "\"t\"",
                     "\"kind\"", "\"position_before_s\"", "\"position_after_s\"", "\"playing_before\"", "\"playing_after\""] {

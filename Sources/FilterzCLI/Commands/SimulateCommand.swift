@@ -73,7 +73,7 @@ enum SimulateCommand {
                 withOptimum: withOptimum, gridMilliseconds: grid)
             let report = BatchReport(results: results, rules: chosen)
             if args.flag("--json") {
-                context.stdout.line(report.json().rendered())
+                context.stdout.line(report.json().rendered(indent: nil))
             } else {
                 context.stdout.write(report.text())
             }
@@ -107,7 +107,7 @@ enum SimulateCommand {
             }
         }
         if args.flag("--json") {
-            context.stdout.line(SessionReport.json(result, manifest: manifest).rendered())
+            context.stdout.line(SessionReport.json(result, manifest: manifest).rendered(indent: nil))
         } else {
             context.stdout.write(SessionReport.text(result, manifest: manifest))
         }

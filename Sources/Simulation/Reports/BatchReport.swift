@@ -1,3 +1,4 @@
+import HLS
 import Playback
 
 /// Aggregates of a batch run, one row per rule, and their renderings.
@@ -95,14 +96,14 @@ public struct BatchReport: Sendable {
             ("rules", .array(rows.map { row in
                 .object([
                     ("abr", .string(row.rule)),
-                    ("mean_qoe_lin", .number(row.meanQoE)),
-                    ("median_qoe_lin", .number(row.medianQoE)),
+                    ("mean_qoe_lin", .rounded(row.meanQoE)),
+                    ("median_qoe_lin", .rounded(row.medianQoE)),
                     ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
                     ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
                     ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
-                    ("avg_bitrate_kbps", .number(row.averageBitrateKilobitsPerSecond)),
-                    ("mean_rebuffer_s", .number(row.meanRebufferSeconds)),
-                    ("mean_switches", .number(row.meanSwitches)),
+                    ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
+                    ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
+                    ("mean_switches", .rounded(row.meanSwitches)),
                 ])
             })),
             ("per_trace", .array(results.map { result in
@@ -113,9 +114,9 @@ public struct BatchReport: Sendable {
                     ("results", .array(zip(rules, result.summaries).enumerated().map { i, pair in
                         .object([
                             ("abr", .string(pair.0.rawValue)),
-                            ("qoe_lin", .number(pair.1.qoeLin)),
-                            ("rebuffer_s", .number(pair.1.rebufferSeconds)),
-                            ("avg_bitrate_kbps", .number(pair.1.averageBitrateKilobitsPerSecond)),
+                            ("qoe_lin", .rounded(pair.1.qoeLin)),
+                            ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
+                            ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
                             ("switches", .integer(pair.1.switches)),
                             ("levels", .array(result.playedLevels[i].map { .integer($0) })),
                         ])

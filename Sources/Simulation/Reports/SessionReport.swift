@@ -1,3 +1,4 @@
+import HLS
 /// Renders one session as text or JSON.
 public enum SessionReport {
     /// The `--json` object: `summary`, `segments`, `events`.
@@ -6,46 +7,46 @@ public enum SessionReport {
         let summary: JSONValue = .object([
             ("trace", .string(result.traceName)),
             ("abr", .string(result.rule)),
-            ("qoe_lin", .number(s.qoeLin)),
+            ("qoe_lin", .rounded(s.qoeLin)),
             ("offline_optimal_qoe_lin", .optionalNumber(s.offlineOptimalQoeLin)),
             ("percent_of_optimum", .optionalNumber(s.fractionOfOptimum.map { $0 * 100 })),
-            ("avg_bitrate_kbps", .number(s.averageBitrateKilobitsPerSecond)),
-            ("rebuffer_s", .number(s.rebufferSeconds)),
+            ("avg_bitrate_kbps", .rounded(s.averageBitrateKilobitsPerSecond)),
+            ("rebuffer_s", .rounded(s.rebufferSeconds)),
             ("rebuffer_events", .integer(s.rebufferEvents)),
-            ("rebuffer_ratio", .number(s.rebufferRatio)),
+            ("rebuffer_ratio", .rounded(s.rebufferRatio)),
             ("switches", .integer(s.switches)),
-            ("switch_magnitude_kbps", .number(s.switchMagnitudeKilobitsPerSecond)),
-            ("startup_s", .number(s.startupSeconds)),
+            ("switch_magnitude_kbps", .rounded(s.switchMagnitudeKilobitsPerSecond)),
+            ("startup_s", .rounded(s.startupSeconds)),
             ("played_segments", .integer(s.playedSegments)),
         ])
         let segments: [JSONValue] = result.segments.map { r in
             .object([
                 ("index", .integer(r.index)),
-                ("request_s", .number(r.requestTimeSeconds)),
-                ("idle_before_s", .number(r.idleBeforeSeconds)),
+                ("request_s", .rounded(r.requestTimeSeconds)),
+                ("idle_before_s", .rounded(r.idleBeforeSeconds)),
                 ("variant", .integer(r.variant)),
                 ("variant_name", .string(manifest.levelNames[r.variant])),
-                ("bitrate_kbps", .number(manifest.bitratesKilobitsPerSecond[r.variant])),
+                ("bitrate_kbps", .rounded(manifest.bitratesKilobitsPerSecond[r.variant])),
                 ("bytes", .integer(r.bytes)),
-                ("download_s", .number(r.downloadSeconds)),
-                ("latency_s", .number(r.latencySeconds)),
-                ("throughput_kbps", .number(r.throughputKilobitsPerSecond)),
-                ("buffer_s", .number(r.bufferAfterSeconds)),
-                ("stall_s", .number(r.stallSeconds)),
+                ("download_s", .rounded(r.downloadSeconds)),
+                ("latency_s", .rounded(r.latencySeconds)),
+                ("throughput_kbps", .rounded(r.throughputKilobitsPerSecond)),
+                ("buffer_s", .rounded(r.bufferAfterSeconds)),
+                ("stall_s", .rounded(r.stallSeconds)),
                 ("reason", .string(r.reason)),
             ])
         }
         let events: [JSONValue] = result.events.map { e in
             var members: [(String, JSONValue)] = [
-                ("t", .number(e.time)),
+                ("t", .rounded(e.time)),
                 ("kind", .string(e.kind.rawValue)),
                 ("detail", .string(e.detail)),
-                ("position_before_s", .number(e.positionBeforeSeconds)),
-                ("position_after_s", .number(e.positionAfterSeconds)),
+                ("position_before_s", .rounded(e.positionBeforeSeconds)),
+                ("position_after_s", .rounded(e.positionAfterSeconds)),
                 ("playing_before", .bool(e.playingBefore)),
                 ("playing_after", .bool(e.playingAfter)),
             ]
-            if let duration = e.durationSeconds { members.append(("duration_s", .number(duration))) }
+            if let duration = e.durationSeconds { members.append(("duration_s", .rounded(duration))) }
             return .object(members)
         }
         return .object([("summary", summary), ("segments", .array(segments)), ("events", .array(events))])
