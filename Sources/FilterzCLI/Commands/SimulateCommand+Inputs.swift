@@ -177,6 +177,6 @@ enum StreamLoader {
                 throw .failure(error.description)
             }
         }
-        throw .usage("\(argument): only manifest JSON streams are supported so far")
+        return try HLSStreamManifest.load(argument, loader: ResourceLoader())
     }
 }

@@ -83,6 +83,33 @@ struct ResourceLoader: Sendable {
     }
 }
 
+extension ResourceLoader {
+    /// The `Content-Length` a HEAD request to `location` answers, or nil when the request fails or the length is
+    /// not given.
+    func contentLength(_ location: String) -> Int? {
+        guard let url = URL(string: location) else { return nil }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
+        request.httpMethod = "HEAD"
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        let outcome = HTTPOutcome()
+        let done = DispatchSemaphore(value: 0)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request) { data, response, error in
+            outcome.set(data: data, response: response as? HTTPURLResponse, error: error)
+            done.signal()
+        }
+        task.resume()
+        guard done.wait(timeout: .now() + timeoutSeconds + 1) == .success else {
+            task.cancel()
+            return nil
+        }
+        let (_, response, error) = outcome.get()
+        guard error == nil, let response, (200..<300).contains(response.statusCode) else { return nil }
+        return (response.value(forHTTPHeaderField: "Content-Length")).flatMap { Int($0) }
+    }
+}
+
 /// The completion handler's values, handed from URLSession's queue to the waiting thread.
 private final class HTTPOutcome: @unchecked Sendable {
     private let lock = NSLock()
