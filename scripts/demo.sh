@@ -61,31 +61,14 @@ step "4/6 filterz inspect --recursive $master"
 step "5/6 filterz simulate over a 3G commute and a 4G walk (rotate to landscape at 8 s, pick 540p at 12 s)"
 actions=(--viewport 390x844@3 --rotate 8:landscape --select 12:540p)
 stream="$master"
-probe_err="$("$filterz" simulate "$master" --bandwidth 3mbps --no-optimum 2>&1 >/dev/null)" || {
-  # Until `filterz simulate` reads http:// playlists itself, simulate the served stream through a movie
-  # manifest built from it (BANDWIDTH, RESOLUTION, the served segment sizes).
-  echo "note: filterz simulate cannot read the URL yet (${probe_err%%$'\n'*});"
-  echo "      simulating $out/served-manifest.json, built from the served playlists and segment sizes"
-  python3 scripts/hls-manifest.py "$master" >"$out/served-manifest.json"
-  stream="$out/served-manifest.json"
-}
 qoe=()
 for i in "${!traces[@]}"; do
   trace="${traces[$i]}" label="${trace_labels[$i]}"
   suffix=$([ "$i" = 0 ] && echo "" || echo "-$(echo "$label" | tr 'A-Z' 'a-z')")
   echo "-- $label: $trace"
-  "$filterz" simulate "$stream" --trace "$trace" "${actions[@]}" --plot "$out/report$suffix.svg"
+  "$filterz" simulate "$stream" --trace "$trace" "${actions[@]}" --plot "$out/report$suffix.svg" | tee "$out/report$suffix.txt"
   "$filterz" simulate "$stream" --trace "$trace" "${actions[@]}" --json >"$out/report$suffix.json"
-  qoe+=("$label $(python3 - "$out/report$suffix.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))["summary"]
-opt = s.get("offline_optimal_qoe_lin")
-share = f", {100 * s['qoe_lin'] / opt:.0f}% of the offline optimum" if opt else ""
-print(f"QoE_lin {s['qoe_lin']:.2f}{share}; {s['avg_bitrate_kbps']:.0f} kb/s on average, "
-      f"{s['rebuffer_s']:.2f} s rebuffering, {s['switches']} switch{'' if s['switches'] == 1 else 'es'}, "
-      f"start-up {s['startup_s']:.2f} s")
-PY
-)")
+  qoe+=("$label: $(grep -m1 '^QoE_lin' "$out/report$suffix.txt" | tr -s ' ')")
 done
 
 step "6/6 stopping the server"
