@@ -43,7 +43,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## bench: every benchmark (release build); BENCH=parse runs one.
+## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve or simulate.
 BENCH ?= parse
 bench: release
 	.build/release/filterz-bench $(BENCH)
