@@ -55,8 +55,23 @@ struct ResourceLoader: Sendable {
 
     /// A blocking HTTP GET: follows redirects, fails on any status other than 2xx.
     private func get(_ location: String) throws(CLIError) -> [UInt8] {
+        let (body, _) = try request(location, method: "GET")
+        guard body.count <= maximumBytes else { throw .input("\(location): larger than \(maximumBytes) bytes") }
+        return [UInt8](body)
+    }
+
+    /// The `Content-Length` a HEAD request to `location` answers, or nil when the request fails or the length is
+    /// not given.
+    func contentLength(_ location: String) -> Int? {
+        guard let (_, response) = try? request(location, method: "HEAD") else { return nil }
+        return response.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+    }
+
+    /// One blocking request with the configured headers and time limit; any status other than 2xx is an error.
+    private func request(_ location: String, method: String) throws(CLIError) -> (Data, HTTPURLResponse) {
         guard let url = URL(string: location) else { throw .input("\(location): not a valid URL") }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
+        request.httpMethod = method
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         let outcome = HTTPOutcome()
         let done = DispatchSemaphore(value: 0)
@@ -77,36 +92,7 @@ struct ResourceLoader: Sendable {
         guard (200..<300).contains(response.statusCode) else {
             throw .input("\(location): HTTP \(response.statusCode)")
         }
-        let body = data ?? Data()
-        guard body.count <= maximumBytes else { throw .input("\(location): larger than \(maximumBytes) bytes") }
-        return [UInt8](body)
-    }
-}
-
-extension ResourceLoader {
-    /// The `Content-Length` a HEAD request to `location` answers, or nil when the request fails or the length is
-    /// not given.
-    func contentLength(_ location: String) -> Int? {
-        guard let url = URL(string: location) else { return nil }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
-        request.httpMethod = "HEAD"
-        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        let outcome = HTTPOutcome()
-        let done = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request) { data, response, error in
-            outcome.set(data: data, response: response as? HTTPURLResponse, error: error)
-            done.signal()
-        }
-        task.resume()
-        guard done.wait(timeout: .now() + timeoutSeconds + 1) == .success else {
-            task.cancel()
-            return nil
-        }
-        let (_, response, error) = outcome.get()
-        guard error == nil, let response, (200..<300).contains(response.statusCode) else { return nil }
-        return (response.value(forHTTPHeaderField: "Content-Length")).flatMap { Int($0) }
+        return (data ?? Data(), response)
     }
 }
 
