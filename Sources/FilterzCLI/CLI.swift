@@ -16,10 +16,6 @@ public enum CLI {
             ServeCommand.command,
             SignCommand.command,
             SimulateCommand.command,
-            RecordCommand.command,
-            PackageCommand.command,
-            PreviewCommand.command,
-            PresetCommand.command,
         ]
     }
 

@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    @Test func theCommandListNamesEachCommandOnce() {
+        let names = CLI.commands.map(\.spec.name)
+        #expect(Set(names).count == names.count, "listed twice: \(names)")
+        let help = run().stdout
+        let subcommands = help.range(of: "SUBCOMMANDS:\n").map { help[$0.upperBound...] } ?? ""
+        let listing = subcommands.split(separator: "\n").prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  See") }
+        #expect(listing.count == names.count, "filterz --help lists \(listing.count) commands: \(listing)")
+    }
+
     @Test(arguments: CLI.commands.map(\.spec.name))
     func everyCommandAnswersHelpWithUsageAndOptions(name: String) {
         for form in [[name, "--help"], [name, "-h"], ["help", name]] {
