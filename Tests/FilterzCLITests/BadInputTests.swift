@@ -4,10 +4,6 @@ import Testing
 
 @testable import FilterzCLI
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Bad input to every command, as one table: each case gives one clear line naming what is wrong and exit
 /// code 2 (usage, unreadable input) or 1 (the work failed, invalid content), and leaves no master playlist
 /// behind. Runs in process through `CLI.run`; the only network traffic is one refused connection to a closed
@@ -92,7 +88,7 @@ import Glibc
         let folder = try TemporaryFolder(prefix: "filterz-bad-input")
         let tmp = folder.url.path
         try Self.writeFixtures(into: folder.url)
-        let closed = try Self.closedLoopbackPort()
+        let closed = try LoopbackPort.unused()
         let substitute = { (text: String) in
             text.replacingOccurrences(of: "$OUT", with: tmp + "/out").replacingOccurrences(of: "$TMP", with: tmp)
                 .replacingOccurrences(of: "$CLOSED", with: String(closed))
@@ -127,22 +123,5 @@ import Glibc
         for (name, text) in files {
             try Data(text.utf8).write(to: folder.appendingPathComponent(name))
         }
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on: bound to find a free one, then closed.
-    static func closedLoopbackPort() throws -> UInt16 {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(socketDescriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return UInt16(bigEndian: address.sin_port)
     }
 }

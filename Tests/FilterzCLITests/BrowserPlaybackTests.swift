@@ -1,0 +1,159 @@
+import FilterzTestSupport
+import Foundation
+import Server
+import Testing
+
+@testable import FilterzCLI
+
+/// A real browser nobody here wrote: Debian's headless Chromium, driven over WebDriver, opens the index page
+/// of our server and plays a recorded stream natively from the page's `<video>` element (HLS master
+/// playlist, no player script) for 10 s. Then the same frame of a `warm-film` and a `neutral` recording,
+/// as the browser paints it, shows the filter: the warm one has the higher red/blue ratio.
+@Suite(.serialized, .enabled(if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")))
+struct BrowserPlaybackTests {
+    /// What the page's `<video>` reports while playing.
+    struct VideoState: Decodable, CustomStringConvertible {
+        var time: Double
+        var paused: Bool
+        var readyState: Int
+        var networkState: Int
+        var error: String?
+        var errors: [String]
+        var description: String {
+            "currentTime \(time), paused \(paused), readyState \(readyState), networkState \(networkState), "
+                + "error \(error ?? "none"), error events \(errors)"
+        }
+    }
+
+    struct ScriptOutcome: Decodable {
+        var error: String?
+        var canPlayHLS: String?
+    }
+
+    @Test func chromiumPlaysTheServedStreamNativelyAndShowsTheFilter() async throws {
+        let folder = try TemporaryFolder(prefix: "filterz-browser")
+        // Same seed, size and time for both, one rendition, so "the same frame" is the same camera frame.
+        // Small and 5 fps: the filter is slow in debug builds.
+        for preset in ["warm-film", "neutral"] {
+            let out = CapturedOutput(), err = CapturedOutput()
+            let code = CLI.run(
+                arguments: ["record", "--preset", preset, "--duration", "12", "--fps", "5", "--size", "160x90",
+                            "--ladder", "160x90@200k", "--segment-duration", "2", "--out", folder.url.appendingPathComponent(preset).path],
+                stdout: out, stderr: err,
+                environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
+            try #require(code == 0, "record \(preset): \(err.text)")
+            try StreamGate.check(folder.url.appendingPathComponent(preset))
+        }
+
+        var configuration = ServerConfiguration(root: folder.url.path)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+
+        let browser = try await HeadlessChromium.start()
+        do {
+            try await playAndCompare(in: browser, index: server.baseURL + "/", folder: folder.url)
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+    func playAndCompare(in browser: HeadlessChromium, index: String, folder: URL) async throws {
+        try await browser.open(index)
+        let started = try await browser.runAsync(Self.startPlaying, ["warm-film"], as: ScriptOutcome.self)
+        try #require(started.error == nil, "play() on the index page's warm-film video: \(started.error ?? "")")
+        print("Chromium canPlayType('application/vnd.apple.mpegurl') = '\(started.canPlayHLS ?? "")'")
+
+        // Plays for at least 10 s of wall time and until currentTime passes 8 s (a loaded machine may lag).
+        let clock = ContinuousClock()
+        let start = clock.now
+        var state = try await browser.run(Self.readState, ["warm-film"], as: VideoState.self)
+        while (clock.now - start < .seconds(10) || state.time <= 8), clock.now - start < .seconds(60),
+              state.error == nil, state.errors.isEmpty
+        {
+            try await Task.sleep(nanoseconds: 500_000_000)
+            state = try await browser.run(Self.readState, ["warm-film"], as: VideoState.self)
+        }
+        #expect(state.time > 8, "playback did not pass 8 s: \(state)")
+        #expect(state.error == nil && state.errors.isEmpty, "media error: \(state)")
+        #expect(state.networkState != 3, "no playable source (NETWORK_NO_SOURCE): \(state)")
+
+        var redOverBlue: [String: Double] = [:]
+        for preset in ["warm-film", "neutral"] {
+            let shown = try await browser.runAsync(Self.showFrame, [preset, 5.0], as: ScriptOutcome.self)
+            try #require(shown.error == nil, "showing the frame at 5 s of \(preset): \(shown.error ?? "")")
+            let png = try await browser.screenshot(of: "article[id=\"\(preset)\"] video")
+            let colour = try Self.meanColour(of: png, scratch: folder.appendingPathComponent("\(preset).png"))
+            #expect(colour.red + colour.green + colour.blue > 60, "\(preset): the screenshot is black: \(colour)")
+            redOverBlue[preset] = colour.red / max(colour.blue, 1)
+        }
+        let warm = try #require(redOverBlue["warm-film"]), neutral = try #require(redOverBlue["neutral"])
+        print("Chromium screenshot red/blue at 5 s: warm-film \(warm), neutral \(neutral)")
+        #expect(warm > neutral * 1.05, "warm-film (red/blue \(warm)) is not warmer than neutral (\(neutral))")
+    }
+
+    /// Finds the article's `<video>`, records error events (also those of its `<source>`, which do not
+    /// bubble), and starts playback.
+    static let startPlaying = """
+        const [id, done] = arguments;
+        const video = document.querySelector('article[id="' + id + '"] video');
+        if (!video) { done({error: 'no <video> for ' + id + ' on the index page'}); return; }
+        window.mediaErrors = window.mediaErrors || {};
+        const errors = window.mediaErrors[id] = [];
+        video.addEventListener('error', (event) => {
+            errors.push(event.target.tagName + ': ' + (video.error ? video.error.code + ' ' + video.error.message : 'error'));
+        }, true);
+        video.muted = true;
+        const canPlayHLS = video.canPlayType('application/vnd.apple.mpegurl');
+        video.play().then(() => done({canPlayHLS}), (reason) => done({error: String(reason), canPlayHLS}));
+        """
+
+    static let readState = """
+        const video = document.querySelector('article[id="' + arguments[0] + '"] video');
+        return {time: video.currentTime, paused: video.paused, readyState: video.readyState,
+                networkState: video.networkState, error: video.error ? video.error.code + ' ' + video.error.message : null,
+                errors: (window.mediaErrors || {})[arguments[0]] || []};
+        """
+
+    /// Pauses the article's video on the frame at `at` seconds (loading it first if it never played) and
+    /// answers once that frame is on screen.
+    static let showFrame = """
+        const [id, at, done] = arguments;
+        const video = document.querySelector('article[id="' + id + '"] video');
+        if (!video) { done({error: 'no <video> for ' + id}); return; }
+        video.muted = true;
+        const seek = () => {
+            video.pause();
+            video.addEventListener('seeked', () => {
+                let answered = false;
+                const answer = () => { if (!answered) { answered = true; done({}); } };
+                if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(answer);
+                setTimeout(answer, 1000);
+            }, {once: true});
+            video.currentTime = at;
+        };
+        video.play().then(seek, (reason) => done({error: String(reason)}));
+        """
+
+    /// The mean red, green and blue of a PNG (decoded by ffmpeg to raw RGB).
+    static func meanColour(of png: Data, scratch: URL) throws -> (red: Double, green: Double, blue: Double) {
+        try png.write(to: scratch)
+        let raw = scratch.deletingPathExtension().appendingPathExtension("rgb")
+        let decoded = try ExternalTool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", scratch.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+        try #require(decoded.exitCode == 0, "ffmpeg could not read the screenshot: \(decoded.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: raw))
+        try #require(bytes.count >= 3)
+        var sums = [0.0, 0.0, 0.0]
+        for index in stride(from: 0, to: bytes.count - 2, by: 3) {
+            sums[0] += Double(bytes[index])
+            sums[1] += Double(bytes[index + 1])
+            sums[2] += Double(bytes[index + 2])
+        }
+        let pixels = Double(bytes.count / 3)
+        return (sums[0] / pixels, sums[1] / pixels, sums[2] / pixels)
+    }
+}

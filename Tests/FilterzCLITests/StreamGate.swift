@@ -1,0 +1,39 @@
+import FilterzTestSupport
+import Foundation
+import Server
+import Testing
+
+@testable import FilterzCLI
+
+/// The gate every stream the tests record must pass, over HTTP, with a client we did not write: the folder
+/// holding the video is served by the Server module on 127.0.0.1, then `ffmpeg -nostdin -v warning -xerror
+/// -i URL -map 0 -f null -` decodes every stream without a word (only the HLS demuxer's "Can't support the
+/// subtitle" notice is expected), and `filterz inspect --recursive --strict URL` finds no error.
+enum StreamGate {
+    /// Checks `video` (a folder with a `master.m3u8`) through a server on its parent folder, recording
+    /// failures as test issues. Returns the ffmpeg and inspect outputs for further checks.
+    @discardableResult
+    static func check(_ video: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (ffmpeg: String, inspect: String) {
+        var configuration = ServerConfiguration(root: video.deletingLastPathComponent().path)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let master = "\(server.baseURL)/v1/videos/\(video.lastPathComponent)/master.m3u8"
+
+        let played = try ExternalTool.run(
+            "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", master, "-map", "0", "-f", "null", "-"],
+            timeoutSeconds: 120)
+        #expect(played.exitCode == 0, "ffmpeg exit \(played.exitCode) on \(master): \(played.stderr)", sourceLocation: sourceLocation)
+        let complaints = played.stderr.split(separator: "\n").filter { !$0.contains("Can't support the subtitle") }
+        #expect(complaints.isEmpty, "ffmpeg on \(master) said:\n\(complaints.joined(separator: "\n"))", sourceLocation: sourceLocation)
+
+        let out = CapturedOutput(), err = CapturedOutput()
+        let inspected = CLI.run(arguments: ["inspect", "--recursive", "--strict", master], stdout: out, stderr: err)
+        #expect(inspected == 0, "inspect --recursive --strict \(master): \(out.text)\n\(err.text)", sourceLocation: sourceLocation)
+        #expect(out.text.contains("Playlists ("), "\(out.text)", sourceLocation: sourceLocation)
+        return (played.stderr, out.text)
+    }
+
+    static var ffmpegMissing: Bool { !ExternalTool.isInstalled("ffmpeg") }
+}
