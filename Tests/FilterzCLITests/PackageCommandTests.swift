@@ -32,6 +32,7 @@ struct PackageCommandTests {
         #expect(result.code == 0, "\(result.stderr)")
         try HLSLadderCheck(folder: out).checkFinishedLadder(
             resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: false)
+        try StreamGate.check(out)
     }
 
     @Test func portraitPhoneVideoComesOutUpright() throws {
@@ -55,6 +56,7 @@ struct PackageCommandTests {
         try #require(rgb.count == 6)
         #expect(rgb[0] > 150 && rgb[2] < 100, "top should be red, got \(rgb[0...2])")
         #expect(rgb[5] > 150 && rgb[3] < 100, "bottom should be blue, got \(rgb[3...5])")
+        try StreamGate.check(out)
     }
 
     /// Rewrites the track header matrix of an MP4 to a 90° rotation (what phones store for portrait video).
@@ -79,6 +81,7 @@ struct PackageCommandTests {
         #expect(package(clip, out: out).code == 0)
         let master = try HLSLadderCheck(folder: out).master()
         #expect(master.variants.allSatisfy { $0.audio == nil && $0.codecList.count == 1 })
+        try StreamGate.check(out)
     }
 
     struct BadInput: Sendable, CustomTestStringConvertible {

@@ -35,6 +35,7 @@ struct RecordCommandTests {
         }
         let poster = try Data(contentsOf: out.appendingPathComponent("poster.jpg"))
         #expect(poster.prefix(2) == Data([0xFF, 0xD8]))
+        try StreamGate.check(out)
     }
 
     @Test func fragmentedMP4LadderUsesInitSegmentsAndMaps() throws {
@@ -49,6 +50,7 @@ struct RecordCommandTests {
         #expect(media.map(inEffectAt: 0)?.uri == "init.mp4")
         #expect(try check.master().version == 6)
         #expect(media.segments.allSatisfy { $0.uri.hasSuffix(".m4s") })
+        try StreamGate.check(out)
     }
 
     @Test func aRealPresetFiltersThePosterAndNamesTheSubtitles() throws {
@@ -67,6 +69,7 @@ struct RecordCommandTests {
         #expect(cue.contains("Filter warm-film · recording 00:00"))
         let korean = try String(contentsOf: out.appendingPathComponent("subs/ko/seg_00000.vtt"), encoding: .utf8)
         #expect(korean.contains("필터 warm-film"))
+        try StreamGate.check(out)
     }
 
     @Test func portraitOrientationGivesPortraitRenditions() throws {
@@ -81,6 +84,7 @@ struct RecordCommandTests {
         let master = try HLSLadderCheck(folder: out).master()
         // The default ladder does not fit a 180×320 source: one portrait rendition at the source size.
         #expect(master.variants.map { $0.resolution?.description } == ["180x320"])
+        try StreamGate.check(out)
     }
 
     struct UsageCase: Sendable, CustomTestStringConvertible {

@@ -11,15 +11,16 @@ import Glibc
 @Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"))
 struct RecordLiveTests {
     @Test func playlistsAreEventPlaylistsWhileRecordingAndEndAfterCtrlC() throws {
-        let folder = try TemporaryFolder()
-        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30"])
+        let temporary = try TemporaryFolder()
+        let video = temporary.url.appendingPathComponent("live")  // a sub-folder: StreamGate serves its parent
+        let recording = try LiveRecording(folder: video, extra: ["--duration", "30"])
         let growing = try recording.waitForSegments(1)
         #expect(growing.playlistType == .event && !growing.endList)
         #expect(growing.segments.allSatisfy { $0.programDateTime != nil })
         recording.signal(SIGINT)
         let code = recording.waitForExit(timeoutSeconds: 60)
         #expect(code == 0)
-        let check = HLSLadderCheck(folder: folder.url)
+        let check = HLSLadderCheck(folder: video)
         let master = try check.master()
         for uri in master.variants.map(\.uri) + master.renditions.compactMap(\.uri) {
             let media = try check.media(uri)
@@ -27,29 +28,31 @@ struct RecordLiveTests {
             #expect(media.segments.count >= 1 && media.segments.count < 30)
             for segment in media.segments {
                 #expect(FileManager.default.fileExists(
-                    atPath: folder.url.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri).path))
+                    atPath: video.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri).path))
             }
         }
         // The segment in progress was finished: whole segments only, all of them 1 s.
-        let video = try check.media(master.variants[0].uri)
-        #expect(video.segments.allSatisfy { abs($0.duration - 1) < 1e-9 })
+        let firstVariant = try check.media(master.variants[0].uri)
+        #expect(firstVariant.segments.allSatisfy { abs($0.duration - 1) < 1e-9 })
+        try StreamGate.check(video)
     }
 
     @Test(arguments: ["ts", "fmp4"])
     func killMinus9LeavesValidPlaylistsListingOnlyCompleteSegments(_ format: String) throws {
-        let folder = try TemporaryFolder()
-        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30", "--window", "3", "--format", format])
+        let temporary = try TemporaryFolder()
+        let video = temporary.url.appendingPathComponent("live")
+        let recording = try LiveRecording(folder: video, extra: ["--duration", "30", "--window", "3", "--format", format])
         _ = try recording.waitForSegments(2)
         recording.signal(SIGKILL)
         _ = recording.waitForExit(timeoutSeconds: 30)
-        let check = HLSLadderCheck(folder: folder.url)
+        let check = HLSLadderCheck(folder: video)
         let master = try check.master()
         for uri in master.variants.map(\.uri) + master.renditions.compactMap(\.uri) {
             let media = try check.media(uri)
             #expect(!media.endList)
             #expect(media.segments.count <= 3)
             for segment in media.segments {
-                let url = folder.url.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri)
+                let url = video.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri)
                 let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
                 #expect(size > 0, "\(uri) lists \(segment.uri), which is missing or empty")
             }
@@ -68,33 +71,17 @@ struct RecordLiveTests {
 
 /// A `filterz record --live` child process on a tiny ladder.
 final class LiveRecording {
-    static var binary: String? {
-        let root = SharedData.packageRoot.appendingPathComponent(".build")
-        for path in ["debug/filterz", "x86_64-unknown-linux-gnu/debug/filterz"] {
-            let candidate = root.appendingPathComponent(path).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static var binary: String? { FilterzChild.binary }
 
-    let process = Process()
+    let child: FilterzChild
     let folder: URL
 
     init(folder: URL, extra: [String]) throws {
         self.folder = folder
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary))
-        process.arguments = [
-            "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration", "1",
-            "--live", "--out", folder.path,
-        ] + extra
-        process.currentDirectoryURL = SharedData.packageRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        child = try FilterzChild(
+            ["record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration", "1",
+             "--live", "--out", folder.path] + extra,
+            logs: folder.deletingLastPathComponent())
     }
 
     /// Waits (up to 60 s) until the first rendition's playlist lists `count` segments; returns it.
@@ -112,15 +99,9 @@ final class LiveRecording {
         throw LiveRecordingTimeout()
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { child.signal(number) }
 
-    func waitForExit(timeoutSeconds: Double) -> Int32 {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    func waitForExit(timeoutSeconds: Double) -> Int32 { child.waitForExit(timeoutSeconds: timeoutSeconds) }
 }
 
 struct LiveRecordingTimeout: Error {}

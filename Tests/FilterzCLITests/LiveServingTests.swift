@@ -1,0 +1,107 @@
+import FilterzTestSupport
+import Foundation
+import HLS
+import Server
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server while `filterz record --live` writes into the folder it serves: 50 clients poll the live
+/// playlists (video, audio, subtitles) and fetch every segment they list, for 30 s, like 50 players. None may
+/// ever see a partial or invalid playlist, or a 404 (or an empty or torn segment) for a listed segment.
+@Suite(.enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"))
+struct LiveServingTests {
+    struct ClientLog: Sendable {
+        var polls = 0
+        var segments = 0
+        var longestPlaylist = 0
+        var problems: [String] = []
+    }
+
+    @Test func fiftyClientsPollingALiveRecordingSeeOnlyWholePlaylistsAndNoMissingSegment() async throws {
+        let folder = try TemporaryFolder(prefix: "filterz-live-serving")
+        let video = folder.url.appendingPathComponent("live")
+        let child = try FilterzChild(
+            ["record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k,96x54@80k", "--live",
+             "--window", "4", "--segment-duration", "1", "--duration", "45", "--out", video.path],
+            logs: folder.url)
+        defer { child.signal(SIGKILL); child.waitForExit(timeoutSeconds: 10) }
+        let masterFile = video.appendingPathComponent("master.m3u8")
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: masterFile.path) && child.isRunning {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        let master = try #require(
+            HLS.parse(try String(contentsOf: masterFile, encoding: .utf8)).playlist?.multivariant,
+            "no master playlist: \(child.stderr)")
+        let playlists = master.variants.map(\.uri) + master.renditions.compactMap(\.uri)
+
+        var configuration = ServerConfiguration(root: folder.url.path)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let base = "\(server.baseURL)/v1/videos/live/"
+        let http = LoopbackHTTP(timeoutSeconds: 20)
+        let deadline = ContinuousClock.now + .seconds(30)
+
+        let logs = await withTaskGroup(of: ClientLog.self) { group in
+            for client in 0..<50 {
+                let playlist = playlists[client % playlists.count]
+                group.addTask { await Self.poll(base + playlist, with: http, until: deadline, pause: 400 + 10 * client) }
+            }
+            var all: [ClientLog] = []
+            for await log in group { all.append(log) }
+            return all
+        }
+        child.signal(SIGINT)
+        #expect(child.waitForExit(timeoutSeconds: 60) == 0, "record after Ctrl-C: \(child.stderr)")
+
+        let problems = logs.flatMap(\.problems)
+        let polls = logs.map(\.polls).reduce(0, +), segments = logs.map(\.segments).reduce(0, +)
+        print("50 live clients for 30 s: \(polls) playlist polls, \(segments) segment fetches, \(problems.count) problems")
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+        #expect(polls >= 50 && segments >= 50, "too little traffic to prove anything: \(polls) polls, \(segments) segments")
+        #expect(logs.allSatisfy { $0.polls > 0 }, "a client never got a playlist")
+    }
+
+    /// One client: fetch the playlist, check it is whole and valid, fetch each listed segment not yet
+    /// fetched, wait `pause` ms, until `deadline`.
+    static func poll(_ playlistURL: String, with http: LoopbackHTTP, until deadline: ContinuousClock.Instant, pause: Int) async -> ClientLog {
+        var log = ClientLog()
+        var fetched: Set<String> = []
+        let folder = String(playlistURL[...playlistURL.lastIndex(of: "/")!])
+        while ContinuousClock.now < deadline {
+            do {
+                let answer = try await http.get(playlistURL)
+                log.polls += 1
+                guard answer.status == 200 else {
+                    log.problems.append("\(playlistURL): HTTP \(answer.status)")
+                    continue
+                }
+                let text = answer.text
+                let result = parseAndValidate(Array(answer.body))
+                guard text.hasPrefix("#EXTM3U"), text.hasSuffix("\n"), result.errors.isEmpty, let media = result.playlist?.media else {
+                    log.problems.append("\(playlistURL): a partial or invalid playlist: \(result.errors.map(\.message))\n\(text)")
+                    continue
+                }
+                log.longestPlaylist = max(log.longestPlaylist, media.segments.count)
+                for segment in media.segments where !fetched.contains(segment.uri) {
+                    let body = try await http.get(folder + segment.uri)
+                    log.segments += 1
+                    fetched.insert(segment.uri)
+                    if body.status != 200 {
+                        log.problems.append("\(folder + segment.uri): HTTP \(body.status) for a listed segment")
+                    } else if body.body.isEmpty || (segment.uri.hasSuffix(".ts") && body.body.count % 188 != 0) {
+                        log.problems.append("\(folder + segment.uri): \(body.body.count) bytes, not a whole segment")
+                    }
+                }
+            } catch {
+                log.problems.append("\(playlistURL): \(error)")
+            }
+            try? await Task.sleep(nanoseconds: UInt64(pause) * 1_000_000)
+        }
+        return log
+    }
+}
