@@ -5,9 +5,9 @@ import Testing
 @testable import FilterzCLI
 
 /// Bad input to every command, as one table: each case gives one clear line naming what is wrong and exit
-/// code 2 (usage, unreadable input) or 1 (the work failed, invalid content), and leaves no master playlist
-/// behind. Runs in process through `CLI.run`; the only network traffic is one refused connection to a closed
-/// port on 127.0.0.1.
+/// code 2 (usage, unreadable input) or 1 (the work failed, invalid content), and leaves nothing (no file,
+/// not even a temporary one) in the output folder. Runs in process through `CLI.run`; the only network
+/// traffic is one refused connection to a closed port on 127.0.0.1.
 @Suite struct BadInputTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var arguments: [String]
@@ -45,6 +45,15 @@ import Testing
         Case(["simulate", "$TMP/manifest.json"], exits: 2, says: "missing network"),
         Case(["simulate"], exits: 2, says: "missing argument <stream>"),
         Case(["preset", "frobnicate"], exits: 2, says: "unknown command 'frobnicate'"),
+        Case(["preset", "show"], exits: 2, says: "missing argument"),
+        Case(["preset", "check"], exits: 2, says: "missing argument"),
+        Case(["preset", "show", "warm-film", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(["preview", "--preset", "warm-film", "-o", "$OUT/p.png", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(["record", "--preset", "warm-film", "--out", "$OUT", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(["package", "$TMP/not-a-video.mp4", "--preset", "warm-film", "--out", "$OUT", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(["sign", "warm-film", "--token-secret", "s", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(["sign", "warm-film"], exits: 2, says: "secret"),
+        Case(["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
 
         // Bad values.
         Case(["preview", "--preset", "warm-film", "--size", "0x0", "-o", "$OUT/p.png"], exits: 2, says: "--size"),
@@ -84,7 +93,7 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func badInputGivesOneClearLineTheRightExitCodeAndNoMasterPlaylist(_ badCase: Case) throws {
+    func badInputGivesOneClearLineTheRightExitCodeAndNothingHalfWritten(_ badCase: Case) throws {
         let folder = try TemporaryFolder(prefix: "filterz-bad-input")
         let tmp = folder.url.path
         try Self.writeFixtures(into: folder.url)
@@ -109,8 +118,15 @@ import Testing
             // A usage error: the error line, then the usage synopsis and where to find help.
             #expect(lines.count <= 3, "got:\n\(err.text)")
         }
-        let master = tmp + "/out/master.m3u8"
-        #expect(!FileManager.default.fileExists(atPath: master), "a master playlist was left behind")
+        // Nothing half-written: no file at all in the output folder (hidden temporary files included).
+        let left = (FileManager.default.enumerator(atPath: tmp + "/out")?.allObjects as? [String]) ?? []
+        let files = left.filter { !Self.isFolder(tmp + "/out/" + $0) }
+        #expect(files.isEmpty, "left behind in the output folder: \(files)")
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     static func writeFixtures(into folder: URL) throws {
