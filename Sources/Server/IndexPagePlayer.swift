@@ -141,7 +141,7 @@ enum IndexPagePlayer {
   }
 
   function start(video) {
-    var master = video.getAttribute("data-master");
+    var master = new URL(video.getAttribute("data-master"), location.href).href;
     var forced = /[?&]player=mse(&|$)/.test(location.search);
     if (!forced && video.canPlayType("application/vnd.apple.mpegurl")) return;  // native HLS plays the <source>
     if (!window.MediaSource) { note(video, "This browser plays neither HLS nor Media Source Extensions.", master); return; }
@@ -154,7 +154,7 @@ enum IndexPagePlayer {
     video.setAttribute("data-player", "mse");
     function begin() {
       opened.then(function () { return feedMediaSource(video, source, master); }).then(null, function (error) {
-        note(video, "Cannot play here: " + error.message, master);
+        note(video, "Cannot play here: " + String(error.message).replace(/\.?$/, "."), master);
       });
     }
     video.addEventListener("play", begin, { once: true });
