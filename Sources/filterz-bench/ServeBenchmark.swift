@@ -14,8 +14,11 @@ enum ServeBenchmark {
     }
 
     static let seconds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
+    /// A multiple of 3 puts each server in each position equally often.
     static let rounds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_ROUNDS"] ?? "") ?? 3
     static let segmentBytes = 1 << 20
+    /// `FILTERZ_BENCH_VERBOSE=1`: print every wrk run, not only the medians.
+    static let verbose = ProcessInfo.processInfo.environment["FILTERZ_BENCH_VERBOSE"] == "1"
 
     static func run() -> Int32 {
         do {
@@ -77,15 +80,21 @@ enum ServeBenchmark {
         let nginxURL = "http://127.0.0.1:\(nginxConfiguration.port)/bench/"
         // Warm all three (page cache, our playlist cache and prepared answers).
         for url in [oursURL, freshURL, nginxURL] { _ = try wrkRun(wrk, url + "index.m3u8", seconds: 1) }
-        // The machine is shared: alternate the servers over several rounds (order reversed every other round)
-        // and keep the medians.
+        // The machine is shared: measure over several rounds and keep the medians. The order rotates every round
+        // so that each server takes each position equally often (the run after another heavy run tends to be
+        // slower), with a short pause between runs.
         var runs: [String: [Measurement]] = [:]
+        let servers = [("ours", oursURL), ("nginx", nginxURL), ("fresh", freshURL)]
         for round in 0..<rounds {
-            let servers = [("ours", oursURL), ("nginx", nginxURL), ("fresh", freshURL)]
-            let order = round % 2 == 0 ? servers : servers.reversed()
+            let order = Array(servers[(round % servers.count)...] + servers[..<(round % servers.count)])
             for file in ["index.m3u8", "seg_00000.ts"] {
                 for (name, base) in order {
-                    runs["\(name) \(file)", default: []].append(try wrkRun(wrk, base + file, seconds: seconds))
+                    Thread.sleep(forTimeInterval: 0.5)
+                    let run = try wrkRun(wrk, base + file, seconds: seconds)
+                    runs["\(name) \(file)", default: []].append(run)
+                    if verbose {
+                        print("  round \(round) \(name) \(file): " + String(format: "%.0f req/s, p50 %.3f ms, p99 %.3f ms", run.requestsPerSecond, run.p50Milliseconds, run.p99Milliseconds))
+                    }
                 }
             }
         }
