@@ -29,14 +29,24 @@ final class PreparedAnswers: Sendable {
 
     /// Larger files go out with sendfile on every request.
     static let maximumBodyBytes = 64 * 1024
-    /// Entries kept at most; the store is emptied when it fills (entries are cheap to make again).
+    /// Entries kept at most, and their bodies' bytes at most; the store is emptied when either would be passed
+    /// (entries are cheap to make again).
     static let capacity = 4096
+    static let budgetBytes = 32 << 20
 
-    private let answers = Mutex<[String: Answer]>([:])
+    private struct Store {
+        var answers: [String: Answer] = [:]
+        var bodyBytes: Int64 = 0
+    }
+
+    private let store = Mutex(Store())
+
+    /// Entries kept now, and the bytes of their bodies.
+    var size: (answers: Int, bodyBytes: Int64) { store.withLock { ($0.answers.count, $0.bodyBytes) } }
 
     /// The answer kept for `target`, if any (the caller checks that it still holds).
     func answer(for target: String) -> Answer? {
-        answers.withLock { $0[target] }
+        store.withLock { $0.answers[target] }
     }
 
     /// Makes and keeps a reusable answer from `response` for `target`; nil when it is not a whole small file,
@@ -57,9 +67,12 @@ final class PreparedAnswers: Sendable {
         guard body.count <= Self.maximumBodyBytes, let made = HTTPServer.makeResponse(headers: response.headers, body: body)
         else { return nil }
         let answer = Answer(response: made, version: version, bodyLength: Int64(body.count))
-        answers.withLock { answers in
-            if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
-            answers[target] = answer
+        store.withLock { store in
+            if store.answers.count >= Self.capacity || store.bodyBytes + answer.bodyLength > Self.budgetBytes {
+                store = Store()
+            }
+            store.bodyBytes += answer.bodyLength - (store.answers[target]?.bodyLength ?? 0)
+            store.answers[target] = answer
         }
         return answer
     }

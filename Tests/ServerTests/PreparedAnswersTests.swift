@@ -101,6 +101,27 @@ import Testing
             #expect(handler.respond(to: HTTPRequest(method: "GET", target: target, headers: headers), now: 0).servedFile == nil)
         }
         #expect(!HTTPRequest(method: "GET", rawPath: "/a", headers: ["if-modified-since": "x"]).canReuseAnswer)
+        #expect(HTTPRequest(method: "GET", target: "/a?token=1.ab").canReuseAnswer)
+        #expect(!HTTPRequest(method: "GET", target: "/a?x=1").canReuseAnswer)
+        #expect(!HTTPRequest(method: "GET", target: "/a?token=1.ab&x=1").canReuseAnswer)
         #expect(HTTPRequest(method: "HEAD", rawPath: "/a", headers: ["origin": "https://x"]).canReuseAnswer)
+    }
+
+    @Test func theStoreStaysWithinItsCountAndByteBudget() throws {
+        let handler = site.server.handler
+        let answers = PreparedAnswers()
+        let response = handler.respond(to: HTTPRequest(method: "GET", target: "/a/v0/seg_0.ts"), now: 0)
+        var largest = 0
+        for index in 0..<(PreparedAnswers.capacity + 10) {
+            #expect(answers.prepare(response, for: "/a/v0/seg_0.ts?n=\(index)") != nil)
+            largest = max(largest, answers.size.answers)
+            #expect(answers.size.bodyBytes == Int64(answers.size.answers * 2000))
+        }
+        #expect(largest == PreparedAnswers.capacity)
+        #expect(answers.size.answers == 10)
+        // Making the same target again replaces its entry: the byte count does not grow.
+        _ = answers.prepare(response, for: "/a/v0/seg_0.ts?n=0")
+        _ = answers.prepare(response, for: "/a/v0/seg_0.ts?n=0")
+        #expect(answers.size.bodyBytes == Int64(answers.size.answers * 2000))
     }
 }
