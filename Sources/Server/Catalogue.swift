@@ -14,7 +14,7 @@ public final class Catalogue: Sendable {
     private let cache = Mutex<[String: CachedVideo]>([:])
 
     struct CachedVideo: Sendable {
-        var stamps: [String: PlaylistLibrary.Stamp?]
+        var stamps: [String: FileStamp?]
         var video: CatalogueVideo
     }
 
@@ -41,7 +41,7 @@ public final class Catalogue: Sendable {
             return cached.video
         }
         guard let loaded = CatalogueVideo.load(id: id, from: folder) else { return nil }
-        var stamps: [String: PlaylistLibrary.Stamp?] = [:]
+        var stamps: [String: FileStamp?] = [:]
         for path in loaded.dependencies {
             stamps[path] = folder.stamp([id] + path.split(separator: "/").map(String.init))
         }
@@ -67,11 +67,8 @@ public final class Catalogue: Sendable {
 
 extension ServedFolder {
     /// The version stamp of the regular file at `segments`, nil when absent.
-    func stamp(_ segments: [String]) -> PlaylistLibrary.Stamp? {
-        guard let file = open(segments) else { return nil }
-        return PlaylistLibrary.Stamp(
-            inode: file.inode, size: file.size, modifiedSeconds: file.modifiedSeconds,
-            modifiedNanoseconds: file.modifiedNanoseconds)
+    func stamp(_ segments: [String]) -> FileStamp? {
+        open(segments)?.stamp
     }
 
     /// When the folder `name` was created, in nanoseconds since the epoch (0 when unknown).

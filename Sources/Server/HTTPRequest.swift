@@ -35,6 +35,17 @@ public struct HTTPRequest: Sendable, Hashable {
         "range", "if-range", "if-none-match", "if-modified-since", "origin", "access-control-request-method",
     ]
 
+    /// True when no header asks for a part or a condition (Range, If-Range, If-None-Match, If-Modified-Since)
+    /// and the query is empty or a lone `token`: the answer for a file is then its whole 200, the same for every
+    /// such request. (Other queries are not worth keeping answers for, and would let a client fill memory with
+    /// `?1`, `?2`, ….)
+    public var canReuseAnswer: Bool {
+        (method == "GET" || method == "HEAD")
+            && (rawQuery.isEmpty || (rawQuery.hasPrefix("token=") && !rawQuery.contains("&")))
+            && headers["range"] == nil && headers["if-range"] == nil && headers["if-none-match"] == nil
+            && headers["if-modified-since"] == nil
+    }
+
     /// The decoded query parameters (`+` is a space); the first occurrence of a name wins. Nil for a malformed
     /// escape or invalid UTF-8.
     public var queryParameters: [String: String]? {

@@ -15,6 +15,9 @@ public struct HTTPResponse: Sendable {
     /// In the order they are sent; names as they should appear on the wire.
     public var headers: [(String, String)]
     public var body: Body
+    /// Set on a 200 answer that is the whole of one version of a served file: while that version stays on disk
+    /// (and its token stays valid) the same answer holds, so the adapter may give it again without asking.
+    var servedFile: ServedFileVersion?
 
     public init(status: Int, headers: [(String, String)] = [], body: Body = .empty) {
         self.status = status
@@ -45,6 +48,15 @@ public struct HTTPResponse: Sendable {
         case .file(let region): return region.file.read(offset: region.offset, count: Int(region.length))
         }
     }
+}
+
+/// The file version (and the token that opened it) that an answer was made from.
+struct ServedFileVersion: Sendable, Hashable {
+    /// Below the served folder, `/`-separated.
+    var relativePath: String
+    var stamp: FileStamp
+    var videoID: String?
+    var token: String?
 }
 
 /// A byte range of an open file.

@@ -24,6 +24,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let accessLog: (@Sendable (String) -> Void)?
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let requestsInFlight = Atomic<Int>(0)
+    /// Whole-file answers for small files, ready to give again (nil when `reusesAnswers` is off).
+    private let preparedAnswers: PreparedAnswers?
 
     /// Starts listening.
     /// - Parameter accessLog: receives one Common Log Format line per request (without newline); nil: no log.
@@ -31,6 +33,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.accessLog = accessLog
         handler = try RequestHandler(configuration: configuration)
+        preparedAnswers = configuration.reusesAnswers ? PreparedAnswers() : nil
         try start()
     }
 
@@ -104,47 +107,65 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         let query = Self.rawQuery(connection)
+        let target = query.isEmpty ? path : path + "?" + query
         let request = HTTPRequest(method: method, rawPath: path, rawQuery: query, headers: headers)
         let now = Int64(time(nil))
-        let response = handler.respond(to: request, now: now)
-        let result = queue(response, on: connection)
+        let result: MHD_Result
+        let status: Int
+        let bodyLength: Int64
+        let reusable = preparedAnswers != nil && request.canReuseAnswer
+        if reusable, let prepared = preparedAnswers?.answer(for: target), handler.stillHolds(prepared.version, now: now) {
+            result = MHD_queue_response(connection, 200, prepared.response)
+            (status, bodyLength) = (200, prepared.bodyLength)
+        } else {
+            let response = handler.respond(to: request, now: now)
+            if reusable, let prepared = preparedAnswers?.prepare(response, for: target) {
+                result = MHD_queue_response(connection, 200, prepared.response)
+            } else {
+                result = queue(response, on: connection)
+            }
+            (status, bodyLength) = (response.status, response.bodyLength)
+        }
         if let accessLog {
-            let target = query.isEmpty ? path : path + "?" + query
-            let sent: Int64? =
-                method == "HEAD" || response.status == 304 || response.bodyLength == 0 ? nil : response.bodyLength
+            let sent: Int64? = method == "HEAD" || status == 304 || bodyLength == 0 ? nil : bodyLength
             accessLog(
                 AccessLog.line(
                     client: Self.clientAddress(connection), secondsSinceEpoch: now,
-                    requestLine: "\(method) \(target) \(version)", status: response.status, bytes: sent))
+                    requestLine: "\(method) \(target) \(version)", status: status, bytes: sent))
         }
         return result
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
-        switch response.body {
-        case .empty:
-            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-        case .bytes(let bytes):
-            made = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-            }
-        case .file(let region):
-            if region.length == 0 {
-                made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        if case .file(let region) = response.body, region.length > 0 {
+            // libmicrohttpd owns the descriptor from here on and closes it with the response.
+            let descriptor = region.file.release()
+            made = MHD_create_response_from_fd_at_offset64(UInt64(region.length), descriptor, UInt64(region.offset))
+            if let made {
+                for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
             } else {
-                // libmicrohttpd owns the descriptor from here on and closes it with the response.
-                let descriptor = region.file.release()
-                made = MHD_create_response_from_fd_at_offset64(UInt64(region.length), descriptor, UInt64(region.offset))
-                if made == nil { close(descriptor) }
+                close(descriptor)
             }
+        } else {
+            made = Self.makeResponse(headers: response.headers, body: response.bodyBytes())
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
-        for (name, value) in response.headers {
-            _ = MHD_add_response_header(made, name, value)
-        }
         return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+
+    /// A libmicrohttpd response holding a copy of `body`, with `headers`; the caller destroys it.
+    static func makeResponse(headers: [(String, String)], body: [UInt8]) -> OpaquePointer? {
+        let made: OpaquePointer? =
+            body.isEmpty
+            ? MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            : body.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        guard let made else { return nil }
+        for (name, value) in headers { _ = MHD_add_response_header(made, name, value) }
+        return made
     }
 
     /// The query string as sent (libmicrohttpd has split it into arguments; they are joined back in order).

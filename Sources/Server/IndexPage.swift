@@ -1,5 +1,22 @@
 /// The read-only HTML page at `/`: every video with its poster, filter, duration, renditions and a `<video>`
-/// element playing its master playlist (natively in Safari; other browsers show the link).
+/// element playing its master playlist.
+///
+/// The structure other tools (and browser tests) rely on, kept stable:
+///
+///     <article id="ID">
+///       <h2>TITLE</h2>
+///       <video id="video-ID" data-master="/v1/videos/ID/master.m3u8" controls preload="none" [poster="…"]>
+///         <source src="/v1/videos/ID/master.m3u8" type="application/vnd.apple.mpegurl">
+///         <a href="…master.m3u8">…</a>
+///       </video>
+///       <dl>…facts…</dl>
+///     </article>
+///     …
+///     <script>IndexPagePlayer.script</script>
+///
+/// (ID percent-encoded in URLs, HTML-escaped in attributes.) Browsers with native HLS play the `<source>`;
+/// elsewhere `IndexPagePlayer` replaces it with a Media Source, sets `data-player="mse"` on the element, and
+/// adds `<p class="player-note">` after it when it cannot play the stream.
 enum IndexPage {
     static func render(videos: [CatalogueVideo], tokensRequired: Bool) -> String {
         var html = """
@@ -7,7 +24,7 @@ enum IndexPage {
             <html lang="en"><head><meta charset="utf-8"><title>Filterz videos</title>
             <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}
             article{border-bottom:1px solid #ddd;padding:1em 0}video{max-width:100%;background:#000}
-            dt{font-weight:bold;float:left;width:8em}dd{margin-left:8em}</style></head>
+            dt{font-weight:bold;float:left;width:8em}dd{margin-left:8em}.player-note{color:#a00}</style></head>
             <body><h1>Filterz videos</h1>
 
             """
@@ -19,7 +36,7 @@ enum IndexPage {
         for video in ordered {
             let master = CatalogueURLs.master(videoID: video.id)
             html += "<article id=\"\(escape(video.id))\"><h2>\(escape(video.title))</h2>\n"
-            var videoTag = "<video controls preload=\"none\" width=\"640\""
+            var videoTag = "<video id=\"video-\(escape(video.id))\" data-master=\"\(escape(master))\" controls preload=\"none\" width=\"640\""
             if let poster = video.posterRelativePath {
                 let url = CatalogueURLs.file(videoID: video.id, relativePath: poster)
                 videoTag += " poster=\"\(escape(url))\""
@@ -34,7 +51,7 @@ enum IndexPage {
             if !languages.isEmpty { html += "<dt>Subtitles</dt><dd>\(escape(languages))</dd>\n" }
             html += "<dt>Playlist</dt><dd><a href=\"\(escape(master))\">\(escape(master))</a></dd>\n</dl></article>\n"
         }
-        return html + "</body></html>\n"
+        return html + "<script>\n" + IndexPagePlayer.script + "</script>\n</body></html>\n"
     }
 
     /// `m:ss` or `h:mm:ss`.

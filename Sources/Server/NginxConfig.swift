@@ -105,6 +105,8 @@ public enum NginxConfig {
             sendfile on;
             tcp_nopush on;
             tcp_nodelay on;
+            # Keep connections open as long as libmicrohttpd does (nginx closes after 1000 requests by default).
+            keepalive_requests 1000000;
             client_body_temp_path \(stateFolder)/body;
             proxy_temp_path \(stateFolder)/proxy;
             fastcgi_temp_path \(stateFolder)/fastcgi;

@@ -9,19 +9,12 @@ final class PlaylistLibrary: Sendable {
         var bytes: [UInt8]
         /// nil when the bytes are not a playlist the `HLS` parser accepts.
         var facts: PlaylistFacts?
-        var stamp: Stamp
+        var stamp: FileStamp
 
         /// The playlist with `token=` added to every URI in it.
         func appendingToken(_ token: String) -> [UInt8] {
             TokenRewriter.appendingToken(token, to: bytes)
         }
-    }
-
-    struct Stamp: Sendable, Hashable {
-        var inode: UInt64
-        var size: Int64
-        var modifiedSeconds: Int64
-        var modifiedNanoseconds: Int64
     }
 
     /// Entries kept at most; the cache is emptied when it fills (playlists are small and cheap to re-read).
@@ -33,12 +26,13 @@ final class PlaylistLibrary: Sendable {
 
     /// The entry for `file`, found under `key` (its path below the folder).
     func playlist(_ file: ServedFolder.File, key: String) -> Entry {
-        let stamp = Stamp(
-            inode: file.inode, size: file.size, modifiedSeconds: file.modifiedSeconds,
-            modifiedNanoseconds: file.modifiedNanoseconds)
+        let stamp = file.stamp
         if let cached = entries.withLock({ $0[key] }), cached.stamp == stamp { return cached }
         let bytes = file.handle.read(offset: 0, count: Int(min(file.size, Int64(Self.maximumBytes))))
         let entry = Entry(bytes: bytes, facts: PlaylistFacts(parsing: bytes), stamp: stamp)
+        // A file changed while it was read (rewritten in place rather than renamed into place) may be torn:
+        // answer with it (the stamp keeps it from being reused) but do not keep it.
+        guard FileStamp(of: file.handle) == stamp else { return entry }
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry

@@ -35,6 +35,18 @@ public final class RequestHandler: Sendable {
         return response
     }
 
+    /// True while the answer made for `version` still holds at `now`: the file on disk is still that version
+    /// and, when URLs are signed, its token is still valid. Together with a request that `canReuseAnswer`, this
+    /// lets the adapter give a prepared answer again (the same bytes `respond` would make, CORS headers and all).
+    func stillHolds(_ version: ServedFileVersion, now: Int64) -> Bool {
+        if let signer {
+            guard let videoID = version.videoID, signer.isValid(version.token, videoID: videoID, now: now) else {
+                return false
+            }
+        }
+        return folder.currentStamp(relativePath: version.relativePath) == version.stamp
+    }
+
     private func route(_ request: HTTPRequest, now: Int64) -> HTTPResponse {
         let isAPI = request.rawPath.hasPrefix("/v1/") || request.rawPath == "/v1"
         switch request.method {
@@ -150,7 +162,10 @@ public final class RequestHandler: Sendable {
             ? ByteRangeAnswer(rangeHeader: request.header("range"), size: size) : .whole
         switch range {
         case .whole:
-            return HTTPResponse(status: 200, headers: headers, body: body)
+            var response = HTTPResponse(status: 200, headers: headers, body: body)
+            response.servedFile = ServedFileVersion(
+                relativePath: segments.joined(separator: "/"), stamp: file.stamp, videoID: videoID, token: token)
+            return response
         case .unsatisfiable:
             headers.removeAll { $0.0 == "Content-Type" }
             headers.append(("Content-Range", range.contentRange(size: size) ?? ""))

@@ -14,6 +14,11 @@ public final class ServedFolder: Sendable {
         public var modifiedNanoseconds: Int64
         public var inode: UInt64
 
+        var stamp: FileStamp {
+            FileStamp(
+                inode: inode, size: size, modifiedSeconds: modifiedSeconds, modifiedNanoseconds: modifiedNanoseconds)
+        }
+
         public var validators: Validators {
             Validators(size: size, modifiedSeconds: modifiedSeconds, modifiedNanoseconds: modifiedNanoseconds)
         }
@@ -48,6 +53,15 @@ public final class ServedFolder: Sendable {
         return File(
             handle: handle, size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
             modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+    }
+
+    /// The version stamp of the file at `relativePath` (symbolic links followed), from one `fstatat` without
+    /// opening it; nil when absent or not a regular file. Not a safety check: it only tells whether a file
+    /// read earlier through `open(_:)` is still the same version.
+    func currentStamp(relativePath: String) -> FileStamp? {
+        var info = stat()
+        guard fstatat(descriptor, relativePath, &info, 0) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileStamp(info)
     }
 
     /// The absolute path of `segments` below the folder (for directory listings; not a safety check).

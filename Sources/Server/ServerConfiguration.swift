@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var tokenSecret: String?
     /// Threads answering requests (each with its own epoll loop); 0 means one per processor.
     public var threadCount: Int = 0
+    /// Keep whole-file answers for small files ready and give them again while the file is unchanged (see
+    /// `PreparedAnswers`); off only to compare with the uncached path.
+    public var reusesAnswers: Bool = true
     /// Simultaneous connections accepted; more wait in the listen backlog.
     public var connectionLimit: Int = 4096
     /// A connection idle (or trickling) this long is closed.

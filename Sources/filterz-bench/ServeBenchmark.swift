@@ -3,7 +3,9 @@ import Server
 
 /// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes
 /// auto) serving the same folder, in the same run: requests/s for a 2 KB playlist, MB/s for a 1 MiB segment,
-/// p50/p99 latency, and the ratios ours ÷ nginx. Both with `wrk -t2 -c64`, no access log.
+/// p50/p99 latency, and the ratios ours ÷ nginx. Both with `wrk -t2 -c64`, no access log. Our server also runs
+/// with `reusesAnswers` off (every answer made afresh, as before `PreparedAnswers`), so one run shows both.
+/// `FILTERZ_BENCH_SERVE_THREADS` sets our thread count (default: one per processor, as `filterz serve`).
 enum ServeBenchmark {
     struct Measurement {
         var requestsPerSecond: Double
@@ -12,8 +14,11 @@ enum ServeBenchmark {
     }
 
     static let seconds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
+    /// A multiple of 3 puts each server in each position equally often.
     static let rounds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_ROUNDS"] ?? "") ?? 3
     static let segmentBytes = 1 << 20
+    /// `FILTERZ_BENCH_VERBOSE=1`: print every wrk run, not only the medians.
+    static let verbose = ProcessInfo.processInfo.environment["FILTERZ_BENCH_VERBOSE"] == "1"
 
     static func run() -> Int32 {
         do {
@@ -42,8 +47,13 @@ enum ServeBenchmark {
 
         var configuration = ServerConfiguration(root: root.path)
         configuration.port = 0
+        configuration.threadCount = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SERVE_THREADS"] ?? "") ?? 0
         let ours = try HTTPServer(configuration: configuration)
         defer { ours.stop(graceSeconds: 1) }
+        var freshConfiguration = configuration
+        freshConfiguration.reusesAnswers = false
+        let fresh = try HTTPServer(configuration: freshConfiguration)
+        defer { fresh.stop(graceSeconds: 1) }
 
         let state = root.appendingPathComponent(".nginx")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
@@ -62,20 +72,29 @@ enum ServeBenchmark {
         }
         Thread.sleep(forTimeInterval: 0.5)
 
-        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (libmicrohttpd, \(ProcessInfo.processInfo.activeProcessorCount) threads) vs nginx (worker_processes auto)")
+        let threads = configuration.threadCount > 0 ? configuration.threadCount : ProcessInfo.processInfo.activeProcessorCount
+        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (libmicrohttpd, \(threads) threads; \"fresh\": reusesAnswers off) vs nginx (worker_processes auto); access logs off")
         print("playlist \(playlist.utf8.count) B, segment \(segmentBytes) B")
         let oursURL = "http://127.0.0.1:\(ours.port)/bench/"
+        let freshURL = "http://127.0.0.1:\(fresh.port)/bench/"
         let nginxURL = "http://127.0.0.1:\(nginxConfiguration.port)/bench/"
-        // Warm both (page cache, nginx open_file_cache, our playlist cache).
-        _ = try wrkRun(wrk, oursURL + "index.m3u8", seconds: 1)
-        _ = try wrkRun(wrk, nginxURL + "index.m3u8", seconds: 1)
-        // The machine is shared: alternate the servers over several rounds (ABBA order) and keep the medians.
+        // Warm all three (page cache, our playlist cache and prepared answers).
+        for url in [oursURL, freshURL, nginxURL] { _ = try wrkRun(wrk, url + "index.m3u8", seconds: 1) }
+        // The machine is shared: measure over several rounds and keep the medians. The order rotates every round
+        // so that each server takes each position equally often (the run after another heavy run tends to be
+        // slower), with a short pause between runs.
         var runs: [String: [Measurement]] = [:]
+        let servers = [("ours", oursURL), ("nginx", nginxURL), ("fresh", freshURL)]
         for round in 0..<rounds {
-            let order = round % 2 == 0 ? [("ours", oursURL), ("nginx", nginxURL)] : [("nginx", nginxURL), ("ours", oursURL)]
+            let order = Array(servers[(round % servers.count)...] + servers[..<(round % servers.count)])
             for file in ["index.m3u8", "seg_00000.ts"] {
                 for (name, base) in order {
-                    runs["\(name) \(file)", default: []].append(try wrkRun(wrk, base + file, seconds: seconds))
+                    Thread.sleep(forTimeInterval: 0.5)
+                    let run = try wrkRun(wrk, base + file, seconds: seconds)
+                    runs["\(name) \(file)", default: []].append(run)
+                    if verbose {
+                        print("  round \(round) \(name) \(file): " + String(format: "%.0f req/s, p50 %.3f ms, p99 %.3f ms", run.requestsPerSecond, run.p50Milliseconds, run.p99Milliseconds))
+                    }
                 }
             }
         }
@@ -83,6 +102,8 @@ enum ServeBenchmark {
         let nginxPlaylist = median(runs["nginx index.m3u8"] ?? [])
         let oursSegment = median(runs["ours seg_00000.ts"] ?? [])
         let nginxSegment = median(runs["nginx seg_00000.ts"] ?? [])
+        let freshPlaylist = median(runs["fresh index.m3u8"] ?? [])
+        let freshSegment = median(runs["fresh seg_00000.ts"] ?? [])
 
         let megabytes = Double(segmentBytes) / 1_000_000
         func row(_ name: String, _ m: Measurement, perSecond: String) -> String {
@@ -91,13 +112,23 @@ enum ServeBenchmark {
         }
         print(row("playlist  ours", oursPlaylist, perSecond: String(format: "%9.0f req/s", oursPlaylist.requestsPerSecond)))
         print(row("playlist  nginx", nginxPlaylist, perSecond: String(format: "%9.0f req/s", nginxPlaylist.requestsPerSecond)))
+        print(row("playlist  ours (fresh)", freshPlaylist, perSecond: String(format: "%9.0f req/s", freshPlaylist.requestsPerSecond)))
         print(row("segment   ours", oursSegment, perSecond: String(format: "%9.0f MB/s", oursSegment.requestsPerSecond * megabytes)))
         print(row("segment   nginx", nginxSegment, perSecond: String(format: "%9.0f MB/s", nginxSegment.requestsPerSecond * megabytes)))
+        print(row("segment   ours (fresh)", freshSegment, perSecond: String(format: "%9.0f MB/s", freshSegment.requestsPerSecond * megabytes)))
         let playlistRatio = oursPlaylist.requestsPerSecond / nginxPlaylist.requestsPerSecond
         let segmentRatio = oursSegment.requestsPerSecond / nginxSegment.requestsPerSecond
         let p99Ratio = max(
             oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds, oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
         print(String(format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f", playlistRatio, segmentRatio, p99Ratio))
+        print(
+            String(
+                format: "fresh answers ÷ nginx (reusesAnswers off): playlist %.3f, segment %.3f, p99 %.3f",
+                freshPlaylist.requestsPerSecond / nginxPlaylist.requestsPerSecond,
+                freshSegment.requestsPerSecond / nginxSegment.requestsPerSecond,
+                max(
+                    freshPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
+                    freshSegment.p99Milliseconds / nginxSegment.p99Milliseconds)))
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
         print(String(format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#, playlistRatio, segmentRatio, p99Ratio))
         return 0
