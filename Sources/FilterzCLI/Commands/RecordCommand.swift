@@ -69,10 +69,14 @@ enum RecordCommand {
             live: live, context: context)
         let renderer = FilterRenderer(values: options.preset.values)
         let frameSeconds = camera.frameDuration.seconds
+        // The camera draws on one core: draw frame N+1 while frame N is filtered (on every core) and encoded.
+        let pictures = Prefetcher(name: "camera") { index in
+            index < camera.captures.count ? camera.frame(for: camera.captures[index]).image : nil
+        }
         return try job.run(totalFrames: camera.captures.count) { index in
-            guard index < camera.captures.count else { return nil }
+            guard let picture = pictures.next() else { return nil }
             let capture = camera.captures[index]
-            let filtered = renderer.renderFrame(camera.frame(for: capture).image)
+            let filtered = renderer.renderFrame(picture)
             let time = Timestamp(capture.timestamp.value, timescale: capture.timestamp.timescale)
             let rate = Double(microphone.configuration.sampleRate)
             let first = Int64((capture.timestamp.seconds * rate).rounded())

@@ -14,8 +14,9 @@ import Packaging
 ///         }
 ///     }
 ///
-/// Audio is converted to float and at most two channels (extra channels are dropped, mono stays mono);
-/// its sample rate is kept. Not handled: audio that starts later than the video is not delayed.
+/// Audio of any rate, layout and sample format is resampled by libswresample to interleaved float,
+/// mono or stereo (wider layouts are downmixed), at the source rate when AAC has it, else 48 kHz
+/// (`AudioResampler.outputFormat`). Not handled: audio that starts later than the video is not delayed.
 /// Confined to one task.
 public final class VideoFileReader {
     /// What the file holds.
@@ -47,6 +48,7 @@ public final class VideoFileReader {
     private let videoDecoder: CodecContext
     private let audioIndex: Int?
     private let audioDecoder: CodecContext?
+    private let resampler: AudioResampler?
     private let packet: MediaPacket
     private let decoded: MediaFrame
     private var scaler: Scaler?
@@ -101,14 +103,17 @@ public final class VideoFileReader {
         var rate = stream.pointee.avg_frame_rate
         if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
         if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 30, den: 1) }
-        let audioInfo = audioDecoder.map { decoder -> (Int, Int) in
-            (Int(decoder.pointer.pointee.sample_rate), min(2, max(1, Int(decoder.pointer.pointee.ch_layout.nb_channels))))
+        let audioInfo = audioDecoder.map { decoder in
+            AudioResampler.outputFormat(
+                sampleRate: Int(decoder.pointer.pointee.sample_rate),
+                channels: Int(decoder.pointer.pointee.ch_layout.nb_channels))
         }
+        resampler = audioInfo.map { AudioResampler(sampleRate: $0.sampleRate, channels: $0.channels) }
         info = Info(
             width: rotation % 180 == 0 ? width : height, height: rotation % 180 == 0 ? height : width,
             rotationDegrees: rotation, frameDuration: Timestamp(Int64(rate.den), timescale: rate.num),
             timescale: timeBase.den, durationSeconds: input.durationSeconds,
-            audio: audioInfo.map { (sampleRate: $0.0, channels: $0.1) })
+            audio: audioInfo)
     }
 
     /// Clockwise degrees that make the picture upright, from the stream's display matrix (0 without one).
@@ -137,9 +142,12 @@ public final class VideoFileReader {
             if reachedEnd {
                 try videoDecoder.send(packet: nil)
                 try drainVideo()
-                if let audioDecoder {
+                if let audioDecoder, let resampler {
                     try audioDecoder.send(packet: nil)
                     try drainAudio()
+                    // What the resampler's filter still holds.
+                    let rest = try resampler.flush()
+                    if !rest.isEmpty { pending.append(.audio(rest)) }
                 }
                 flushed = true
                 try checkComplete()
@@ -242,48 +250,11 @@ public final class VideoFileReader {
     }
 
     private func drainAudio() throws {
-        guard let audioDecoder, let channels = info.audio?.channels else { return }
+        guard let audioDecoder, let resampler else { return }
         while try audioDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            pending.append(.audio(Self.interleavedFloats(decoded, channels: channels)))
+            let samples = try resampler.convert(decoded)
+            if !samples.isEmpty { pending.append(.audio(samples)) }
         }
-    }
-
-    /// The frame's samples as interleaved floats, keeping the first `channels` channels.
-    static func interleavedFloats(_ frame: MediaFrame, channels: Int) -> [Float] {
-        let count = Int(frame.pointer.pointee.nb_samples)
-        let sourceChannels = max(1, Int(frame.pointer.pointee.ch_layout.nb_channels))
-        let format = AVSampleFormat(rawValue: frame.pointer.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
-        var out = [Float](repeating: 0, count: count * channels)
-        for channel in 0..<min(channels, sourceChannels) {
-            let plane = planar ? frame.plane(channel).data : frame.plane(0).data
-            guard let plane else { continue }
-            let stride = planar ? 1 : sourceChannels
-            let offset = planar ? 0 : channel
-            for i in 0..<count {
-                let index = i * stride + offset
-                let value: Float
-                switch format {
-                case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP:
-                    value = plane.withMemoryRebound(to: Float.self, capacity: index + 1) { $0[index] }
-                case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P:
-                    value = Float(plane.withMemoryRebound(to: Int16.self, capacity: index + 1) { $0[index] }) / 32768
-                case AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P:
-                    value = Float(plane.withMemoryRebound(to: Int32.self, capacity: index + 1) { $0[index] }) / 2_147_483_648
-                case AV_SAMPLE_FMT_DBL, AV_SAMPLE_FMT_DBLP:
-                    value = Float(plane.withMemoryRebound(to: Double.self, capacity: index + 1) { $0[index] })
-                case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P:
-                    value = (Float(plane[index]) - 128) / 128
-                default:
-                    value = 0
-                }
-                out[i * channels + channel] = value
-            }
-        }
-        if channels == 2 && sourceChannels == 1 {
-            for i in 0..<count { out[i * 2 + 1] = out[i * 2] }
-        }
-        return out
     }
 }

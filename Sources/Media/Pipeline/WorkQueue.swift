@@ -31,6 +31,15 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         condition.unlock()
         return element
     }
+
+    /// Drops everything waiting (unblocking a producer waiting in `push`).
+    func removeAll() {
+        condition.lock()
+        items = []
+        head = 0
+        condition.broadcast()
+        condition.unlock()
+    }
 }
 
 /// An unbounded mailbox: workers post, the coordinating thread takes everything posted so far.
