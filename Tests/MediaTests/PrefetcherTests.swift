@@ -40,3 +40,31 @@ import Testing
         #expect(format.sampleRate == outRate && format.channels == outChannels)
     }
 }
+
+@Suite struct WorkQueueTests {
+    final class Buffer: Sendable {}
+
+    /// A frame buffer handed through the queue must be freed once the consumer drops it (so buffers can
+    /// be reused without copy-on-write copies, and memory stays bounded by the capacity).
+    @Test func keepsNoReferenceToWhatWasPopped() {
+        let queue = WorkQueue<Buffer>(capacity: 3)
+        weak var watched: Buffer?
+        do {
+            let buffer = Buffer()
+            watched = buffer
+            queue.push(buffer)
+        }
+        do { _ = queue.pop() }
+        #expect(watched == nil)
+    }
+
+    @Test func keepsOrderAcrossCompaction() {
+        let queue = WorkQueue<Int>(capacity: 4)
+        var popped: [Int] = []
+        for value in 0..<300 {
+            queue.push(value)
+            if value % 3 == 2 { for _ in 0..<3 { popped.append(queue.pop()) } }
+        }
+        #expect(popped == Array(0..<300))
+    }
+}
