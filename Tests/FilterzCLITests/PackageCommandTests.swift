@@ -84,6 +84,39 @@ struct PackageCommandTests {
         #expect(decibels > -30, "\(maxVolume ?? "no volumedetect output")")
     }
 
+    /// The audio's first sample plays with the first video frame, whatever the input's start times.
+    @Test(arguments: [
+        ["-f", "mpegts"],  // both streams start near 1.4 s
+        ["-itsoffset", "0.5"],  // (placed before the audio input) audio starts 0.5 s after the video
+        ["-video-later"],  // video starts 0.5 s after the audio
+    ])
+    func audioStartsWithTheVideo(_ variant: [String]) throws {
+        let folder = try TemporaryFolder()
+        let isTS = variant.first == "-f"
+        let clip = folder.url.appendingPathComponent(isTS ? "clip.ts" : "clip.mp4").path
+        let video = ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=3"]
+        let audio = ["-f", "lavfi", "-i", "sine=f=440:d=3"]
+        var inputs = video + audio
+        if variant.first == "-itsoffset" { inputs = video + variant + audio }
+        if variant.first == "-video-later" { inputs = ["-itsoffset", "0.5"] + video + audio }
+        try ffmpeg(inputs + ["-c:v", "libx264", "-c:a", "aac"] + (isTS ? variant : []) + [clip])
+        let out = folder.url.appendingPathComponent("out")
+        let result = package(clip, out: out)
+        #expect(result.code == 0, "\(result.stderr)")
+        func start(_ relative: String) throws -> Double {
+            let probe = try ExternalTool.run(
+                "ffprobe", ["-v", "error", "-show_entries", "stream=start_time", "-of", "csv=p=0",
+                            out.appendingPathComponent(relative).path])
+            // (ffprobe may list the stream twice: under the program and on its own.)
+            return try #require(probe.stdout.split(separator: "\n").compactMap { Double($0) }.first, "\(probe.stdout)")
+        }
+        let videoStart = try start("90p/seg_00000.ts"), audioStart = try start("audio/seg_00000.ts")
+        // AAC priming puts the first audio packet up to one frame (1024 samples) early.
+        #expect(abs(audioStart - videoStart) <= 1024.0 / 44_100 + 0.005, "video \(videoStart) s, audio \(audioStart) s")
+        let audioPlaylist = try HLSLadderCheck(folder: out).media("audio/index.m3u8")
+        #expect(abs(audioPlaylist.totalDuration - 3) <= 0.1, "audio lasts \(audioPlaylist.totalDuration) s")
+    }
+
     @Test func portraitPhoneVideoComesOutUpright() throws {
         let folder = try TemporaryFolder()
         // Left half red, right half blue, stored landscape with a display matrix saying "turn 90° clockwise".

@@ -16,8 +16,10 @@ import Packaging
 ///
 /// Audio of any rate, layout and sample format is resampled by libswresample to interleaved float,
 /// mono or stereo (wider layouts are downmixed), at the source rate when AAC has it, else 48 kHz
-/// (`AudioResampler.outputFormat`). Not handled: audio that starts later than the video is not delayed.
-/// Confined to one task.
+/// (`AudioResampler.outputFormat`).
+/// Times start at zero with the video stream (an MPEG-TS file starting at 1.4 s gives 0, 1/30, …), and the
+/// audio is put on the same timeline: sample 0 plays with the first video frame (audio that starts later is
+/// preceded by silence, audio that starts earlier is cut). Confined to one task.
 public final class VideoFileReader {
     /// What the file holds.
     public struct Info: Sendable {
@@ -53,6 +55,12 @@ public final class VideoFileReader {
     private let decoded: MediaFrame
     private var scaler: Scaler?
     private let timeBase: AVRational
+    /// The video stream's start time in its ticks: subtracted from every video time.
+    private let videoOrigin: Int64
+    private let audioTimeBase: AVRational
+    /// Samples per channel still to cut from the start of the audio (it began before the video); nil until
+    /// the first audio frame has been placed.
+    private var audioSamplesToCut: Int?
     private var pending: [Item] = []
     private var reachedEnd = false
     private var flushed = false
@@ -85,6 +93,8 @@ public final class VideoFileReader {
             throw MediaInputError(path: path, reason: "cannot decode the video stream (\(error.reason))")
         }
         timeBase = stream.pointee.time_base
+        let start = stream.pointee.start_time
+        videoOrigin = start == fz_AV_NOPTS_VALUE() ? 0 : start
         var audioIndex: Int? = nil
         var audioDecoder: CodecContext? = nil
         if let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let audioStream = input.stream(index),
@@ -96,6 +106,8 @@ public final class VideoFileReader {
         }
         self.audioIndex = audioIndex
         self.audioDecoder = audioDecoder
+        let opened = input
+        audioTimeBase = audioIndex.flatMap { opened.stream($0)?.pointee.time_base } ?? AVRational(num: 1, den: 1)
 
         let rotation = Self.rotation(of: stream)
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
@@ -178,11 +190,7 @@ public final class VideoFileReader {
     private func checkComplete() throws(MediaInputError) {
         guard framesDecoded > 0 else { throw MediaInputError(path: path, reason: "no video frame could be decoded") }
         if let declared = info.durationSeconds, let last = lastVideoTime {
-            let start = input.stream(videoIndex).map { stream -> Double in
-                let value = stream.pointee.start_time
-                return value == fz_AV_NOPTS_VALUE() ? 0 : Double(value) * Double(timeBase.num) / Double(timeBase.den)
-            } ?? 0
-            let decoded = last.seconds - start + info.frameDuration.seconds
+            let decoded = last.seconds + info.frameDuration.seconds
             if decoded + 1 < declared * 0.9 {
                 throw MediaInputError(
                     path: path, reason: "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded")
@@ -193,7 +201,7 @@ public final class VideoFileReader {
     private func drainVideo() throws {
         while try videoDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            let ticks = decoded.bestEffortTimestamp
+            let ticks = decoded.bestEffortTimestamp.map { $0 - videoOrigin }
                 ?? (lastVideoTime.map { ($0 + info.frameDuration).converted(to: timeBase.den).value / Int64(max(timeBase.num, 1)) } ?? 0)
             let time = Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den)
             if let lastVideoTime, time <= lastVideoTime { continue }  // drop out-of-order duplicates
@@ -253,8 +261,27 @@ public final class VideoFileReader {
         guard let audioDecoder, let resampler else { return }
         while try audioDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            let samples = try resampler.convert(decoded)
+            if audioSamplesToCut == nil { placeFirstAudio(sampleRate: resampler.sampleRate, channels: resampler.channels) }
+            var samples = try resampler.convert(decoded)
+            if let cut = audioSamplesToCut, cut > 0 {
+                let count = min(cut, samples.count / resampler.channels)
+                samples.removeFirst(count * resampler.channels)
+                audioSamplesToCut = cut - count
+            }
             if !samples.isEmpty { pending.append(.audio(samples)) }
         }
+    }
+
+    /// Lines the audio up with the first video frame: silence before audio that starts later, a cut for
+    /// audio that starts earlier (by the first decoded frame's time against the video stream's start).
+    private func placeFirstAudio(sampleRate: Int, channels: Int) {
+        let videoStart = Double(videoOrigin) * Double(timeBase.num) / Double(timeBase.den)
+        let audioStart = decoded.bestEffortTimestamp.map {
+            Double($0) * Double(audioTimeBase.num) / Double(audioTimeBase.den)
+        } ?? videoStart
+        // Bounded to an hour, so a broken timestamp cannot ask for gigabytes of silence.
+        let lead = Int((min(max(audioStart - videoStart, -3600), 3600) * Double(sampleRate)).rounded())
+        if lead > 0 { pending.append(.audio([Float](repeating: 0, count: lead * channels))) }
+        audioSamplesToCut = max(0, -lead)
     }
 }
