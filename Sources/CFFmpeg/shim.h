@@ -12,6 +12,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
 
 /// `AVERROR(e)`: a POSIX errno as a negative libav error code.
 static inline int fz_AVERROR(int e) { return AVERROR(e); }

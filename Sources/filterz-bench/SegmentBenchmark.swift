@@ -2,69 +2,114 @@ import FilterKit
 import FilterzCLI
 import Foundation
 
-/// `filterz-bench segment`: our `record` job against the `ffmpeg` CLI doing the nearest equivalent job, in
-/// the same run.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `filterz-bench segment [all-12|colour-only]`: our `record` job against the `ffmpeg` CLI doing the nearest
+/// equivalent job, in the same run.
 ///
 /// Ours: `filterz record` in process — simulated camera 1280×720 at 30 fps for 20 s, the all-12-values
-/// preset of `filterz-bench filter`, the default ladder (720p/540p/360p at 3000k/2000k/730k), 2 s segments,
-/// MPEG-TS, with AAC audio, WebVTT subtitles, I-frame playlists and the poster.
-/// Anchor: `ffmpeg -f lavfi -i testsrc2` (+ a sine for audio) through the same filter chain as
-/// `filterz-bench filter`, split to the three scaled renditions, libx264 `superfast` (our default) with the same capped VBR
-/// and keyframes forced every 2 s (scene cuts off), AAC audio, and the `hls` muxer with a master playlist.
-/// Last line: `{"bench":"segment","ours_s":…,"anchor_s":…,"ratio":…,"realtime":…}`; ratio = ours / anchor
-/// (wall time, lower is better), realtime = 20 s / ours.
+/// preset of `filterz-bench filter` (or its colour-only preset, so the cost of everything but the spatial
+/// filters shows), the default ladder (720p/540p/360p at 3000k/2000k/730k), 2 s segments, MPEG-TS, with AAC
+/// audio, WebVTT subtitles, I-frame playlists and the poster.
+/// Anchor: `ffmpeg -f lavfi -i testsrc2` (+ a sine for audio) through the matching filter chain of
+/// `filterz-bench filter`, split to the three scaled renditions, libx264 with our preset (`superfast`), the
+/// same capped VBR and keyframes forced every 2 s (scene cuts off), AAC 128k, and the `hls` muxer with a
+/// master playlist.
+/// Both lines also print the CPU seconds used, so "cores busy" = CPU ÷ wall shows how well each overlaps.
+/// Last line: `{"bench":"segment","ours_s":…,"anchor_s":…,"ratio":…,"realtime":…}` (plus `"preset"` for
+/// colour-only); ratio = ours / anchor (wall time, lower is better), realtime = 20 s / ours.
 enum SegmentBenchmark {
     static let seconds = 20
     static let ladder = [(1280, 720, 3000), (960, 540, 2000), (640, 360, 730)]
+    /// The libx264 speed preset of both jobs (ours is `filterz record`'s default).
+    static let x264Preset = "superfast"
+
+    /// A preset of the benchmark: our filter values and the nearest ffmpeg chain.
+    struct Variant {
+        var name: String
+        var values: FilterValues
+        var ffmpegChain: String
+    }
+
+    static let variants = [
+        Variant(name: "all-12", values: FilterBenchmark.allTwelve, ffmpegChain: FilterBenchmark.ffmpegChain),
+        Variant(
+            name: "colour-only", values: FilterBenchmark.colourOnly,
+            ffmpegChain: "eq=contrast=1.1:saturation=0.9,colortemperature=temperature=4800,"
+                + "curves=all='0/0.03 0.25/0.29 0.75/0.70 1/1'"),
+    ]
 
     static func run() -> Int32 {
+        let requested = CommandLine.arguments.dropFirst(2).first ?? "all-12"
+        guard let variant = variants.first(where: { $0.name == requested }) else {
+            print("usage: filterz-bench segment [\(variants.map(\.name).joined(separator: "|"))]")
+            return 2
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        print("segment benchmark: filterz record vs ffmpeg CLI, 1280x720 30 fps \(seconds) s, 3 renditions, 2 s TS segments (\(cores) cores)")
+        print("segment benchmark: filterz record vs ffmpeg CLI, 1280x720 30 fps \(seconds) s, 3 renditions, 2 s TS segments, "
+              + "\(variant.name) preset, x264 \(x264Preset) (\(cores) cores)")
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-segment-\(getpid())")
         try? FileManager.default.removeItem(at: work)
         try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
-        let presetURL = work.appendingPathComponent("all-12.json")
+        let presetURL = work.appendingPathComponent("\(variant.name).json")
         _ = FileManager.default.createFile(
-            atPath: presetURL.path, contents: Data(Preset(name: "all-12", values: FilterBenchmark.allTwelve).jsonBytes()))
+            atPath: presetURL.path, contents: Data(Preset(name: variant.name, values: variant.values).jsonBytes()))
         let oursFolder = work.appendingPathComponent("ours")
         let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let cpuBefore = cpuSeconds(children: false)
         let start = Date()
         let code = CLI.run(
             arguments: ["record", "--preset", presetURL.path, "--duration", "\(seconds)", "--fps", "30",
-                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", "superfast",
+                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
                         "--out", oursFolder.path],
             stdout: stdout, stderr: stderr)
         let ours = Date().timeIntervalSince(start)
+        let oursCPU = cpuSeconds(children: false) - cpuBefore
         print(stdout.text, terminator: "")
         guard code == 0 else {
             print("filterz record failed: \(stderr.text)")
             return 1
         }
-        print(String(format: "  ours    %.2f s  (%.2fx real time)", ours, Double(seconds) / ours))
+        print(String(format: "  ours    %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
+                     ours, Double(seconds) / ours, oursCPU, oursCPU / ours))
 
         let anchorFolder = work.appendingPathComponent("anchor")
         try? FileManager.default.createDirectory(at: anchorFolder, withIntermediateDirectories: true)
-        let arguments = anchorArguments(folder: anchorFolder.path)
+        let arguments = anchorArguments(folder: anchorFolder.path, chain: variant.ffmpegChain)
+        let childCPUBefore = cpuSeconds(children: true)
         let anchorStart = Date()
         let anchorOutput = FilterBenchmark.runTool("ffmpeg", arguments)
         let anchor = Date().timeIntervalSince(anchorStart)
+        let anchorCPU = cpuSeconds(children: true) - childCPUBefore
         print("  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " "))
+        let presetField = variant.name == "all-12" ? "" : #""preset":"\#(variant.name)","#
         guard anchorOutput != nil else {
             print("ffmpeg not available or failed: no anchor")
-            print(#"{"bench":"segment","ours_s":\#(round2(ours)),"anchor_s":null,"ratio":null,"realtime":\#(round2(Double(seconds) / ours))}"#)
+            print(#"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":null,"ratio":null,"realtime":\#(round2(Double(seconds) / ours))}"#)
             return 1
         }
-        print(String(format: "  anchor  %.2f s  (%.2fx real time)", anchor, Double(seconds) / anchor))
+        print(String(format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
+                     anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
         print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
-        print(#"{"bench":"segment","ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
+        print(#"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
         return 0
     }
 
+    /// User + system CPU seconds of this process, or of its finished children.
+    static func cpuSeconds(children: Bool) -> Double {
+        var usage = rusage()
+        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// The ffmpeg command line of the anchor job.
-    static func anchorArguments(folder: String) -> [String] {
-        var graph = "[0:v]\(FilterBenchmark.ffmpegChain),format=yuv420p,split=3[s0][s1][s2]"
+    static func anchorArguments(folder: String, chain: String) -> [String] {
+        var graph = "[0:v]\(chain),format=yuv420p,split=3[s0][s1][s2]"
         for (index, rung) in ladder.enumerated() {
             graph += ";[s\(index)]scale=\(rung.0):\(rung.1)[v\(index)]"
         }
@@ -76,7 +121,7 @@ enum SegmentBenchmark {
         ]
         for index in ladder.indices { arguments += ["-map", "[v\(index)]"] }
         arguments += ["-map", "1:a"]
-        arguments += ["-c:v", "libx264", "-preset", "superfast", "-profile:v", "high",
+        arguments += ["-c:v", "libx264", "-preset", x264Preset, "-profile:v", "high",
                       "-x264-params", "scenecut=0:open-gop=0", "-g", "60", "-keyint_min", "60",
                       "-force_key_frames", "expr:gte(t,n_forced*2)"]
         for (index, rung) in ladder.enumerated() {

@@ -2,6 +2,7 @@ import FilterzTestSupport
 import Foundation
 import HLS
 import Testing
+@testable import FilterzCLI
 
 /// Checks a folder written by `filterz record`/`package` the way a player and ffprobe see it.
 struct HLSLadderCheck {
@@ -96,6 +97,12 @@ struct HLSLadderCheck {
             #expect(variant.codecList.count == 2 && variant.codecList[0].hasPrefix("avc1.") && variant.codecList[1] == "mp4a.40.2")
             let media = try media(variant.uri)
             #expect(media.endList)
+            // ffprobe opens the media playlist on its own: one H.264 stream of this size, as long as the playlist.
+            let alone = try probe(variant.uri)
+            let size = variant.resolution.map { "\($0.width)x\($0.height)" } ?? "?"
+            #expect(alone.streams.filter { $0.codec_type == "video" }.map { "\($0.width ?? 0)x\($0.height ?? 0)" } == [size])
+            let probed = try #require(alone.format?.duration.flatMap(Double.init), "ffprobe gives \(variant.uri) no duration")
+            #expect(abs(probed - durationSeconds) <= frameSeconds + 0.001, "\(variant.uri): ffprobe says \(probed) s")
             #expect(abs(media.totalDuration - durationSeconds) <= frameSeconds + 1e-6)
             #expect(media.segments.allSatisfy { $0.duration.rounded() <= Double(media.targetDuration ?? 0) })
             var starts: [Double] = []
@@ -217,14 +224,28 @@ struct HLSLadderCheck {
             }
         }
         let reading = try JSONDecoder().decode(Reading.self, from: Data(result.stdout.utf8))
-        #expect(reading.variants.count == master.variants.count)
-        for (pair, variant) in zip(reading.variants, master.variants) {
-            if case .text(let uri) = pair[0] { #expect(uri == variant.uri) }
-            if case .number(let bandwidth) = pair[1] { #expect(bandwidth == variant.bandwidth) }
-            let ours = try media(variant.uri).segments.map(\.duration)
-            let theirs = reading.durations[variant.uri] ?? []
-            #expect(theirs.count == ours.count)
+        // The same facts from `filterz inspect --json` (run in process).
+        let inspected = try inspectJSON("master.m3u8")
+        let variants = try #require(inspected["variants"] as? [[String: Any]])
+        #expect(reading.variants.count == variants.count && variants.count == master.variants.count)
+        for (pair, variant) in zip(reading.variants, variants) {
+            let uri = try #require(variant["uri"] as? String)
+            if case .text(let theirs) = pair[0] { #expect(theirs == uri) }
+            if case .number(let bandwidth) = pair[1] { #expect(bandwidth == variant["bandwidth"] as? Int) }
+            let segments = try #require(try inspectJSON(uri)["segments"] as? [[String: Any]])
+            let ours = segments.compactMap { $0["duration"] as? Double }
+            let theirs = reading.durations[uri] ?? []
+            #expect(theirs.count == segments.count && ours.count == segments.count && !ours.isEmpty)
             for (a, b) in zip(theirs, ours) { #expect(abs(a - b) < 1e-9) }
         }
+    }
+
+    /// `filterz inspect --json` of a playlist in the folder, as a JSON object.
+    func inspectJSON(_ relative: String) throws -> [String: Any] {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["inspect", "--json", folder.appendingPathComponent(relative).path], stdout: stdout, stderr: stderr)
+        #expect(code == 0, "filterz inspect \(relative): \(stderr.text)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any])
     }
 }

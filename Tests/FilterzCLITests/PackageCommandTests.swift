@@ -35,6 +35,89 @@ struct PackageCommandTests {
         try StreamGate.check(out)
     }
 
+    struct AudioCase: Sendable, CustomTestStringConvertible {
+        /// What ffmpeg writes into the clip.
+        var rate: Int, layout: String, codec: String, container: String
+        /// What the audio rendition must be.
+        var expectedRate: Int, expectedChannels: Int
+        var testDescription: String { "\(rate) Hz \(layout) \(codec)" }
+    }
+
+    /// Any input audio is re-encoded to AAC-LC: resampled where AAC lacks the rate, downmixed to stereo.
+    @Test(arguments: [
+        AudioCase(rate: 44_100, layout: "mono", codec: "aac", container: "mp4", expectedRate: 44_100, expectedChannels: 1),
+        AudioCase(rate: 48_000, layout: "stereo", codec: "aac", container: "mp4", expectedRate: 48_000, expectedChannels: 2),
+        AudioCase(rate: 96_000, layout: "5.1", codec: "pcm_s16le", container: "mov", expectedRate: 48_000, expectedChannels: 2),
+        AudioCase(rate: 37_800, layout: "stereo", codec: "pcm_s32le", container: "mov", expectedRate: 48_000, expectedChannels: 2),
+    ])
+    func anyInputAudioBecomesAACLC(_ audio: AudioCase) throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("clip.\(audio.container)").path
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=2",
+                    "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=\(audio.rate),aformat=channel_layouts=\(audio.layout)",
+                    "-c:v", "libx264", "-c:a", audio.codec, "-shortest", clip])
+        let out = folder.url.appendingPathComponent("out")
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k",
+                        "--segment-duration", "1"],
+            stdout: stdout, stderr: stderr)
+        #expect(code == 0, "\(stderr.text)")
+        let check = HLSLadderCheck(folder: out)
+        let master = try check.master()
+        #expect(master.variants.first?.codecList.last == "mp4a.40.2")
+        let rendition = try #require(master.renditions.first { $0.type == .audio })
+        #expect(rendition.channels == String(audio.expectedChannels))
+        let playlist = try check.media(try #require(rendition.uri))
+        #expect(abs(playlist.totalDuration - 2) <= 2048.0 / Double(audio.expectedRate) + 1.0 / 30, "audio lasts \(playlist.totalDuration) s")
+        let probe = try ExternalTool.run(
+            "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,profile,sample_rate,channels",
+                        "-of", "csv=p=0", out.appendingPathComponent(try #require(rendition.uri)).path])
+        // (ffprobe lists the stream once under the HLS program and once on its own.)
+        #expect(Set(probe.stdout.split(separator: "\n").map(String.init))
+                == ["aac,LC,\(audio.expectedRate),\(audio.expectedChannels)"], "\(probe.stdout) \(probe.stderr)")
+        // Not silence: the sine survives resampling and downmixing (the loudest AAC packet is well above empty).
+        let volume = try ExternalTool.run(
+            "ffmpeg", ["-v", "info", "-i", out.appendingPathComponent(try #require(rendition.uri)).path,
+                       "-af", "volumedetect", "-f", "null", "-"])
+        let maxVolume = volume.stderr.split(separator: "\n").first { $0.contains("max_volume:") }
+        let decibels = maxVolume.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? -100
+        #expect(decibels > -30, "\(maxVolume ?? "no volumedetect output")")
+    }
+
+    /// The audio's first sample plays with the first video frame, whatever the input's start times.
+    @Test(arguments: [
+        ["-f", "mpegts"],  // both streams start near 1.4 s
+        ["-itsoffset", "0.5"],  // (placed before the audio input) audio starts 0.5 s after the video
+        ["-video-later"],  // video starts 0.5 s after the audio
+    ])
+    func audioStartsWithTheVideo(_ variant: [String]) throws {
+        let folder = try TemporaryFolder()
+        let isTS = variant.first == "-f"
+        let clip = folder.url.appendingPathComponent(isTS ? "clip.ts" : "clip.mp4").path
+        let video = ["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=3"]
+        let audio = ["-f", "lavfi", "-i", "sine=f=440:d=3"]
+        var inputs = video + audio
+        if variant.first == "-itsoffset" { inputs = video + variant + audio }
+        if variant.first == "-video-later" { inputs = ["-itsoffset", "0.5"] + video + audio }
+        try ffmpeg(inputs + ["-c:v", "libx264", "-c:a", "aac"] + (isTS ? variant : []) + [clip])
+        let out = folder.url.appendingPathComponent("out")
+        let result = package(clip, out: out)
+        #expect(result.code == 0, "\(result.stderr)")
+        func start(_ relative: String) throws -> Double {
+            let probe = try ExternalTool.run(
+                "ffprobe", ["-v", "error", "-show_entries", "stream=start_time", "-of", "csv=p=0",
+                            out.appendingPathComponent(relative).path])
+            // (ffprobe may list the stream twice: under the program and on its own.)
+            return try #require(probe.stdout.split(separator: "\n").compactMap { Double($0) }.first, "\(probe.stdout)")
+        }
+        let videoStart = try start("90p/seg_00000.ts"), audioStart = try start("audio/seg_00000.ts")
+        // AAC priming puts the first audio packet up to one frame (1024 samples) early.
+        #expect(abs(audioStart - videoStart) <= 1024.0 / 44_100 + 0.005, "video \(videoStart) s, audio \(audioStart) s")
+        let audioPlaylist = try HLSLadderCheck(folder: out).media("audio/index.m3u8")
+        #expect(abs(audioPlaylist.totalDuration - 3) <= 0.1, "audio lasts \(audioPlaylist.totalDuration) s")
+    }
+
     @Test func portraitPhoneVideoComesOutUpright() throws {
         let folder = try TemporaryFolder()
         // Left half red, right half blue, stored landscape with a display matrix saying "turn 90° clockwise".

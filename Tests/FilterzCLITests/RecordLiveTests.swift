@@ -37,6 +37,30 @@ struct RecordLiveTests {
         try StreamGate.check(video)
     }
 
+    @Test func slidingWindowDeletesSegmentsOfEveryTrackAfterTheGracePeriod() throws {
+        let folder = try TemporaryFolder()
+        let recording = try LiveRecording(folder: folder.url, extra: ["--duration", "30", "--window", "1"])
+        // Window 1: segment 0 leaves at count 2 and may go from count 4 (its length plus a window later).
+        let playlist = try recording.waitForPlaylist { ($0.mediaSequence ?? 0) >= 4 }
+        recording.signal(SIGINT)
+        #expect(recording.waitForExit(timeoutSeconds: 60) == 0)
+        #expect(playlist.segments.count == 1)
+        let check = HLSLadderCheck(folder: folder.url)
+        let master = try check.master()
+        let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+        #expect(uris.count == 5, "video, I-frames, audio, 2 subtitle languages")
+        for uri in uris {
+            let media = try check.media(uri)
+            #expect(media.endList && media.segments.count == 1)
+            let files = try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent(HLSLadderCheck.folderOf(uri)).path)
+            #expect(!files.contains { $0.hasPrefix("seg_00000.") }, "\(uri): seg_00000 still on disk: \(files.sorted())")
+            // What the final playlist lists, and the grace period before it, is still there.
+            for segment in media.segments { #expect(files.contains(segment.uri), "\(uri) lists missing \(segment.uri)") }
+            #expect(files.filter { $0.hasPrefix("seg_") }.count <= 3, "\(uri): \(files.sorted())")
+        }
+    }
+
     @Test(arguments: ["ts", "fmp4"])
     func killMinus9LeavesValidPlaylistsListingOnlyCompleteSegments(_ format: String) throws {
         let temporary = try TemporaryFolder()
@@ -86,11 +110,16 @@ final class LiveRecording {
 
     /// Waits (up to 60 s) until the first rendition's playlist lists `count` segments; returns it.
     func waitForSegments(_ count: Int) throws -> MediaPlaylist {
+        try waitForPlaylist { $0.segments.count >= count }
+    }
+
+    /// Waits (up to 60 s) until the first rendition's playlist satisfies `condition`; returns it.
+    func waitForPlaylist(_ condition: (MediaPlaylist) -> Bool) throws -> MediaPlaylist {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if let text = try? String(contentsOf: folder.appendingPathComponent("90p/index.m3u8"), encoding: .utf8),
                FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path),
-               let media = HLS.parse(text).playlist?.media, media.segments.count >= count
+               let media = HLS.parse(text).playlist?.media, condition(media)
             {
                 return media
             }

@@ -69,10 +69,18 @@ enum RecordCommand {
             live: live, context: context)
         let renderer = FilterRenderer(values: options.preset.values)
         let frameSeconds = camera.frameDuration.seconds
+        // The camera draws on one core: draw frame N+1 while frame N is filtered (on every core) and encoded.
+        let pictures = Prefetcher(name: "camera") { index in
+            index < camera.captures.count ? camera.frame(for: camera.captures[index]).image : nil
+        }
+        // Filtered frames go into a ring of reused buffers rather than a fresh 3.7 MB array each (page faults
+        // and a copy); a buffer comes round again after the encoders' queues (≤ 5 frames) have let it go.
+        var ring = Array(repeating: Frame(rgbaWidth: camera.width, height: camera.height), count: 8)
         return try job.run(totalFrames: camera.captures.count) { index in
-            guard index < camera.captures.count else { return nil }
+            guard let picture = pictures.next() else { return nil }
             let capture = camera.captures[index]
-            let filtered = renderer.renderFrame(camera.frame(for: capture).image)
+            renderer.renderFrame(picture, into: &ring[index % ring.count])
+            let filtered = ring[index % ring.count]
             let time = Timestamp(capture.timestamp.value, timescale: capture.timestamp.timescale)
             let rate = Double(microphone.configuration.sampleRate)
             let first = Int64((capture.timestamp.seconds * rate).rounded())

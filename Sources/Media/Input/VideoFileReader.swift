@@ -14,9 +14,12 @@ import Packaging
 ///         }
 ///     }
 ///
-/// Audio is converted to float and at most two channels (extra channels are dropped, mono stays mono);
-/// its sample rate is kept. Not handled: audio that starts later than the video is not delayed.
-/// Confined to one task.
+/// Audio of any rate, layout and sample format is resampled by libswresample to interleaved float,
+/// mono or stereo (wider layouts are downmixed), at the source rate when AAC has it, else 48 kHz
+/// (`AudioResampler.outputFormat`).
+/// Times start at zero with the video stream (an MPEG-TS file starting at 1.4 s gives 0, 1/30, …), and the
+/// audio is put on the same timeline: sample 0 plays with the first video frame (audio that starts later is
+/// preceded by silence, audio that starts earlier is cut). Confined to one task.
 public final class VideoFileReader {
     /// What the file holds.
     public struct Info: Sendable {
@@ -47,10 +50,17 @@ public final class VideoFileReader {
     private let videoDecoder: CodecContext
     private let audioIndex: Int?
     private let audioDecoder: CodecContext?
+    private let resampler: AudioResampler?
     private let packet: MediaPacket
     private let decoded: MediaFrame
     private var scaler: Scaler?
     private let timeBase: AVRational
+    /// The video stream's start time in its ticks: subtracted from every video time.
+    private let videoOrigin: Int64
+    private let audioTimeBase: AVRational
+    /// Samples per channel still to cut from the start of the audio (it began before the video); nil until
+    /// the first audio frame has been placed.
+    private var audioSamplesToCut: Int?
     private var pending: [Item] = []
     private var reachedEnd = false
     private var flushed = false
@@ -83,6 +93,8 @@ public final class VideoFileReader {
             throw MediaInputError(path: path, reason: "cannot decode the video stream (\(error.reason))")
         }
         timeBase = stream.pointee.time_base
+        let start = stream.pointee.start_time
+        videoOrigin = start == fz_AV_NOPTS_VALUE() ? 0 : start
         var audioIndex: Int? = nil
         var audioDecoder: CodecContext? = nil
         if let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let audioStream = input.stream(index),
@@ -94,6 +106,8 @@ public final class VideoFileReader {
         }
         self.audioIndex = audioIndex
         self.audioDecoder = audioDecoder
+        let opened = input
+        audioTimeBase = audioIndex.flatMap { opened.stream($0)?.pointee.time_base } ?? AVRational(num: 1, den: 1)
 
         let rotation = Self.rotation(of: stream)
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
@@ -101,14 +115,17 @@ public final class VideoFileReader {
         var rate = stream.pointee.avg_frame_rate
         if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
         if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 30, den: 1) }
-        let audioInfo = audioDecoder.map { decoder -> (Int, Int) in
-            (Int(decoder.pointer.pointee.sample_rate), min(2, max(1, Int(decoder.pointer.pointee.ch_layout.nb_channels))))
+        let audioInfo = audioDecoder.map { decoder in
+            AudioResampler.outputFormat(
+                sampleRate: Int(decoder.pointer.pointee.sample_rate),
+                channels: Int(decoder.pointer.pointee.ch_layout.nb_channels))
         }
+        resampler = audioInfo.map { AudioResampler(sampleRate: $0.sampleRate, channels: $0.channels) }
         info = Info(
             width: rotation % 180 == 0 ? width : height, height: rotation % 180 == 0 ? height : width,
             rotationDegrees: rotation, frameDuration: Timestamp(Int64(rate.den), timescale: rate.num),
             timescale: timeBase.den, durationSeconds: input.durationSeconds,
-            audio: audioInfo.map { (sampleRate: $0.0, channels: $0.1) })
+            audio: audioInfo)
     }
 
     /// Clockwise degrees that make the picture upright, from the stream's display matrix (0 without one).
@@ -137,9 +154,12 @@ public final class VideoFileReader {
             if reachedEnd {
                 try videoDecoder.send(packet: nil)
                 try drainVideo()
-                if let audioDecoder {
+                if let audioDecoder, let resampler {
                     try audioDecoder.send(packet: nil)
                     try drainAudio()
+                    // What the resampler's filter still holds.
+                    let rest = try resampler.flush()
+                    if !rest.isEmpty { pending.append(.audio(rest)) }
                 }
                 flushed = true
                 try checkComplete()
@@ -170,11 +190,7 @@ public final class VideoFileReader {
     private func checkComplete() throws(MediaInputError) {
         guard framesDecoded > 0 else { throw MediaInputError(path: path, reason: "no video frame could be decoded") }
         if let declared = info.durationSeconds, let last = lastVideoTime {
-            let start = input.stream(videoIndex).map { stream -> Double in
-                let value = stream.pointee.start_time
-                return value == fz_AV_NOPTS_VALUE() ? 0 : Double(value) * Double(timeBase.num) / Double(timeBase.den)
-            } ?? 0
-            let decoded = last.seconds - start + info.frameDuration.seconds
+            let decoded = last.seconds + info.frameDuration.seconds
             if decoded + 1 < declared * 0.9 {
                 throw MediaInputError(
                     path: path, reason: "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded")
@@ -185,7 +201,7 @@ public final class VideoFileReader {
     private func drainVideo() throws {
         while try videoDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            let ticks = decoded.bestEffortTimestamp
+            let ticks = decoded.bestEffortTimestamp.map { $0 - videoOrigin }
                 ?? (lastVideoTime.map { ($0 + info.frameDuration).converted(to: timeBase.den).value / Int64(max(timeBase.num, 1)) } ?? 0)
             let time = Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den)
             if let lastVideoTime, time <= lastVideoTime { continue }  // drop out-of-order duplicates
@@ -242,48 +258,30 @@ public final class VideoFileReader {
     }
 
     private func drainAudio() throws {
-        guard let audioDecoder, let channels = info.audio?.channels else { return }
+        guard let audioDecoder, let resampler else { return }
         while try audioDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            pending.append(.audio(Self.interleavedFloats(decoded, channels: channels)))
+            if audioSamplesToCut == nil { placeFirstAudio(sampleRate: resampler.sampleRate, channels: resampler.channels) }
+            var samples = try resampler.convert(decoded)
+            if let cut = audioSamplesToCut, cut > 0 {
+                let count = min(cut, samples.count / resampler.channels)
+                samples.removeFirst(count * resampler.channels)
+                audioSamplesToCut = cut - count
+            }
+            if !samples.isEmpty { pending.append(.audio(samples)) }
         }
     }
 
-    /// The frame's samples as interleaved floats, keeping the first `channels` channels.
-    static func interleavedFloats(_ frame: MediaFrame, channels: Int) -> [Float] {
-        let count = Int(frame.pointer.pointee.nb_samples)
-        let sourceChannels = max(1, Int(frame.pointer.pointee.ch_layout.nb_channels))
-        let format = AVSampleFormat(rawValue: frame.pointer.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
-        var out = [Float](repeating: 0, count: count * channels)
-        for channel in 0..<min(channels, sourceChannels) {
-            let plane = planar ? frame.plane(channel).data : frame.plane(0).data
-            guard let plane else { continue }
-            let stride = planar ? 1 : sourceChannels
-            let offset = planar ? 0 : channel
-            for i in 0..<count {
-                let index = i * stride + offset
-                let value: Float
-                switch format {
-                case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP:
-                    value = plane.withMemoryRebound(to: Float.self, capacity: index + 1) { $0[index] }
-                case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P:
-                    value = Float(plane.withMemoryRebound(to: Int16.self, capacity: index + 1) { $0[index] }) / 32768
-                case AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P:
-                    value = Float(plane.withMemoryRebound(to: Int32.self, capacity: index + 1) { $0[index] }) / 2_147_483_648
-                case AV_SAMPLE_FMT_DBL, AV_SAMPLE_FMT_DBLP:
-                    value = Float(plane.withMemoryRebound(to: Double.self, capacity: index + 1) { $0[index] })
-                case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P:
-                    value = (Float(plane[index]) - 128) / 128
-                default:
-                    value = 0
-                }
-                out[i * channels + channel] = value
-            }
-        }
-        if channels == 2 && sourceChannels == 1 {
-            for i in 0..<count { out[i * 2 + 1] = out[i * 2] }
-        }
-        return out
+    /// Lines the audio up with the first video frame: silence before audio that starts later, a cut for
+    /// audio that starts earlier (by the first decoded frame's time against the video stream's start).
+    private func placeFirstAudio(sampleRate: Int, channels: Int) {
+        let videoStart = Double(videoOrigin) * Double(timeBase.num) / Double(timeBase.den)
+        let audioStart = decoded.bestEffortTimestamp.map {
+            Double($0) * Double(audioTimeBase.num) / Double(audioTimeBase.den)
+        } ?? videoStart
+        // Bounded to an hour, so a broken timestamp cannot ask for gigabytes of silence.
+        let lead = Int((min(max(audioStart - videoStart, -3600), 3600) * Double(sampleRate)).rounded())
+        if lead > 0 { pending.append(.audio([Float](repeating: 0, count: lead * channels))) }
+        audioSamplesToCut = max(0, -lead)
     }
 }

@@ -109,6 +109,8 @@ public final class LadderSegmenter {
     private var subtitleSegmentStart: (index: Int, time: Timestamp)?
     private var firstVideoTime: Timestamp?
     private var publishedCount = 0
+    /// Segments below this index were deleted after leaving a sliding window (`SegmentRetention`).
+    private var deletedCount = 0
     private var failure: String?
     private var isClosed = false
 
@@ -343,6 +345,30 @@ public final class LadderSegmenter {
             throw .output(error.description)
         }
         publishedCount = count
+        deleteExpiredSegments(presentation)
+    }
+
+    /// Deletes the segment files of every track that left the sliding window longer ago than a player
+    /// may still need them (`SegmentRetention`); the playlists just written no longer name them.
+    private func deleteExpiredSegments(_ presentation: Presentation) {
+        let expired = SegmentRetention(mode: configuration.mode).deletableSegments(publishedCount: publishedCount)
+        guard expired.upperBound > deletedCount else { return }
+        let indices = deletedCount..<expired.upperBound
+        let root = configuration.outputFolder + "/"
+        var tracks: [(folder: String, segments: [SegmentRecord])] = presentation.videos.map {
+            (root + Self.folder(of: $0.playlistURI), $0.segments)
+        }
+        if let audio = presentation.audio { tracks.append((root + Self.folder(of: audio.playlistURI), audio.segments)) }
+        tracks += presentation.subtitles.map { (root + Self.folder(of: $0.playlistURI), $0.segments) }
+        for (folder, segments) in tracks {
+            for index in indices where index < segments.count { AtomicFile.remove(folder + segments[index].uri) }
+        }
+        deletedCount = expired.upperBound
+    }
+
+    /// `720p/` for `720p/index.m3u8`: where a playlist's segments live, relative to the output folder.
+    private static func folder(of playlistURI: String) -> String {
+        playlistURI.lastIndex(of: "/").map { String(playlistURI[...$0]) } ?? ""
     }
 
     // MARK: Subtitles

@@ -4,7 +4,9 @@ import Foundation
 /// the producer), `pop` waits while it is empty. Holds only `Sendable` values.
 final class WorkQueue<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Waiting elements from `head` on; taken slots are cleared at once, so the queue never keeps a
+    /// popped element (a frame buffer) alive.
+    private var items: [Element?] = []
     private var head = 0
     private let capacity: Int
 
@@ -21,7 +23,7 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
     func pop() -> Element {
         condition.lock()
         while items.count - head == 0 { condition.wait() }
-        let element = items[head]
+        let element = items[head].take()!
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
@@ -30,6 +32,15 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return element
+    }
+
+    /// Drops everything waiting (unblocking a producer waiting in `push`).
+    func removeAll() {
+        condition.lock()
+        items = []
+        head = 0
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
