@@ -1,5 +1,5 @@
 // filterz-bench: benchmarks that generate their inputs and print ratios against anchors measured in the same run.
-// Usage: filterz-bench <parse|filter|segment|serve|simulate>
+// Usage: filterz-bench <parse|filter|segment|serve|simulate|abr>
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +10,7 @@ let benchmarks: [String: () -> Int32] = [
     "filter": FilterBenchmark.run,
     "segment": SegmentBenchmark.run,
     "simulate": SimulateBenchmark.run,
+    "abr": ABRBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,7 +6,9 @@ public struct EstimatorConfiguration: Sendable, Hashable {
     public var slowHalfLifeSeconds: Double
     /// Number of recent samples in the harmonic mean (RobustMPC: 5).
     public var harmonicWindow: Int
-    /// Half-lives of the latency EWMAs, in samples (Sabre: 3 and 8; the estimate is the larger of the two).
+    /// Half-lives of the latency EWMAs, in samples (the estimate is the larger of the two). Sabre's are its
+    /// throughput half-lives divided by the segment duration (2 and 0.75 samples for 4 s segments); the two
+    /// only differ when the latency changes.
     public var fastLatencyHalfLifeSamples: Double
     public var slowLatencyHalfLifeSamples: Double
     /// Shortest transfer time a sample is credited with, so a cached instant response is not infinite throughput.

@@ -1,7 +1,10 @@
 /// The Filterz default: RobustMPC's look-ahead with a value on the buffer it leaves behind.
 ///
 /// - Prediction: the harmonic mean of the last five throughput samples divided by (1 + the largest recent
-///   relative prediction error), as RobustMPC.
+///   relative prediction error), as RobustMPC, but with that error bounded (`maxRelativeError`, 100 %: the
+///   prediction is at most halved). RobustMPC's error is relative to the measured sample, so one sample in an
+///   outage (or the first one after a jump up) counts for thousands of percent and floors the next five plans;
+///   the buffer and the stall term of the plans already guard against over-prediction.
 /// - Plans: every level sequence over the next five segments, simulated with the real upcoming segment sizes,
 ///   the request latency, idling at the buffer cap and stalls, scored with QoE_lin
 ///   (bitrate − 4.3 × rebuffer − |Δ bitrate|, Mbps).
@@ -24,7 +27,7 @@ public struct FilterzRule: ABRRule {
         guard let harmonic = estimator.harmonicMeanBitsPerSecond else {
             return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
         }
-        let error = estimator.maxRecentRelativeError
+        let error = min(estimator.maxRecentRelativeError, parameters.maxRelativeError)
         let predicted = max(harmonic / (1 + error), 1)
         var planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
@@ -63,11 +66,14 @@ public struct FilterzParameters: Sendable, Hashable {
     public var rebufferPenalty: Double
     /// When fewer upcoming sizes than this are given (and `remainingSegments` is nil), the stream ends there.
     public var lookaheadForEnd: Int
+    /// Largest relative prediction error the throughput is discounted by (RobustMPC: unbounded).
+    public var maxRelativeError: Double
 
     public init(
         horizon: Int = 5, reserveSeconds: Double = 20, terminalWeight: Double = 0.4, rebufferPenalty: Double = 4.3,
-        lookaheadForEnd: Int = 24
+        lookaheadForEnd: Int = 24, maxRelativeError: Double = 1
     ) {
+        self.maxRelativeError = maxRelativeError
         self.horizon = horizon
         self.reserveSeconds = reserveSeconds
         self.terminalWeight = terminalWeight

@@ -19,7 +19,7 @@ public struct MPCRule: ABRRule {
         }
         let error = input.estimator.maxRecentRelativeError
         let predicted = harmonic / (1 + error)
-        var planner = LookaheadPlanner(
+        let planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted,
             latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond)
         let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
@@ -30,8 +30,8 @@ public struct MPCRule: ABRRule {
 }
 
 /// Exhaustive QoE_lin look-ahead over level sequences (depth-first, incremental), shared by MPC and Filterz.
-/// Branches that cannot beat the best plan found so far even at the top bitrate with no penalty are cut,
-/// which finds the same plan (ties keep the first found) at a fraction of the cost.
+/// Branches that cannot beat the best plan found so far are cut, which finds the same plan as visiting every
+/// sequence in order and keeping the first best, at a fraction of the cost.
 struct LookaheadPlanner {
     let allowed: ClosedRange<Int>
     let bitsPerSecond: Double
@@ -49,9 +49,6 @@ struct LookaheadPlanner {
     /// Terminal value: `terminalWeight` per second of buffer short of `terminalTarget` at the plan's end.
     var terminalTarget = 0.0
     var terminalWeight = 0.0
-    private var best = -Double.infinity
-    private var bestFirst: Int
-    private var bestGainPerStep = 0.0
 
     init(
         input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
@@ -74,24 +71,36 @@ struct LookaheadPlanner {
         mbps = input.variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
         previousLevel = input.previousVariantIndex
         startBuffer = input.bufferSeconds
-        bestFirst = allowed.lowerBound
     }
 
-    mutating func bestFirstLevel(steps: Int) -> Int {
-        bestGainPerStep = mbps[allowed.upperBound]
-        // Start the bound just below the plan that holds the previous level: every plan at least as good is
-        // still visited in order, so the choice (and its tie-breaking) is unchanged, but far more is cut.
+    /// The first level of the best plan over `steps` segments.
+    ///
+    /// The bound starts just below the plan that holds the previous level, and levels nearest the previous one
+    /// are visited first, so good plans are found early and far more is cut. The answer is still the lowest
+    /// first level among the best plans (what visiting every sequence in order and keeping the first best
+    /// gives): a tie with a lower first level wins and is never cut.
+    func bestFirstLevel(steps: Int) -> Int {
+        var best = -Double.infinity
         if let hold = previousLevel, allowed.contains(hold) {
             best = holdValue(level: hold, steps: steps) - 1e-9
         }
-        for first in allowed {
-            search(depth: 0, steps: steps, level: first, previous: previousLevel, buffer: startBuffer, reward: 0,
-                   first: first)
+        let center = previousLevel.map { min(max($0, allowed.lowerBound), allowed.upperBound) } ?? allowed.lowerBound
+        return sizes.withUnsafeBufferPointer { sizes in
+            mbps.withUnsafeBufferPointer { mbps in
+                var search = Search(
+                    planner: self, sizes: sizes.baseAddress!, mbps: mbps.baseAddress!, steps: steps, best: best,
+                    bestFirst: allowed.lowerBound)
+                for k in 0..<(2 * levels) {
+                    guard let first = search.level(around: center, k) else { continue }
+                    search.visit(depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
+                                 reward: 0, first: first)
+                }
+                return search.bestFirst
+            }
         }
-        return bestFirst
     }
 
-    /// QoE of holding `level` for every step (same arithmetic as `search`).
+    /// QoE of holding `level` for every step (same arithmetic as `Search.visit`).
     private func holdValue(level: Int, steps: Int) -> Double {
         var buffer = startBuffer
         var value = 0.0
@@ -109,29 +118,64 @@ struct LookaheadPlanner {
         return value
     }
 
-    private mutating func search(
-        depth: Int, steps: Int, level: Int, previous: Int?, buffer: Double, reward: Double, first: Int
-    ) {
-        var buffer = buffer
-        if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
-        let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
-        let rebuffer = max(download - buffer, 0)
-        buffer = max(buffer - download, 0) + segmentSeconds
-        var value = reward + mbps[level] - rebufferPenalty * rebuffer
-        if let previous { value -= abs(mbps[level] - mbps[previous]) }
-        if depth + 1 == steps {
-            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
-            if value > best {
-                best = value
-                bestFirst = first
-            }
-            return
+    /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
+    /// hot loop), and the best plan so far.
+    private struct Search {
+        let planner: LookaheadPlanner
+        let sizes: UnsafePointer<Double>
+        let mbps: UnsafePointer<Double>
+        let steps: Int
+        /// The top allowed bitrate: what any step can earn at most.
+        let topGain: Double
+        var best: Double
+        var bestFirst: Int
+
+        init(
+            planner: LookaheadPlanner, sizes: UnsafePointer<Double>, mbps: UnsafePointer<Double>, steps: Int,
+            best: Double, bestFirst: Int
+        ) {
+            self.planner = planner
+            self.sizes = sizes
+            self.mbps = mbps
+            self.steps = steps
+            topGain = mbps[planner.allowed.upperBound]
+            self.best = best
+            self.bestFirst = bestFirst
         }
-        // Even the top bitrate with no penalty on every remaining step cannot beat the best: cut.
-        if value + Double(steps - depth - 1) * bestGainPerStep <= best { return }
-        for next in allowed {
-            search(depth: depth + 1, steps: steps, level: next, previous: level, buffer: buffer, reward: value,
-                   first: first)
+
+        /// The k-th allowed level nearest `center`: center, center + 1, center − 1, center + 2, …; nil off range.
+        func level(around center: Int, _ k: Int) -> Int? {
+            let level = k % 2 == 1 ? center + (k + 1) / 2 : center - k / 2
+            return planner.allowed.contains(level) ? level : nil
+        }
+
+        /// Plays `level` at `depth` (previous −1 = none), then every continuation.
+        mutating func visit(depth: Int, level: Int, previous: Int, buffer: Double, reward: Double, first: Int) {
+            var buffer = buffer
+            if buffer + planner.segmentSeconds > planner.capSeconds { buffer = planner.capSeconds - planner.segmentSeconds }
+            let download = planner.latencySeconds + sizes[depth * planner.levels + level] / planner.bitsPerSecond
+            let rebuffer = max(download - buffer, 0)
+            buffer = max(buffer - download, 0) + planner.segmentSeconds
+            var value = reward + mbps[level] - planner.rebufferPenalty * rebuffer
+            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            if depth + 1 == steps {
+                if buffer < planner.terminalTarget { value -= planner.terminalWeight * (planner.terminalTarget - buffer) }
+                if value > best || (value == best && first < bestFirst) {
+                    best = value
+                    bestFirst = first
+                }
+                return
+            }
+            // Cut when even the best imaginable rest cannot beat the best plan: the next step earns at most this
+            // level's bitrate (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]), every later
+            // one at most the top bitrate, and stalls and the terminal value only subtract. (The margin keeps
+            // rounding from ever cutting a plan that would win; a tie only wins with a lower first level.)
+            let bound = value + (Double(steps - depth - 2) * topGain + mbps[level]) + 1e-9
+            if bound < best || (bound == best && first >= bestFirst) { return }
+            for k in 0..<(2 * planner.levels) {
+                guard let next = self.level(around: level, k) else { continue }
+                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
+            }
         }
     }
 }

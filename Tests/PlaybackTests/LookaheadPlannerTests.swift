@@ -1,0 +1,84 @@
+import Testing
+@testable import Playback
+
+/// The pruned, reordered search of `LookaheadPlanner` against the plain definition: every level sequence in
+/// order, keeping the first one with a strictly better QoE. Same arithmetic, so the same first level exactly.
+@Suite struct LookaheadPlannerTests {
+    /// The reference: visits all levels^steps sequences in lexicographic order.
+    static func referenceFirstLevel(_ planner: LookaheadPlanner, steps: Int) -> Int {
+        var best = -Double.infinity
+        var bestFirst = planner.allowed.lowerBound
+        func visit(depth: Int, level: Int, previous: Int?, buffer: Double, reward: Double, first: Int) {
+            var buffer = buffer
+            if buffer + planner.segmentSeconds > planner.capSeconds { buffer = planner.capSeconds - planner.segmentSeconds }
+            let download = planner.latencySeconds + planner.sizes[depth * planner.levels + level] / planner.bitsPerSecond
+            let rebuffer = max(download - buffer, 0)
+            buffer = max(buffer - download, 0) + planner.segmentSeconds
+            var value = reward + planner.mbps[level] - planner.rebufferPenalty * rebuffer
+            if let previous { value -= abs(planner.mbps[level] - planner.mbps[previous]) }
+            if depth + 1 == steps {
+                if buffer < planner.terminalTarget {
+                    value -= planner.terminalWeight * (planner.terminalTarget - buffer)
+                }
+                if value > best {
+                    best = value
+                    bestFirst = first
+                }
+                return
+            }
+            for next in planner.allowed {
+                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
+            }
+        }
+        for first in planner.allowed {
+            visit(depth: 0, level: first, previous: planner.previousLevel, buffer: planner.startBuffer, reward: 0,
+                  first: first)
+        }
+        return bestFirst
+    }
+
+    struct Random {
+        var state: UInt64
+        mutating func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int {
+            range.lowerBound + min(Int(unit() * Double(range.count)), range.count - 1)
+        }
+    }
+
+    @Test func prunedSearchChoosesExactlyWhatEnumeratingEveryPlanChooses() {
+        let bitrates = [300, 750, 1200, 1850, 2850, 4300]
+        let variants = bitrates.enumerated().map { VariantInfo(index: $0, bandwidthBitsPerSecond: $1 * 1000) }
+        var random = Random(state: 7)
+        var firstLevels = Set<Int>()
+        for _ in 0..<3000 {
+            let segments = random.int(1...6)
+            let sizes = (0..<segments).map { _ in
+                let factor = 0.8 + 0.4 * random.unit()
+                return bitrates.map { Int(Double($0) * 4000 / 8 * factor) }
+            }
+            let low = random.int(0...2)
+            let allowed = low...random.int(low...5)
+            // Some bandwidths make every level sustainable, some make stalls likely; some ties (cap 8 s, 0 latency).
+            let tight = random.unit() < 0.2
+            let input = SelectionInput(
+                variants: variants, segmentIndex: 0, segmentDurationSeconds: 4, upcomingSegmentBytes: sizes,
+                bufferSeconds: tight ? 0 : 60 * random.unit(), maxBufferSeconds: tight ? 8 : 60,
+                previousVariantIndex: random.unit() < 0.1 ? nil : random.int(0...5))
+            var planner = LookaheadPlanner(
+                input: input, allowed: allowed, bitsPerSecond: 200_000 + 6_000_000 * random.unit(),
+                latencySeconds: tight ? 0 : 0.2 * random.unit(), rebufferPenalty: 4.3)
+            if random.unit() < 0.5 {
+                planner.terminalTarget = 30 * random.unit()
+                planner.terminalWeight = random.unit()
+            }
+            let steps = random.int(1...segments)
+            let chosen = planner.bestFirstLevel(steps: steps)
+            #expect(chosen == Self.referenceFirstLevel(planner, steps: steps))
+            firstLevels.insert(chosen)
+        }
+        #expect(firstLevels.count >= 5, "the cases cover most first levels")
+    }
+}
