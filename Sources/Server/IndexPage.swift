@@ -14,9 +14,9 @@
 ///     …
 ///     <script>IndexPagePlayer.script</script>
 ///
-/// (ID percent-encoded in URLs, HTML-escaped in attributes.) Browsers with native HLS play the `<source>`;
-/// elsewhere `IndexPagePlayer` replaces it with a Media Source, sets `data-player="mse"` on the element, and
-/// adds `<p class="player-note">` after it when it cannot play the stream.
+/// (ID percent-encoded in URLs, HTML-escaped in attributes.) Where the browser's Media Source can take the
+/// stream, `IndexPagePlayer` replaces the `<source>` with one and sets `data-player="mse"` on the element;
+/// otherwise native HLS plays the `<source>`; with neither it adds `<p class="player-note">` after the video.
 enum IndexPage {
     static func render(videos: [CatalogueVideo], tokensRequired: Bool) -> String {
         var html = """

@@ -1,11 +1,11 @@
-/// The script of the index page: plays every `<video data-master="…">` through Media Source Extensions when
-/// the browser has no native HLS (Firefox, some Chromium builds), and otherwise leaves the element alone.
+/// The script of the index page: plays every `<video data-master="…">` through Media Source Extensions where
+/// the browser's Media Source can take the stream, else leaves it to native HLS (Safari, iOS).
 /// Written here, for the streams `filterz record`/`package` make: one variant (the richest within 4 Mb/s; no
 /// adaptive switching), MPEG-TS or fMP4 (EXT-X-MAP), an optional AUDIO rendition, finished or live (the
 /// media playlist is re-read every half target duration). When the browser cannot play a track's type (e.g.
-/// MPEG-TS in Firefox), or a request fails, a `<p class="player-note">` with the playlist link follows the
-/// video. `?player=mse` on the page forces this path (muted, playing at once) so it can be tested in a browser
-/// that has native HLS.
+/// MPEG-TS in Firefox) and there is no native HLS either, or a request fails, a `<p class="player-note">` with
+/// the playlist link follows the video. `?autoplay` on the page starts every video at once, muted (for
+/// browser tests).
 ///
 /// `parseMultivariant` and `parseMedia` are exported under Node (`module.exports`) for tests.
 enum IndexPagePlayer {
@@ -115,8 +115,9 @@ enum IndexPagePlayer {
     video.insertAdjacentElement("afterend", paragraph);
   }
 
-  // Fetches the playlists, adds a SourceBuffer per track and feeds them until the stream ends.
-  async function feedMediaSource(video, source, master) {
+  // The tracks to play: the richest variant within the cap, and its AUDIO rendition if it has one, each with
+  // its media playlist and the MIME type its SourceBuffer needs.
+  async function planTracks(master) {
     var multivariant = parseMultivariant(await load(master, "text"), master);
     var variants = multivariant.variants.sort(function (a, b) { return a.bandwidth - b.bandwidth; });
     if (!variants.length) variants = [{ bandwidth: 0, codecs: ["avc1.64001f", "mp4a.40.2"], url: master }];
@@ -127,38 +128,49 @@ enum IndexPagePlayer {
     if (videoPlaylist.byteRanges || (audioPlaylist && audioPlaylist.byteRanges)) throw new Error("byte-range playlists are not supported here.");
     var audioCodecs = chosen.codecs.filter(function (c) { return c.indexOf("mp4a") === 0; });
     var videoCodecs = audioURL ? chosen.codecs.filter(function (c) { return c.indexOf("mp4a") !== 0; }) : chosen.codecs;
-    var wanted = [{ url: chosen.url, playlist: videoPlaylist, mime: "video/" + container(videoPlaylist, chosen.url) + '; codecs="' + videoCodecs.join(",") + '"' }];
+    var tracks = [{ url: chosen.url, playlist: videoPlaylist, mime: "video/" + container(videoPlaylist, chosen.url) + '; codecs="' + videoCodecs.join(",") + '"' }];
     if (audioPlaylist) {
       var audioMime = container(audioPlaylist, audioURL) === "mp4" ? "audio/mp4" : "video/mp2t";
-      wanted.push({ url: audioURL, playlist: audioPlaylist, mime: audioMime + '; codecs="' + (audioCodecs.join(",") || "mp4a.40.2") + '"' });
+      tracks.push({ url: audioURL, playlist: audioPlaylist, mime: audioMime + '; codecs="' + (audioCodecs.join(",") || "mp4a.40.2") + '"' });
     }
-    wanted.forEach(function (track) {
-      if (!MediaSource.isTypeSupported(track.mime)) throw new Error("this browser cannot play " + track.mime + ".");
-    });
-    var tracks = wanted.map(function (track) { return new Track(source, video, track.url, track.playlist, track.mime); });
-    await Promise.all(tracks.map(function (track) { return track.feed(); }));
-    if (source.readyState === "open") source.endOfStream();
+    return tracks;
   }
 
-  function start(video) {
+  // Media Source first, where it can take the stream (as hls.js does: some browsers that answer "maybe" for
+  // HLS, like headless Chromium 156 here, fetch the stream natively but never show a frame); native HLS when
+  // it cannot (Safari's Media Source has no MPEG-TS; iOS has no MediaSource); otherwise a note.
+  async function start(video) {
     var master = new URL(video.getAttribute("data-master"), location.href).href;
-    var forced = /[?&]player=mse(&|$)/.test(location.search);
-    if (!forced && video.canPlayType("application/vnd.apple.mpegurl")) return;  // native HLS plays the <source>
-    if (!window.MediaSource) { note(video, "This browser plays neither HLS nor Media Source Extensions.", master); return; }
-    // The element gets a MediaSource at once (so its play button works); playlists and segments are fetched
-    // only once it is played.
+    var native = !!video.canPlayType("application/vnd.apple.mpegurl");
+    var plan = null, reason = "This browser plays neither HLS nor Media Source Extensions.";
+    if (window.MediaSource) {
+      try {
+        plan = await planTracks(master);
+        var refused = plan.filter(function (track) { return !MediaSource.isTypeSupported(track.mime); });
+        if (refused.length) { reason = "This browser cannot play " + refused[0].mime + "."; plan = null; }
+      } catch (error) {
+        reason = "Cannot play here: " + String(error.message).replace(/\.?$/, ".");
+      }
+    }
+    if (!plan) { if (!native) note(video, reason, master); return; }
+    // The element gets its MediaSource at once (so its play button works); segments are fetched once it plays.
     var source = new MediaSource();
     var opened = new Promise(function (done) { source.addEventListener("sourceopen", done, { once: true }); });
     while (video.firstChild) video.removeChild(video.firstChild);
     video.src = URL.createObjectURL(source);
     video.setAttribute("data-player", "mse");
-    function begin() {
-      opened.then(function () { return feedMediaSource(video, source, master); }).then(null, function (error) {
+    video.addEventListener("play", function () {
+      opened.then(function () {
+        var tracks = plan.map(function (track) { return new Track(source, video, track.url, track.playlist, track.mime); });
+        return Promise.all(tracks.map(function (track) { return track.feed(); }));
+      }).then(function () {
+        if (source.readyState === "open") source.endOfStream();
+      }, function (error) {
         note(video, "Cannot play here: " + String(error.message).replace(/\.?$/, "."), master);
       });
-    }
-    video.addEventListener("play", begin, { once: true });
-    if (forced) { video.muted = true; video.play().catch(function () {}); }
+    }, { once: true });
+    // `?autoplay` on the page: start at once, muted (for browser tests).
+    if (/[?&]autoplay(&|=|$)/.test(location.search)) { video.muted = true; video.play().catch(function () {}); }
   }
 
   if (typeof document !== "undefined") document.querySelectorAll("video[data-master]").forEach(start);

@@ -48,20 +48,28 @@ enum ServeBenchmark {
         var configuration = ServerConfiguration(root: root.path)
         configuration.port = 0
         configuration.threadCount = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SERVE_THREADS"] ?? "") ?? 0
-        let ours = try HTTPServer(configuration: configuration)
+        // FILTERZ_BENCH_ACCESS_LOG=1: every server logs each request (Common Log Format) to a file in the state
+        // folder, ours one write(2) per line as `filterz serve` does on stderr.
+        let logging = ProcessInfo.processInfo.environment["FILTERZ_BENCH_ACCESS_LOG"] == "1"
+        let state = root.appendingPathComponent(".nginx")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        var logLine: (@Sendable (String) -> Void)? = nil
+        if logging {
+            let log = try LineLog(path: state.appendingPathComponent("ours-access.log").path)
+            logLine = { line in log.write(line) }
+        }
+        let ours = try HTTPServer(configuration: configuration, accessLog: logLine)
         defer { ours.stop(graceSeconds: 1) }
         var freshConfiguration = configuration
         freshConfiguration.reusesAnswers = false
-        let fresh = try HTTPServer(configuration: freshConfiguration)
+        let fresh = try HTTPServer(configuration: freshConfiguration, accessLog: logLine)
         defer { fresh.stop(graceSeconds: 1) }
 
-        let state = root.appendingPathComponent(".nginx")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         var nginxConfiguration = configuration
         nginxConfiguration.port = freePort()
         let block = try NginxConfig.serverBlock(for: nginxConfiguration)
         let configurationFile = state.appendingPathComponent("nginx.conf")
-        try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path).utf8).write(to: configurationFile)
+        try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path, accessLog: logging).utf8).write(to: configurationFile)
         let nginx = Process()
         nginx.executableURL = URL(fileURLWithPath: nginxPath)
         nginx.arguments = ["-e", state.appendingPathComponent("error.log").path, "-p", state.path, "-c", configurationFile.path]
@@ -73,7 +81,7 @@ enum ServeBenchmark {
         Thread.sleep(forTimeInterval: 0.5)
 
         let threads = configuration.threadCount > 0 ? configuration.threadCount : ProcessInfo.processInfo.activeProcessorCount
-        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (libmicrohttpd, \(threads) threads; \"fresh\": reusesAnswers off) vs nginx (worker_processes auto); access logs off")
+        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (libmicrohttpd, \(threads) threads; \"fresh\": reusesAnswers off) vs nginx (worker_processes auto); access logs \(logging ? "on (files)" : "off")")
         print("playlist \(playlist.utf8.count) B, segment \(segmentBytes) B")
         let oursURL = "http://127.0.0.1:\(ours.port)/bench/"
         let freshURL = "http://127.0.0.1:\(fresh.port)/bench/"
@@ -208,5 +216,25 @@ enum ServeBenchmark {
             }
         }
         return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// Lines appended to a file, one `write(2)` each, from any thread.
+final class LineLog: @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = NSLock()
+
+    init(path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    deinit { close(descriptor) }
+
+    func write(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        lock.lock()
+        defer { lock.unlock() }
+        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 }
