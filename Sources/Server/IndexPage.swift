@@ -16,7 +16,9 @@
 ///
 /// (ID percent-encoded in URLs, HTML-escaped in attributes.) Where the browser's Media Source can take the
 /// stream, `IndexPagePlayer` replaces the `<source>` with one and sets `data-player="mse"` on the element;
-/// otherwise native HLS plays the `<source>`; with neither it adds `<p class="player-note">` after the video.
+/// otherwise native HLS plays the `<source>` (`data-player="native"`); with neither it sets
+/// `data-player="none"` and adds `<p class="player-note">` after the video. Until `data-player` is set the
+/// page has not decided, so a script that starts playback should wait for it.
 enum IndexPage {
     static func render(videos: [CatalogueVideo], tokensRequired: Bool) -> String {
         var html = """

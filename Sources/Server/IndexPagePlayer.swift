@@ -72,6 +72,9 @@ enum IndexPagePlayer {
   function Track(source, video, url, playlist, mime) {
     this.video = video; this.url = url; this.playlist = playlist; this.initDone = false;
     this.buffer = source.addSourceBuffer(mime);
+    // Segments are appended in order, so "sequence" mode lays them end to end from 0: the page's clock reads
+    // the stream's own time (0:05 is five seconds in), whatever the first timestamp of the MPEG-TS is.
+    this.buffer.mode = "sequence";
     // Live: start three segments from the end; finished: from the start.
     this.next = playlist.sequence + (playlist.ended ? 0 : Math.max(0, playlist.segments.length - 3));
   }
@@ -152,7 +155,11 @@ enum IndexPagePlayer {
         reason = "Cannot play here: " + String(error.message).replace(/\.?$/, ".");
       }
     }
-    if (!plan) { if (!native) note(video, reason, master); return; }
+    if (!plan) {
+      video.setAttribute("data-player", native ? "native" : "none");
+      if (!native) note(video, reason, master);
+      return;
+    }
     // The element gets its MediaSource at once (so its play button works); segments are fetched once it plays.
     var source = new MediaSource();
     var opened = new Promise(function (done) { source.addEventListener("sourceopen", done, { once: true }); });
