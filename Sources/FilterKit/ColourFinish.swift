@@ -31,7 +31,7 @@ struct ColourFinish: Sendable {
     }
 
     /// Encodes (if needed) four pixels, applies the tone curve and black point, and clamps to 0…1.
-    @inline(__always)
+    @inline(always)
     func apply(_ linearOrEncoded: Channels) -> Channels {
         var c = linearOrEncoded
         if let encode {
@@ -43,7 +43,7 @@ struct ColourFinish: Sendable {
     }
 
     /// √|v| with v's sign, lane by lane.
-    @inline(__always)
+    @inline(always)
     private func signedRoot(_ v: SIMD4<Float>) -> SIMD4<Float> {
         let root = SIMD4(abs(v.x), abs(v.y), abs(v.z), abs(v.w)).squareRoot()
         return SIMD4(Float(signOf: v.x, magnitudeOf: root.x), Float(signOf: v.y, magnitudeOf: root.y),
@@ -70,9 +70,9 @@ struct ColourTable: @unchecked Sendable {
         samples[count] = samples[count - 1]
     }
 
-    @inline(__always)
+    @inline(always)
     func callAsFunction(_ x: Float) -> Float {
-        let position = min(max((x - lower) * scale, 0), last)
+        let position = clamp((x - lower) * scale, 0, last)
         let i = Int(position)
         let t = position - Float(i)
         let p = samples + i
@@ -80,11 +80,11 @@ struct ColourTable: @unchecked Sendable {
     }
 
     /// Every lane looked up.
-    @inline(__always)
+    @inline(always)
     func callAsFunction(_ x: SIMD4<Float>) -> SIMD4<Float> {
         let p = (x - lower) * scale
-        let position = SIMD4(min(max(p.x, 0), last), min(max(p.y, 0), last), min(max(p.z, 0), last),
-                             min(max(p.w, 0), last))
+        let position = SIMD4(clamp(p.x, 0, last), clamp(p.y, 0, last), clamp(p.z, 0, last),
+                             clamp(p.w, 0, last))
         let i0 = Int(position.x), i1 = Int(position.y), i2 = Int(position.z), i3 = Int(position.w)
         let t = position - SIMD4(Float(i0), Float(i1), Float(i2), Float(i3))
         let low = SIMD4(samples[i0], samples[i1], samples[i2], samples[i3])

@@ -50,13 +50,13 @@ struct ColourPipeline: Sendable {
     }
 
     /// The colour steps for one pixel, clamped to 0…1.
-    @inline(__always)
+    @inline(always)
     func apply(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         apply(Channels(SIMD4(repeating: Float(r)), SIMD4(repeating: Float(g)), SIMD4(repeating: Float(b)))).pixel(0)
     }
 
     /// The colour steps for four pixels at once (one per lane), clamped to 0…1.
-    @inline(__always)
+    @inline(always)
     func apply(_ pixels: Channels) -> Channels {
         var c = pixels.mixed(columns.0 * (1 / 255), columns.1 * (1 / 255), columns.2 * (1 / 255)) + offset.x
         if let linearise {
@@ -72,13 +72,13 @@ struct ColourPipeline: Sendable {
 struct Channels {
     var red, green, blue: SIMD4<Float>
 
-    @inline(__always)
+    @inline(always)
     init(_ red: SIMD4<Float>, _ green: SIMD4<Float>, _ blue: SIMD4<Float>) {
         (self.red, self.green, self.blue) = (red, green, blue)
     }
 
     /// The channels of four consecutive RGBA pixels at `bytes`, as 0…255.
-    @inline(__always)
+    @inline(always)
     init(rgba p: UnsafePointer<UInt8>) {
         red = SIMD4(Float(p[0]), Float(p[4]), Float(p[8]), Float(p[12]))
         green = SIMD4(Float(p[1]), Float(p[5]), Float(p[9]), Float(p[13]))
@@ -86,26 +86,26 @@ struct Channels {
     }
 
     /// Pixel `lane` as (r, g, b, 0).
-    @inline(__always)
+    @inline(always)
     func pixel(_ lane: Int) -> SIMD4<Float> { SIMD4(red[lane], green[lane], blue[lane], 0) }
 
     /// The 3×3 matrix whose columns are `c0`, `c1`, `c2` (lanes 0–2) applied to every pixel.
-    @inline(__always)
+    @inline(always)
     func mixed(_ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>) -> Channels {
         Channels(red * c0.x + green * c1.x + blue * c2.x, red * c0.y + green * c1.y + blue * c2.y,
                  red * c0.z + green * c1.z + blue * c2.z)
     }
 
     /// Rec. 709 luma of each pixel.
-    @inline(__always)
+    @inline(always)
     var luma: SIMD4<Float> { red * 0.2126 + green * 0.7152 + blue * 0.0722 }
 
-    @inline(__always)
+    @inline(always)
     static func + (c: Channels, v: SIMD4<Float>) -> Channels { Channels(c.red + v, c.green + v, c.blue + v) }
 
-    @inline(__always)
+    @inline(always)
     static func + (c: Channels, v: Float) -> Channels { Channels(c.red + v, c.green + v, c.blue + v) }
 
-    @inline(__always)
+    @inline(always)
     static func * (c: Channels, v: Float) -> Channels { Channels(c.red * v, c.green * v, c.blue * v) }
 }

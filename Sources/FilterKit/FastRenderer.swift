@@ -76,12 +76,12 @@ enum FastRenderer {
     }
 
     /// Clamps to 0…1, scales to 0…255, rounds half up, and writes R, G, B and the given alpha.
-    @inline(__always)
+    @inline(always)
     static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
         // Written out lane by lane: a call to `clamp01` here was not always inlined.
-        d[0] = UInt8(truncatingIfNeeded: Int32(min(max(c.x, 0), 1) * 255 + 0.5))
-        d[1] = UInt8(truncatingIfNeeded: Int32(min(max(c.y, 0), 1) * 255 + 0.5))
-        d[2] = UInt8(truncatingIfNeeded: Int32(min(max(c.z, 0), 1) * 255 + 0.5))
+        d[0] = UInt8(truncatingIfNeeded: Int32(clamp(c.x, 0, 1) * 255 + 0.5))
+        d[1] = UInt8(truncatingIfNeeded: Int32(clamp(c.y, 0, 1) * 255 + 0.5))
+        d[2] = UInt8(truncatingIfNeeded: Int32(clamp(c.z, 0, 1) * 255 + 0.5))
         d[3] = alpha
     }
 }
@@ -102,14 +102,14 @@ struct LUTView {
     }
 
     /// Trilinear interpolation of the eight nodes around (r, g, b), clamped to 0…1.
-    @inline(__always)
+    @inline(always)
     func lookup(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         let c = interpolate(r, g, b)
-        return SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), 0)
+        return SIMD4(clamp(c.x, 0, 1), clamp(c.y, 0, 1), clamp(c.z, 0, 1), 0)
     }
 
     /// Trilinear interpolation of the eight nodes around (r, g, b).
-    @inline(__always)
+    @inline(always)
     func interpolate(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         let n = size
         let base = Int(offsets[Int(r)].x) + Int(offsets[Int(g)].y) + Int(offsets[Int(b)].z)
@@ -133,21 +133,21 @@ protocol ColourKernel {
 }
 
 extension ColourKernel {
-    @inline(__always)
+    @inline(always)
     func four(_ p: UnsafePointer<UInt8>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         (self(p[0], p[1], p[2]), self(p[4], p[5], p[6]), self(p[8], p[9], p[10]), self(p[12], p[13], p[14]))
     }
 }
 
 extension LUTView: ColourKernel {
-    @inline(__always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> { lookup(r, g, b) }
+    @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> { lookup(r, g, b) }
 }
 
 extension ColourPipeline: ColourKernel {
-    @inline(__always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> { apply(r, g, b) }
+    @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> { apply(r, g, b) }
 
     /// Four pixels at once, planar (`Channels`), then back to one `SIMD4` per pixel.
-    @inline(__always)
+    @inline(always)
     func four(_ p: UnsafePointer<UInt8>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         let c = apply(Channels(rgba: p))
         return (c.pixel(0), c.pixel(1), c.pixel(2), c.pixel(3))
@@ -156,7 +156,7 @@ extension ColourPipeline: ColourKernel {
 
 /// No colour steps: bytes to 0…1.
 struct ByteScale: ColourKernel {
-    @inline(__always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
+    @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         SIMD4(Float(r), Float(g), Float(b), 0) * (1 / 255)
     }
 }
@@ -214,8 +214,12 @@ struct SourceRows {
     }
 }
 
-/// Each lane clamped to 0…1 (scalar min/max: the generic `clamped` is not inlined in the hot loops).
-@inline(__always)
+/// `v` clamped to `lower…upper`, written out: the generic `min` and `max` are not always inlined in the hot loops.
+@inline(always)
+func clamp(_ v: Float, _ lower: Float, _ upper: Float) -> Float { v < lower ? lower : (v > upper ? upper : v) }
+
+/// Each lane clamped to 0…1.
+@inline(always)
 func clamp01(_ c: SIMD4<Float>) -> SIMD4<Float> {
-    SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), min(max(c.w, 0), 1))
+    SIMD4(clamp(c.x, 0, 1), clamp(c.y, 0, 1), clamp(c.z, 0, 1), clamp(c.w, 0, 1))
 }
