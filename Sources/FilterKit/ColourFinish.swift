@@ -70,15 +70,6 @@ struct ColourTable: @unchecked Sendable {
         samples[count] = samples[count - 1]
     }
 
-    @inline(always)
-    func callAsFunction(_ x: Float) -> Float {
-        let position = clamp((x - lower) * scale, 0, last)
-        let i = Int(position)
-        let t = position - Float(i)
-        let p = samples + i
-        return p[0] + (p[1] - p[0]) * t
-    }
-
     /// Every lane looked up.
     @inline(always)
     func callAsFunction(_ x: SIMD4<Float>) -> SIMD4<Float> {
