@@ -58,24 +58,6 @@ struct ColourLUT: Sendable {
         tableStorage = table
     }
 
-    /// The largest difference, in 8-bit code values, between the interpolated LUT and the exact transform
-    /// (both clamped), over the grey axis and 4096 seeded random colours.
-    func measuredError(against transform: ColourTransform) -> Double {
-        let view = LUTView(self)
-        var generator = SplitMix64(seed: 0x1017)
-        var worst = 0.0
-        for i in 0..<(4096 + 256) {
-            let rgb: SIMD3<UInt8> = i < 256
-                ? SIMD3(repeating: UInt8(i))
-                : SIMD3(UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                        UInt8(truncatingIfNeeded: generator.next()))
-            let exact = transform.apply(SIMD3(Double(rgb.x), Double(rgb.y), Double(rgb.z)) / 255)
-            let fast = view.lookup(rgb.x, rgb.y, rgb.z)
-            worst = max(worst, abs(Double(fast.x) - exact.x), abs(Double(fast.y) - exact.y), abs(Double(fast.z) - exact.z))
-        }
-        return worst * 255
-    }
-
     /// `count` node codes for one axis, spread by the equidistribution rule described above.
     static func nodeCodes(for transform: ColourTransform, axis: Int, count: Int) -> [Int] {
         // Bending per code interval: the largest √|second difference| over 9 lines along `axis`.
@@ -130,6 +112,25 @@ struct ColourLUT: Sendable {
             codes.insert((codes[widest] + codes[widest + 1]) / 2, at: widest + 1)
         }
         return codes
+    }
+}
+
+extension ColourTransform {
+    /// The largest difference, in 8-bit code values, between a fast evaluation of the colour steps
+    /// (`fast`, clamped to 0…1) and this transform, over the grey axis and 4096 seeded random colours.
+    func worstError(of fast: (UInt8, UInt8, UInt8) -> SIMD4<Float>) -> Double {
+        var generator = SplitMix64(seed: 0x1017)
+        var worst = 0.0
+        for i in 0..<(4096 + 256) {
+            let rgb: SIMD3<UInt8> = i < 256
+                ? SIMD3(repeating: UInt8(i))
+                : SIMD3(UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                        UInt8(truncatingIfNeeded: generator.next()))
+            let exact = apply(SIMD3(Double(rgb.x), Double(rgb.y), Double(rgb.z)) / 255)
+            let c = fast(rgb.x, rgb.y, rgb.z)
+            worst = max(worst, abs(Double(c.x) - exact.x), abs(Double(c.y) - exact.y), abs(Double(c.z) - exact.z))
+        }
+        return worst * 255
     }
 }
 

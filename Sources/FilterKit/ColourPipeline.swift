@@ -1,51 +1,18 @@
-/// The colour steps of a `ColourTransform` evaluated per pixel in `Float`, for presets whose 3D LUT would
-/// not be accurate enough (see `FilterRenderer.ColourMethod.perPixel`).
+/// The colour steps of a `ColourTransform` evaluated per pixel in `Float`, for presets where no 3D LUT is
+/// accurate enough (see `FilterRenderer.ColourMethod.perPixel`).
 ///
 /// It follows the transform's structure exactly: the affine colour controls as three multiply-adds on a
-/// `SIMD4<Float>`; the sRGB decode (× exposure gain) and the sRGB encode as 1D tables with linear
-/// interpolation — the encode table indexed by √|L| (sign kept), where the curve is gentle, since in L itself
-/// it is too steep near black to tabulate evenly; the white-balance matrix as three multiply-adds; the
-/// highlights/shadows curve as a table over luma 0…1; black point; clamp. Table steps are fine enough that
-/// the interpolation error stays below 10⁻³ code values.
+/// `SIMD4<Float>`; the sRGB decode (× exposure gain) as a 1D table with linear interpolation; the
+/// white-balance matrix as three multiply-adds; then `ColourFinish` (encode, tone curve, black point, clamp).
+/// Table steps are fine enough that the interpolation error stays below 10⁻³ code values.
 struct ColourPipeline: Sendable {
     let columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
     let offset: SIMD4<Float>
-    let linearise: Table?
+    let linearise: ColourTable?
     let whiteBalance: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)?
-    let encode: Table?
-    let tone: Table?
-    let blackPoint: Float
+    let finish: ColourFinish
     /// Owns the tables' samples.
     let storage: [PinnedBuffer<Float>]
-    static let lumaWeights = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)
-
-    /// A sampled 1D function on [lower, upper] (inputs outside are clamped to the ends). Plain values only
-    /// (the samples are owned by `storage`), so the inner loop does no reference counting.
-    struct Table: @unchecked Sendable {
-        let lower: Float, scale: Float, last: Int
-        let samples: UnsafeMutablePointer<Float>
-
-        init(lower: Double, upper: Double, count: Int, storage: inout [PinnedBuffer<Float>], _ f: (Double) -> Double) {
-            let upper = upper > lower ? upper : lower + 1
-            self.lower = Float(lower)
-            scale = Float(Double(count - 1) / (upper - lower))
-            last = count - 1
-            let buffer = PinnedBuffer<Float>(count: count + 1, repeating: 0)
-            storage.append(buffer)
-            samples = buffer.pointer
-            for i in 0..<count { samples[i] = Float(f(lower + (upper - lower) * Double(i) / Double(count - 1))) }
-            samples[count] = samples[count - 1]
-        }
-
-        @inline(__always)
-        func callAsFunction(_ x: Float) -> Float {
-            let position = min(max((x - lower) * scale, 0), Float(last))
-            let i = Int(position)
-            let t = position - Float(i)
-            let p = samples + i
-            return p[0] + (p[1] - p[0]) * t
-        }
-    }
 
     init(_ transform: ColourTransform) {
         var storage: [PinnedBuffer<Float>] = []
@@ -60,11 +27,12 @@ struct ColourPipeline: Sendable {
         }
         let rowBounds = [bounds(m.0), bounds(m.1), bounds(m.2)]
         let yLower = rowBounds.map(\.0).min()! - 1e-6, yUpper = rowBounds.map(\.1).max()! + 1e-6
-        if transform.exposureGain != 1 || transform.whiteBalance != nil {
+        if transform.usesLinearLight {
             let gain = transform.exposureGain
-            linearise = Table(lower: yLower, upper: yUpper, count: 8192, storage: &storage) { ColourScience.decode($0) * gain }
-            let lLower = ColourScience.decode(yLower) * gain, lUpper = ColourScience.decode(yUpper) * gain
-            var bound = max(abs(lLower), abs(lUpper))
+            linearise = ColourTable(lower: yLower, upper: yUpper, count: 8192, storage: &storage) {
+                ColourScience.decode($0) * gain
+            }
+            var bound = max(abs(ColourScience.decode(yLower)), abs(ColourScience.decode(yUpper))) * gain
             if let w = transform.whiteBalance?.rows {
                 let rows = [w.0, w.1, w.2]
                 bound *= rows.map { abs($0.x) + abs($0.y) + abs($0.z) }.max()!
@@ -72,43 +40,72 @@ struct ColourPipeline: Sendable {
             } else {
                 whiteBalance = nil
             }
-            let root = bound.squareRoot() + 1e-6
-            encode = Table(lower: -root, upper: root, count: 16384, storage: &storage) { u in ColourScience.encode(u < 0 ? -u * u : u * u) }
+            finish = ColourFinish(transform, linearBound: bound, storage: &storage)
         } else {
             linearise = nil
             whiteBalance = nil
-            encode = nil
+            finish = ColourFinish(transform, linearBound: nil, storage: &storage)
         }
-        let values = transform.values
-        if values.shadows != 0 || values.highlights != 0 {
-            tone = Table(lower: 0, upper: 1, count: 4096, storage: &storage) { y in
-                let dark = y * y * (1 - y) * (1 - y) * (1 - y), bright = y * y * y * (1 - y) * (1 - y)
-                return ColourTransform.toneCurveScale * (values.shadows * dark + values.highlights * bright)
-            }
-        } else {
-            tone = nil
-        }
-        blackPoint = Float(values.blackPoint)
         self.storage = storage
     }
 
     /// The colour steps for one pixel, clamped to 0…1.
-    @inline(__always)
+    @inline(always)
     func apply(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
-        let scale: Float = 1 / 255
-        var c = columns.0 * (Float(r) * scale) + columns.1 * (Float(g) * scale) + columns.2 * (Float(b) * scale) + offset
-        if let linearise, let encode {
-            var l = SIMD4<Float>(linearise(c.x), linearise(c.y), linearise(c.z), 0)
-            if let w = whiteBalance { l = w.0 * l.x + w.1 * l.y + w.2 * l.z }
-            // √|L| with L's sign, lane by lane.
-            func signedRoot(_ v: Float) -> Float { v < 0 ? -(-v).squareRoot() : v.squareRoot() }
-            c = SIMD4(encode(signedRoot(l.x)), encode(signedRoot(l.y)), encode(signedRoot(l.z)), 0)
-        }
-        if let tone {
-            let y = min(max((c * Self.lumaWeights).sum(), 0), 1)
-            c += SIMD4(repeating: tone(y))
-        }
-        if blackPoint > 0 { c = blackPoint + (1 - blackPoint) * c }
-        return SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), 0)
+        apply(Channels(SIMD4(repeating: Float(r)), SIMD4(repeating: Float(g)), SIMD4(repeating: Float(b)))).pixel(0)
     }
+
+    /// The colour steps for four pixels at once (one per lane), clamped to 0…1.
+    @inline(always)
+    func apply(_ pixels: Channels) -> Channels {
+        var c = pixels.mixed(columns.0 * (1 / 255), columns.1 * (1 / 255), columns.2 * (1 / 255)) + offset.x
+        if let linearise {
+            c = Channels(linearise(c.red), linearise(c.green), linearise(c.blue))
+            if let w = whiteBalance { c = c.mixed(w.0, w.1, w.2) }
+        }
+        return finish.apply(c)
+    }
+}
+
+/// Four pixels' colours, one `SIMD4` per channel (a lane per pixel): the layout in which the per-pixel colour
+/// steps run four pixels at a time.
+struct Channels {
+    var red, green, blue: SIMD4<Float>
+
+    @inline(always)
+    init(_ red: SIMD4<Float>, _ green: SIMD4<Float>, _ blue: SIMD4<Float>) {
+        (self.red, self.green, self.blue) = (red, green, blue)
+    }
+
+    /// The channels of four consecutive RGBA pixels at `bytes`, as 0…255.
+    @inline(always)
+    init(rgba p: UnsafePointer<UInt8>) {
+        red = SIMD4(Float(p[0]), Float(p[4]), Float(p[8]), Float(p[12]))
+        green = SIMD4(Float(p[1]), Float(p[5]), Float(p[9]), Float(p[13]))
+        blue = SIMD4(Float(p[2]), Float(p[6]), Float(p[10]), Float(p[14]))
+    }
+
+    /// Pixel `lane` as (r, g, b, 0).
+    @inline(always)
+    func pixel(_ lane: Int) -> SIMD4<Float> { SIMD4(red[lane], green[lane], blue[lane], 0) }
+
+    /// The 3×3 matrix whose columns are `c0`, `c1`, `c2` (lanes 0–2) applied to every pixel.
+    @inline(always)
+    func mixed(_ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>) -> Channels {
+        Channels(red * c0.x + green * c1.x + blue * c2.x, red * c0.y + green * c1.y + blue * c2.y,
+                 red * c0.z + green * c1.z + blue * c2.z)
+    }
+
+    /// Rec. 709 luma of each pixel.
+    @inline(always)
+    var luma: SIMD4<Float> { red * 0.2126 + green * 0.7152 + blue * 0.0722 }
+
+    @inline(always)
+    static func + (c: Channels, v: SIMD4<Float>) -> Channels { Channels(c.red + v, c.green + v, c.blue + v) }
+
+    @inline(always)
+    static func + (c: Channels, v: Float) -> Channels { Channels(c.red + v, c.green + v, c.blue + v) }
+
+    @inline(always)
+    static func * (c: Channels, v: Float) -> Channels { Channels(c.red * v, c.green * v, c.blue * v) }
 }

@@ -57,27 +57,44 @@ public struct ColourTransform: Sendable {
 
     /// Steps 1–7 on scalars (the one implementation; scalar code keeps debug builds of the tests quick).
     func unclamped(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
-        let m = controls.rows, offset = controlsOffset
-        var c0 = m.0.x * r + m.0.y * g + m.0.z * b + offset
-        var c1 = m.1.x * r + m.1.y * g + m.1.z * b + offset
-        var c2 = m.2.x * r + m.2.y * g + m.2.z * b + offset
-        if exposureGain != 1 || whiteBalance != nil {
-            var l0 = ColourScience.decode(c0) * exposureGain
-            var l1 = ColourScience.decode(c1) * exposureGain
-            var l2 = ColourScience.decode(c2) * exposureGain
-            if let w = whiteBalance?.rows {
-                (l0, l1, l2) = (w.0.x * l0 + w.0.y * l1 + w.0.z * l2, w.1.x * l0 + w.1.y * l1 + w.1.z * l2,
-                                w.2.x * l0 + w.2.y * l1 + w.2.z * l2)
-            }
-            c0 = ColourScience.encode(l0)
-            c1 = ColourScience.encode(l1)
-            c2 = ColourScience.encode(l2)
+        let c: (Double, Double, Double)
+        if usesLinearLight {
+            let l = linearLight(r, g, b)
+            c = (ColourScience.encode(l.0), ColourScience.encode(l.1), ColourScience.encode(l.2))
+        } else {
+            c = colourControls(r, g, b)
         }
+        return toneAndBlackPoint(c.0, c.1, c.2)
+    }
+
+    /// True when steps 4–5 (exposure, temperature) are active, so the chain passes through linear light.
+    var usesLinearLight: Bool { exposureGain != 1 || whiteBalance != nil }
+
+    /// Steps 1–3: the affine colour controls.
+    func colourControls(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
+        let m = controls.rows, offset = controlsOffset
+        return (m.0.x * r + m.0.y * g + m.0.z * b + offset, m.1.x * r + m.1.y * g + m.1.z * b + offset,
+                m.2.x * r + m.2.y * g + m.2.z * b + offset)
+    }
+
+    /// Steps 1–5 up to linear light, before the sRGB encode of step 5 (the fast path tabulates this part
+    /// in 3D, where it is smooth, and encodes per channel afterwards).
+    func linearLight(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
+        let c = colourControls(r, g, b)
+        let l0 = ColourScience.decode(c.0) * exposureGain
+        let l1 = ColourScience.decode(c.1) * exposureGain
+        let l2 = ColourScience.decode(c.2) * exposureGain
+        guard let w = whiteBalance?.rows else { return (l0, l1, l2) }
+        return (w.0.x * l0 + w.0.y * l1 + w.0.z * l2, w.1.x * l0 + w.1.y * l1 + w.1.z * l2,
+                w.2.x * l0 + w.2.y * l1 + w.2.z * l2)
+    }
+
+    /// Steps 6–7 on gamma-encoded values: the highlights/shadows tone curve, then the black point.
+    func toneAndBlackPoint(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
+        var (c0, c1, c2) = (r, g, b)
         if values.shadows != 0 || values.highlights != 0 {
             let weights = ColourScience.lumaWeights
-            let y = min(max(weights.x * c0 + weights.y * c1 + weights.z * c2, 0), 1)
-            let dark = y * y * (1 - y) * (1 - y) * (1 - y), bright = y * y * y * (1 - y) * (1 - y)
-            let delta = Self.toneCurveScale * (values.shadows * dark + values.highlights * bright)
+            let delta = toneShift(luma: min(max(weights.x * c0 + weights.y * c1 + weights.z * c2, 0), 1))
             c0 += delta
             c1 += delta
             c2 += delta
@@ -89,6 +106,12 @@ public struct ColourTransform: Sendable {
             c2 = bp + (1 - bp) * c2
         }
         return (c0, c1, c2)
+    }
+
+    /// Step 6's shift ΔY for a luma `y` in 0…1.
+    func toneShift(luma y: Double) -> Double {
+        let dark = y * y * (1 - y) * (1 - y) * (1 - y), bright = y * y * y * (1 - y) * (1 - y)
+        return Self.toneCurveScale * (values.shadows * dark + values.highlights * bright)
     }
 
     private func clamp(_ c: SIMD3<Double>) -> SIMD3<Double> {

@@ -5,28 +5,15 @@ enum FastRenderer {
     static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
                        renderer: FilterRenderer) {
         let values = renderer.values, threads = renderer.threads
-        let lutView = renderer.lut.map(LUTView.init)
-        let pipeline = renderer.pipeline
+        let sourceStride = source.bytesPerRow, outputStride = output.bytesPerRow
         source.bytes.withUnsafeBufferPointer { sourceBuffer in
             output.bytes.withUnsafeMutableBufferPointer { outputBuffer in
                 let src = sourceBuffer.baseAddress!, dst = outputBuffer.baseAddress!
-                let srcStride = source.bytesPerRow, dstStride = output.bytesPerRow
+                let rows = SourceRows(bytes: src, stride: sourceStride, width: width, height: height,
+                                      threads: threads)
                 guard values.hasSpatialAdjustments else {
-                    // Colour only: bytes → LUT → bytes, one pass.
-                    RowBands.run(count: height, threads: threads) { rows in
-                        for y in rows {
-                            let s = src + y * srcStride, d = dst + y * dstStride
-                            if let lut = lutView {
-                                for o in stride(from: 0, to: width * 4, by: 4) {
-                                    storeBytes(lut.lookup(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
-                                }
-                            } else if let pipeline {
-                                for o in stride(from: 0, to: width * 4, by: 4) {
-                                    storeBytes(pipeline.apply(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
-                                }
-                            }
-                        }
-                    }
+                    // Colour only: bytes → colour step → bytes, one pass.
+                    rows.colour(renderer.colourStep, into: .bytes(dst, stride: outputStride))
                     return
                 }
                 let count = width * height
@@ -38,35 +25,24 @@ enum FastRenderer {
                     pool.give(scratch, count: count)
                 }
                 let frame = Planar(width: width, height: height, threads: threads, pool: pool)
-                var current = image  // the buffer holding the image so far
+                // The buffer holding the image so far, and the other one.
+                var (current, other) = (image, scratch)
                 // 1. colour steps (or just bytes → floats).
-                RowBands.run(count: height, threads: threads) { rows in
-                    let scale = Float(1) / 255
-                    for y in rows {
-                        let s = src + y * srcStride, d = image + y * width
-                        if let lut = lutView {
-                            for x in 0..<width { d[x] = lut.lookup(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
-                        } else if let pipeline {
-                            for x in 0..<width { d[x] = pipeline.apply(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
-                        } else {
-                            for x in 0..<width {
-                                d[x] = SIMD4(Float(s[4 * x]), Float(s[4 * x + 1]), Float(s[4 * x + 2]), 0) * scale
-                            }
-                        }
-                    }
-                }
+                rows.colour(renderer.colourStep, into: .floats(image))
                 // 2. noise reduction.
                 if values.noiseReduction > 0 {
-                    frame.guidedFilter(image, scratch: scratch,
+                    frame.guidedFilter(current, into: other,
                                        epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)))
+                    swap(&current, &other)
                 }
                 // 3. sharpen.
                 if values.sharpness > 0 {
-                    frame.sharpen(image, scratch: scratch, amount: Float(values.sharpness))
+                    frame.sharpen(current, amount: Float(values.sharpness))
                 }
                 // 4. blur.
                 if values.blur > 0 {
-                    current = frame.gaussian(image, scratch: scratch, box: SpatialSteps.ExtendedBox(sigma: values.blur))
+                    let blurred = frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur))
+                    (current, other) = (blurred, current)
                 }
                 // 5. vignette and back to bytes.
                 let result = current
@@ -82,7 +58,7 @@ enum FastRenderer {
                         columnTerm[x] = dx * dx / Float(halfDiagonalSquared)
                     }
                     for y in rows {
-                        let s = src + y * srcStride, d = dst + y * dstStride, row = result + y * width
+                        let s = src + y * sourceStride, d = dst + y * outputStride, row = result + y * width
                         if vignette > 0 {
                             let dy = Double(y) + 0.5 - Double(height) / 2
                             let dy2 = Float(dy * dy / halfDiagonalSquared)
@@ -100,12 +76,12 @@ enum FastRenderer {
     }
 
     /// Clamps to 0…1, scales to 0…255, rounds half up, and writes R, G, B and the given alpha.
-    @inline(__always)
+    @inline(always)
     static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
         // Written out lane by lane: a call to `clamp01` here was not always inlined.
-        d[0] = UInt8(truncatingIfNeeded: Int32(min(max(c.x, 0), 1) * 255 + 0.5))
-        d[1] = UInt8(truncatingIfNeeded: Int32(min(max(c.y, 0), 1) * 255 + 0.5))
-        d[2] = UInt8(truncatingIfNeeded: Int32(min(max(c.z, 0), 1) * 255 + 0.5))
+        d[0] = UInt8(truncatingIfNeeded: Int32(clamp(c.x, 0, 1) * 255 + 0.5))
+        d[1] = UInt8(truncatingIfNeeded: Int32(clamp(c.y, 0, 1) * 255 + 0.5))
+        d[2] = UInt8(truncatingIfNeeded: Int32(clamp(c.z, 0, 1) * 255 + 0.5))
         d[3] = alpha
     }
 }
@@ -126,8 +102,15 @@ struct LUTView {
     }
 
     /// Trilinear interpolation of the eight nodes around (r, g, b), clamped to 0…1.
-    @inline(__always)
+    @inline(always)
     func lookup(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
+        let c = interpolate(r, g, b)
+        return SIMD4(clamp(c.x, 0, 1), clamp(c.y, 0, 1), clamp(c.z, 0, 1), 0)
+    }
+
+    /// Trilinear interpolation of the eight nodes around (r, g, b).
+    @inline(always)
+    func interpolate(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
         let n = size
         let base = Int(offsets[Int(r)].x) + Int(offsets[Int(g)].y) + Int(offsets[Int(b)].z)
         let wr = weights[Int(r)].x, wg = weights[Int(g)].y, wb = weights[Int(b)].z
@@ -138,13 +121,105 @@ struct LUTView {
         let c11 = p[n * n + n] + (p[n * n + n + 1] - p[n * n + n]) * wr
         let c0 = c00 + (c10 - c00) * wg
         let c1 = c01 + (c11 - c01) * wg
-        let c = c0 + (c1 - c0) * wb
-        return SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), 0)
+        return c0 + (c1 - c0) * wb
     }
 }
 
-/// Each lane clamped to 0…1 (scalar min/max: the generic `clamped` is not inlined in the hot loops).
-@inline(__always)
+/// One pixel's colour steps, as the inner loop calls them.
+protocol ColourKernel {
+    func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float>
+    /// Four consecutive RGBA pixels at `p` (the default: one at a time).
+    func four(_ p: UnsafePointer<UInt8>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+}
+
+extension ColourKernel {
+    @inline(always)
+    func four(_ p: UnsafePointer<UInt8>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        (self(p[0], p[1], p[2]), self(p[4], p[5], p[6]), self(p[8], p[9], p[10]), self(p[12], p[13], p[14]))
+    }
+}
+
+extension LUTView: ColourKernel {
+    @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> { lookup(r, g, b) }
+}
+
+extension ColourPipeline: ColourKernel {
+    @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> { apply(r, g, b) }
+
+    /// Four pixels at once, planar (`Channels`), then back to one `SIMD4` per pixel.
+    @inline(always)
+    func four(_ p: UnsafePointer<UInt8>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let c = apply(Channels(rgba: p))
+        return (c.pixel(0), c.pixel(1), c.pixel(2), c.pixel(3))
+    }
+}
+
+/// No colour steps: bytes to 0…1.
+struct ByteScale: ColourKernel {
+    @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
+        SIMD4(Float(r), Float(g), Float(b), 0) * (1 / 255)
+    }
+}
+
+/// The source RGBA rows of a frame, and the colour pass that reads them.
+struct SourceRows {
+    let bytes: UnsafePointer<UInt8>
+    let stride: Int
+    let width: Int, height: Int, threads: Int
+
+    /// Where the colour pass writes: RGBA bytes (alpha copied from the source) or a packed `SIMD4<Float>` image.
+    enum Target {
+        case bytes(UnsafeMutablePointer<UInt8>, stride: Int)
+        case floats(UnsafeMutablePointer<SIMD4<Float>>)
+    }
+
+    /// Applies `step` to every pixel, split by rows (one specialised loop per kind of step).
+    func colour(_ step: ColourStep, into target: Target) {
+        switch step {
+        case .none: colour(ByteScale(), into: target)
+        case let .lookupTable(lut): colour(LUTView(lut), into: target)
+        case let .perPixel(pipeline): colour(pipeline, into: target)
+        }
+    }
+
+    private func colour<Kernel: ColourKernel>(_ kernel: Kernel, into target: Target) {
+        let width = width, bytes = bytes, stride = stride
+        RowBands.run(count: height, threads: threads) { rows in
+            for y in rows {
+                let s = bytes + y * stride
+                let whole = width & ~3  // four pixels at a time, then the rest one by one
+                switch target {
+                case let .bytes(output, outputStride):
+                    let d = output + y * outputStride
+                    for o in Swift.stride(from: 0, to: 4 * whole, by: 16) {
+                        let c = kernel.four(s + o)
+                        FastRenderer.storeBytes(c.0, alpha: s[o + 3], to: d + o)
+                        FastRenderer.storeBytes(c.1, alpha: s[o + 7], to: d + o + 4)
+                        FastRenderer.storeBytes(c.2, alpha: s[o + 11], to: d + o + 8)
+                        FastRenderer.storeBytes(c.3, alpha: s[o + 15], to: d + o + 12)
+                    }
+                    for x in whole..<width {
+                        let o = 4 * x
+                        FastRenderer.storeBytes(kernel(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
+                    }
+                case let .floats(image):
+                    let d = image + y * width
+                    for x in Swift.stride(from: 0, to: whole, by: 4) {
+                        (d[x], d[x + 1], d[x + 2], d[x + 3]) = kernel.four(s + 4 * x)
+                    }
+                    for x in whole..<width { d[x] = kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+                }
+            }
+        }
+    }
+}
+
+/// `v` clamped to `lower…upper`, written out: the generic `min` and `max` are not always inlined in the hot loops.
+@inline(always)
+func clamp(_ v: Float, _ lower: Float, _ upper: Float) -> Float { v < lower ? lower : (v > upper ? upper : v) }
+
+/// Each lane clamped to 0…1.
+@inline(always)
 func clamp01(_ c: SIMD4<Float>) -> SIMD4<Float> {
-    SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), min(max(c.w, 0), 1))
+    SIMD4(clamp(c.x, 0, 1), clamp(c.y, 0, 1), clamp(c.z, 0, 1), clamp(c.w, 0, 1))
 }

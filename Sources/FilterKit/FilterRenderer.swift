@@ -11,8 +11,8 @@
 ///
 /// Two paths compute the same function (`ColourTransform` + `SpatialSteps`):
 /// - `.reference`: `Double` per pixel, direct window sums — obviously correct and slow, the yardstick;
-/// - `.fast`: the colour steps fused into a `ColourLUT` (built once here, per preset), the spatial steps as
-///   running-sum passes on `SIMD4<Float>` pixels, split by rows across `threads` cores.
+/// - `.fast`: the colour steps fused into a `ColourLUT` (built once here, per preset, see `ColourMethod`), the
+///   spatial steps as running-sum passes on `SIMD4<Float>` pixels, split by rows across `threads` cores.
 /// Tests hold them within ±1 code value on ≥ 99.9 % of samples and ±2 on all.
 public struct FilterRenderer: Sendable {
     public enum Path: String, Sendable { case fast, reference }
@@ -22,8 +22,8 @@ public struct FilterRenderer: Sendable {
     /// How many cores the fast path may use (1 = on the calling thread only).
     public let threads: Int
     let transform: ColourTransform
-    let lut: ColourLUT?
-    let pipeline: ColourPipeline?
+    /// How the fast path applies the colour steps, with the tables it needs.
+    let colourStep: ColourStep
     /// Frame-sized work buffers kept between frames (shared by copies of this renderer).
     let scratch = ScratchPool()
 
@@ -31,22 +31,28 @@ public struct FilterRenderer: Sendable {
     public enum ColourMethod: String, Sendable {
         /// Nothing to do: every colour value is at its default.
         case none
-        /// Trilinear interpolation in the per-preset 3D LUT.
+        /// Trilinear interpolation in the per-preset 3D LUT of the whole chain: one lookup per pixel.
         case lookupTable
         /// The formulas per pixel in `Float` with 1D tables (`ColourPipeline`), for presets whose transform
         /// bends too sharply inside the RGB cube for the LUT (measured error above `lookupTableTolerance`):
-        /// strong contrast or saturation with exposure or temperature, where a channel crosses zero.
+        /// white balance or exposure mixing a bright channel into a dark one, where the sRGB encode bends.
         case perPixel
     }
 
-    /// The LUT's measured worst error in code values (fast path with colour steps only), for reports.
+    /// The chosen colour step's measured worst error in code values (fast path, colour steps only), for reports.
     public let lookupTableError: Double?
 
     /// The colour method the fast path uses for these values (`.perPixel` on the reference path, which
     /// evaluates the transform in `Double`).
-    public let colourMethod: ColourMethod
+    public var colourMethod: ColourMethod {
+        switch colourStep {
+        case .none: .none
+        case .lookupTable: .lookupTable
+        case .perPixel: .perPixel
+        }
+    }
 
-    /// The LUT is used only when its measured worst error (see `ColourLUT.measuredError`) is at most this
+    /// A LUT is used only when its measured worst error (`ColourTransform.worstError(of:)`) is at most this
     /// many code values, divided by (1 + 1.5 · sharpness) since sharpening amplifies it.
     public static let lookupTableTolerance = 0.45
 
@@ -57,26 +63,19 @@ public struct FilterRenderer: Sendable {
         self.path = path
         self.threads = max(1, threads ?? ProcessInfoCores.active)
         transform = ColourTransform(values)
-        if transform.isIdentity {
-            lookupTableError = nil
-            lut = nil
-            pipeline = nil
-            colourMethod = .none
-        } else if path == .fast {
-            let table = ColourLUT(transform, threads: self.threads)
-            let tolerance = Self.lookupTableTolerance / (1 + 1.5 * values.sharpness)
-            let error = table.measuredError(against: transform)
-            lookupTableError = error
-            let accurate = error <= tolerance
-            lut = accurate ? table : nil
-            pipeline = accurate ? nil : ColourPipeline(transform)
-            colourMethod = accurate ? .lookupTable : .perPixel
-        } else {
-            lookupTableError = nil
-            lut = nil
-            pipeline = nil
-            colourMethod = .perPixel
+        guard !transform.isIdentity else {
+            (colourStep, lookupTableError) = (.none, nil)
+            return
         }
+        guard path == .fast else {
+            (colourStep, lookupTableError) = (.perPixel(ColourPipeline(transform)), nil)
+            return
+        }
+        let tolerance = Self.lookupTableTolerance / (1 + 1.5 * values.sharpness)
+        let table = ColourLUT(transform, threads: self.threads)
+        let error = transform.worstError(of: LUTView(table).lookup)
+        colourStep = error <= tolerance ? .lookupTable(table) : .perPixel(ColourPipeline(transform))
+        lookupTableError = error
     }
 
     /// Renders a still picture into a new frame of the same format and size.
@@ -134,6 +133,13 @@ public struct FilterRenderer: Sendable {
         case .fast: FastRenderer.render(source, into: &output, width: width, height: height, renderer: self)
         }
     }
+}
+
+/// The fast path's colour step and the tables it reads.
+enum ColourStep: Sendable {
+    case none
+    case lookupTable(ColourLUT)
+    case perPixel(ColourPipeline)
 }
 
 import Foundation

@@ -122,151 +122,133 @@ struct Planar {
         RowBands.run(count: height, threads: threads) { rows in body(rows.lowerBound * width..<rows.upperBound * width) }
     }
 
-    /// The self-guided filter of He et al. per channel (`SpatialSteps`) in four fused passes:
-    /// (1) row sums of I and I²; (2) column sums of those, then a and b per pixel, in the same sweep;
-    /// (3) row sums of a and b; (4) column sums of those, then `out = mean(a)·I + mean(b)` written over
-    /// `image` in the same sweep. Each column pass reads one pair of buffers and writes another, so blocks
-    /// of rows can run in parallel without a separate write-back pass.
-    func guidedFilter(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
+    /// Rows per band of the guided filter: each band computes its own margins, so the result does not depend
+    /// on how many threads share the bands, and a band's intermediate rows stay in cache.
+    static let guidedBandRows = 16
+
+    /// The self-guided filter of He et al. per channel (`SpatialSteps`), from `image` into `output`, band by
+    /// band of `guidedBandRows` rows: (1) row means of I and I² for the band and 2r rows either side;
+    /// (2) their column means, then a and b, for the band and r rows either side; (3) row means of a and b;
+    /// (4) their column means, then `out = mean(a)·I + mean(b)`. Means are (2r+1)-sample windows with clamped
+    /// edges; the intermediate rows live in per-thread band buffers, indexed by (clamped) frame row.
+    func guidedFilter(_ image: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<SIMD4<Float>>,
                       epsilon: Float) {
-        let r = SpatialSteps.noiseRadius
-        let inverse = 1 / Float(2 * r + 1)
-        let first = scratch, second = pool.take(SIMD4<Float>.self, count: count)
-        let third = pool.take(SIMD4<Float>.self, count: count), fourth = pool.take(SIMD4<Float>.self, count: count)
-        defer {
-            pool.give(second, count: count)
-            pool.give(third, count: count)
-            pool.give(fourth, count: count)
+        let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1
+        let inverse = 1 / Float(2 * r + 1), eps = SIMD4<Float>(repeating: epsilon)
+        let bandRows = Self.guidedBandRows, bands = (height + bandRows - 1) / bandRows
+        let capacity = (bandRows + 4 * r) * width
+        RowBands.run(count: bands, threads: threads) { bandRange in
+            let meanI = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
+            let meanSquare = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
+            let a = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
+            let b = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
+            let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
+            // The 2r+1 rows of a column window, for each of the two quantities being averaged.
+            let windowA = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 2 * r + 1)
+            let windowB = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 2 * r + 1)
+            defer {
+                for buffer in [meanI, meanSquare, a, b, line] { buffer.deallocate() }
+                windowA.deallocate()
+                windowB.deallocate()
+            }
+            for band in bandRange {
+                let y0 = band * bandRows, y1 = min(height, y0 + bandRows)
+                // Frame rows held by the stage-1 buffers (from `first1`) and the a, b buffers (from `firstAB`).
+                let first1 = max(0, y0 - 2 * r), firstAB = max(0, y0 - r)
+                func row(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ first: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                    base + (min(max(y, 0), last) - first) * width
+                }
+                /// Points the windows at the 2r+1 rows around `y` of `p` and `q` (buffers starting at row `first`).
+                func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>,
+                             _ first: Int, around y: Int) {
+                    for d in 0...(2 * r) {
+                        windowA[d] = row(p, first, y + d - r)
+                        windowB[d] = row(q, first, y + d - r)
+                    }
+                }
+                /// The means of column `x` over the windows.
+                @inline(__always) func means(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+                    var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
+                    for d in 0...(2 * r) {
+                        sumA += windowA[d][x]
+                        sumB += windowB[d][x]
+                    }
+                    return (sumA * inverse, sumB * inverse)
+                }
+                // (1) row means of I and I².
+                for y in first1..<min(height, y1 + 2 * r) {
+                    rowMeans(image + y * width, square: true, into: row(meanI, first1, y), row(meanSquare, first1, y),
+                             radius: r, inverse: inverse, line: line)
+                }
+                // (2) column means, then a = var / (var + ε), b = m − a·m.
+                for y in firstAB..<min(height, y1 + r) {
+                    let ta = row(a, firstAB, y), tb = row(b, firstAB, y)
+                    windows(meanI, meanSquare, first1, around: y)
+                    for x in 0..<width {
+                        let (m, q) = means(x)
+                        let variance = q - m * m
+                        let coefficient = variance / (variance + eps)
+                        ta[x] = coefficient
+                        tb[x] = m - coefficient * m
+                    }
+                    // (3) row means of a and b, in place.
+                    rowMeans(ta, square: false, into: ta, tb, radius: r, inverse: inverse, line: line, second: tb)
+                }
+                // (4) column means of a and b, then the output.
+                for y in y0..<y1 {
+                    let source = image + y * width, target = output + y * width
+                    windows(a, b, firstAB, around: y)
+                    for x in 0..<width {
+                        let (meanA, meanB) = means(x)
+                        target[x] = meanA * source[x] + meanB
+                    }
+                }
+            }
         }
-        // (1) image → first = row mean of I, second = row mean of I².
-        rowMeans(image, image, into: first, second, radius: r, inverse: inverse, square: true)
-        // (2) column means of first, second → a into third, b into fourth.
-        columnMeans(first, second, radius: r, inverse: inverse, finish: .coefficients(epsilon: epsilon, a: third, b: fourth))
-        // (3) row means of a and b, in place.
-        rowMeans(third, fourth, into: third, fourth, radius: r, inverse: inverse, square: false)
-        // (4) column means, then the output over `image`.
-        columnMeans(third, fourth, radius: r, inverse: inverse, finish: .output(image))
     }
 
-    /// Row-wise (2r+1) box means of `a` and `b` (or of `a` and `a²` when `square`), edges clamped, into
-    /// `outA`, `outB` (which may be `a`, `b`: each row is copied to an edge-padded line first).
-    private func rowMeans(_ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>,
+    /// Row-wise (2r+1) box means of `a` and `second` (or of `a` and `a²` when `square`), edges clamped, into
+    /// `outA`, `outB` (which may be the inputs: each row is copied to an edge-padded `line` first; `line`
+    /// holds 2 · (width + 2r + 2) samples).
+    @inline(__always)
+    private func rowMeans(_ a: UnsafePointer<SIMD4<Float>>, square: Bool,
                           into outA: UnsafeMutablePointer<SIMD4<Float>>, _ outB: UnsafeMutablePointer<SIMD4<Float>>,
-                          radius r: Int, inverse: Float, square: Bool) {
-        RowBands.run(count: height, threads: threads) { rows in
-            let lineA = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * r + 2)
-            let lineB = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 2 * r + 2)
-            defer {
-                lineA.deallocate()
-                lineB.deallocate()
+                          radius r: Int, inverse: Float, line: UnsafeMutablePointer<SIMD4<Float>>,
+                          second: UnsafePointer<SIMD4<Float>>? = nil) {
+        let pa = line + r + 1, pb = line + (width + 2 * r + 2) + r + 1
+        if let second {
+            for x in 0..<width {
+                pa[x] = a[x]
+                pb[x] = second[x]
             }
-            let pa = lineA + r + 1, pb = lineB + r + 1
-            for y in rows {
-                let rowA = a + y * width, rowB = b + y * width
-                if square {
-                    for x in 0..<width {
-                        let v = rowA[x]
-                        pa[x] = v
-                        pb[x] = v * v
-                    }
-                } else {
-                    for x in 0..<width {
-                        pa[x] = rowA[x]
-                        pb[x] = rowB[x]
-                    }
-                }
-                for x in 1...(r + 1) {
-                    pa[-x] = pa[0]
-                    pb[-x] = pb[0]
-                    pa[width - 1 + x] = pa[width - 1]
-                    pb[width - 1 + x] = pb[width - 1]
-                }
-                var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
-                for d in -r...r {
-                    sumA += pa[d]
-                    sumB += pb[d]
-                }
-                let targetA = outA + y * width, targetB = outB + y * width
-                for x in 0..<width {
-                    targetA[x] = sumA * inverse
-                    targetB[x] = sumB * inverse
-                    sumA += pa[x + r + 1] - pa[x - r]
-                    sumB += pb[x + r + 1] - pb[x - r]
-                }
+        } else {
+            for x in 0..<width {
+                let v = a[x]
+                pa[x] = v
+                pb[x] = v * v
             }
         }
-    }
-
-    /// What a column pass of the guided filter does with each pixel's pair of means.
-    private enum ColumnFinish {
-        /// `a = var / (var + ε)`, `b = m − a·m` from the means of I and I², written to `a` and `b`.
-        case coefficients(epsilon: Float, a: UnsafeMutablePointer<SIMD4<Float>>, b: UnsafeMutablePointer<SIMD4<Float>>)
-        /// `image = mean(a)·image + mean(b)`.
-        case output(UnsafeMutablePointer<SIMD4<Float>>)
-    }
-
-    /// Column-wise (2r+1) box means of `a` and `b`, edges clamped, finished per pixel as `finish` says
-    /// (into buffers other than `a` and `b`).
-    private func columnMeans(_ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>,
-                             radius r: Int, inverse: Float, finish: ColumnFinish) {
-        let last = height - 1, blockRows = Self.verticalBlockRows
-        let blocks = (height + blockRows - 1) / blockRows
-        RowBands.run(count: blocks, threads: threads) { blockRange in
-            let sumA = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-            let sumB = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-            defer {
-                sumA.deallocate()
-                sumB.deallocate()
-            }
-            func row(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-                base + min(max(y, 0), last) * width
-            }
-            for block in blockRange {
-                let rows = (block * blockRows)..<min(height, (block + 1) * blockRows)
-                for x in 0..<width {
-                    sumA[x] = .zero
-                    sumB[x] = .zero
-                }
-                for d in -r...r {
-                    let ra = row(a, rows.lowerBound + d), rb = row(b, rows.lowerBound + d)
-                    for x in 0..<width {
-                        sumA[x] += ra[x]
-                        sumB[x] += rb[x]
-                    }
-                }
-                for y in rows {
-                    let inA = row(a, y + r + 1), outA = row(a, y - r), inB = row(b, y + r + 1), outB = row(b, y - r)
-                    let offset = y * width
-                    switch finish {
-                    case let .coefficients(epsilon, targetA, targetB):
-                        let eps = SIMD4<Float>(repeating: epsilon)
-                        let ta = targetA + offset, tb = targetB + offset
-                        for x in 0..<width {
-                            let m = sumA[x] * inverse, q = sumB[x] * inverse
-                            let variance = q - m * m
-                            let coefficient = variance / (variance + eps)
-                            ta[x] = coefficient
-                            tb[x] = m - coefficient * m
-                            sumA[x] += inA[x] - outA[x]
-                            sumB[x] += inB[x] - outB[x]
-                        }
-                    case let .output(image):
-                        let target = image + offset
-                        for x in 0..<width {
-                            let meanA = sumA[x] * inverse, meanB = sumB[x] * inverse
-                            target[x] = meanA * target[x] + meanB
-                            sumA[x] += inA[x] - outA[x]
-                            sumB[x] += inB[x] - outB[x]
-                        }
-                    }
-                }
-            }
+        for x in 1...(r + 1) {
+            pa[-x] = pa[0]
+            pb[-x] = pb[0]
+            pa[width - 1 + x] = pa[width - 1]
+            pb[width - 1 + x] = pb[width - 1]
+        }
+        var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
+        for d in -r...r {
+            sumA += pa[d]
+            sumB += pb[d]
+        }
+        for x in 0..<width {
+            outA[x] = sumA * inverse
+            outB[x] = sumB * inverse
+            sumA += pa[x + r + 1] - pa[x - r]
+            sumB += pb[x + r + 1] - pb[x - r]
         }
     }
 
     /// Unsharp mask on luma (`SpatialSteps`).
-    func sharpen(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
-                 amount: Float) {
+    func sharpen(_ image: UnsafeMutablePointer<SIMD4<Float>>, amount: Float) {
         let luma = pool.take(Float.self, count: count)
         let blurred = pool.take(Float.self, count: 2 * count)
         defer {
