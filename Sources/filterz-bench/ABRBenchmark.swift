@@ -116,6 +116,7 @@ enum ABRBenchmark {
             case "weight": parameters.terminalWeight = value
             case "maxError": parameters.maxRelativeError = value
             case "penalty": parameters.rebufferPenalty = value
+            case "unknown": parameters.unknownErrorSamples = Int(value)
             default: print("unknown parameter \(parts[0])")
             }
         }
