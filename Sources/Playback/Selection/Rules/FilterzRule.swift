@@ -4,7 +4,9 @@
 ///   relative prediction error), as RobustMPC, but with that error bounded (`maxRelativeError`, 100 %: the
 ///   prediction is at most halved). RobustMPC's error is relative to the measured sample, so one sample in an
 ///   outage (or the first one after a jump up) counts for thousands of percent and floors the next five plans;
-///   the buffer and the stall term of the plans already guard against over-prediction.
+///   the buffer and the stall term of the plans already guard against over-prediction. Until three errors are
+///   known (`unknownErrorSamples`) the error is taken at that bound: RobustMPC starts with no error at all, so
+///   its second segment trusts a single sample completely, just when the buffer is thinnest.
 /// - Plans: every level sequence over the next five segments, simulated with the real upcoming segment sizes,
 ///   the request latency, idling at the buffer cap and stalls, scored with QoE_lin
 ///   (bitrate − 4.3 × rebuffer − |Δ bitrate|, Mbps).
@@ -27,7 +29,10 @@ public struct FilterzRule: ABRRule {
         guard let harmonic = estimator.harmonicMeanBitsPerSecond else {
             return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
         }
-        let error = min(estimator.maxRecentRelativeError, parameters.maxRelativeError)
+        var error = min(estimator.maxRecentRelativeError, parameters.maxRelativeError)
+        if estimator.recentRelativeErrors.count < parameters.unknownErrorSamples {
+            error = parameters.maxRelativeError
+        }
         let predicted = max(harmonic / (1 + error), 1)
         var planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
@@ -68,12 +73,15 @@ public struct FilterzParameters: Sendable, Hashable {
     public var lookaheadForEnd: Int
     /// Largest relative prediction error the throughput is discounted by (RobustMPC: unbounded).
     public var maxRelativeError: Double
+    /// Until this many prediction errors are known, assume the largest (`maxRelativeError`).
+    public var unknownErrorSamples: Int
 
     public init(
         horizon: Int = 5, reserveSeconds: Double = 20, terminalWeight: Double = 0.4, rebufferPenalty: Double = 4.3,
-        lookaheadForEnd: Int = 24, maxRelativeError: Double = 1
+        lookaheadForEnd: Int = 24, maxRelativeError: Double = 1, unknownErrorSamples: Int = 3
     ) {
         self.maxRelativeError = maxRelativeError
+        self.unknownErrorSamples = unknownErrorSamples
         self.horizon = horizon
         self.reserveSeconds = reserveSeconds
         self.terminalWeight = terminalWeight

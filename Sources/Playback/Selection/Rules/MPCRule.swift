@@ -75,15 +75,15 @@ struct LookaheadPlanner {
 
     /// The first level of the best plan over `steps` segments.
     ///
-    /// The bound starts just below the plan that holds the previous level, and levels nearest the previous one
+    /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
     /// are visited first, so good plans are found early and far more is cut. The answer is still the lowest
     /// first level among the best plans (what visiting every sequence in order and keeping the first best
     /// gives): a tie with a lower first level wins and is never cut.
     func bestFirstLevel(steps: Int) -> Int {
+        // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is a
+        // bound the best plan beats.
         var best = -Double.infinity
-        if let hold = previousLevel, allowed.contains(hold) {
-            best = holdValue(level: hold, steps: steps) - 1e-9
-        }
+        for level in allowed { best = max(best, holdValue(level: level, steps: steps) - 1e-9) }
         let center = previousLevel.map { min(max($0, allowed.lowerBound), allowed.upperBound) } ?? allowed.lowerBound
         return sizes.withUnsafeBufferPointer { sizes in
             mbps.withUnsafeBufferPointer { mbps in
