@@ -11,13 +11,21 @@ import Testing
         #expect(squares.next() == nil, "stays ended")
     }
 
+    @Test(arguments: [2, 3])
+    func severalWorkersStillHandOverInOrder(_ workers: Int) {
+        let squares = Prefetcher(workers: workers, depth: 1) { index in index < 50 ? index * index : nil }
+        var seen: [Int] = []
+        while let item = squares.next() { seen.append(item) }
+        #expect(seen == (0..<50).map { $0 * $0 })
+    }
+
     /// Without the stop, the worker would wait for ever on the full queue, holding its closure.
     @Test func droppingItEarlyStopsTheWorker() throws {
         final class Token: Sendable {}
         var token: Token? = Token()
         weak var watched = token
         do {
-            let numbers = Prefetcher(depth: 2) { [token] index -> Int? in
+            let numbers = Prefetcher(workers: 2, depth: 2) { [token] index -> Int? in
                 _ = token
                 return index
             }
