@@ -7,6 +7,8 @@
 /// recurses, so no input can make it trap, hang or grow without bound.
 struct PlaylistParser {
     let bytes: [UInt8]
+    /// The same bytes, shared with the segment URIs that point into them.
+    let parsedBytes: ParsedBytes
     let options: ParseOptions
     /// Valid only during ``run()``.
     var buffer = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -58,6 +60,7 @@ struct PlaylistParser {
 
     init(bytes: [UInt8], options: ParseOptions) {
         self.bytes = bytes
+        self.parsedBytes = ParsedBytes(bytes)
         self.options = options
     }
 
@@ -212,10 +215,12 @@ struct PlaylistParser {
 
     /// The segment being described (see `pendingInArray`).
     var pending: Segment {
-        get { pendingInArray ? media.segments[media.segments.count - 1] : Segment(uri: "", duration: 0) }
+        get {
+            pendingInArray ? media.segments[media.segments.count - 1] : Segment(uriText: ParsedText(""), duration: 0)
+        }
         _modify {
             if !pendingInArray {
-                media.segments.append(Segment(uri: "", duration: 0))
+                media.segments.append(Segment(uriText: ParsedText(""), duration: 0))
                 pendingInArray = true
             }
             yield &media.segments[media.segments.count - 1]

@@ -109,6 +109,14 @@ struct TextOutput {
         line(segment.uri)
     }
 
+    /// `element` copied through from the parsed input (see ``copy(_:from:bytes:)``), or else written through `schema`.
+    mutating func copyOrWrite<Model: SourcedElement>(
+        _ element: Model, from originals: [Model]?, bytes input: [UInt8], _ schema: AttributeSchema<Model>,
+        tag: TagName? = nil
+    ) {
+        if !copy(element, from: originals, bytes: input) { self.element(element, schema, tag: tag) }
+    }
+
     /// A tag whose value is `element`'s attribute list, written through `schema` (`tag` overrides the schema's).
     mutating func element<Model>(_ element: Model, _ schema: AttributeSchema<Model>, tag: TagName? = nil) {
         var a = Attributes()

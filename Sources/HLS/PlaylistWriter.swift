@@ -78,20 +78,20 @@ public struct PlaylistWriter: Sendable {
         for define in playlist.defines { output.define(define) }
         if let steering = playlist.contentSteering { output.element(steering, TagSchemas.contentSteering) }
         for data in playlist.sessionData {
-            if !output.copy(data, from: snapshot?.sessionData, bytes: bytes) { output.element(data, TagSchemas.sessionData) }
+            output.copyOrWrite(data, from: snapshot?.sessionData, bytes: bytes, TagSchemas.sessionData)
         }
         for key in playlist.sessionKeys {
-            if !output.copy(key, from: snapshot?.sessionKeys, bytes: bytes) { output.element(key, TagSchemas.key, tag: .sessionKey) }
+            output.copyOrWrite(key, from: snapshot?.sessionKeys, bytes: bytes, TagSchemas.key, tag: .sessionKey)
         }
         for line in playlist.verbatimLines { output.line(line.text) }
         for rendition in playlist.renditions {
-            if !output.copy(rendition, from: snapshot?.renditions, bytes: bytes) { output.element(rendition, TagSchemas.rendition) }
+            output.copyOrWrite(rendition, from: snapshot?.renditions, bytes: bytes, TagSchemas.rendition)
         }
         for variant in playlist.variants {
             if !output.copy(variant, from: snapshot?.variants, bytes: bytes) { output.variant(variant) }
         }
         for variant in playlist.iFrameVariants {
-            if !output.copy(variant, from: snapshot?.iFrameVariants, bytes: bytes) { output.element(variant, TagSchemas.iFrameVariant) }
+            output.copyOrWrite(variant, from: snapshot?.iFrameVariants, bytes: bytes, TagSchemas.iFrameVariant)
         }
         return output.bytes
     }
