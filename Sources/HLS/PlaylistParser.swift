@@ -310,18 +310,12 @@ struct PlaylistParser {
     }
 
     mutating func makePlaylist() -> Playlist {
-        if kind == .multivariant {
-            var playlist = multivariant
-            playlist.version = version
-            playlist.independentSegments = independentSegments
-            playlist.start = start
-            playlist.defines = defines
-            playlist.verbatimLines = headerVerbatim + playlist.verbatimLines
-            let snapshot = playlist
-            playlist.provenance.origin = ParsedOrigin(bytes: bytes, model: snapshot, info: info)
-            return .multivariant(playlist)
-        }
-        var playlist = media
+        kind == .multivariant ? .multivariant(finished(multivariant)) : .media(finished(media))
+    }
+
+    /// `playlist` with the tags either kind may have and its link to the parsed input.
+    func finished<Kind: ParsedPlaylist>(_ playlist: Kind) -> Kind {
+        var playlist = playlist
         playlist.version = version
         playlist.independentSegments = independentSegments
         playlist.start = start
@@ -329,9 +323,22 @@ struct PlaylistParser {
         playlist.verbatimLines = headerVerbatim + playlist.verbatimLines
         let snapshot = playlist
         playlist.provenance.origin = ParsedOrigin(bytes: bytes, model: snapshot, info: info)
-        return .media(playlist)
+        return playlist
     }
 }
+
+/// What both kinds of playlist hold that the parser fills in at the end.
+protocol ParsedPlaylist: Sendable {
+    var version: Int? { get set }
+    var independentSegments: Bool { get set }
+    var start: Start? { get set }
+    var defines: [Define] { get set }
+    var verbatimLines: [VerbatimLine] { get set }
+    var provenance: Provenance<Self> { get set }
+}
+
+extension MediaPlaylist: ParsedPlaylist {}
+extension MultivariantPlaylist: ParsedPlaylist {}
 
 /// One `NAME=value` of an attribute list, as byte offsets into the input.
 struct AttributeSlot {
