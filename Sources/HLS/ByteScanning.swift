@@ -112,17 +112,21 @@ extension UnsafeBufferPointer where Element == UInt8 {
     private func integerPrefix(_ i: inout Int, _ end: Int) -> Int? {
         let start = i
         var value = 0
+        // 18 digits cannot overflow an Int; only longer runs need checked arithmetic.
+        let uncheckedEnd = Swift.min(end, start &+ 18)
+        while i < uncheckedEnd {
+            let d = self[i] &- 0x30
+            if d > 9 { return i > start ? value : nil }
+            value = value &* 10 &+ Int(d)
+            i &+= 1
+        }
         while i < end {
             let d = self[i] &- 0x30
             if d > 9 { break }
-            if i - start < 18 {
-                value = value &* 10 &+ Int(d)
-            } else {
-                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(Int(d))
-                if overflow1 || overflow2 { return nil }
-                value = sum
-            }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(d))
+            if overflow1 || overflow2 { return nil }
+            value = sum
             i &+= 1
         }
         return i > start ? value : nil

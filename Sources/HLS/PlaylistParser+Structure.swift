@@ -79,8 +79,11 @@ extension PlaylistParser {
             report(.error, .lineWhitespace, "whitespace around the URI line", at: lineLocation,
                    spec: SpecReference.playlistFile)
         }
-        let uri = substitutedString(start..<end, at: location(start))
+        // Substituted now (so undefined variables are reported first); otherwise a segment keeps the range.
+        let substituted =
+            containsVariableReference(start..<end) ? substitutedString(start..<end, at: location(start)) : nil
         if kind == .multivariant {
+            let uri = substituted ?? string(start..<end)
             guard var variant = pendingVariant else {
                 report(.error, .uriWithoutTag, "URI line without a preceding EXT-X-STREAM-INF; ignored",
                        at: lineLocation, spec: SpecReference.streamInf)
@@ -99,7 +102,7 @@ extension PlaylistParser {
             return
         }
         beginSegmentLine()
-        pending.uri = uri
+        pending.uriText = substituted.map(ParsedText.init) ?? ParsedText(parsedBytes, start..<end)
         pending.source = SourceSpan(location: pendingLocation ?? lineLocation, byteRange: (pendingStart ?? lineStart)..<lineNext)
         pendingInArray = false  // complete, in place
         if media.segments.count == 512 { reserveForEstimatedSize() }

@@ -26,9 +26,16 @@ extension PlaylistParser {
             pending.bitrateKilobitsPerSecond = decimalInteger(v, what: tag.rawValue)
         case .key:
             if let key = readKey(tag, value) { pending.keys.append(key) }
-        case .map: handleMap(value)
-        case .part: handlePart(value)
-        case .dateRange: handleDateRange(value)
+        case .map:
+            readElement(value, Map(uri: "", source: lineSpan), TagSchemas.map) { $0.pending.map = $1 }
+        case .part:
+            readElement(value, PartialSegment(uri: "", duration: 0, source: lineSpan), TagSchemas.part) {
+                $0.pending.parts.append($1)
+            }
+        case .dateRange:
+            readElement(value, DateRange(id: "", source: lineSpan), TagSchemas.dateRange) {
+                $0.pending.dateRanges.append($1)
+            }
 
         case .extm3u:
             noValue(tag, value)
@@ -40,7 +47,8 @@ extension PlaylistParser {
         case .independentSegments:
             noValue(tag, value)
             independentSegments = true
-        case .start: handleStart(value)
+        case .start:
+            readElement(value, Start(timeOffset: 0, source: lineSpan), TagSchemas.start) { $0.start = $1 }
         case .define: handleDefine(value)
 
         case .targetDuration:
@@ -66,19 +74,42 @@ extension PlaylistParser {
         case .iFramesOnly:
             noValue(tag, value)
             media.iFramesOnly = true
-        case .partInf: handlePartInf(value)
-        case .serverControl: handleServerControl(value)
-        case .skip: handleSkip(value)
-        case .preloadHint: handlePreloadHint(value)
-        case .renditionReport: handleRenditionReport(value)
+        case .partInf:
+            readElement(value, PartInf(partTarget: 0, source: lineSpan), TagSchemas.partInf) { $0.media.partInf = $1 }
+        case .serverControl:
+            readElement(value, ServerControl(source: lineSpan), TagSchemas.serverControl) {
+                $0.media.serverControl = $1
+            }
+        case .skip:
+            readElement(value, Skip(skippedSegments: 0, source: lineSpan), TagSchemas.skip) { $0.media.skip = $1 }
+        case .preloadHint:
+            readElement(value, PreloadHint(type: .part, uri: "", source: lineSpan), TagSchemas.preloadHint) {
+                $0.media.preloadHints.append($1)
+            }
+        case .renditionReport:
+            readElement(value, RenditionReport(uri: "", source: lineSpan), TagSchemas.renditionReport) {
+                $0.media.renditionReports.append($1)
+            }
 
-        case .media: handleMedia(value)
+        case .media:
+            readElement(value, Rendition(type: .audio, groupID: "", name: "", source: lineSpan), TagSchemas.rendition) {
+                $0.multivariant.renditions.append($1)
+            }
         case .streamInf: handleStreamInf(value)
-        case .iFrameStreamInf: handleIFrameStreamInf(value)
-        case .sessionData: handleSessionData(value)
+        case .iFrameStreamInf:
+            readElement(value, IFrameVariant(uri: "", bandwidth: 0, source: lineSpan), TagSchemas.iFrameVariant) {
+                $0.multivariant.iFrameVariants.append($1)
+            }
+        case .sessionData:
+            readElement(value, SessionData(dataID: "", source: lineSpan), TagSchemas.sessionData) {
+                $0.multivariant.sessionData.append($1)
+            }
         case .sessionKey:
             if let key = readKey(tag, value) { multivariant.sessionKeys.append(key) }
-        case .contentSteering: handleContentSteering(value)
+        case .contentSteering:
+            readElement(value, ContentSteering(serverURI: "", source: lineSpan), TagSchemas.contentSteering) {
+                $0.multivariant.contentSteering = $1
+            }
         }
     }
 
@@ -153,47 +184,52 @@ extension PlaylistParser {
         pending.title = comma + 1 < v.upperBound ? string(comma + 1..<v.upperBound) : nil
     }
 
-    mutating func readKey(_ tag: TagName, _ value: Range<Int>?) -> Key? {
-        guard let v = requireValue(tag, value) else { return nil }
-        scanAttributes(v, tag: tag)
-        var key = Key(method: .none, source: lineSpan)
-        var sawMethod = false
+    /// Reads the attribute list `value` into `model` through `schema` (see ``applyAttributes(to:_:tag:)``).
+    mutating func readAttributes<Model>(
+        _ value: Range<Int>, into model: inout Model, _ schema: AttributeSchema<Model>, tag: TagName? = nil
+    ) {
+        let tag = tag ?? schema.tag
+        scanAttributes(value, tag: tag)
+        applyAttributes(to: &model, schema, tag: tag)
+    }
+
+    /// Reads the scanned attribute slots into `model`: each named attribute into its field, the others kept in
+    /// order (with a note, unless they are client attributes); then reports the required ones that are absent.
+    mutating func applyAttributes<Model>(to model: inout Model, _ schema: AttributeSchema<Model>, tag: TagName) {
+        var seen: UInt64 = 0
         for k in attributes.indices {
             let slot = attributes[k]
-            switch name(slot) {
-            case "METHOD":
-                sawMethod = true
-                key.method = EncryptionMethod(
-                    rawValue: enumeratedString(slot, tag, allowed: EncryptionMethod.known.map(\.rawValue)))
-            case "URI": key.uri = quotedString(slot, tag)
-            case "IV": key.iv = hexadecimal(slot, tag)
-            case "KEYFORMAT": key.keyFormat = quotedString(slot, tag)
-            case "KEYFORMATVERSIONS": key.keyFormatVersions = quotedString(slot, tag)
-            default: key.otherAttributes.append(unknownAttribute(slot, tag))
+            if let index = schema.fieldIndex(buffer, slot.nameStart..<slot.nameEnd) {
+                seen |= 1 << UInt64(index)
+                schema.fields[index].read(&self, slot, tag, &model)
+            } else if schema.acceptsClientAttributes && slot.nameEnd - slot.nameStart >= 2
+                && buffer[slot.nameStart] == UInt8(ascii: "X") && buffer[slot.nameStart + 1] == UInt8(ascii: "-")
+            {
+                model[keyPath: schema.others].append(otherAttribute(slot))
+            } else {
+                model[keyPath: schema.others].append(unknownAttribute(slot, tag))
             }
         }
-        if !sawMethod { missing("METHOD", tag) }
-        if key.method != .none && key.uri == nil && sawMethod { missing("URI", tag) }
+        for index in schema.required where seen & (1 << UInt64(index)) == 0 { missing(schema.fields[index].name, tag) }
+    }
+
+    /// EXT-X-KEY and EXT-X-SESSION-KEY: URI is required unless METHOD is NONE.
+    mutating func readKey(_ tag: TagName, _ value: Range<Int>?) -> Key? {
+        guard let v = requireValue(tag, value) else { return nil }
+        var key = Key(method: .none, source: lineSpan)
+        readAttributes(v, into: &key, TagSchemas.key, tag: tag)
+        if key.method != .none && key.uri == nil { missing("URI", tag) }
         return key
     }
 
-    mutating func handleMap(_ value: Range<Int>?) {
-        guard let v = requireValue(.map, value) else { return }
-        scanAttributes(v, tag: .map)
-        var map = Map(uri: "", source: lineSpan)
-        var sawURI = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "URI":
-                map.uri = quotedString(slot, .map)
-                sawURI = true
-            case "BYTERANGE": map.byteRange = quotedByteRange(slot, .map)
-            default: map.otherAttributes.append(unknownAttribute(slot, .map))
-            }
-        }
-        if !sawURI { missing("URI", .map) }
-        pending.map = map
+    /// A tag whose value is an attribute list read into a fresh model, then stored by `keep`.
+    mutating func readElement<Model>(
+        _ value: Range<Int>?, _ blank: Model, _ schema: AttributeSchema<Model>, keep: (inout Self, Model) -> Void
+    ) {
+        guard let v = requireValue(schema.tag, value) else { return }
+        var model = blank
+        readAttributes(v, into: &model, schema)
+        keep(&self, model)
     }
 
     mutating func quotedByteRange(_ slot: AttributeSlot, _ tag: TagName) -> ByteRange? {
@@ -202,71 +238,6 @@ extension PlaylistParser {
                    at: valueLocation(slot), spec: SpecReference.section(for: tag))
         }
         return byteRange(slot.valueStart..<slot.valueEnd, what: "BYTERANGE of \(tag.rawValue)", at: valueLocation(slot))
-    }
-
-    mutating func handlePart(_ value: Range<Int>?) {
-        guard let v = requireValue(.part, value) else { return }
-        scanAttributes(v, tag: .part)
-        var part = PartialSegment(uri: "", duration: 0, source: lineSpan)
-        var sawURI = false
-        var sawDuration = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "URI":
-                part.uri = quotedString(slot, .part)
-                sawURI = true
-            case "DURATION":
-                part.duration = decimalFloat(slot, .part) ?? 0
-                sawDuration = true
-            case "INDEPENDENT": part.independent = yesNo(slot, .part)
-            case "BYTERANGE": part.byteRange = quotedByteRange(slot, .part)
-            case "GAP": part.gap = yesNo(slot, .part)
-            default: part.otherAttributes.append(unknownAttribute(slot, .part))
-            }
-        }
-        if !sawURI { missing("URI", .part) }
-        if !sawDuration { missing("DURATION", .part) }
-        pending.parts.append(part)
-    }
-
-    mutating func handleDateRange(_ value: Range<Int>?) {
-        let tag = TagName.dateRange
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var range = DateRange(id: "", source: lineSpan)
-        var sawID = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            let attribute = name(slot)
-            switch attribute {
-            case "ID":
-                range.id = quotedString(slot, tag)
-                sawID = true
-            case "CLASS": range.className = quotedString(slot, tag)
-            case "START-DATE":
-                let text = quotedString(slot, tag)
-                range.startDate = dateTime(text, what: "START-DATE of \(tag.rawValue)", at: valueLocation(slot))
-            case "END-DATE":
-                let text = quotedString(slot, tag)
-                range.endDate = dateTime(text, what: "END-DATE of \(tag.rawValue)", at: valueLocation(slot))
-            case "CUE": range.cue = quotedString(slot, tag)
-            case "DURATION": range.duration = decimalFloat(slot, tag)
-            case "PLANNED-DURATION": range.plannedDuration = decimalFloat(slot, tag)
-            case "SCTE35-CMD": range.scte35Command = hexadecimal(slot, tag)
-            case "SCTE35-OUT": range.scte35Out = hexadecimal(slot, tag)
-            case "SCTE35-IN": range.scte35In = hexadecimal(slot, tag)
-            case "END-ON-NEXT": range.endOnNext = yesNo(slot, tag, onlyYes: true)
-            default:
-                if attribute.hasPrefix("X-") {
-                    range.clientAttributes.append(otherAttribute(slot))
-                } else {
-                    range.clientAttributes.append(unknownAttribute(slot, tag))
-                }
-            }
-        }
-        if !sawID { missing("ID", tag) }
-        pending.dateRanges.append(range)
     }
 
     /// A date-time held in a (substituted) quoted string.
@@ -286,26 +257,6 @@ extension PlaylistParser {
     }
 
     // MARK: - Playlist tags
-
-    mutating func handleStart(_ value: Range<Int>?) {
-        let tag = TagName.start
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var start = Start(timeOffset: 0, source: lineSpan)
-        var sawOffset = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "TIME-OFFSET":
-                start.timeOffset = decimalFloat(slot, tag, signed: true) ?? 0
-                sawOffset = true
-            case "PRECISE": start.precise = yesNo(slot, tag)
-            default: start.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawOffset { missing("TIME-OFFSET", tag) }
-        self.start = start
-    }
 
     mutating func handleDefine(_ value: Range<Int>?) {
         let tag = TagName.define
@@ -373,283 +324,21 @@ extension PlaylistParser {
         defines.append(define)
     }
 
-    mutating func handlePartInf(_ value: Range<Int>?) {
-        let tag = TagName.partInf
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var partInf = PartInf(partTarget: 0, source: lineSpan)
-        var sawTarget = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "PART-TARGET":
-                partInf.partTarget = decimalFloat(slot, tag) ?? 0
-                sawTarget = true
-            default: partInf.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawTarget { missing("PART-TARGET", tag) }
-        media.partInf = partInf
-    }
-
-    mutating func handleServerControl(_ value: Range<Int>?) {
-        let tag = TagName.serverControl
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var control = ServerControl(source: lineSpan)
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "CAN-SKIP-UNTIL": control.canSkipUntil = decimalFloat(slot, tag)
-            case "CAN-SKIP-DATERANGES": control.canSkipDateRanges = yesNo(slot, tag, onlyYes: true)
-            case "HOLD-BACK": control.holdBack = decimalFloat(slot, tag)
-            case "PART-HOLD-BACK": control.partHoldBack = decimalFloat(slot, tag)
-            case "CAN-BLOCK-RELOAD": control.canBlockReload = yesNo(slot, tag, onlyYes: true)
-            default: control.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        media.serverControl = control
-    }
-
-    mutating func handleSkip(_ value: Range<Int>?) {
-        let tag = TagName.skip
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var skip = Skip(skippedSegments: 0, source: lineSpan)
-        var sawCount = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "SKIPPED-SEGMENTS":
-                skip.skippedSegments = decimalInteger(slot, tag) ?? 0
-                sawCount = true
-            case "RECENTLY-REMOVED-DATERANGES":
-                let text = quotedString(slot, tag)
-                skip.recentlyRemovedDateRanges = text.split(separator: "\t", omittingEmptySubsequences: false)
-                    .map(String.init)
-            default: skip.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawCount { missing("SKIPPED-SEGMENTS", tag) }
-        media.skip = skip
-    }
-
-    mutating func handlePreloadHint(_ value: Range<Int>?) {
-        let tag = TagName.preloadHint
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var hint = PreloadHint(type: .part, uri: "", source: lineSpan)
-        var sawType = false
-        var sawURI = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "TYPE":
-                hint.type = PreloadHintType(
-                    rawValue: enumeratedString(slot, tag, allowed: PreloadHintType.known.map(\.rawValue)))
-                sawType = true
-            case "URI":
-                hint.uri = quotedString(slot, tag)
-                sawURI = true
-            case "BYTERANGE-START": hint.byteRangeStart = decimalInteger(slot, tag)
-            case "BYTERANGE-LENGTH": hint.byteRangeLength = decimalInteger(slot, tag)
-            default: hint.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawType { missing("TYPE", tag) }
-        if !sawURI { missing("URI", tag) }
-        media.preloadHints.append(hint)
-    }
-
-    mutating func handleRenditionReport(_ value: Range<Int>?) {
-        let tag = TagName.renditionReport
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var report = RenditionReport(uri: "", source: lineSpan)
-        var sawURI = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "URI":
-                report.uri = quotedString(slot, tag)
-                sawURI = true
-            case "LAST-MSN": report.lastMediaSequenceNumber = decimalInteger(slot, tag)
-            case "LAST-PART": report.lastPart = decimalInteger(slot, tag)
-            default: report.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawURI { missing("URI", tag) }
-        media.renditionReports.append(report)
-    }
-
-    // MARK: - Multivariant playlist tags
-
-    mutating func handleMedia(_ value: Range<Int>?) {
-        let tag = TagName.media
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var rendition = Rendition(type: .audio, groupID: "", name: "", source: lineSpan)
-        var saw: Set<String> = []
-        for k in attributes.indices {
-            let slot = attributes[k]
-            let attribute = name(slot)
-            saw.insert(attribute)
-            switch attribute {
-            case "TYPE":
-                rendition.type = MediaType(rawValue: enumeratedString(slot, tag, allowed: MediaType.known.map(\.rawValue)))
-            case "URI": rendition.uri = quotedString(slot, tag)
-            case "GROUP-ID": rendition.groupID = quotedString(slot, tag)
-            case "LANGUAGE": rendition.language = quotedString(slot, tag)
-            case "ASSOC-LANGUAGE": rendition.associatedLanguage = quotedString(slot, tag)
-            case "NAME": rendition.name = quotedString(slot, tag)
-            case "STABLE-RENDITION-ID": rendition.stableRenditionID = quotedString(slot, tag)
-            case "DEFAULT": rendition.isDefault = yesNo(slot, tag)
-            case "AUTOSELECT": rendition.autoselect = yesNo(slot, tag)
-            case "FORCED": rendition.forced = yesNo(slot, tag)
-            case "INSTREAM-ID": rendition.instreamID = quotedString(slot, tag)
-            case "BIT-DEPTH": rendition.bitDepth = decimalInteger(slot, tag)
-            case "SAMPLE-RATE": rendition.sampleRate = decimalInteger(slot, tag)
-            case "CHARACTERISTICS": rendition.characteristics = quotedString(slot, tag)
-            case "CHANNELS": rendition.channels = quotedString(slot, tag)
-            default: rendition.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        for required in ["TYPE", "GROUP-ID", "NAME"] where !saw.contains(required) { missing(required, tag) }
-        multivariant.renditions.append(rendition)
-    }
-
     mutating func handleStreamInf(_ value: Range<Int>?) {
-        let tag = TagName.streamInf
         if pendingVariant != nil {
             report(.error, .streamInfWithoutURI, "EXT-X-STREAM-INF is not followed by a URI line",
                    at: pendingVariantLocation, spec: SpecReference.streamInf)
         }
-        var variant = Variant(uri: "", bandwidth: 0)
-        var sawBandwidth = false
+        // The value may be empty: the missing BANDWIDTH is then reported.
         if let v = value, !v.isEmpty {
-            scanAttributes(v, tag: tag)
-            for k in attributes.indices {
-                let slot = attributes[k]
-                switch name(slot) {
-                case "BANDWIDTH":
-                    variant.bandwidth = decimalInteger(slot, tag) ?? 0
-                    sawBandwidth = true
-                case "AVERAGE-BANDWIDTH": variant.averageBandwidth = decimalInteger(slot, tag)
-                case "SCORE": variant.score = decimalFloat(slot, tag)
-                case "CODECS": variant.codecs = quotedString(slot, tag)
-                case "SUPPLEMENTAL-CODECS": variant.supplementalCodecs = quotedString(slot, tag)
-                case "RESOLUTION": variant.resolution = resolution(slot, tag)
-                case "FRAME-RATE": variant.frameRate = decimalFloat(slot, tag)
-                case "HDCP-LEVEL":
-                    variant.hdcpLevel = HDCPLevel(rawValue: enumeratedString(slot, tag, allowed: HDCPLevel.known.map(\.rawValue)))
-                case "ALLOWED-CPC": variant.allowedCPC = quotedString(slot, tag)
-                case "VIDEO-RANGE":
-                    variant.videoRange = VideoRange(rawValue: enumeratedString(slot, tag, allowed: VideoRange.known.map(\.rawValue)))
-                case "REQ-VIDEO-LAYOUT": variant.requiredVideoLayout = quotedString(slot, tag)
-                case "STABLE-VARIANT-ID": variant.stableVariantID = quotedString(slot, tag)
-                case "AUDIO": variant.audio = quotedString(slot, tag)
-                case "VIDEO": variant.video = quotedString(slot, tag)
-                case "SUBTITLES": variant.subtitles = quotedString(slot, tag)
-                case "CLOSED-CAPTIONS":
-                    if !slot.quoted && equalsASCII(slot.valueStart..<slot.valueEnd, "NONE") {
-                        variant.closedCaptions = ClosedCaptionsReference.none
-                    } else {
-                        variant.closedCaptions = .group(quotedString(slot, tag))
-                    }
-                case "PATHWAY-ID": variant.pathwayID = quotedString(slot, tag)
-                case "PROGRAM-ID": variant.programID = decimalInteger(slot, tag)
-                default: variant.otherAttributes.append(unknownAttribute(slot, tag))
-                }
-            }
+            scanAttributes(v, tag: .streamInf)
+        } else {
+            attributes.removeAll(keepingCapacity: true)
         }
-        if !sawBandwidth {
-            report(.error, .streamInfBandwidthMissing, "EXT-X-STREAM-INF lacks BANDWIDTH", at: lineLocation,
-                   spec: SpecReference.streamInf)
-        }
+        var variant = Variant(uri: "", bandwidth: 0)
+        applyAttributes(to: &variant, TagSchemas.variant, tag: .streamInf)
         pendingVariant = variant
         pendingVariantStart = lineStart
         pendingVariantLocation = lineLocation
-    }
-
-    @inline(__always) func equalsASCII(_ range: Range<Int>, _ text: StaticString) -> Bool { buffer.equalsASCII(range, text) }
-
-    mutating func handleIFrameStreamInf(_ value: Range<Int>?) {
-        let tag = TagName.iFrameStreamInf
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var variant = IFrameVariant(uri: "", bandwidth: 0, source: lineSpan)
-        var saw: Set<String> = []
-        for k in attributes.indices {
-            let slot = attributes[k]
-            let attribute = name(slot)
-            saw.insert(attribute)
-            switch attribute {
-            case "URI": variant.uri = quotedString(slot, tag)
-            case "BANDWIDTH": variant.bandwidth = decimalInteger(slot, tag) ?? 0
-            case "AVERAGE-BANDWIDTH": variant.averageBandwidth = decimalInteger(slot, tag)
-            case "SCORE": variant.score = decimalFloat(slot, tag)
-            case "CODECS": variant.codecs = quotedString(slot, tag)
-            case "SUPPLEMENTAL-CODECS": variant.supplementalCodecs = quotedString(slot, tag)
-            case "RESOLUTION": variant.resolution = resolution(slot, tag)
-            case "HDCP-LEVEL":
-                variant.hdcpLevel = HDCPLevel(rawValue: enumeratedString(slot, tag, allowed: HDCPLevel.known.map(\.rawValue)))
-            case "ALLOWED-CPC": variant.allowedCPC = quotedString(slot, tag)
-            case "VIDEO-RANGE":
-                variant.videoRange = VideoRange(rawValue: enumeratedString(slot, tag, allowed: VideoRange.known.map(\.rawValue)))
-            case "REQ-VIDEO-LAYOUT": variant.requiredVideoLayout = quotedString(slot, tag)
-            case "STABLE-VARIANT-ID": variant.stableVariantID = quotedString(slot, tag)
-            case "VIDEO": variant.video = quotedString(slot, tag)
-            case "PATHWAY-ID": variant.pathwayID = quotedString(slot, tag)
-            case "PROGRAM-ID": variant.programID = decimalInteger(slot, tag)
-            default: variant.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        for required in ["BANDWIDTH", "URI"] where !saw.contains(required) { missing(required, tag) }
-        multivariant.iFrameVariants.append(variant)
-    }
-
-    mutating func handleSessionData(_ value: Range<Int>?) {
-        let tag = TagName.sessionData
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var data = SessionData(dataID: "", source: lineSpan)
-        var sawID = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "DATA-ID":
-                data.dataID = quotedString(slot, tag)
-                sawID = true
-            case "VALUE": data.value = quotedString(slot, tag)
-            case "URI": data.uri = quotedString(slot, tag)
-            case "FORMAT":
-                data.format = SessionDataFormat(
-                    rawValue: enumeratedString(slot, tag, allowed: SessionDataFormat.known.map(\.rawValue)))
-            case "LANGUAGE": data.language = quotedString(slot, tag)
-            default: data.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawID { missing("DATA-ID", tag) }
-        multivariant.sessionData.append(data)
-    }
-
-    mutating func handleContentSteering(_ value: Range<Int>?) {
-        let tag = TagName.contentSteering
-        guard let v = requireValue(tag, value) else { return }
-        scanAttributes(v, tag: tag)
-        var steering = ContentSteering(serverURI: "", source: lineSpan)
-        var sawURI = false
-        for k in attributes.indices {
-            let slot = attributes[k]
-            switch name(slot) {
-            case "SERVER-URI":
-                steering.serverURI = quotedString(slot, tag)
-                sawURI = true
-            case "PATHWAY-ID": steering.pathwayID = quotedString(slot, tag)
-            default: steering.otherAttributes.append(unknownAttribute(slot, tag))
-            }
-        }
-        if !sawURI { missing("SERVER-URI", tag) }
-        multivariant.contentSteering = steering
     }
 }

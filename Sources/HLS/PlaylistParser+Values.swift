@@ -188,6 +188,11 @@ extension PlaylistParser {
         return value
     }
 
+    /// An enumerated-string of type `Value`; values the spec does not define are reported and kept.
+    mutating func enumerated<Value: EnumeratedString>(_ slot: AttributeSlot, _ tag: TagName) -> Value {
+        Value(rawValue: enumeratedString(slot, tag, allowed: Value.known.map(\.rawValue)))
+    }
+
     /// YES/NO enumerated-string as a Bool (anything but YES is false).
     mutating func yesNo(_ slot: AttributeSlot, _ tag: TagName, onlyYes: Bool = false) -> Bool {
         enumeratedString(slot, tag, allowed: onlyYes ? ["YES"] : ["YES", "NO"]) == "YES"

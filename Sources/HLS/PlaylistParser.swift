@@ -7,6 +7,8 @@
 /// recurses, so no input can make it trap, hang or grow without bound.
 struct PlaylistParser {
     let bytes: [UInt8]
+    /// The same bytes, shared with the segment URIs that point into them.
+    let parsedBytes: ParsedBytes
     let options: ParseOptions
     /// Valid only during ``run()``.
     var buffer = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -58,6 +60,7 @@ struct PlaylistParser {
 
     init(bytes: [UInt8], options: ParseOptions) {
         self.bytes = bytes
+        self.parsedBytes = ParsedBytes(bytes)
         self.options = options
     }
 
@@ -212,10 +215,12 @@ struct PlaylistParser {
 
     /// The segment being described (see `pendingInArray`).
     var pending: Segment {
-        get { pendingInArray ? media.segments[media.segments.count - 1] : Segment(uri: "", duration: 0) }
+        get {
+            pendingInArray ? media.segments[media.segments.count - 1] : Segment(uriText: ParsedText(""), duration: 0)
+        }
         _modify {
             if !pendingInArray {
-                media.segments.append(Segment(uri: "", duration: 0))
+                media.segments.append(Segment(uriText: ParsedText(""), duration: 0))
                 pendingInArray = true
             }
             yield &media.segments[media.segments.count - 1]
@@ -305,18 +310,12 @@ struct PlaylistParser {
     }
 
     mutating func makePlaylist() -> Playlist {
-        if kind == .multivariant {
-            var playlist = multivariant
-            playlist.version = version
-            playlist.independentSegments = independentSegments
-            playlist.start = start
-            playlist.defines = defines
-            playlist.verbatimLines = headerVerbatim + playlist.verbatimLines
-            let snapshot = playlist
-            playlist.provenance.origin = ParsedOrigin(bytes: bytes, model: snapshot, info: info)
-            return .multivariant(playlist)
-        }
-        var playlist = media
+        kind == .multivariant ? .multivariant(finished(multivariant)) : .media(finished(media))
+    }
+
+    /// `playlist` with the tags either kind may have and its link to the parsed input.
+    func finished<Kind: ParsedPlaylist>(_ playlist: Kind) -> Kind {
+        var playlist = playlist
         playlist.version = version
         playlist.independentSegments = independentSegments
         playlist.start = start
@@ -324,9 +323,22 @@ struct PlaylistParser {
         playlist.verbatimLines = headerVerbatim + playlist.verbatimLines
         let snapshot = playlist
         playlist.provenance.origin = ParsedOrigin(bytes: bytes, model: snapshot, info: info)
-        return .media(playlist)
+        return playlist
     }
 }
+
+/// What both kinds of playlist hold that the parser fills in at the end.
+protocol ParsedPlaylist: Sendable {
+    var version: Int? { get set }
+    var independentSegments: Bool { get set }
+    var start: Start? { get set }
+    var defines: [Define] { get set }
+    var verbatimLines: [VerbatimLine] { get set }
+    var provenance: Provenance<Self> { get set }
+}
+
+extension MediaPlaylist: ParsedPlaylist {}
+extension MultivariantPlaylist: ParsedPlaylist {}
 
 /// One `NAME=value` of an attribute list, as byte offsets into the input.
 struct AttributeSlot {

@@ -1,4 +1,4 @@
-/// Canonical serialisation of every tag: one function per tag, attributes in the spec's order.
+/// Canonical serialisation of every tag; attribute lists are written through their ``AttributeSchema`` (spec order).
 struct TextOutput {
     var bytes: [UInt8] = []
 
@@ -64,6 +64,14 @@ struct TextOutput {
         mutating func hex(_ name: String, _ value: HexadecimalSequence?) {
             if let value { add(name, value.description) }
         }
+        /// Every field of `schema` that `element` has, with the other attributes at the schema's position.
+        mutating func add<Model>(_ element: Model, _ schema: AttributeSchema<Model>) {
+            for index in schema.fields.indices {
+                if index == schema.othersPosition { others(element[keyPath: schema.others]) }
+                schema.fields[index].write(element, &self)
+            }
+            if schema.othersPosition == schema.fields.count { others(element[keyPath: schema.others]) }
+        }
         mutating func others(_ attributes: [Attribute]) {
             for attribute in attributes {
                 switch attribute.value {
@@ -82,13 +90,13 @@ struct TextOutput {
 
     mutating func segmentTags(_ segment: Segment, complete: Bool) {
         if segment.discontinuity { line("#EXT-X-DISCONTINUITY") }
-        for key in segment.keys { self.key(key, tag: .key) }
-        if let map = segment.map { self.map(map) }
+        for key in segment.keys { element(key, TagSchemas.key) }
+        if let map = segment.map { element(map, TagSchemas.map) }
         if let date = segment.programDateTime { line("#EXT-X-PROGRAM-DATE-TIME:\(date)") }
-        for range in segment.dateRanges { dateRange(range) }
+        for range in segment.dateRanges { element(range, TagSchemas.dateRange) }
         if segment.gap { line("#EXT-X-GAP") }
         if let bitrate = segment.bitrateKilobitsPerSecond { line("#EXT-X-BITRATE:\(bitrate)") }
-        for part in segment.parts { self.part(part) }
+        for part in segment.parts { element(part, TagSchemas.part) }
         if let range = segment.byteRange { line("#EXT-X-BYTERANGE:\(range)") }
         if complete {
             line("#EXTINF:\(DecimalFormat.duration(segment.duration)),\(segment.title ?? "")")
@@ -101,59 +109,19 @@ struct TextOutput {
         line(segment.uri)
     }
 
-    mutating func key(_ key: Key, tag: TagName) {
-        var a = Attributes()
-        a.enumerated("METHOD", key.method.rawValue)
-        a.quoted("URI", key.uri)
-        a.hex("IV", key.iv)
-        a.quoted("KEYFORMAT", key.keyFormat)
-        a.quoted("KEYFORMATVERSIONS", key.keyFormatVersions)
-        a.others(key.otherAttributes)
-        self.tag(tag, a)
+    /// `element` copied through from the parsed input (see ``copy(_:from:bytes:)``), or else written through `schema`.
+    mutating func copyOrWrite<Model: SourcedElement>(
+        _ element: Model, from originals: [Model]?, bytes input: [UInt8], _ schema: AttributeSchema<Model>,
+        tag: TagName? = nil
+    ) {
+        if !copy(element, from: originals, bytes: input) { self.element(element, schema, tag: tag) }
     }
 
-    mutating func map(_ map: Map) {
+    /// A tag whose value is `element`'s attribute list, written through `schema` (`tag` overrides the schema's).
+    mutating func element<Model>(_ element: Model, _ schema: AttributeSchema<Model>, tag: TagName? = nil) {
         var a = Attributes()
-        a.quoted("URI", map.uri)
-        a.quoted("BYTERANGE", map.byteRange?.description)
-        a.others(map.otherAttributes)
-        tag(.map, a)
-    }
-
-    mutating func part(_ part: PartialSegment) {
-        var a = Attributes()
-        a.decimal("DURATION", part.duration)
-        a.quoted("URI", part.uri)
-        a.yes("INDEPENDENT", part.independent)
-        a.quoted("BYTERANGE", part.byteRange?.description)
-        a.yes("GAP", part.gap)
-        a.others(part.otherAttributes)
-        tag(.part, a)
-    }
-
-    mutating func dateRange(_ range: DateRange) {
-        var a = Attributes()
-        a.quoted("ID", range.id)
-        a.quoted("CLASS", range.className)
-        a.quoted("START-DATE", range.startDate?.description)
-        a.quoted("CUE", range.cue)
-        a.quoted("END-DATE", range.endDate?.description)
-        a.decimal("DURATION", range.duration)
-        a.decimal("PLANNED-DURATION", range.plannedDuration)
-        a.others(range.clientAttributes)
-        a.hex("SCTE35-CMD", range.scte35Command)
-        a.hex("SCTE35-OUT", range.scte35Out)
-        a.hex("SCTE35-IN", range.scte35In)
-        a.yes("END-ON-NEXT", range.endOnNext)
-        tag(.dateRange, a)
-    }
-
-    mutating func start(_ start: Start) {
-        var a = Attributes()
-        a.decimal("TIME-OFFSET", start.timeOffset)
-        a.yes("PRECISE", start.precise)
-        a.others(start.otherAttributes)
-        tag(.start, a)
+        a.add(element, schema)
+        self.tag(tag ?? schema.tag, a)
     }
 
     mutating func define(_ define: Define) {
@@ -168,140 +136,10 @@ struct TextOutput {
         tag(.define, a)
     }
 
-    mutating func serverControl(_ control: ServerControl) {
-        var a = Attributes()
-        a.decimal("CAN-SKIP-UNTIL", control.canSkipUntil)
-        a.yes("CAN-SKIP-DATERANGES", control.canSkipDateRanges)
-        a.decimal("HOLD-BACK", control.holdBack)
-        a.decimal("PART-HOLD-BACK", control.partHoldBack)
-        a.yes("CAN-BLOCK-RELOAD", control.canBlockReload)
-        a.others(control.otherAttributes)
-        tag(.serverControl, a)
-    }
-
-    mutating func partInf(_ partInf: PartInf) {
-        var a = Attributes()
-        a.decimal("PART-TARGET", partInf.partTarget)
-        a.others(partInf.otherAttributes)
-        tag(.partInf, a)
-    }
-
-    mutating func skip(_ skip: Skip) {
-        var a = Attributes()
-        a.integer("SKIPPED-SEGMENTS", skip.skippedSegments)
-        a.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges?.joined(separator: "\t"))
-        a.others(skip.otherAttributes)
-        tag(.skip, a)
-    }
-
-    mutating func preloadHint(_ hint: PreloadHint) {
-        var a = Attributes()
-        a.enumerated("TYPE", hint.type.rawValue)
-        a.quoted("URI", hint.uri)
-        a.integer("BYTERANGE-START", hint.byteRangeStart)
-        a.integer("BYTERANGE-LENGTH", hint.byteRangeLength)
-        a.others(hint.otherAttributes)
-        tag(.preloadHint, a)
-    }
-
-    mutating func renditionReport(_ report: RenditionReport) {
-        var a = Attributes()
-        a.quoted("URI", report.uri)
-        a.integer("LAST-MSN", report.lastMediaSequenceNumber)
-        a.integer("LAST-PART", report.lastPart)
-        a.others(report.otherAttributes)
-        tag(.renditionReport, a)
-    }
-
-    mutating func rendition(_ rendition: Rendition) {
-        var a = Attributes()
-        a.enumerated("TYPE", rendition.type.rawValue)
-        a.quoted("GROUP-ID", rendition.groupID)
-        a.quoted("NAME", rendition.name)
-        a.quoted("LANGUAGE", rendition.language)
-        a.quoted("ASSOC-LANGUAGE", rendition.associatedLanguage)
-        a.quoted("STABLE-RENDITION-ID", rendition.stableRenditionID)
-        a.yes("DEFAULT", rendition.isDefault)
-        a.yes("AUTOSELECT", rendition.autoselect)
-        a.yes("FORCED", rendition.forced)
-        a.quoted("INSTREAM-ID", rendition.instreamID)
-        a.integer("BIT-DEPTH", rendition.bitDepth)
-        a.integer("SAMPLE-RATE", rendition.sampleRate)
-        a.quoted("CHARACTERISTICS", rendition.characteristics)
-        a.quoted("CHANNELS", rendition.channels)
-        a.quoted("URI", rendition.uri)
-        a.others(rendition.otherAttributes)
-        tag(.media, a)
-    }
-
     mutating func variant(_ variant: Variant) {
-        var a = Attributes()
-        a.integer("BANDWIDTH", variant.bandwidth)
-        a.integer("AVERAGE-BANDWIDTH", variant.averageBandwidth)
-        a.decimal("SCORE", variant.score)
-        a.quoted("CODECS", variant.codecs)
-        a.quoted("SUPPLEMENTAL-CODECS", variant.supplementalCodecs)
-        a.enumerated("RESOLUTION", variant.resolution?.description)
-        a.decimal("FRAME-RATE", variant.frameRate)
-        a.enumerated("HDCP-LEVEL", variant.hdcpLevel?.rawValue)
-        a.quoted("ALLOWED-CPC", variant.allowedCPC)
-        a.enumerated("VIDEO-RANGE", variant.videoRange?.rawValue)
-        a.quoted("REQ-VIDEO-LAYOUT", variant.requiredVideoLayout)
-        a.quoted("STABLE-VARIANT-ID", variant.stableVariantID)
-        a.quoted("AUDIO", variant.audio)
-        a.quoted("VIDEO", variant.video)
-        a.quoted("SUBTITLES", variant.subtitles)
-        switch variant.closedCaptions {
-        case .none?: a.add("CLOSED-CAPTIONS", "NONE")
-        case .group(let id)?: a.quoted("CLOSED-CAPTIONS", id)
-        case nil: break
-        }
-        a.quoted("PATHWAY-ID", variant.pathwayID)
-        a.integer("PROGRAM-ID", variant.programID)
-        a.others(variant.otherAttributes)
-        tag(.streamInf, a)
+        element(variant, TagSchemas.variant)
         for verbatim in variant.verbatimLines { line(verbatim.text) }
         line(variant.uri)
-    }
-
-    mutating func iFrameVariant(_ variant: IFrameVariant) {
-        var a = Attributes()
-        a.integer("BANDWIDTH", variant.bandwidth)
-        a.integer("AVERAGE-BANDWIDTH", variant.averageBandwidth)
-        a.decimal("SCORE", variant.score)
-        a.quoted("CODECS", variant.codecs)
-        a.quoted("SUPPLEMENTAL-CODECS", variant.supplementalCodecs)
-        a.enumerated("RESOLUTION", variant.resolution?.description)
-        a.enumerated("HDCP-LEVEL", variant.hdcpLevel?.rawValue)
-        a.quoted("ALLOWED-CPC", variant.allowedCPC)
-        a.enumerated("VIDEO-RANGE", variant.videoRange?.rawValue)
-        a.quoted("REQ-VIDEO-LAYOUT", variant.requiredVideoLayout)
-        a.quoted("STABLE-VARIANT-ID", variant.stableVariantID)
-        a.quoted("VIDEO", variant.video)
-        a.quoted("PATHWAY-ID", variant.pathwayID)
-        a.integer("PROGRAM-ID", variant.programID)
-        a.quoted("URI", variant.uri)
-        a.others(variant.otherAttributes)
-        tag(.iFrameStreamInf, a)
-    }
-
-    mutating func sessionData(_ data: SessionData) {
-        var a = Attributes()
-        a.quoted("DATA-ID", data.dataID)
-        a.quoted("VALUE", data.value)
-        a.quoted("URI", data.uri)
-        a.enumerated("FORMAT", data.format?.rawValue)
-        a.quoted("LANGUAGE", data.language)
-        a.others(data.otherAttributes)
-        tag(.sessionData, a)
-    }
-
-    mutating func contentSteering(_ steering: ContentSteering) {
-        var a = Attributes()
-        a.quoted("SERVER-URI", steering.serverURI)
-        a.quoted("PATHWAY-ID", steering.pathwayID)
-        a.others(steering.otherAttributes)
-        tag(.contentSteering, a)
     }
 }
 

@@ -74,24 +74,24 @@ public struct PlaylistWriter: Sendable {
         output.line("#EXTM3U")
         if let version = playlist.version { output.line("#EXT-X-VERSION:\(version)") }
         if playlist.independentSegments { output.line("#EXT-X-INDEPENDENT-SEGMENTS") }
-        if let start = playlist.start { output.start(start) }
+        if let start = playlist.start { output.element(start, TagSchemas.start) }
         for define in playlist.defines { output.define(define) }
-        if let steering = playlist.contentSteering { output.contentSteering(steering) }
+        if let steering = playlist.contentSteering { output.element(steering, TagSchemas.contentSteering) }
         for data in playlist.sessionData {
-            if !output.copy(data, from: snapshot?.sessionData, bytes: bytes) { output.sessionData(data) }
+            output.copyOrWrite(data, from: snapshot?.sessionData, bytes: bytes, TagSchemas.sessionData)
         }
         for key in playlist.sessionKeys {
-            if !output.copy(key, from: snapshot?.sessionKeys, bytes: bytes) { output.key(key, tag: .sessionKey) }
+            output.copyOrWrite(key, from: snapshot?.sessionKeys, bytes: bytes, TagSchemas.key, tag: .sessionKey)
         }
         for line in playlist.verbatimLines { output.line(line.text) }
         for rendition in playlist.renditions {
-            if !output.copy(rendition, from: snapshot?.renditions, bytes: bytes) { output.rendition(rendition) }
+            output.copyOrWrite(rendition, from: snapshot?.renditions, bytes: bytes, TagSchemas.rendition)
         }
         for variant in playlist.variants {
             if !output.copy(variant, from: snapshot?.variants, bytes: bytes) { output.variant(variant) }
         }
         for variant in playlist.iFrameVariants {
-            if !output.copy(variant, from: snapshot?.iFrameVariants, bytes: bytes) { output.iFrameVariant(variant) }
+            output.copyOrWrite(variant, from: snapshot?.iFrameVariants, bytes: bytes, TagSchemas.iFrameVariant)
         }
         return output.bytes
     }
@@ -136,19 +136,19 @@ public struct PlaylistWriter: Sendable {
         if let type = playlist.playlistType { output.line("#EXT-X-PLAYLIST-TYPE:\(type.rawValue)") }
         if playlist.iFramesOnly { output.line("#EXT-X-I-FRAMES-ONLY") }
         if playlist.independentSegments { output.line("#EXT-X-INDEPENDENT-SEGMENTS") }
-        if let start = playlist.start { output.start(start) }
+        if let start = playlist.start { output.element(start, TagSchemas.start) }
         for define in playlist.defines { output.define(define) }
-        if let control = playlist.serverControl { output.serverControl(control) }
-        if let partInf = playlist.partInf { output.partInf(partInf) }
+        if let control = playlist.serverControl { output.element(control, TagSchemas.serverControl) }
+        if let partInf = playlist.partInf { output.element(partInf, TagSchemas.partInf) }
         for line in playlist.verbatimLines { output.line(line.text) }
-        if let skip = playlist.skip { output.skip(skip) }
+        if let skip = playlist.skip { output.element(skip, TagSchemas.skip) }
     }
 
     private func writeTrailer(_ playlist: MediaPlaylist, into output: inout TextOutput) {
         if let incomplete = playlist.incompleteSegment { output.segmentTags(incomplete, complete: false) }
         if playlist.endList { output.line("#EXT-X-ENDLIST") }
-        for hint in playlist.preloadHints { output.preloadHint(hint) }
-        for report in playlist.renditionReports { output.renditionReport(report) }
+        for hint in playlist.preloadHints { output.element(hint, TagSchemas.preloadHint) }
+        for report in playlist.renditionReports { output.element(report, TagSchemas.renditionReport) }
         for line in playlist.trailingVerbatimLines { output.line(line.text) }
     }
 }

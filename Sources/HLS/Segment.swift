@@ -4,7 +4,12 @@
 /// segment they were written before; ``MediaPlaylist`` has helpers that give the ones in effect.
 public struct Segment: Hashable, Sendable {
     /// The URI line, after variable substitution, as written (not resolved).
-    public var uri: String
+    public var uri: String {
+        get { uriText.string }
+        set { uriText = ParsedText(newValue) }
+    }
+    /// Parsed URIs stay a range of the input until read.
+    var uriText: ParsedText
     /// EXTINF duration in seconds.
     public var duration: Double
     /// EXTINF title (after the comma); nil when empty.
@@ -13,26 +18,40 @@ public struct Segment: Hashable, Sendable {
     public var byteRange: ByteRange?
     /// EXT-X-DISCONTINUITY before this segment.
     public var discontinuity: Bool
-    /// EXT-X-KEY tags written before this segment (several for several KEYFORMATs).
-    public var keys: [Key]
-    /// EXT-X-MAP written before this segment.
-    public var map: Map? {
-        get { mapBox?.map }
-        set { mapBox = newValue.map(MapBox.init) }
-    }
-    private var mapBox: MapBox?
     /// EXT-X-PROGRAM-DATE-TIME written before this segment.
     public var programDateTime: DateTime?
     /// EXT-X-GAP.
     public var gap: Bool
     /// EXT-X-BITRATE written before this segment, kilobits per second.
     public var bitrateKilobitsPerSecond: Int?
+    /// EXT-X-KEY tags written before this segment (several for several KEYFORMATs).
+    public var keys: [Key] {
+        get { rare?.tags.keys ?? [] }
+        set { changeRare { $0.keys = newValue } }
+    }
+    /// EXT-X-MAP written before this segment.
+    public var map: Map? {
+        get { rare?.tags.map }
+        set { changeRare { $0.map = newValue } }
+    }
     /// EXT-X-PART tags of this segment (LL-HLS), in order.
-    public var parts: [PartialSegment]
+    public var parts: [PartialSegment] {
+        get { rare?.tags.parts ?? [] }
+        set { changeRare { $0.parts = newValue } }
+    }
     /// EXT-X-DATERANGE tags written before this segment.
-    public var dateRanges: [DateRange]
+    public var dateRanges: [DateRange] {
+        get { rare?.tags.dateRanges ?? [] }
+        set { changeRare { $0.dateRanges = newValue } }
+    }
     /// Unknown tags and comments written between the previous segment and this one's URI line.
-    public var verbatimLines: [VerbatimLine]
+    public var verbatimLines: [VerbatimLine] {
+        get { rare?.tags.verbatimLines ?? [] }
+        set { changeRare { $0.verbatimLines = newValue } }
+    }
+    /// The tags most segments lack, out of line (nil when there are none): a plain segment then holds one
+    /// reference (its URI's input), which keeps it small and cheap to create, copy and free.
+    private var rare: RareSegmentTags.Box?
     /// Where the element was parsed from; nil when built in code. Takes no part in equality.
     public var source: SourceSpan? {
         get { sourceLink.span }
@@ -46,29 +65,58 @@ public struct Segment: Hashable, Sendable {
         gap: Bool = false, bitrateKilobitsPerSecond: Int? = nil, parts: [PartialSegment] = [],
         dateRanges: [DateRange] = [], verbatimLines: [VerbatimLine] = [], source: SourceSpan? = nil
     ) {
-        self.uri = uri
-        self.duration = duration
+        self.init(uriText: ParsedText(uri), duration: duration)
         self.title = title
         self.byteRange = byteRange
         self.discontinuity = discontinuity
-        self.keys = keys
         self.programDateTime = programDateTime
         self.gap = gap
         self.bitrateKilobitsPerSecond = bitrateKilobitsPerSecond
-        self.parts = parts
-        self.dateRanges = dateRanges
-        self.verbatimLines = verbatimLines
-        self.map = map
+        let rare = RareSegmentTags(
+            keys: keys, map: map, parts: parts, dateRanges: dateRanges, verbatimLines: verbatimLines)
+        self.rare = rare.isEmpty ? nil : RareSegmentTags.Box(rare)
         self.source = source
+    }
+
+    /// A segment with nothing but a URI and a duration (what the parser starts from for each segment).
+    init(uriText: ParsedText, duration: Double) {
+        self.uriText = uriText
+        self.duration = duration
+        title = nil
+        byteRange = nil
+        discontinuity = false
+        programDateTime = nil
+        gap = false
+        bitrateKilobitsPerSecond = nil
+        rare = nil
+    }
+
+    private mutating func changeRare(_ change: (inout RareSegmentTags) -> Void) {
+        var tags = rare?.tags ?? RareSegmentTags()
+        rare = nil  // so the arrays in `tags` are the only copies and change in place
+        change(&tags)
+        rare = tags.isEmpty ? nil : RareSegmentTags.Box(tags)
     }
 }
 
-/// Keeps a rarely present ``Map`` out of line so a ``Segment`` stays small.
-final class MapBox: Hashable, Sendable {
-    let map: Map
-    init(_ map: Map) { self.map = map }
-    static func == (lhs: MapBox, rhs: MapBox) -> Bool { lhs === rhs || lhs.map == rhs.map }
-    func hash(into hasher: inout Hasher) { hasher.combine(map) }
+/// The segment tags that most segments lack: EXT-X-KEY, EXT-X-MAP, EXT-X-PART, EXT-X-DATERANGE, and unknown
+/// tags and comments.
+struct RareSegmentTags: Hashable, Sendable {
+    var keys: [Key] = []
+    var map: Map?
+    var parts: [PartialSegment] = []
+    var dateRanges: [DateRange] = []
+    var verbatimLines: [VerbatimLine] = []
+
+    var isEmpty: Bool { keys.isEmpty && map == nil && parts.isEmpty && dateRanges.isEmpty && verbatimLines.isEmpty }
+
+    /// Immutable and shared between copies of a segment; a change makes a new box.
+    final class Box: Hashable, Sendable {
+        let tags: RareSegmentTags
+        init(_ tags: RareSegmentTags) { self.tags = tags }
+        static func == (lhs: Box, rhs: Box) -> Bool { lhs === rhs || lhs.tags == rhs.tags }
+        func hash(into hasher: inout Hasher) { hasher.combine(tags) }
+    }
 }
 
 /// EXT-X-PART: a partial segment (LL-HLS, RFC 8216bis §4.4.4.9).

@@ -45,6 +45,14 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
         storedEnd = UInt32(clamping: max(byteRange.upperBound, byteRange.lowerBound))
     }
 
+    /// No span (line 0): what ``SourceLink`` holds for elements built in code.
+    init() {
+        storedLine = 0
+        storedColumn = 0
+        storedStart = 0
+        storedEnd = 0
+    }
+
     /// Where the element starts.
     public var location: SourceLocation { SourceLocation(line: Int(storedLine), column: Int(storedColumn)) }
 
@@ -59,11 +67,11 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
 /// Holds an element's ``SourceSpan`` without making it part of the element's equality.
 struct SourceLink: Hashable, Sendable {
     // 16 bytes: a span whose line is 0 means "none".
-    private var stored = SourceSpan(location: SourceLocation(line: 0, column: 0), byteRange: 0..<0)
+    private var stored = SourceSpan()
     init() {}
     var span: SourceSpan? {
         get { stored.isEmpty ? nil : stored }
-        set { stored = newValue ?? SourceSpan(location: SourceLocation(line: 0, column: 0), byteRange: 0..<0) }
+        set { stored = newValue ?? SourceSpan() }
     }
     static func == (lhs: SourceLink, rhs: SourceLink) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
