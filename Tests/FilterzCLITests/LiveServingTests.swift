@@ -20,7 +20,7 @@ struct LiveServingTests {
         var problems: [String] = []
     }
 
-    @Test func fiftyClientsPollingALiveRecordingSeeOnlyWholePlaylistsAndNoMissingSegment() async throws {
+    @Test func fiftyClientsPollingALiveRecordingSeeOnlyWholePlaylistsAndNoMissingSegment() throws {
         let folder = try TemporaryFolder(prefix: "filterz-live-serving")
         let video = folder.url.appendingPathComponent("live")
         let child = try FilterzChild(
@@ -29,9 +29,7 @@ struct LiveServingTests {
             logs: folder.url)
         defer { child.signal(SIGKILL); child.waitForExit(timeoutSeconds: 10) }
         let masterFile = video.appendingPathComponent("master.m3u8")
-        for _ in 0..<600 where !FileManager.default.fileExists(atPath: masterFile.path) && child.isRunning {
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
+        _ = child.waitFor(masterFile, timeoutSeconds: 60)
         let master = try #require(
             HLS.parse(try String(contentsOf: masterFile, encoding: .utf8)).playlist?.multivariant,
             "no master playlist: \(child.stderr)")
@@ -45,15 +43,9 @@ struct LiveServingTests {
         let base = "\(server.baseURL)/v1/videos/live/"
         let http = LoopbackHTTP(timeoutSeconds: 20)
         let deadline = ContinuousClock.now + .seconds(30)
-
-        let logs = await withTaskGroup(of: ClientLog.self) { group in
-            for client in 0..<50 {
-                let playlist = playlists[client % playlists.count]
-                group.addTask { await Self.poll(base + playlist, with: http, until: deadline, pause: 400 + 10 * client) }
-            }
-            var all: [ClientLog] = []
-            for await log in group { all.append(log) }
-            return all
+        // One thread per client (blocking sockets): Swift's cooperative threads may be held by other tests.
+        let logs = OwnThreads.map(Array(0..<50), width: 50) { client in
+            Self.poll(base + playlists[client % playlists.count], with: http, until: deadline, pause: 400 + 10 * client)
         }
         child.signal(SIGINT)
         #expect(child.waitForExit(timeoutSeconds: 60) == 0, "record after Ctrl-C: \(child.stderr)")
@@ -68,13 +60,13 @@ struct LiveServingTests {
 
     /// One client: fetch the playlist, check it is whole and valid, fetch each listed segment not yet
     /// fetched, wait `pause` ms, until `deadline`.
-    static func poll(_ playlistURL: String, with http: LoopbackHTTP, until deadline: ContinuousClock.Instant, pause: Int) async -> ClientLog {
+    static func poll(_ playlistURL: String, with http: LoopbackHTTP, until deadline: ContinuousClock.Instant, pause: Int) -> ClientLog {
         var log = ClientLog()
         var fetched: Set<String> = []
         let folder = String(playlistURL[...playlistURL.lastIndex(of: "/")!])
         while ContinuousClock.now < deadline {
             do {
-                let answer = try await http.get(playlistURL)
+                let answer = try http.sendBlocking("GET", playlistURL)
                 log.polls += 1
                 guard answer.status == 200 else {
                     log.problems.append("\(playlistURL): HTTP \(answer.status)")
@@ -88,7 +80,7 @@ struct LiveServingTests {
                 }
                 log.longestPlaylist = max(log.longestPlaylist, media.segments.count)
                 for segment in media.segments where !fetched.contains(segment.uri) {
-                    let body = try await http.get(folder + segment.uri)
+                    let body = try http.sendBlocking("GET", folder + segment.uri)
                     log.segments += 1
                     fetched.insert(segment.uri)
                     if body.status != 200 {
@@ -100,7 +92,7 @@ struct LiveServingTests {
             } catch {
                 log.problems.append("\(playlistURL): \(error)")
             }
-            try? await Task.sleep(nanoseconds: UInt64(pause) * 1_000_000)
+            Thread.sleep(forTimeInterval: Double(pause) / 1000)
         }
         return log
     }

@@ -40,6 +40,11 @@ public struct LoopbackHTTP: Sendable {
         }
     }
 
+    /// The same request, blocking the calling thread (for clients running on threads of their own).
+    public func sendBlocking(_ method: String, _ url: String, json: Data? = nil) throws -> Response {
+        try Self.exchange(method, url, json: json, timeoutSeconds: timeoutSeconds)
+    }
+
     private static func exchange(_ method: String, _ url: String, json: Data?, timeoutSeconds: Int) throws -> Response {
         guard let components = URLComponents(string: url), components.scheme == "http", let port = components.port,
               components.host == "127.0.0.1"
