@@ -42,7 +42,7 @@ struct ReliabilitySweepTests {
     @Test func killMinus9AtTwentySeededMomentsLeavesOnlyValidPlayablePlaylists() throws {
         let folder = try TemporaryFolder(prefix: "filterz-kill-sweep")
         let runs = Self.killRuns()
-        let reports = Self.concurrently(runs, width: 4) { run -> (KillRun, LeftBehindCheck.Report) in
+        let reports = OwnThreads.map(runs, width: 4) { run -> (KillRun, LeftBehindCheck.Report) in
             let video = folder.url.appendingPathComponent("run-\(run.index)")
             do {
                 let child = try FilterzChild(
@@ -150,35 +150,4 @@ struct ReliabilitySweepTests {
         let report = LeftBehindCheck(folder: copy.appendingPathComponent("video"), expectEnded: nil).run()
         #expect(report.problems.isEmpty, "\(report.problems.joined(separator: "\n"))")
     }
-
-    /// Runs `body` on every item, `width` at a time on their own threads (blocking work: processes, sleeps),
-    /// and returns the results in order.
-    static func concurrently<Item: Sendable, Result: Sendable>(
-        _ items: [Item], width: Int, _ body: @escaping @Sendable (Item) -> Result
-    ) -> [Result] {
-        let slots = ResultSlots<Result>(items.count)
-        let gate = DispatchSemaphore(value: width)
-        let group = DispatchGroup()
-        for (index, item) in items.enumerated() {
-            gate.wait()
-            group.enter()
-            Thread.detachNewThread {
-                let result = body(item)
-                slots.lock.lock()
-                slots.results[index] = result
-                slots.lock.unlock()
-                gate.signal()
-                group.leave()
-            }
-        }
-        group.wait()
-        return slots.results.map { $0! }
-    }
-}
-
-/// Results written by worker threads, one slot each, under a lock.
-private final class ResultSlots<Result>: @unchecked Sendable {
-    var results: [Result?]
-    let lock = NSLock()
-    init(_ count: Int) { results = Array(repeating: nil, count: count) }
 }

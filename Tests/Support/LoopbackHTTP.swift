@@ -6,8 +6,8 @@ import Glibc
 
 /// A small HTTP/1.1 client for tests that talk to servers on 127.0.0.1 (our server, chromedriver): one
 /// request per connection (`Connection: close`), the status and the whole body, with a time limit on every
-/// socket operation. Any status is returned, not thrown, so a test can check it. Plain sockets, on a
-/// dispatch thread, so many clients can wait at once without holding Swift's cooperative threads.
+/// socket operation. Any status is returned, not thrown, so a test can check it. Plain sockets, each
+/// request on its own thread, so many clients can wait at once without holding Swift's cooperative threads.
 public struct LoopbackHTTP: Sendable {
     public struct Response: Sendable {
         public var status: Int
@@ -33,10 +33,16 @@ public struct LoopbackHTTP: Sendable {
     public func send(_ method: String, _ url: String, json: Data? = nil) async throws -> Response {
         let timeout = timeoutSeconds
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            // A thread of its own: blocking on a dispatch worker can starve a busy test process.
+            Thread.detachNewThread {
                 continuation.resume(with: Result { try Self.exchange(method, url, json: json, timeoutSeconds: timeout) })
             }
         }
+    }
+
+    /// The same request, blocking the calling thread (for clients running on threads of their own).
+    public func sendBlocking(_ method: String, _ url: String, json: Data? = nil) throws -> Response {
+        try Self.exchange(method, url, json: json, timeoutSeconds: timeoutSeconds)
     }
 
     private static func exchange(_ method: String, _ url: String, json: Data?, timeoutSeconds: Int) throws -> Response {
