@@ -1,9 +1,10 @@
-/// The fast path: the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
+/// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
+/// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
 /// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores. Same formulas as
 /// `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
     static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
-                       renderer: FilterRenderer) {
+                       renderer: FilterRenderer, byteTable: ExactByteTable? = nil) {
         let values = renderer.values, threads = renderer.threads
         let sourceStride = source.bytesPerRow, outputStride = output.bytesPerRow
         source.bytes.withUnsafeBufferPointer { sourceBuffer in
@@ -12,8 +13,12 @@ enum FastRenderer {
                 let rows = SourceRows(bytes: src, stride: sourceStride, width: width, height: height,
                                       threads: threads)
                 guard values.hasSpatialAdjustments else {
-                    // Colour only: bytes → colour step → bytes, one pass.
-                    rows.colour(renderer.colourStep, into: .bytes(dst, stride: outputStride))
+                    // Colour only: bytes → colour step → bytes, one pass (a table load per pixel when given the table).
+                    if let byteTable {
+                        byteTable.apply(rows, into: dst, stride: outputStride)
+                    } else {
+                        rows.colour(renderer.colourStep, into: .bytes(dst, stride: outputStride))
+                    }
                     return
                 }
                 let count = width * height

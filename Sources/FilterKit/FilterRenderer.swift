@@ -13,6 +13,8 @@
 /// - `.reference`: `Double` per pixel, direct window sums — obviously correct and slow, the yardstick;
 /// - `.fast`: the colour steps fused into a `ColourLUT` (built once here, per preset, see `ColourMethod`), the
 ///   spatial steps as running-sum passes on `SIMD4<Float>` pixels, split by rows across `threads` cores.
+///   Colour-only presets switch to an `ExactByteTable` once it pays (see `ByteTableUse`): same bytes, one
+///   table load per pixel.
 /// Tests hold them within ±1 code value on ≥ 99.9 % of samples and ±2 on all.
 public struct FilterRenderer: Sendable {
     public enum Path: String, Sendable { case fast, reference }
@@ -26,6 +28,27 @@ public struct FilterRenderer: Sendable {
     let colourStep: ColourStep
     /// Frame-sized work buffers kept between frames (shared by copies of this renderer).
     let scratch = ScratchPool()
+    /// When a colour-only frame is mapped through the `ExactByteTable` instead of the per-pixel pass.
+    public let byteTable: ByteTableUse
+    /// The exact byte table, built on first use (shared by copies of this renderer).
+    let byteTableCache = ExactByteTableCache()
+
+    /// When the fast path maps colour-only frames (no spatial adjustments) through a table of the colour step's
+    /// output bytes for all 2²⁴ input colours. The table gives the same bytes as the per-pixel pass (it is
+    /// filled by that pass), so this changes speed only: building it costs 2²⁴ colour evaluations and 64 MB
+    /// once per renderer, after which a frame costs one table load per pixel.
+    public enum ByteTableUse: String, Sendable {
+        /// Once this renderer has rendered 2²⁴ colour-only pixels (this frame included): about 8 frames of
+        /// 1080p video, or one still that large. The build then costs at most what was already spent.
+        case whenItPays
+        /// For every colour-only frame.
+        case always
+        /// Never: always the per-pixel pass.
+        case never
+    }
+
+    /// Whether the exact byte table has been built (see `ByteTableUse`), for reports.
+    public var byteTableIsBuilt: Bool { byteTableCache.isBuilt }
 
     /// How the fast path applies the colour steps.
     public enum ColourMethod: String, Sendable {
@@ -58,8 +81,10 @@ public struct FilterRenderer: Sendable {
 
     /// Prepares a renderer (for `.fast`, builds the colour LUT unless the colour steps are all neutral).
     /// - Parameter threads: cores to use; default all active processors.
-    public init(values: FilterValues, path: Path = .fast, threads: Int? = nil) {
+    /// - Parameter byteTable: when colour-only frames use the exact byte table (same output either way).
+    public init(values: FilterValues, path: Path = .fast, threads: Int? = nil, byteTable: ByteTableUse = .whenItPays) {
         self.values = values
+        self.byteTable = byteTable
         self.path = path
         self.threads = max(1, threads ?? ProcessInfoCores.active)
         transform = ColourTransform(values)
@@ -130,7 +155,10 @@ public struct FilterRenderer: Sendable {
         switch path {
         case .reference: ReferenceRenderer.render(source, into: &output, width: width, height: height, values: values,
                                                   transform: transform)
-        case .fast: FastRenderer.render(source, into: &output, width: width, height: height, renderer: self)
+        case .fast:
+            let table = values.hasSpatialAdjustments ? nil
+                : byteTableCache.table(for: colourStep, threads: threads, pixels: width * height, use: byteTable)
+            FastRenderer.render(source, into: &output, width: width, height: height, renderer: self, byteTable: table)
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// `filterz-bench filter`: FilterKit's fast path on simulated camera frames against the `ffmpeg` CLI running
 /// the nearest equivalent filter chain on same-size `testsrc2` frames, in the same run.
 ///
-/// Ours: frames per second for a colour-only preset and for a preset with all 12 values active (blur 10),
+/// Ours: frames per second for a colour-only preset (per-pixel pass and exact byte table) and for a preset with all 12 values active (blur 10),
 /// at 1280×720 and 1920×1080, on one thread and on all cores (`renderFrame(_:into:)`, output reused as in
 /// the video path). Anchor: `ffmpeg -f lavfi -i testsrc2 -vf eq,exposure,colortemperature,curves,hqdn3d,
 /// unsharp,gblur,vignette -f null -`, fps = frames / the `rtime` that `-benchmark` prints.
@@ -31,18 +31,31 @@ enum FilterBenchmark {
         for (width, height) in [(1280, 720), (1920, 1080)] {
             let camera = SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: 42))
             let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
-            for (name, values) in [("colour-only", colourOnly), ("all-12", allTwelve)] {
+            // colour-only twice: the per-pixel pass (before) and the exact byte table (after), same run.
+            let cases: [(String, FilterValues, FilterRenderer.ByteTableUse)] = [
+                ("colour-only", colourOnly, .never), ("colour-only", colourOnly, .whenItPays), ("all-12", allTwelve, .whenItPays),
+            ]
+            for (name, values, byteTable) in cases {
                 for threads in [1, cores] {
                     let start = Date()
-                    let renderer = FilterRenderer(values: values, threads: threads)
+                    let renderer = FilterRenderer(values: values, threads: threads, byteTable: byteTable)
                     let setup = Date().timeIntervalSince(start)
-                    let (fps, cpuFPS) = measure(renderer, frames)
-                    print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps, %7.1f per CPU-second  (colour: %@, LUT error %.2f, setup %.0f ms)",
+                    let (fps, cpuFPS, firstFrame) = measure(renderer, frames)
+                    let colour = renderer.byteTableIsBuilt ? "byte table" : renderer.colourMethod.rawValue
+                    print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps, %7.1f per CPU-second  (colour: %@, LUT error %.2f, setup %.0f ms, first frame %.0f ms)",
                                  width, height, name, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS,
-                                 renderer.colourMethod.rawValue, renderer.lookupTableError ?? 0, setup * 1000))
+                                 colour, renderer.lookupTableError ?? 0, setup * 1000, firstFrame * 1000))
                     if width == 1280 && name == "all-12" && threads == cores { ours720 = fps }
                 }
             }
+        }
+        for threads in [1, cores] {
+            // A 2×2 frame with the table forced on: the time is the table's build.
+            let renderer = FilterRenderer(values: colourOnly, threads: threads, byteTable: .always)
+            let start = Date()
+            _ = renderer.renderFrame(Frame(rgbaWidth: 2, height: 2))
+            print(String(format: "  ours   exact byte table build (colour-only) %@ %7.0f ms",
+                         threads == 1 ? "1 thread  " : "\(threads) threads", Date().timeIntervalSince(start) * 1000))
         }
         let anchor720 = ffmpegFPS(width: 1280, height: 720, frames: 120)
         let anchor1080 = ffmpegFPS(width: 1920, height: 1080, frames: 60)
@@ -59,19 +72,23 @@ enum FilterBenchmark {
         return 0
     }
 
-    /// Frames per second rendering `frames` round-robin for about 2 s (at least 3 frames), after one warm-up:
+    /// Frames per second rendering `frames` round-robin for about 2 s (at least 3 frames), after one warm-up
+    /// (timed: it includes building the exact byte table when the renderer uses one):
     /// per wall-clock second, and per second of this process's CPU time (all threads), which a machine
     /// shared with other work disturbs much less.
-    static func measure(_ renderer: FilterRenderer, _ frames: [Frame]) -> (wall: Double, cpu: Double) {
+    static func measure(_ renderer: FilterRenderer, _ frames: [Frame]) -> (wall: Double, cpu: Double, firstFrame: Double) {
         var output = frames[0]
+        let first = Date()
         renderer.renderFrame(frames[0], into: &output)
+        let firstFrame = Date().timeIntervalSince(first)
         var count = 0
         let start = Date(), cpuStart = processCPUSeconds()
         while count < 3 || Date().timeIntervalSince(start) < 2 {
             renderer.renderFrame(frames[count % frames.count], into: &output)
             count += 1
         }
-        return (Double(count) / Date().timeIntervalSince(start), Double(count) / (processCPUSeconds() - cpuStart))
+        return (Double(count) / Date().timeIntervalSince(start), Double(count) / (processCPUSeconds() - cpuStart),
+                firstFrame)
     }
 
     static func processCPUSeconds() -> Double {

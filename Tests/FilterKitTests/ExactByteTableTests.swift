@@ -1,0 +1,43 @@
+import FilterKit
+import Testing
+
+/// The exact byte table (colour-only frames) against the per-pixel pass it is filled from: identical bytes.
+/// One table is built in the whole suite: 2²⁴ colour evaluations take about a minute in a debug build.
+@Suite struct ExactByteTableTests {
+    /// warm-film's colour steps (the bench's colour-only preset).
+    static let colourOnly = FilterValues(
+        contrast: 1.1, saturation: 0.9, highlights: -0.25, shadows: 0.15, temperature: 4800, blackPoint: 0.03)
+
+    @Test func tableGivesTheSameBytesAsThePerPixelPass() {
+        let table = FilterRenderer(values: Self.colourOnly, byteTable: .always)
+        let perPixel = FilterRenderer(values: Self.colourOnly, byteTable: .never)
+        // 4095 seeded random colours (odd width: the per-pixel pass's one-by-one tail too), and a camera frame.
+        for frame in [TestFrames.random(width: 65, height: 63, seed: 7), TestFrames.camera(width: 96, height: 54)] {
+            let expected = perPixel.renderImage(frame)
+            #expect(table.renderImage(frame) == expected)
+            #expect(table.renderFrame(frame) == expected)
+            // The colour step changed the frame: the equalities above do not compare the input with itself.
+            #expect(expected != frame)
+        }
+        #expect(table.byteTableIsBuilt)
+        #expect(!perPixel.byteTableIsBuilt)
+    }
+
+    @Test func smallStillsAndAFewSmallFramesDoNotBuildIt() {
+        let renderer = FilterRenderer(values: Self.colourOnly)
+        _ = renderer.renderImage(TestFrames.camera())
+        var video = TestFrames.camera()
+        for _ in 0..<3 { renderer.renderFrame(TestFrames.camera(), into: &video) }
+        #expect(!renderer.byteTableIsBuilt)
+    }
+
+    @Test func spatialPresetsAndNeutralDoNotBuildIt() {
+        var spatial = Self.colourOnly
+        spatial.vignette = 0.5
+        for values in [spatial, FilterValues()] {
+            let renderer = FilterRenderer(values: values, byteTable: .always)
+            _ = renderer.renderFrame(TestFrames.camera())
+            #expect(!renderer.byteTableIsBuilt)
+        }
+    }
+}
