@@ -80,8 +80,7 @@ import Testing
     ]
 
     static let nginx: RunningNginx? = {
-        guard RunningNginx.isAvailable, let site else { return nil }
-        let port = freePort()
+        guard RunningNginx.isAvailable, let site, let port = try? LoopbackPort.unused() else { return nil }
         var configuration = site.server.configuration
         configuration.port = port
         guard let block = try? NginxConfig.serverBlock(for: configuration) else { return nil }

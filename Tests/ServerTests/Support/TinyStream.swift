@@ -50,7 +50,7 @@ final class RunningNginx: @unchecked Sendable {
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") || ExternalTool.isInstalled("nginx") }
 
-    /// - Parameter serverBlock: made for `port` (see `freePort()`).
+    /// - Parameter serverBlock: made for `port` (see `LoopbackPort.unused()`).
     init(serverBlock: String, port: UInt16) throws {
         self.port = port
         state = try TemporaryFolder(prefix: "filterz-nginx")
@@ -81,22 +81,4 @@ enum NginxStandalone {
     static func config(serverBlock: String, state: String) -> String {
         Server.NginxConfig.standalone(serverBlock: serverBlock, stateFolder: state)
     }
-}
-
-/// A TCP port that was free a moment ago on 127.0.0.1.
-func freePort() -> UInt16 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(descriptor, pointer, length)
-            return getsockname(descriptor, pointer, &length)
-        }
-    }
-    return UInt16(bigEndian: address.sin_port)
 }
