@@ -79,18 +79,20 @@ import Testing
         Probe(path: "/clip/missing.ts", compared: ["access-control-allow-origin"]),
     ]
 
-    static let nginx: RunningNginx? = {
+    /// A real nginx with the generated configuration for the same folder. One per test, stopped when the test
+    /// drops it: a process kept in a static would outlive the test run (statics are never deinitialised).
+    static func startNginx() -> RunningNginx? {
         guard RunningNginx.isAvailable, let site, let port = try? LoopbackPort.unused() else { return nil }
         var configuration = site.server.configuration
         configuration.port = port
         guard let block = try? NginxConfig.serverBlock(for: configuration) else { return nil }
         return try? RunningNginx(serverBlock: block, port: port)
-    }()
+    }
 
     @Test(.enabled(if: RunningNginx.isAvailable), arguments: probes)
     func nginxWithTheGeneratedConfigAnswersLikeUs(_ probe: Probe) throws {
         let site = try #require(Self.site)
-        let nginx = try #require(Self.nginx, "nginx failed to start")
+        let nginx = try #require(Self.startNginx(), "nginx failed to start")
         let ours = try fetch(site.port, probe.method, probe.path, headers: probe.headers)
         let theirs = try fetch(nginx.port, probe.method, probe.path, headers: probe.headers)
         #expect(ours.status == theirs.status)
@@ -101,7 +103,7 @@ import Testing
 
     @Test(.enabled(if: RunningNginx.isAvailable))
     func ffprobePlaysThroughNginx() throws {
-        let nginx = try #require(Self.nginx, "nginx failed to start")
+        let nginx = try #require(Self.startNginx(), "nginx failed to start")
         let result = try ExternalTool.run(
             "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "http://127.0.0.1:\(nginx.port)/v1/videos/clip/master.m3u8"],
             timeoutSeconds: 60)
