@@ -63,8 +63,6 @@ struct InspectHTTPTests {
     }
 
     /// Runs `filterz` as its own process when the binary is built (as a user would), else in this process.
-    /// In this process the loads would share the test run's busy thread pools with every other test, and a
-    /// loaded machine can then starve them past the request time limit.
     static func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
         if let binary = FilterzChild.binary, let result = try? ExternalTool.run(binary, arguments, timeoutSeconds: 120) {
             return (result.exitCode, result.stdout, result.stderr)

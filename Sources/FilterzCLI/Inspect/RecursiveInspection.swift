@@ -51,7 +51,9 @@ struct RecursiveInspection {
     }
 
     /// Loads and checks each location, up to `maximumConcurrentLoads` at once (loading is mostly waiting on the
-    /// network, so more than the CPU count that `concurrentPerform` would use).
+    /// network, so more than the CPU count that `concurrentPerform` would use). Each load blocks a thread of its
+    /// own until its response arrives: blocked Dispatch workers would starve the very queues URLSession answers
+    /// on when the host process (a test run, a server) keeps the global pool busy.
     private func load(_ locations: [String], variables: [String: String]) -> [String: Outcome] {
         let results = ResultSlots<Outcome>(count: locations.count)
         let loader = self.loader
@@ -60,8 +62,12 @@ struct RecursiveInspection {
         let group = DispatchGroup()
         for (index, location) in locations.enumerated() {
             slots.wait()
-            DispatchQueue.global().async(group: group) {
-                defer { slots.signal() }
+            group.enter()
+            Thread.detachNewThread {
+                defer {
+                    slots.signal()
+                    group.leave()
+                }
                 let outcome: Outcome
                 do throws(CLIError) {
                     let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
