@@ -4,8 +4,8 @@ import Server
 /// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes
 /// auto) serving the same folder, in the same run: requests/s for a 2 KB playlist, MB/s for a 1 MiB segment,
 /// p50/p99 latency, and the ratios ours ÷ nginx (of the medians, and round by round to show the spread). Both with
-/// `wrk -t2 -c64`, no access log. Our server also runs
-/// with `reusesAnswers` off (every answer made afresh, as before `PreparedAnswers`), so one run shows both.
+/// `wrk -t2 -c64`, no access log. Our server also runs with `reusesAnswers` off (every answer made afresh, as
+/// before `PreparedAnswers`), so one run shows both.
 /// `FILTERZ_BENCH_SERVE_THREADS` sets our thread count (default: one per processor, as `filterz serve`).
 enum ServeBenchmark {
     struct Measurement {
