@@ -3,8 +3,9 @@ import Server
 
 /// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes
 /// auto) serving the same folder, in the same run: requests/s for a 2 KB playlist, MB/s for a 1 MiB segment,
-/// p50/p99 latency, and the ratios ours ÷ nginx. Both with `wrk -t2 -c64`, no access log. Our server also runs
-/// with `reusesAnswers` off (every answer made afresh, as before `PreparedAnswers`), so one run shows both.
+/// p50/p99 latency, and the ratios ours ÷ nginx (of the medians, and round by round to show the spread). Both with
+/// `wrk -t2 -c64`, no access log. Our server also runs with `reusesAnswers` off (every answer made afresh, as
+/// before `PreparedAnswers`), so one run shows both.
 /// `FILTERZ_BENCH_SERVE_THREADS` sets our thread count (default: one per processor, as `filterz serve`).
 enum ServeBenchmark {
     struct Measurement {
@@ -137,6 +138,13 @@ enum ServeBenchmark {
                 max(
                     freshPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
                     freshSegment.p99Milliseconds / nginxSegment.p99Milliseconds)))
+        // The same ratios round by round (ours and nginx measured within seconds of each other): their spread shows
+        // how much the load of the moment moved the figure above.
+        for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {
+            let ratios = zip(runs["ours \(file)"] ?? [], runs["nginx \(file)"] ?? []).map { $0.requestsPerSecond / $1.requestsPerSecond }
+            guard let lowest = ratios.min(), let highest = ratios.max() else { continue }
+            print("  \(label) ours ÷ nginx round by round: " + String(format: "median %.3f, from %.3f to %.3f", middle(ratios), lowest, highest))
+        }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
         print(String(format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#, playlistRatio, segmentRatio, p99Ratio))
         return 0
@@ -144,13 +152,15 @@ enum ServeBenchmark {
 
     /// Each figure's median over the runs.
     static func median(_ runs: [Measurement]) -> Measurement {
-        func middle(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            return sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        }
-        return Measurement(
+        Measurement(
             requestsPerSecond: middle(runs.map(\.requestsPerSecond)), p50Milliseconds: middle(runs.map(\.p50Milliseconds)),
             p99Milliseconds: middle(runs.map(\.p99Milliseconds)))
+    }
+
+    /// The median of `values` (0 when empty).
+    static func middle(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// A VOD media playlist of about 2 KB.
