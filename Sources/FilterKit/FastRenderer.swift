@@ -33,7 +33,11 @@ enum FastRenderer {
                 // The buffer holding the image so far, and the other one.
                 var (current, other) = (image, scratch)
                 // 1. colour steps (or just bytes → floats).
-                rows.colour(renderer.colourStep, into: .floats(image))
+                if let byteTable {
+                    byteTable.apply(rows, into: image)
+                } else {
+                    rows.colour(renderer.colourStep, into: .floats(image))
+                }
                 // 2. noise reduction.
                 if values.noiseReduction > 0 {
                     frame.guidedFilter(current, into: other,
@@ -179,11 +183,15 @@ struct SourceRows {
     }
 
     /// Applies `step` to every pixel, split by rows (one specialised loop per kind of step).
+    /// Into `.floats` (the input of the spatial steps), colours are rounded to `FineColour` codes, as the
+    /// `.fine` `ExactByteTable` gives them.
     func colour(_ step: ColourStep, into target: Target) {
-        switch step {
-        case .none: colour(ByteScale(), into: target)
-        case let .lookupTable(lut): colour(LUTView(lut), into: target)
-        case let .perPixel(pipeline): colour(pipeline, into: target)
+        switch (step, target) {
+        case (.none, _): colour(ByteScale(), into: target)
+        case let (.lookupTable(lut), .bytes): colour(LUTView(lut), into: target)
+        case let (.lookupTable(lut), .floats): colour(FineColour.Rounded(kernel: LUTView(lut)), into: target)
+        case let (.perPixel(pipeline), .bytes): colour(pipeline, into: target)
+        case let (.perPixel(pipeline), .floats): colour(FineColour.Rounded(kernel: pipeline), into: target)
         }
     }
 

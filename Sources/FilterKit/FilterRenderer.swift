@@ -156,8 +156,10 @@ public struct FilterRenderer: Sendable {
         case .reference: ReferenceRenderer.render(source, into: &output, width: width, height: height, values: values,
                                                   transform: transform)
         case .fast:
-            let table = values.hasSpatialAdjustments ? nil
-                : byteTableCache.table(for: colourStep, threads: threads, pixels: width * height, use: byteTable)
+            let entry: ExactByteTable.Entry = values.hasSpatialAdjustments ? .fine : .bytes
+            let table = colourMethod == .none ? nil
+                : byteTableCache.table(for: colourStep, entry: entry, threads: threads, pixels: width * height,
+                                       use: byteTable)
             FastRenderer.render(source, into: &output, width: width, height: height, renderer: self, byteTable: table)
         }
     }

@@ -1,0 +1,43 @@
+/// The colour steps' output kept finer than 8 bits for the spatial steps that follow: R and G in 11 bits,
+/// B in 10, packed in one `UInt32` (R in bits 0–10, G in 11–21, B in 22–31), each channel clamped to 0…1
+/// and rounded to the nearest of 2047 (B: 1023) steps.
+///
+/// Why: presets with spatial steps map their colours through an `ExactByteTable` of these codes, so every
+/// frame's colour step is one table load; the per-pixel pass rounds its output the same way (`Rounded`), so
+/// the two give the same floats by construction. The rounding error is at most 0.063 code values in R and G
+/// and 0.125 in B (half of 255/2047 and 255/1023), well inside the ±1 contract with the reference even after
+/// sharpening (which amplifies luma differences at most 1 + 2·sharpness times).
+enum FineColour {
+    static let steps = SIMD4<Float>(2047, 2047, 1023, 0)
+    static let unit = SIMD4<Float>(1 / 2047, 1 / 2047, 1 / 1023, 0)
+
+    /// `c` (lanes 0–2) clamped to 0…1 and rounded to the nearest step, packed.
+    @inline(always)
+    static func encode(_ c: SIMD4<Float>) -> UInt32 {
+        let scaled = c.clamped(lowerBound: .zero, upperBound: .one) * steps + 0.5
+        // Lane by lane: the generic SIMD conversion is not specialised into one instruction.
+        return UInt32(Int32(scaled.x)) | UInt32(Int32(scaled.y)) << 11 | UInt32(Int32(scaled.z)) << 22
+    }
+
+    /// The colour a packed code stands for (lane 3 is 0).
+    @inline(always)
+    static func decode(_ v: UInt32) -> SIMD4<Float> {
+        let lanes = SIMD4<Int32>(Int32(v & 2047), Int32((v >> 11) & 2047), Int32(v >> 22), 0)
+        return SIMD4<Float>(lanes) * unit
+    }
+
+    /// A colour kernel whose output is rounded to fine codes (`decode(encode(c))`), as the table gives it.
+    struct Rounded<Kernel: ColourKernel>: ColourKernel {
+        let kernel: Kernel
+
+        @inline(always) func callAsFunction(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> SIMD4<Float> {
+            decode(encode(kernel(r, g, b)))
+        }
+
+        @inline(always)
+        func four(_ p: UnsafePointer<UInt8>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            let c = kernel.four(p)
+            return (decode(encode(c.0)), decode(encode(c.1)), decode(encode(c.2)), decode(encode(c.3)))
+        }
+    }
+}
