@@ -44,39 +44,24 @@ enum FastRenderer {
                                        epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)))
                     swap(&current, &other)
                 }
-                // 3. sharpen.
-                if values.sharpness > 0 {
-                    frame.sharpen(current, amount: Float(values.sharpness))
-                }
-                // 4. blur.
+                // 3. sharpen: the luma mask, added to the image row by row in the blur's first pass (or now).
+                let mask = values.sharpness > 0 ? frame.sharpenMask(current, amount: Float(values.sharpness)) : nil
+                defer { mask?.release(to: pool) }
+                // 4. blur, and 5. vignette and back to bytes (inside the blur's last pass when there is one).
+                let writer = ByteWriter(source: src, sourceStride: sourceStride, output: dst, outputStride: outputStride,
+                                        width: width, height: height, vignette: values.vignette, pool: pool)
+                defer { writer.release(to: pool) }
                 if values.blur > 0 {
-                    let blurred = frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur))
-                    (current, other) = (blurred, current)
-                }
-                // 5. vignette and back to bytes.
-                let result = current
-                let vignette = values.vignette
-                let halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
-                let k = Float(SpatialSteps.vignetteScale * vignette)
-                RowBands.run(count: height, threads: threads) { rows in
-                    // ρ² = dx²/h² + dy²/h²: the column term once per band, the row term once per row.
-                    let columnTerm = UnsafeMutablePointer<Float>.allocate(capacity: width)
-                    defer { columnTerm.deallocate() }
-                    for x in 0..<width {
-                        let dx = Float(x) + 0.5 - Float(width) / 2
-                        columnTerm[x] = dx * dx / Float(halfDiagonalSquared)
+                    frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur),
+                                   adding: mask) { x0, columns, strip, stripStride in
+                        for y in 0..<height { writer.store(strip + y * stripStride, y: y, x0: x0, count: columns) }
                     }
-                    for y in rows {
-                        let s = src + y * sourceStride, d = dst + y * outputStride, row = result + y * width
-                        if vignette > 0 {
-                            let dy = Double(y) + 0.5 - Double(height) / 2
-                            let dy2 = Float(dy * dy / halfDiagonalSquared)
-                            for x in 0..<width {
-                                let rho2 = columnTerm[x] + dy2
-                                storeBytes(row[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
-                            }
-                        } else {
-                            for x in 0..<width { storeBytes(row[x], alpha: s[x * 4 + 3], to: d + x * 4) }
+                } else {
+                    let result = current
+                    RowBands.run(count: height, threads: threads) { rows in
+                        for y in rows {
+                            mask?.add(to: result + y * width, row: y)
+                            writer.store(result + y * width, y: y, x0: 0, count: width)
                         }
                     }
                 }
@@ -92,6 +77,58 @@ enum FastRenderer {
         d[1] = UInt8(truncatingIfNeeded: Int32(clamp(c.y, 0, 1) * 255 + 0.5))
         d[2] = UInt8(truncatingIfNeeded: Int32(clamp(c.z, 0, 1) * 255 + 0.5))
         d[3] = alpha
+    }
+}
+
+/// The last step: vignette (`SpatialSteps.vignetteGain`, in `Float`), clamp, round to bytes, alpha from the
+/// source; any run of pixels of a row, so a pass can write its rows as it finishes them.
+struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the render call owns; rows are disjoint
+    let source: UnsafePointer<UInt8>, sourceStride: Int
+    let output: UnsafeMutablePointer<UInt8>, outputStride: Int
+    let height: Int
+    let halfDiagonalSquared: Double
+    let k: Float
+    /// Per column, dx² / (half diagonal)²; nil without a vignette.
+    let columnTerm: UnsafeMutablePointer<Float>?
+    let width: Int
+
+    init(source: UnsafePointer<UInt8>, sourceStride: Int, output: UnsafeMutablePointer<UInt8>, outputStride: Int,
+         width: Int, height: Int, vignette: Double, pool: ScratchPool) {
+        (self.source, self.sourceStride, self.output, self.outputStride) = (source, sourceStride, output, outputStride)
+        (self.width, self.height) = (width, height)
+        halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
+        k = Float(SpatialSteps.vignetteScale * vignette)
+        guard vignette > 0 else {
+            columnTerm = nil
+            return
+        }
+        let term = pool.take(Float.self, count: width)
+        for x in 0..<width {
+            let dx = Float(x) + 0.5 - Float(width) / 2
+            term[x] = dx * dx / Float(halfDiagonalSquared)
+        }
+        columnTerm = term
+    }
+
+    func release(to pool: ScratchPool) {
+        if let columnTerm { pool.give(columnTerm, count: width) }
+    }
+
+    /// Writes pixels `x0 ..< x0 + count` of row `y` from `pixels` (the first of them at `pixels[0]`).
+    @inline(always)
+    func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
+        let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
+        if let columnTerm {
+            // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
+            let dy = Double(y) + 0.5 - Double(height) / 2
+            let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
+            for x in 0..<count {
+                let rho2 = column[x] + dy2
+                FastRenderer.storeBytes(pixels[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
+            }
+        } else {
+            for x in 0..<count { FastRenderer.storeBytes(pixels[x], alpha: s[x * 4 + 3], to: d + x * 4) }
+        }
     }
 }
 

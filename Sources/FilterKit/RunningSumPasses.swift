@@ -16,8 +16,10 @@ struct Planar {
     let pool: ScratchPool
     var count: Int { width * height }
 
-    /// One extended-box pass along each row, in place (each row is copied to an edge-padded line first).
-    func horizontal<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, _ boxes: [SpatialSteps.ExtendedBox]) {
+    /// One extended-box pass along each row per box, in place (each row is copied to an edge-padded line
+    /// first); `prepare(row, y)`, when given, changes each row in place before its first pass.
+    func horizontal<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, _ boxes: [SpatialSteps.ExtendedBox],
+                                   prepare: ((UnsafeMutablePointer<V>, Int) -> Void)? = nil) {
         guard let widest = boxes.map(\.radius).max() else { return }
         let pad = widest + 1
         RowBands.run(count: height, threads: threads) { rows in
@@ -25,6 +27,7 @@ struct Planar {
             defer { line.deallocate() }
             for y in rows {
                 let row = buffer + y * width
+                prepare?(row, y)
                 for box in boxes {
                     let p = line + pad
                     for x in 0..<width { p[x] = row[x] }
@@ -81,9 +84,15 @@ struct Planar {
     /// the result (`scratch`). The vertical passes run on strips of columns narrow enough that a strip's
     /// intermediate passes stay in cache (one read of `buffer`, one write of `scratch`); each block of
     /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
+    /// `prepare` is handed to the first horizontal pass. With `finish`, the last vertical pass writes each strip
+    /// to a cached buffer and calls `finish(first column, columns, strip, strip stride)` instead of writing
+    /// `scratch` (then left untouched).
+    @discardableResult
     func blur<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, scratch: UnsafeMutablePointer<V>,
-                             _ box: SpatialSteps.ExtendedBox, passes: Int) -> UnsafeMutablePointer<V> {
-        horizontal(buffer, Array(repeating: box, count: passes))
+                             _ box: SpatialSteps.ExtendedBox, passes: Int,
+                             prepare: ((UnsafeMutablePointer<V>, Int) -> Void)? = nil,
+                             finish: ((Int, Int, UnsafePointer<V>, Int) -> Void)? = nil) -> UnsafeMutablePointer<V> {
+        horizontal(buffer, Array(repeating: box, count: passes), prepare: prepare)
         let stripColumns = max(8, 512 / MemoryLayout<V>.stride)
         let strips = (width + stripColumns - 1) / stripColumns
         let width = self.width, height = self.height
@@ -98,23 +107,29 @@ struct Planar {
                 let x0 = strip * stripColumns, columns = min(stripColumns, width - x0)
                 var from = UnsafeMutablePointer(buffer + x0), fromStride = width
                 for pass in 0..<passes {
-                    let lastPass = pass == passes - 1
-                    let to = lastPass ? scratch + x0 : temporary + (pass % 2) * stripColumns * height
-                    let toStride = lastPass ? width : stripColumns
+                    let intoScratch = pass == passes - 1 && finish == nil
+                    let to = intoScratch ? scratch + x0 : temporary + (pass % 2) * stripColumns * height
+                    let toStride = intoScratch ? width : stripColumns
                     vertical(from, stride: fromStride, into: to, stride: toStride, columns: columns, sum: sum, box)
                     from = to
                     fromStride = toStride
                 }
+                finish?(x0, columns, from, fromStride)
             }
         }
         return scratch
     }
 
-    /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis. Returns the buffer
-    /// holding the result (`image` or `scratch`).
+    /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis, with the sharpen mask
+    /// added to each row first when given. Without `finish`, returns the buffer holding the result (`scratch`);
+    /// with it, hands over the result strip by strip (see `blur`).
+    @discardableResult
     func gaussian(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
-                  box: SpatialSteps.ExtendedBox) -> UnsafeMutablePointer<SIMD4<Float>> {
-        blur(image, scratch: scratch, box, passes: SpatialSteps.blurPasses)
+                  box: SpatialSteps.ExtendedBox, adding mask: SharpenMask? = nil,
+                  finish: ((Int, Int, UnsafePointer<SIMD4<Float>>, Int) -> Void)? = nil)
+        -> UnsafeMutablePointer<SIMD4<Float>> {
+        let prepare = mask.map { mask in { (row: UnsafeMutablePointer<SIMD4<Float>>, y: Int) in mask.add(to: row, row: y) } }
+        return blur(image, scratch: scratch, box, passes: SpatialSteps.blurPasses, prepare: prepare, finish: finish)
     }
 
     /// Runs `body(index range)` over every pixel, split by rows.
@@ -247,14 +262,10 @@ struct Planar {
         }
     }
 
-    /// Unsharp mask on luma (`SpatialSteps`).
-    func sharpen(_ image: UnsafeMutablePointer<SIMD4<Float>>, amount: Float) {
+    /// The unsharp mask on luma (`SpatialSteps`) of `image`, to be added row by row (`SharpenMask.add`).
+    func sharpenMask(_ image: UnsafePointer<SIMD4<Float>>, amount: Float) -> SharpenMask {
         let luma = pool.take(Float.self, count: count)
         let blurred = pool.take(Float.self, count: 2 * count)
-        defer {
-            pool.give(luma, count: count)
-            pool.give(blurred, count: 2 * count)
-        }
         let w = ColourScience.lumaWeights
         let weights = SIMD4<Float>(Float(w.x), Float(w.y), Float(w.z), 0)
         forEachPixel { range in
@@ -266,8 +277,29 @@ struct Planar {
         }
         let smooth = blur(blurred, scratch: blurred + count, SpatialSteps.ExtendedBox(sigma: SpatialSteps.sharpenSigma),
                           passes: SpatialSteps.blurPasses)
-        forEachPixel { range in
-            for i in range { image[i] = image[i] + SIMD4(repeating: amount * (luma[i] - smooth[i])) }
-        }
+        return SharpenMask(luma: luma, smooth: UnsafePointer(smooth), blurred: blurred, width: width, count: count,
+                           amount: amount)
+    }
+}
+
+/// The sharpen step's luma and blurred luma for a frame, in buffers from the `ScratchPool`: `add` puts
+/// `amount · (Y − Ŷ)` on every channel of one row.
+struct SharpenMask: @unchecked Sendable {  // read-only raw buffers the render call owns
+    let luma: UnsafeMutablePointer<Float>
+    let smooth: UnsafePointer<Float>
+    /// The pool buffer that holds `smooth` (2 · count floats).
+    let blurred: UnsafeMutablePointer<Float>
+    let width: Int, count: Int
+    let amount: Float
+
+    @inline(always)
+    func add(to row: UnsafeMutablePointer<SIMD4<Float>>, row y: Int) {
+        let l = luma + y * width, s = smooth + y * width, amount = amount
+        for x in 0..<width { row[x] = row[x] + SIMD4(repeating: amount * (l[x] - s[x])) }
+    }
+
+    func release(to pool: ScratchPool) {
+        pool.give(luma, count: count)
+        pool.give(blurred, count: 2 * count)
     }
 }
