@@ -137,86 +137,81 @@ struct Planar {
         RowBands.run(count: height, threads: threads) { rows in body(rows.lowerBound * width..<rows.upperBound * width) }
     }
 
-    /// Rows per band of the guided filter: each band computes its own margins, so the result does not depend
-    /// on how many threads share the bands, and a band's intermediate rows stay in cache.
-    static let guidedBandRows = 16
-
-    /// The self-guided filter of He et al. per channel (`SpatialSteps`), from `image` into `output`, band by
-    /// band of `guidedBandRows` rows: (1) row means of I and I² for the band and 2r rows either side;
-    /// (2) their column means, then a and b, for the band and r rows either side; (3) row means of a and b;
-    /// (4) their column means, then `out = mean(a)·I + mean(b)`. Means are (2r+1)-sample windows with clamped
-    /// edges; the intermediate rows live in per-thread band buffers, indexed by (clamped) frame row.
+    /// The self-guided filter of He et al. per channel (`SpatialSteps`), from `image` into `output`, each
+    /// band of rows in one sweep down the frame: (1) row means of I and I²; (2) their column means, then a and
+    /// b; (3) row means of a and b; (4) their column means, then `out = mean(a)·I + mean(b)`. Means are
+    /// (2r+1)-sample windows with clamped edges, summed directly, so a row's output does not depend on where
+    /// the bands start. Stages 1 and 3 keep their last 2r+1 rows in small rings (row y in slot y mod 2r+1) that
+    /// stay in cache; a band recomputes only the 2r rows of stage 1 and r rows of stage 3 above it.
     func guidedFilter(_ image: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<SIMD4<Float>>,
                       epsilon: Float) {
-        let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1
-        let inverse = 1 / Float(2 * r + 1), eps = SIMD4<Float>(repeating: epsilon)
-        let bandRows = Self.guidedBandRows, bands = (height + bandRows - 1) / bandRows
-        let capacity = (bandRows + 4 * r) * width
-        RowBands.run(count: bands, threads: threads) { bandRange in
-            let meanI = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
-            let meanSquare = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
-            let a = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
-            let b = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
+        let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
+        let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
+        RowBands.run(count: height, threads: threads) { band in
+            // Rings of `window` rows: stage 1 (means of I and I²) and stage 3 (means of a and b).
+            let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width)
             let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
-            // The 2r+1 rows of a column window, for each of the two quantities being averaged.
-            let windowA = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 2 * r + 1)
-            let windowB = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 2 * r + 1)
+            // The rows of a column window, for each of the two quantities being averaged.
+            let rowsA = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: window)
+            let rowsB = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: window)
             defer {
-                for buffer in [meanI, meanSquare, a, b, line] { buffer.deallocate() }
-                windowA.deallocate()
-                windowB.deallocate()
+                ring.deallocate()
+                line.deallocate()
+                rowsA.deallocate()
+                rowsB.deallocate()
             }
-            for band in bandRange {
-                let y0 = band * bandRows, y1 = min(height, y0 + bandRows)
-                // Frame rows held by the stage-1 buffers (from `first1`) and the a, b buffers (from `firstAB`).
-                let first1 = max(0, y0 - 2 * r), firstAB = max(0, y0 - r)
-                func row(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ first: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-                    base + (min(max(y, 0), last) - first) * width
+            let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
+            func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                base + (min(max(y, 0), last) % window) * width
+            }
+            /// Points the windows at the rows around `y` of the rings `p` and `q`.
+            func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>, around y: Int) {
+                for d in 0..<window {
+                    rowsA[d] = UnsafePointer(slot(p, y + d - r))
+                    rowsB[d] = UnsafePointer(slot(q, y + d - r))
                 }
-                /// Points the windows at the 2r+1 rows around `y` of `p` and `q` (buffers starting at row `first`).
-                func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>,
-                             _ first: Int, around y: Int) {
-                    for d in 0...(2 * r) {
-                        windowA[d] = row(p, first, y + d - r)
-                        windowB[d] = row(q, first, y + d - r)
-                    }
+            }
+            /// The means of column `x` over the windows.
+            @inline(__always) func means(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+                var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
+                for d in 0..<window {
+                    sumA += rowsA[d][x]
+                    sumB += rowsB[d][x]
                 }
-                /// The means of column `x` over the windows.
-                @inline(__always) func means(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-                    var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
-                    for d in 0...(2 * r) {
-                        sumA += windowA[d][x]
-                        sumB += windowB[d][x]
-                    }
-                    return (sumA * inverse, sumB * inverse)
+                return (sumA * inverse, sumB * inverse)
+            }
+            /// Stage 1 for row y.
+            func stage1(_ y: Int) {
+                rowMeans(image + y * width, square: true, into: slot(meanI, y), slot(meanSquare, y), radius: r,
+                         inverse: inverse, line: line)
+            }
+            /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
+            func stage23(_ y: Int) {
+                let ta = slot(a, y), tb = slot(b, y)
+                windows(meanI, meanSquare, around: y)
+                for x in 0..<width {
+                    let (m, q) = means(x)
+                    let variance = q - m * m
+                    let coefficient = variance / (variance + eps)
+                    ta[x] = coefficient
+                    tb[x] = m - coefficient * m
                 }
-                // (1) row means of I and I².
-                for y in first1..<min(height, y1 + 2 * r) {
-                    rowMeans(image + y * width, square: true, into: row(meanI, first1, y), row(meanSquare, first1, y),
-                             radius: r, inverse: inverse, line: line)
-                }
-                // (2) column means, then a = var / (var + ε), b = m − a·m.
-                for y in firstAB..<min(height, y1 + r) {
-                    let ta = row(a, firstAB, y), tb = row(b, firstAB, y)
-                    windows(meanI, meanSquare, first1, around: y)
-                    for x in 0..<width {
-                        let (m, q) = means(x)
-                        let variance = q - m * m
-                        let coefficient = variance / (variance + eps)
-                        ta[x] = coefficient
-                        tb[x] = m - coefficient * m
-                    }
-                    // (3) row means of a and b, in place.
-                    rowMeans(ta, square: false, into: ta, tb, radius: r, inverse: inverse, line: line, second: tb)
-                }
-                // (4) column means of a and b, then the output.
-                for y in y0..<y1 {
-                    let source = image + y * width, target = output + y * width
-                    windows(a, b, firstAB, around: y)
-                    for x in 0..<width {
-                        let (meanA, meanB) = means(x)
-                        target[x] = meanA * source[x] + meanB
-                    }
+                rowMeans(ta, square: false, into: ta, tb, radius: r, inverse: inverse, line: line, second: tb)
+            }
+            // Sweep: stage 1 for row t, stages 2–3 for row t − r, stage 4 for row t − 2r.
+            let first = band.lowerBound
+            for t in (first - 2 * r)..<(band.upperBound + 2 * r) {
+                if t >= 0 && t < height { stage1(t) }
+                let u = t - r
+                if u >= max(0, first - r) && u < height { stage23(u) }
+                let y = t - 2 * r
+                guard band.contains(y) else { continue }
+                // Stage 4: column means of a and b, then the output.
+                let source = image + y * width, target = output + y * width
+                windows(a, b, around: y)
+                for x in 0..<width {
+                    let (meanA, meanB) = means(x)
+                    target[x] = meanA * source[x] + meanB
                 }
             }
         }
