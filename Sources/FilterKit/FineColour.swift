@@ -8,15 +8,13 @@
 /// and 0.125 in B (half of 255/2047 and 255/1023), well inside the ±1 contract with the reference even after
 /// sharpening (which amplifies luma differences at most 1 + 2·sharpness times).
 enum FineColour {
-    static let steps = SIMD4<Float>(2047, 2047, 1023, 0)
     static let unit = SIMD4<Float>(1 / 2047, 1 / 2047, 1 / 1023, 0)
 
-    /// `c` (lanes 0–2) clamped to 0…1 and rounded to the nearest step, packed.
+    /// `c` (lanes 0–2) clamped to 0…1 and rounded to the nearest step (ties to even), packed.
     @inline(always)
     static func encode(_ c: SIMD4<Float>) -> UInt32 {
-        let scaled = c.clamped(lowerBound: .zero, upperBound: .one) * steps + 0.5
-        // Lane by lane: the generic SIMD conversion is not specialised into one instruction.
-        return UInt32(Int32(scaled.x)) | UInt32(Int32(scaled.y)) << 11 | UInt32(Int32(scaled.z)) << 22
+        FastRenderer.code(c.x, scale: 2047) | FastRenderer.code(c.y, scale: 2047) << 11
+            | FastRenderer.code(c.z, scale: 1023) << 22
     }
 
     /// The colour a packed code stands for (lane 3 is 0).

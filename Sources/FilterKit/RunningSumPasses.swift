@@ -36,12 +36,18 @@ struct Planar {
                         p[width - 1 + x] = row[width - 1]
                     }
                     let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
+                    if r == 0 {
+                        // A three-tap filter: no running sum, so no chain of dependent adds (and it vectorises).
+                        for x in 0..<width { row[x] = (p[x] + (p[x - 1] + p[x + 1]) * alpha) * scale }
+                        continue
+                    }
                     var sum = V.zero
                     for d in -r...r { sum = sum + p[d] }
                     for x in 0..<width {
                         let ends = (p[x - r - 1] + p[x + r + 1]) * alpha
                         row[x] = (sum + ends) * scale
-                        sum = sum + p[x + r + 1] - p[x - r]
+                        // One dependent add per sample (the difference does not wait for `sum`).
+                        sum = sum + (p[x + r + 1] - p[x - r])
                     }
                 }
             }
@@ -61,6 +67,14 @@ struct Planar {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         let last = height - 1, blockRows = Self.verticalBlockRows
         func row(_ y: Int) -> UnsafePointer<V> { source + min(max(y, 0), last) * sourceStride }
+        if r == 0 {
+            // A three-tap filter (as in `horizontal`).
+            for y in 0..<height {
+                let above = row(y - 1), centre = row(y), below = row(y + 1), out = target + y * targetStride
+                for x in 0..<columns { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
+            }
+            return
+        }
         var start = 0
         while start < height {
             let rows = start..<min(height, start + blockRows)
@@ -73,7 +87,7 @@ struct Planar {
                 let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * targetStride
                 for x in 0..<columns {
                     out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                    sum[x] = sum[x] + below[x] - leaving[x]
+                    sum[x] = sum[x] + (below[x] - leaving[x])
                 }
             }
             start += blockRows
