@@ -1,14 +1,19 @@
 import Synchronization
 
-/// The fast path's colour step for every one of the 2²⁴ input colours: a frame's colour step then costs one
-/// table load per pixel.
+/// The fast path's colour step for every one of the 2²⁴ input colours, filled on demand: a frame's colour
+/// step then costs one table load per pixel, and the colour step runs once per distinct colour (a 720p
+/// camera frame has about 60 000, twenty seconds of them about 90 000) instead of once per pixel.
 ///
-/// Each entry is filled by running the same colour kernel and rounding that the per-pixel pass runs, so the
+/// Each entry is computed by the same colour kernel and rounding that the per-pixel pass runs, so the
 /// table's output is identical to that pass by construction. Entry `r + 256·g + 65536·b` is the low 24 bits
 /// of a source pixel read as a little-endian `UInt32`, so a lookup needs no shuffling. 64 MB. An entry holds
 /// (`Entry`) either the output bytes (colour-only presets: R, G, B in its first three bytes, the fourth 0,
-/// rounded as `FastRenderer.storeBytes` does) or, for presets with spatial steps, the colour in 11/11/10-bit
-/// fixed point (`FineColour`) that the spatial steps start from.
+/// rounded as `FastRenderer.storeBytes` does) or, for presets with spatial steps, the colour as a
+/// `FineColour` code that the spatial steps start from; `missing` (all bits set, which neither kind uses)
+/// until a frame needs it. A frame is mapped in parallel bands that only read the table and note the pixels
+/// whose entry is missing; those are then computed and stored on the calling thread. Entries are atomics
+/// (relaxed: a plain load or store on x86 and ARM) because renders sharing the table may run at once; an
+/// entry only ever goes from `missing` to its one value.
 final class ExactByteTable: Sendable {
     /// What an entry holds.
     enum Entry: Sendable {
@@ -18,90 +23,117 @@ final class ExactByteTable: Sendable {
         case fine
     }
 
+    static let missing = UInt32.max
     let entry: Entry
-    private let storage: PinnedBuffer<UInt32>
+    let step: ColourStep
+    private let storage: AtomicStorage
 
-    /// Runs the colour step on every input colour, split by blue planes of the table across `threads` cores.
-    init(_ step: ColourStep, entry: Entry, threads: Int) {
-        self.entry = entry
-        storage = PinnedBuffer(count: 1 << 24, repeating: 0)
+    /// An empty table (every entry `missing`) for `step`'s colours.
+    init(_ step: ColourStep, entry: Entry) {
+        (self.step, self.entry) = (step, entry)
+        storage = AtomicStorage(count: 1 << 24, repeating: Self.missing)
+    }
+
+    /// The entry of colour `index` (`r + 256·g + 65536·b`), computed and stored if missing.
+    func resolve(_ index: Int) -> UInt32 {
+        let known = storage.pointer[index].load(ordering: .relaxed)
+        if known != Self.missing { return known }
+        let (r, g, b) = (UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
+                         UInt8(truncatingIfNeeded: index >> 16))
+        let colour: SIMD4<Float>
         switch step {
-        case .none: Self.fill(storage.pointer, with: ByteScale(), entry: entry, threads: threads)
-        case let .lookupTable(lut): Self.fill(storage.pointer, with: LUTView(lut), entry: entry, threads: threads)
-        case let .perPixel(pipeline): Self.fill(storage.pointer, with: pipeline, entry: entry, threads: threads)
+        case .none: colour = ByteScale()(r, g, b)
+        case let .lookupTable(lut): colour = LUTView(lut)(r, g, b)
+        case let .perPixel(pipeline): colour = pipeline(r, g, b)
         }
+        let value = entry == .bytes ? FastRenderer.packed(colour, alpha: 0) : FineColour.encode(colour)
+        storage.pointer[index].store(value, ordering: .relaxed)
+        return value
     }
 
-    /// Fills the table row by row (a row: 256 reds at one green and blue), four pixels at a time through
-    /// `kernel.four`, as `SourceRows.colour` does.
-    private static func fill<Kernel: ColourKernel>(_ table: UnsafeMutablePointer<UInt32>, with kernel: Kernel,
-                                                   entry: Entry, threads: Int) {
-        nonisolated(unsafe) let table = table  // the bands write disjoint blue planes
-        RowBands.run(count: 256, threads: threads) { blues in
-            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 * 4)
-            defer { row.deallocate() }
-            for red in 0..<256 { row[4 * red] = UInt8(red) }
-            for blue in blues {
-                for green in 0..<256 {
-                    for red in 0..<256 {
-                        (row[4 * red + 1], row[4 * red + 2], row[4 * red + 3]) = (UInt8(green), UInt8(blue), 0)
-                    }
-                    let d = table + 256 * (green + 256 * blue)
-                    for o in stride(from: 0, to: 256, by: 4) {
-                        let c = kernel.four(row + 4 * o)
-                        switch entry {
-                        case .bytes:
-                            let bytes = UnsafeMutableRawPointer(d + o).assumingMemoryBound(to: UInt8.self)
-                            FastRenderer.storeBytes(c.0, alpha: 0, to: bytes)
-                            FastRenderer.storeBytes(c.1, alpha: 0, to: bytes + 4)
-                            FastRenderer.storeBytes(c.2, alpha: 0, to: bytes + 8)
-                            FastRenderer.storeBytes(c.3, alpha: 0, to: bytes + 12)
-                        case .fine:
-                            (d[o], d[o + 1], d[o + 2], d[o + 3]) = (FineColour.encode(c.0), FineColour.encode(c.1),
-                                                                    FineColour.encode(c.2), FineColour.encode(c.3))
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Maps every pixel of the source rows to the output rows (alpha copied), split by rows.
+    /// Maps every pixel of the source rows to the output rows (a `.bytes` table; alpha copied), split by rows.
     func apply(_ rows: SourceRows, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
         let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         nonisolated(unsafe) let output = output  // the bands write disjoint rows
+        let write = { (x: Int, y: Int, pixel: UInt32, colour: UInt32) in
+            let d = UnsafeMutableRawPointer(output + y * outputStride)
+            d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
+        }
+        let misses = Mutex<[Int]>([])
         RowBands.run(count: rows.height, threads: rows.threads) { band in
+            var missed: [Int] = []
             for y in band {
                 let s = UnsafeRawPointer(source + y * stride), d = UnsafeMutableRawPointer(output + y * outputStride)
                 for x in 0..<width {
                     let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    let colour = UInt32(littleEndian: entries[Int(pixel & 0x00FF_FFFF)])
+                    let colour = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
+                    guard colour != Self.missing else {
+                        missed.append(y * width + x)
+                        continue
+                    }
                     d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
                 }
             }
+            if !missed.isEmpty { misses.withLock { $0 += missed } }
         }
+        fill(misses.withLock { $0 }, rows, write)
     }
-}
 
-extension ExactByteTable {
     /// Maps every pixel of the source rows to its `FineColour` (a `.fine` table), into a packed image of
     /// `SIMD4<Float>` (lane 3 is 0), split by rows.
     func apply(_ rows: SourceRows, into image: UnsafeMutablePointer<SIMD4<Float>>) {
         let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         nonisolated(unsafe) let image = image  // the bands write disjoint rows
+        let misses = Mutex<[Int]>([])
         RowBands.run(count: rows.height, threads: rows.threads) { band in
+            var missed: [Int] = []
             for y in band {
                 let s = UnsafeRawPointer(source + y * stride), d = image + y * width
                 for x in 0..<width {
                     let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    d[x] = FineColour.decode(entries[Int(pixel & 0x00FF_FFFF)])
+                    let code = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
+                    guard code != Self.missing else {
+                        missed.append(y * width + x)
+                        continue
+                    }
+                    d[x] = FineColour.decode(code)
                 }
             }
+            if !missed.isEmpty { misses.withLock { $0 += missed } }
+        }
+        fill(misses.withLock { $0 }, rows) { x, y, _, code in image[y * width + x] = FineColour.decode(code) }
+    }
+
+    /// Resolves the entries of the pixels at `positions` (y · width + x) and writes them with `write(x, y,
+    /// source pixel, entry)`, on the calling thread.
+    private func fill(_ positions: [Int], _ rows: SourceRows, _ write: (Int, Int, UInt32, UInt32) -> Void) {
+        let s = UnsafeRawPointer(rows.bytes)
+        for position in positions {
+            let (y, x) = position.quotientAndRemainder(dividingBy: rows.width)
+            let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: y * rows.stride + 4 * x, as: UInt32.self))
+            write(x, y, pixel, resolve(Int(pixel & 0x00FF_FFFF)))
         }
     }
 }
 
-/// A renderer's `ExactByteTable`, built once it pays and then shared by every copy of the renderer.
+/// `count` atomic `UInt32`s at a stable address, freed with their owner.
+final class AtomicStorage: Sendable {
+    nonisolated(unsafe) let pointer: UnsafeMutablePointer<Atomic<UInt32>>
+    let count: Int
+
+    init(count: Int, repeating value: UInt32) {
+        self.count = count
+        pointer = .allocate(capacity: count)
+        for i in 0..<count { (pointer + i).initialize(to: Atomic(value)) }
+    }
+
+    deinit {
+        pointer.deinitialize(count: count)
+        pointer.deallocate()
+    }
+}
+
+/// A renderer's `ExactByteTable`, set up once it pays and then shared by every copy of the renderer.
 final class ExactByteTableCache: Sendable {
     private struct State: Sendable {
         var table: ExactByteTable?
@@ -110,23 +142,28 @@ final class ExactByteTableCache: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Whether the table has been built.
+    /// Whether the table has been set up.
     var isBuilt: Bool { state.withLock { $0.table != nil } }
 
-    /// The table for a frame of `pixels` pixels, or nil for the per-pixel pass. With `.whenItPays` it is built
-    /// once this renderer's pixels (this frame included) reach 2²⁴, the table's size: so the build at most
-    /// doubles the colour work already done (a long video pays it back; a still below
-    /// 16.7 megapixels or a few small frames never build it). Other callers wait for a build, not repeat it.
-    func table(for step: ColourStep, entry: ExactByteTable.Entry, threads: Int, pixels: Int,
+    /// Pixels a renderer colours one by one before it sets up its table: writing the table's 64 MB of
+    /// `missing` entries costs about as much as colouring this many pixels per pixel, so the set-up at most
+    /// doubles the colour work already done (4.5 frames of 720p, 2 of 1080p; small stills and a few small
+    /// frames never pay it).
+    static let setUpAfterPixels = 1 << 22
+
+    /// The table for a frame of `pixels` pixels, or nil for the per-pixel pass. With `.whenItPays` it is set up
+    /// once this renderer's pixels (this frame included) reach `setUpAfterPixels`. Other callers wait for the
+    /// set-up, not repeat it.
+    func table(for step: ColourStep, entry: ExactByteTable.Entry, pixels: Int,
                use: FilterRenderer.ByteTableUse) -> ExactByteTable? {
         state.withLock { state in
             if let table = state.table { return table }
             state.pixels += pixels
             switch use {
             case .never: return nil
-            case .whenItPays where state.pixels < 1 << 24: return nil
+            case .whenItPays where state.pixels < Self.setUpAfterPixels: return nil
             case .always, .whenItPays:
-                let built = ExactByteTable(step, entry: entry, threads: threads)
+                let built = ExactByteTable(step, entry: entry)
                 state.table = built
                 return built
             }

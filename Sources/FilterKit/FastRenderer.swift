@@ -73,8 +73,13 @@ enum FastRenderer {
     /// given alpha.
     @inline(always)
     static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
-        let pixel = UInt32(code(c.x)) | UInt32(code(c.y)) << 8 | UInt32(code(c.z)) << 16 | UInt32(alpha) << 24
-        UnsafeMutableRawPointer(d).storeBytes(of: pixel.littleEndian, as: UInt32.self)
+        UnsafeMutableRawPointer(d).storeBytes(of: packed(c, alpha: alpha).littleEndian, as: UInt32.self)
+    }
+
+    /// The RGBA bytes `storeBytes` writes, as a `UInt32` whose lowest byte is R.
+    @inline(always)
+    static func packed(_ c: SIMD4<Float>, alpha: UInt8) -> UInt32 {
+        code(c.x) | code(c.y) << 8 | code(c.z) << 16 | UInt32(alpha) << 24
     }
 
     /// `v` clamped to 0…1 times `scale` (at most 2²²), rounded to the nearest integer, ties to even: adding

@@ -1,26 +1,27 @@
-/// The colour steps' output kept finer than 8 bits for the spatial steps that follow: R and G in 11 bits,
-/// B in 10, packed in one `UInt32` (R in bits 0–10, G in 11–21, B in 22–31), each channel clamped to 0…1
-/// and rounded to the nearest of 2047 (B: 1023) steps.
+/// The colour steps' output kept finer than 8 bits for the spatial steps that follow: G in 11 bits, R and
+/// B in 10, packed in one `UInt32` (R in bits 0–9, G in 10–20, B in 21–30; bit 31 is always clear, so
+/// `ExactByteTable` can mark a missing entry with all bits set), each channel clamped to 0…1 and rounded
+/// to the nearest of 1023 (G: 2047) steps.
 ///
 /// Why: presets with spatial steps map their colours through an `ExactByteTable` of these codes, so every
 /// frame's colour step is one table load; the per-pixel pass rounds its output the same way (`Rounded`), so
-/// the two give the same floats by construction. The rounding error is at most 0.063 code values in R and G
-/// and 0.125 in B (half of 255/2047 and 255/1023), well inside the ±1 contract with the reference even after
+/// the two give the same floats by construction. The rounding error is at most 0.063 code values in G and
+/// 0.125 in R and B (half of 255/2047 and 255/1023), well inside the ±1 contract with the reference even after
 /// sharpening (which amplifies luma differences at most 1 + 2·sharpness times).
 enum FineColour {
-    static let unit = SIMD4<Float>(1 / 2047, 1 / 2047, 1 / 1023, 0)
+    static let unit = SIMD4<Float>(1 / 1023, 1 / 2047, 1 / 1023, 0)
 
     /// `c` (lanes 0–2) clamped to 0…1 and rounded to the nearest step (ties to even), packed.
     @inline(always)
     static func encode(_ c: SIMD4<Float>) -> UInt32 {
-        FastRenderer.code(c.x, scale: 2047) | FastRenderer.code(c.y, scale: 2047) << 11
-            | FastRenderer.code(c.z, scale: 1023) << 22
+        FastRenderer.code(c.x, scale: 1023) | FastRenderer.code(c.y, scale: 2047) << 10
+            | FastRenderer.code(c.z, scale: 1023) << 21
     }
 
     /// The colour a packed code stands for (lane 3 is 0).
     @inline(always)
     static func decode(_ v: UInt32) -> SIMD4<Float> {
-        let lanes = SIMD4<Int32>(Int32(v & 2047), Int32((v >> 11) & 2047), Int32(v >> 22), 0)
+        let lanes = SIMD4<Int32>(Int32(v & 1023), Int32((v >> 10) & 2047), Int32((v >> 21) & 1023), 0)
         return SIMD4<Float>(lanes) * unit
     }
 
