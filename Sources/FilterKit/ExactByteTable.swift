@@ -53,64 +53,47 @@ final class ExactByteTable: Sendable {
 
     /// Maps every pixel of the source rows to the output rows (a `.bytes` table; alpha copied), split by rows.
     func apply(_ rows: SourceRows, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
-        let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         nonisolated(unsafe) let output = output  // the bands write disjoint rows
-        let write = { (x: Int, y: Int, pixel: UInt32, colour: UInt32) in
+        map(rows) { x, y, pixel, colour in
             let d = UnsafeMutableRawPointer(output + y * outputStride)
             d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
         }
-        let misses = Mutex<[Int]>([])
-        RowBands.run(count: rows.height, threads: rows.threads) { band in
-            var missed: [Int] = []
-            for y in band {
-                let s = UnsafeRawPointer(source + y * stride), d = UnsafeMutableRawPointer(output + y * outputStride)
-                for x in 0..<width {
-                    let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    let colour = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
-                    guard colour != Self.missing else {
-                        missed.append(y * width + x)
-                        continue
-                    }
-                    d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
-                }
-            }
-            if !missed.isEmpty { misses.withLock { $0 += missed } }
-        }
-        fill(misses.withLock { $0 }, rows, write)
     }
 
     /// Maps every pixel of the source rows to its `FineColour` (a `.fine` table), into a packed image of
     /// `SIMD4<Float>` (lane 3 is 0), split by rows.
     func apply(_ rows: SourceRows, into image: UnsafeMutablePointer<SIMD4<Float>>) {
-        let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         nonisolated(unsafe) let image = image  // the bands write disjoint rows
+        let width = rows.width
+        map(rows) { x, y, _, code in image[y * width + x] = FineColour.decode(code) }
+    }
+
+    /// Calls `write(x, y, source pixel, entry)` for every pixel: in parallel bands for the pixels whose entry
+    /// is known, then on the calling thread for those whose entry was missing (resolved then).
+    @inline(always)
+    private func map(_ rows: SourceRows, _ write: (Int, Int, UInt32, UInt32) -> Void) {
+        let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         let misses = Mutex<[Int]>([])
         RowBands.run(count: rows.height, threads: rows.threads) { band in
             var missed: [Int] = []
             for y in band {
-                let s = UnsafeRawPointer(source + y * stride), d = image + y * width
+                let s = UnsafeRawPointer(source + y * stride)
                 for x in 0..<width {
                     let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    let code = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
-                    guard code != Self.missing else {
+                    let entry = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
+                    guard entry != Self.missing else {
                         missed.append(y * width + x)
                         continue
                     }
-                    d[x] = FineColour.decode(code)
+                    write(x, y, pixel, entry)
                 }
             }
             if !missed.isEmpty { misses.withLock { $0 += missed } }
         }
-        fill(misses.withLock { $0 }, rows) { x, y, _, code in image[y * width + x] = FineColour.decode(code) }
-    }
-
-    /// Resolves the entries of the pixels at `positions` (y · width + x) and writes them with `write(x, y,
-    /// source pixel, entry)`, on the calling thread.
-    private func fill(_ positions: [Int], _ rows: SourceRows, _ write: (Int, Int, UInt32, UInt32) -> Void) {
-        let s = UnsafeRawPointer(rows.bytes)
-        for position in positions {
-            let (y, x) = position.quotientAndRemainder(dividingBy: rows.width)
-            let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: y * rows.stride + 4 * x, as: UInt32.self))
+        for position in misses.withLock({ $0 }) {
+            let (y, x) = position.quotientAndRemainder(dividingBy: width)
+            let pixel = UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(fromByteOffset: y * stride + 4 * x,
+                                                                                  as: UInt32.self))
             write(x, y, pixel, resolve(Int(pixel & 0x00FF_FFFF)))
         }
     }
