@@ -1,95 +1,152 @@
 import Synchronization
 
-/// The fast path's colour step for every one of the 2²⁴ input colours, as output bytes: a colour-only frame
-/// then costs one table load per pixel.
+/// The fast path's colour step for every one of the 2²⁴ input colours, filled on demand: a frame's colour
+/// step then costs one table load per pixel, and the colour step runs once per distinct colour (a 720p
+/// camera frame has about 60 000, twenty seconds of them about 90 000) instead of once per pixel.
 ///
-/// Each entry is filled by running the same colour kernel and rounding (`FastRenderer.storeBytes`) that the
-/// per-pixel pass runs, so the table's output is identical to that pass by construction. Entry
-/// `r + 256·g + 65536·b` holds R, G, B in its first three bytes (the fourth is 0): that index is the low
-/// 24 bits of a source pixel read as a little-endian `UInt32`, so a lookup needs no shuffling. 64 MB.
+/// Each entry is computed by the same colour kernel and rounding that the per-pixel pass runs, so the
+/// table's output is identical to that pass by construction. Entry `r + 256·g + 65536·b` is the low 24 bits
+/// of a source pixel read as a little-endian `UInt32`, so a lookup needs no shuffling. 64 MB. An entry holds
+/// (`Entry`) either the output bytes (colour-only presets: R, G, B in its first three bytes, the fourth 0,
+/// rounded as `FastRenderer.storeBytes` does) or, for presets with spatial steps, the colour as a
+/// `FineColour` code that the spatial steps start from; `missing` (all bits set, which neither kind uses)
+/// until a frame needs it. A frame is mapped in parallel bands that only read the table and note the pixels
+/// whose entry is missing; those are then computed and stored on the calling thread. Entries are atomics
+/// (relaxed: a plain load or store on x86 and ARM) because renders sharing the table may run at once; an
+/// entry only ever goes from `missing` to its one value.
 final class ExactByteTable: Sendable {
-    private let storage: PinnedBuffer<UInt32>
+    /// What an entry holds.
+    enum Entry: Sendable {
+        /// The final R, G, B bytes (colour-only presets).
+        case bytes
+        /// A `FineColour` code: the input of the spatial steps.
+        case fine
+    }
 
-    /// Runs the colour step on every input colour, split by blue planes of the table across `threads` cores.
-    init(_ step: ColourStep, threads: Int) {
-        storage = PinnedBuffer(count: 1 << 24, repeating: 0)
-        let table = UnsafeMutableRawPointer(storage.pointer).assumingMemoryBound(to: UInt8.self)
+    static let missing = UInt32.max
+    let entry: Entry
+    let step: ColourStep
+    private let storage: AtomicStorage
+
+    /// An empty table (every entry `missing`) for `step`'s colours.
+    init(_ step: ColourStep, entry: Entry) {
+        (self.step, self.entry) = (step, entry)
+        storage = AtomicStorage(count: 1 << 24, repeating: Self.missing)
+    }
+
+    /// The entry of colour `index` (`r + 256·g + 65536·b`), computed and stored if missing.
+    func resolve(_ index: Int) -> UInt32 {
+        let known = storage.pointer[index].load(ordering: .relaxed)
+        if known != Self.missing { return known }
+        let (r, g, b) = (UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
+                         UInt8(truncatingIfNeeded: index >> 16))
+        let colour: SIMD4<Float>
         switch step {
-        case .none: Self.fill(table, with: ByteScale(), threads: threads)
-        case let .lookupTable(lut): Self.fill(table, with: LUTView(lut), threads: threads)
-        case let .perPixel(pipeline): Self.fill(table, with: pipeline, threads: threads)
+        case .none: colour = ByteScale()(r, g, b)
+        case let .lookupTable(lut): colour = LUTView(lut)(r, g, b)
+        case let .perPixel(pipeline): colour = pipeline(r, g, b)
         }
+        let value = entry == .bytes ? FastRenderer.packed(colour, alpha: 0) : FineColour.encode(colour)
+        storage.pointer[index].store(value, ordering: .relaxed)
+        return value
     }
 
-    /// Fills the table row by row (a row: 256 reds at one green and blue), four pixels at a time through
-    /// `kernel.four`, as `SourceRows.colour` does.
-    private static func fill<Kernel: ColourKernel>(_ table: UnsafeMutablePointer<UInt8>, with kernel: Kernel,
-                                                   threads: Int) {
-        nonisolated(unsafe) let table = table  // the bands write disjoint blue planes
-        RowBands.run(count: 256, threads: threads) { blues in
-            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 * 4)
-            defer { row.deallocate() }
-            for red in 0..<256 { row[4 * red] = UInt8(red) }
-            for blue in blues {
-                for green in 0..<256 {
-                    for red in 0..<256 {
-                        (row[4 * red + 1], row[4 * red + 2], row[4 * red + 3]) = (UInt8(green), UInt8(blue), 0)
-                    }
-                    let d = table + 4 * 256 * (green + 256 * blue)
-                    for o in stride(from: 0, to: 256 * 4, by: 16) {
-                        let c = kernel.four(row + o)
-                        FastRenderer.storeBytes(c.0, alpha: 0, to: d + o)
-                        FastRenderer.storeBytes(c.1, alpha: 0, to: d + o + 4)
-                        FastRenderer.storeBytes(c.2, alpha: 0, to: d + o + 8)
-                        FastRenderer.storeBytes(c.3, alpha: 0, to: d + o + 12)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Maps every pixel of the source rows to the output rows (alpha copied), split by rows.
+    /// Maps every pixel of the source rows to the output rows (a `.bytes` table; alpha copied), split by rows.
     func apply(_ rows: SourceRows, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
-        let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         nonisolated(unsafe) let output = output  // the bands write disjoint rows
+        map(rows) { x, y, pixel, colour in
+            let d = UnsafeMutableRawPointer(output + y * outputStride)
+            d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
+        }
+    }
+
+    /// Maps every pixel of the source rows to its `FineColour` (a `.fine` table), into a packed image of
+    /// `SIMD4<Float>` (lane 3 is 0), split by rows.
+    func apply(_ rows: SourceRows, into image: UnsafeMutablePointer<SIMD4<Float>>) {
+        nonisolated(unsafe) let image = image  // the bands write disjoint rows
+        let width = rows.width
+        map(rows) { x, y, _, code in image[y * width + x] = FineColour.decode(code) }
+    }
+
+    /// Calls `write(x, y, source pixel, entry)` for every pixel: in parallel bands for the pixels whose entry
+    /// is known, then on the calling thread for those whose entry was missing (resolved then).
+    @inline(always)
+    private func map(_ rows: SourceRows, _ write: (Int, Int, UInt32, UInt32) -> Void) {
+        let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
+        let misses = Mutex<[Int]>([])
         RowBands.run(count: rows.height, threads: rows.threads) { band in
+            var missed: [Int] = []
             for y in band {
-                let s = UnsafeRawPointer(source + y * stride), d = UnsafeMutableRawPointer(output + y * outputStride)
+                let s = UnsafeRawPointer(source + y * stride)
                 for x in 0..<width {
                     let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    let colour = UInt32(littleEndian: entries[Int(pixel & 0x00FF_FFFF)])
-                    d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
+                    let entry = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
+                    guard entry != Self.missing else {
+                        missed.append(y * width + x)
+                        continue
+                    }
+                    write(x, y, pixel, entry)
                 }
             }
+            if !missed.isEmpty { misses.withLock { $0 += missed } }
+        }
+        for position in misses.withLock({ $0 }) {
+            let (y, x) = position.quotientAndRemainder(dividingBy: width)
+            let pixel = UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(fromByteOffset: y * stride + 4 * x,
+                                                                                  as: UInt32.self))
+            write(x, y, pixel, resolve(Int(pixel & 0x00FF_FFFF)))
         }
     }
 }
 
-/// A renderer's `ExactByteTable`, built once it pays and then shared by every copy of the renderer.
+/// `count` atomic `UInt32`s at a stable address, freed with their owner.
+final class AtomicStorage: Sendable {
+    nonisolated(unsafe) let pointer: UnsafeMutablePointer<Atomic<UInt32>>
+    let count: Int
+
+    init(count: Int, repeating value: UInt32) {
+        self.count = count
+        pointer = .allocate(capacity: count)
+        for i in 0..<count { (pointer + i).initialize(to: Atomic(value)) }
+    }
+
+    deinit {
+        pointer.deinitialize(count: count)
+        pointer.deallocate()
+    }
+}
+
+/// A renderer's `ExactByteTable`, set up once it pays and then shared by every copy of the renderer.
 final class ExactByteTableCache: Sendable {
     private struct State: Sendable {
         var table: ExactByteTable?
-        /// Colour-only pixels rendered so far without the table.
+        /// Pixels rendered so far without the table.
         var pixels = 0
     }
     private let state = Mutex(State())
 
-    /// Whether the table has been built.
+    /// Whether the table has been set up.
     var isBuilt: Bool { state.withLock { $0.table != nil } }
 
-    /// The table for a colour-only frame of `pixels` pixels, or nil for the per-pixel pass. With `.whenItPays`
-    /// it is built once this renderer's colour-only pixels (this frame included) reach 2²⁴, the table's
-    /// size: so the build at most doubles the work already done (a long video pays it back; a still below
-    /// 16.7 megapixels or a few small frames never build it). Other callers wait for a build, not repeat it.
-    func table(for step: ColourStep, threads: Int, pixels: Int, use: FilterRenderer.ByteTableUse) -> ExactByteTable? {
+    /// Pixels a renderer colours one by one before it sets up its table: writing the table's 64 MB of
+    /// `missing` entries costs about as much as colouring this many pixels per pixel, so the set-up at most
+    /// doubles the colour work already done (4.5 frames of 720p, 2 of 1080p; small stills and a few small
+    /// frames never pay it).
+    static let setUpAfterPixels = 1 << 22
+
+    /// The table for a frame of `pixels` pixels, or nil for the per-pixel pass. With `.whenItPays` it is set up
+    /// once this renderer's pixels (this frame included) reach `setUpAfterPixels`. Other callers wait for the
+    /// set-up, not repeat it.
+    func table(for step: ColourStep, entry: ExactByteTable.Entry, pixels: Int,
+               use: FilterRenderer.ByteTableUse) -> ExactByteTable? {
         state.withLock { state in
             if let table = state.table { return table }
             state.pixels += pixels
             switch use {
             case .never: return nil
-            case .whenItPays where state.pixels < 1 << 24: return nil
+            case .whenItPays where state.pixels < Self.setUpAfterPixels: return nil
             case .always, .whenItPays:
-                let built = ExactByteTable(step, threads: threads)
+                let built = ExactByteTable(step, entry: entry)
                 state.table = built
                 return built
             }

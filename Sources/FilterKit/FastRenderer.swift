@@ -33,46 +33,35 @@ enum FastRenderer {
                 // The buffer holding the image so far, and the other one.
                 var (current, other) = (image, scratch)
                 // 1. colour steps (or just bytes → floats).
-                rows.colour(renderer.colourStep, into: .floats(image))
+                if let byteTable {
+                    byteTable.apply(rows, into: image)
+                } else {
+                    rows.colour(renderer.colourStep, into: .floats(image))
+                }
                 // 2. noise reduction.
                 if values.noiseReduction > 0 {
                     frame.guidedFilter(current, into: other,
                                        epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)))
                     swap(&current, &other)
                 }
-                // 3. sharpen.
-                if values.sharpness > 0 {
-                    frame.sharpen(current, amount: Float(values.sharpness))
-                }
-                // 4. blur.
+                // 3. sharpen: the luma mask, added to the image row by row in the blur's first pass (or now).
+                let mask = values.sharpness > 0 ? frame.sharpenMask(current, amount: Float(values.sharpness)) : nil
+                defer { mask?.release(to: pool) }
+                // 4. blur, and 5. vignette and back to bytes (inside the blur's last pass when there is one).
+                let writer = ByteWriter(source: src, sourceStride: sourceStride, output: dst, outputStride: outputStride,
+                                        width: width, height: height, vignette: values.vignette, pool: pool)
+                defer { writer.release(to: pool) }
                 if values.blur > 0 {
-                    let blurred = frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur))
-                    (current, other) = (blurred, current)
-                }
-                // 5. vignette and back to bytes.
-                let result = current
-                let vignette = values.vignette
-                let halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
-                let k = Float(SpatialSteps.vignetteScale * vignette)
-                RowBands.run(count: height, threads: threads) { rows in
-                    // ρ² = dx²/h² + dy²/h²: the column term once per band, the row term once per row.
-                    let columnTerm = UnsafeMutablePointer<Float>.allocate(capacity: width)
-                    defer { columnTerm.deallocate() }
-                    for x in 0..<width {
-                        let dx = Float(x) + 0.5 - Float(width) / 2
-                        columnTerm[x] = dx * dx / Float(halfDiagonalSquared)
+                    frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur),
+                                   adding: mask) { x0, columns, strip, stripStride in
+                        for y in 0..<height { writer.store(strip + y * stripStride, y: y, x0: x0, count: columns) }
                     }
-                    for y in rows {
-                        let s = src + y * sourceStride, d = dst + y * outputStride, row = result + y * width
-                        if vignette > 0 {
-                            let dy = Double(y) + 0.5 - Double(height) / 2
-                            let dy2 = Float(dy * dy / halfDiagonalSquared)
-                            for x in 0..<width {
-                                let rho2 = columnTerm[x] + dy2
-                                storeBytes(row[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
-                            }
-                        } else {
-                            for x in 0..<width { storeBytes(row[x], alpha: s[x * 4 + 3], to: d + x * 4) }
+                } else {
+                    let result = current
+                    RowBands.run(count: height, threads: threads) { rows in
+                        for y in rows {
+                            mask?.add(to: result + y * width, row: y)
+                            writer.store(result + y * width, y: y, x0: 0, count: width)
                         }
                     }
                 }
@@ -80,14 +69,76 @@ enum FastRenderer {
         }
     }
 
-    /// Clamps to 0…1, scales to 0…255, rounds half up, and writes R, G, B and the given alpha.
+    /// Clamps to 0…1, scales to 0…255, rounds to the nearest code (ties to even) and writes R, G, B and the
+    /// given alpha.
     @inline(always)
     static func storeBytes(_ c: SIMD4<Float>, alpha: UInt8, to d: UnsafeMutablePointer<UInt8>) {
-        // Written out lane by lane: a call to `clamp01` here was not always inlined.
-        d[0] = UInt8(truncatingIfNeeded: Int32(clamp(c.x, 0, 1) * 255 + 0.5))
-        d[1] = UInt8(truncatingIfNeeded: Int32(clamp(c.y, 0, 1) * 255 + 0.5))
-        d[2] = UInt8(truncatingIfNeeded: Int32(clamp(c.z, 0, 1) * 255 + 0.5))
-        d[3] = alpha
+        UnsafeMutableRawPointer(d).storeBytes(of: packed(c, alpha: alpha).littleEndian, as: UInt32.self)
+    }
+
+    /// The RGBA bytes `storeBytes` writes, as a `UInt32` whose lowest byte is R.
+    @inline(always)
+    static func packed(_ c: SIMD4<Float>, alpha: UInt8) -> UInt32 {
+        code(c.x) | code(c.y) << 8 | code(c.z) << 16 | UInt32(alpha) << 24
+    }
+
+    /// `v` clamped to 0…1 times `scale` (at most 2²²), rounded to the nearest integer, ties to even: adding
+    /// 1.5 · 2²³ leaves that integer in the low bits of the sum's significand. No checked conversion, no branch.
+    @inline(always)
+    static func code(_ v: Float, scale: Float = 255) -> UInt32 {
+        (clamp(v, 0, 1) * scale + 12_582_912).bitPattern & 0x3F_FFFF
+    }
+}
+
+/// The last step: vignette (`SpatialSteps.vignetteGain`, in `Float`), clamp, round to bytes, alpha from the
+/// source; any run of pixels of a row, so a pass can write its rows as it finishes them.
+struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the render call owns; rows are disjoint
+    let source: UnsafePointer<UInt8>, sourceStride: Int
+    let output: UnsafeMutablePointer<UInt8>, outputStride: Int
+    let height: Int
+    let halfDiagonalSquared: Double
+    let k: Float
+    /// Per column, dx² / (half diagonal)²; nil without a vignette.
+    let columnTerm: UnsafeMutablePointer<Float>?
+    let width: Int
+
+    init(source: UnsafePointer<UInt8>, sourceStride: Int, output: UnsafeMutablePointer<UInt8>, outputStride: Int,
+         width: Int, height: Int, vignette: Double, pool: ScratchPool) {
+        (self.source, self.sourceStride, self.output, self.outputStride) = (source, sourceStride, output, outputStride)
+        (self.width, self.height) = (width, height)
+        halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
+        k = Float(SpatialSteps.vignetteScale * vignette)
+        guard vignette > 0 else {
+            columnTerm = nil
+            return
+        }
+        let term = pool.take(Float.self, count: width)
+        for x in 0..<width {
+            let dx = Float(x) + 0.5 - Float(width) / 2
+            term[x] = dx * dx / Float(halfDiagonalSquared)
+        }
+        columnTerm = term
+    }
+
+    func release(to pool: ScratchPool) {
+        if let columnTerm { pool.give(columnTerm, count: width) }
+    }
+
+    /// Writes pixels `x0 ..< x0 + count` of row `y` from `pixels` (the first of them at `pixels[0]`).
+    @inline(always)
+    func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
+        let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
+        if let columnTerm {
+            // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
+            let dy = Double(y) + 0.5 - Double(height) / 2
+            let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
+            for x in 0..<count {
+                let rho2 = column[x] + dy2
+                FastRenderer.storeBytes(pixels[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
+            }
+        } else {
+            for x in 0..<count { FastRenderer.storeBytes(pixels[x], alpha: s[x * 4 + 3], to: d + x * 4) }
+        }
     }
 }
 
@@ -179,11 +230,15 @@ struct SourceRows {
     }
 
     /// Applies `step` to every pixel, split by rows (one specialised loop per kind of step).
+    /// Into `.floats` (the input of the spatial steps), colours are rounded to `FineColour` codes, as the
+    /// `.fine` `ExactByteTable` gives them.
     func colour(_ step: ColourStep, into target: Target) {
-        switch step {
-        case .none: colour(ByteScale(), into: target)
-        case let .lookupTable(lut): colour(LUTView(lut), into: target)
-        case let .perPixel(pipeline): colour(pipeline, into: target)
+        switch (step, target) {
+        case (.none, _): colour(ByteScale(), into: target)
+        case let (.lookupTable(lut), .bytes): colour(LUTView(lut), into: target)
+        case let (.lookupTable(lut), .floats): colour(FineColour.Rounded(kernel: LUTView(lut)), into: target)
+        case let (.perPixel(pipeline), .bytes): colour(pipeline, into: target)
+        case let (.perPixel(pipeline), .floats): colour(FineColour.Rounded(kernel: pipeline), into: target)
         }
     }
 

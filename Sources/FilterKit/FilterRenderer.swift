@@ -13,8 +13,8 @@
 /// - `.reference`: `Double` per pixel, direct window sums — obviously correct and slow, the yardstick;
 /// - `.fast`: the colour steps fused into a `ColourLUT` (built once here, per preset, see `ColourMethod`), the
 ///   spatial steps as running-sum passes on `SIMD4<Float>` pixels, split by rows across `threads` cores.
-///   Colour-only presets switch to an `ExactByteTable` once it pays (see `ByteTableUse`): same bytes, one
-///   table load per pixel.
+///   Presets with colour steps switch to an `ExactByteTable` once it pays (see `ByteTableUse`): same
+///   output, one table load per pixel.
 /// Tests hold them within ±1 code value on ≥ 99.9 % of samples and ±2 on all.
 public struct FilterRenderer: Sendable {
     public enum Path: String, Sendable { case fast, reference }
@@ -33,21 +33,21 @@ public struct FilterRenderer: Sendable {
     /// The exact byte table, built on first use (shared by copies of this renderer).
     let byteTableCache = ExactByteTableCache()
 
-    /// When the fast path maps colour-only frames (no spatial adjustments) through a table of the colour step's
-    /// output bytes for all 2²⁴ input colours. The table gives the same bytes as the per-pixel pass (it is
-    /// filled by that pass), so this changes speed only: building it costs 2²⁴ colour evaluations and 64 MB
-    /// once per renderer, after which a frame costs one table load per pixel.
+    /// When the fast path maps a frame's colours through a table of the colour step's output for all 2²⁴
+    /// input colours (`ExactByteTable`, 64 MB, filled on demand: the colour step then runs once per distinct
+    /// colour). The table gives the same output as the per-pixel pass (it is filled by that pass), so this
+    /// changes speed only.
     public enum ByteTableUse: String, Sendable {
-        /// Once this renderer has rendered 2²⁴ colour-only pixels (this frame included): about 8 frames of
-        /// 1080p video, or one still that large. The build then costs at most what was already spent.
+        /// Once this renderer has rendered 2²² pixels (this frame included): about 4.5 frames of 720p video,
+        /// or one still that large. Setting up the table then costs at most what was already spent.
         case whenItPays
-        /// For every colour-only frame.
+        /// For every frame.
         case always
         /// Never: always the per-pixel pass.
         case never
     }
 
-    /// Whether the exact byte table has been built (see `ByteTableUse`), for reports.
+    /// Whether the exact byte table has been set up (see `ByteTableUse`), for reports.
     public var byteTableIsBuilt: Bool { byteTableCache.isBuilt }
 
     /// How the fast path applies the colour steps.
@@ -156,8 +156,9 @@ public struct FilterRenderer: Sendable {
         case .reference: ReferenceRenderer.render(source, into: &output, width: width, height: height, values: values,
                                                   transform: transform)
         case .fast:
-            let table = values.hasSpatialAdjustments ? nil
-                : byteTableCache.table(for: colourStep, threads: threads, pixels: width * height, use: byteTable)
+            let entry: ExactByteTable.Entry = values.hasSpatialAdjustments ? .fine : .bytes
+            let table = colourMethod == .none ? nil
+                : byteTableCache.table(for: colourStep, entry: entry, pixels: width * height, use: byteTable)
             FastRenderer.render(source, into: &output, width: width, height: height, renderer: self, byteTable: table)
         }
     }

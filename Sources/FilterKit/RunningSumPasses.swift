@@ -16,8 +16,10 @@ struct Planar {
     let pool: ScratchPool
     var count: Int { width * height }
 
-    /// One extended-box pass along each row, in place (each row is copied to an edge-padded line first).
-    func horizontal<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, _ boxes: [SpatialSteps.ExtendedBox]) {
+    /// One extended-box pass along each row per box, in place (each row is copied to an edge-padded line
+    /// first); `prepare(row, y)`, when given, changes each row in place before its first pass.
+    func horizontal<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, _ boxes: [SpatialSteps.ExtendedBox],
+                                   prepare: ((UnsafeMutablePointer<V>, Int) -> Void)? = nil) {
         guard let widest = boxes.map(\.radius).max() else { return }
         let pad = widest + 1
         RowBands.run(count: height, threads: threads) { rows in
@@ -25,6 +27,7 @@ struct Planar {
             defer { line.deallocate() }
             for y in rows {
                 let row = buffer + y * width
+                prepare?(row, y)
                 for box in boxes {
                     let p = line + pad
                     for x in 0..<width { p[x] = row[x] }
@@ -33,12 +36,18 @@ struct Planar {
                         p[width - 1 + x] = row[width - 1]
                     }
                     let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
+                    if r == 0 {
+                        // A three-tap filter: no running sum, so no chain of dependent adds (and it vectorises).
+                        for x in 0..<width { row[x] = (p[x] + (p[x - 1] + p[x + 1]) * alpha) * scale }
+                        continue
+                    }
                     var sum = V.zero
                     for d in -r...r { sum = sum + p[d] }
                     for x in 0..<width {
                         let ends = (p[x - r - 1] + p[x + r + 1]) * alpha
                         row[x] = (sum + ends) * scale
-                        sum = sum + p[x + r + 1] - p[x - r]
+                        // One dependent add per sample (the difference does not wait for `sum`).
+                        sum = sum + (p[x + r + 1] - p[x - r])
                     }
                 }
             }
@@ -58,6 +67,14 @@ struct Planar {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         let last = height - 1, blockRows = Self.verticalBlockRows
         func row(_ y: Int) -> UnsafePointer<V> { source + min(max(y, 0), last) * sourceStride }
+        if r == 0 {
+            // A three-tap filter (as in `horizontal`).
+            for y in 0..<height {
+                let above = row(y - 1), centre = row(y), below = row(y + 1), out = target + y * targetStride
+                for x in 0..<columns { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
+            }
+            return
+        }
         var start = 0
         while start < height {
             let rows = start..<min(height, start + blockRows)
@@ -70,7 +87,7 @@ struct Planar {
                 let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * targetStride
                 for x in 0..<columns {
                     out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                    sum[x] = sum[x] + below[x] - leaving[x]
+                    sum[x] = sum[x] + (below[x] - leaving[x])
                 }
             }
             start += blockRows
@@ -81,9 +98,15 @@ struct Planar {
     /// the result (`scratch`). The vertical passes run on strips of columns narrow enough that a strip's
     /// intermediate passes stay in cache (one read of `buffer`, one write of `scratch`); each block of
     /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
+    /// `prepare` is handed to the first horizontal pass. With `finish`, the last vertical pass writes each strip
+    /// to a cached buffer and calls `finish(first column, columns, strip, strip stride)` instead of writing
+    /// `scratch` (then left untouched).
+    @discardableResult
     func blur<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, scratch: UnsafeMutablePointer<V>,
-                             _ box: SpatialSteps.ExtendedBox, passes: Int) -> UnsafeMutablePointer<V> {
-        horizontal(buffer, Array(repeating: box, count: passes))
+                             _ box: SpatialSteps.ExtendedBox, passes: Int,
+                             prepare: ((UnsafeMutablePointer<V>, Int) -> Void)? = nil,
+                             finish: ((Int, Int, UnsafePointer<V>, Int) -> Void)? = nil) -> UnsafeMutablePointer<V> {
+        horizontal(buffer, Array(repeating: box, count: passes), prepare: prepare)
         let stripColumns = max(8, 512 / MemoryLayout<V>.stride)
         let strips = (width + stripColumns - 1) / stripColumns
         let width = self.width, height = self.height
@@ -98,23 +121,29 @@ struct Planar {
                 let x0 = strip * stripColumns, columns = min(stripColumns, width - x0)
                 var from = UnsafeMutablePointer(buffer + x0), fromStride = width
                 for pass in 0..<passes {
-                    let lastPass = pass == passes - 1
-                    let to = lastPass ? scratch + x0 : temporary + (pass % 2) * stripColumns * height
-                    let toStride = lastPass ? width : stripColumns
+                    let intoScratch = pass == passes - 1 && finish == nil
+                    let to = intoScratch ? scratch + x0 : temporary + (pass % 2) * stripColumns * height
+                    let toStride = intoScratch ? width : stripColumns
                     vertical(from, stride: fromStride, into: to, stride: toStride, columns: columns, sum: sum, box)
                     from = to
                     fromStride = toStride
                 }
+                finish?(x0, columns, from, fromStride)
             }
         }
         return scratch
     }
 
-    /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis. Returns the buffer
-    /// holding the result (`image` or `scratch`).
+    /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis, with the sharpen mask
+    /// added to each row first when given. Without `finish`, returns the buffer holding the result (`scratch`);
+    /// with it, hands over the result strip by strip (see `blur`).
+    @discardableResult
     func gaussian(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
-                  box: SpatialSteps.ExtendedBox) -> UnsafeMutablePointer<SIMD4<Float>> {
-        blur(image, scratch: scratch, box, passes: SpatialSteps.blurPasses)
+                  box: SpatialSteps.ExtendedBox, adding mask: SharpenMask? = nil,
+                  finish: ((Int, Int, UnsafePointer<SIMD4<Float>>, Int) -> Void)? = nil)
+        -> UnsafeMutablePointer<SIMD4<Float>> {
+        let prepare = mask.map { mask in { (row: UnsafeMutablePointer<SIMD4<Float>>, y: Int) in mask.add(to: row, row: y) } }
+        return blur(image, scratch: scratch, box, passes: SpatialSteps.blurPasses, prepare: prepare, finish: finish)
     }
 
     /// Runs `body(index range)` over every pixel, split by rows.
@@ -122,86 +151,81 @@ struct Planar {
         RowBands.run(count: height, threads: threads) { rows in body(rows.lowerBound * width..<rows.upperBound * width) }
     }
 
-    /// Rows per band of the guided filter: each band computes its own margins, so the result does not depend
-    /// on how many threads share the bands, and a band's intermediate rows stay in cache.
-    static let guidedBandRows = 16
-
-    /// The self-guided filter of He et al. per channel (`SpatialSteps`), from `image` into `output`, band by
-    /// band of `guidedBandRows` rows: (1) row means of I and I² for the band and 2r rows either side;
-    /// (2) their column means, then a and b, for the band and r rows either side; (3) row means of a and b;
-    /// (4) their column means, then `out = mean(a)·I + mean(b)`. Means are (2r+1)-sample windows with clamped
-    /// edges; the intermediate rows live in per-thread band buffers, indexed by (clamped) frame row.
+    /// The self-guided filter of He et al. per channel (`SpatialSteps`), from `image` into `output`, each
+    /// band of rows in one sweep down the frame: (1) row means of I and I²; (2) their column means, then a and
+    /// b; (3) row means of a and b; (4) their column means, then `out = mean(a)·I + mean(b)`. Means are
+    /// (2r+1)-sample windows with clamped edges, summed directly, so a row's output does not depend on where
+    /// the bands start. Stages 1 and 3 keep their last 2r+1 rows in small rings (row y in slot y mod 2r+1) that
+    /// stay in cache; a band recomputes only the 2r rows of stage 1 and r rows of stage 3 above it.
     func guidedFilter(_ image: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<SIMD4<Float>>,
                       epsilon: Float) {
-        let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1
-        let inverse = 1 / Float(2 * r + 1), eps = SIMD4<Float>(repeating: epsilon)
-        let bandRows = Self.guidedBandRows, bands = (height + bandRows - 1) / bandRows
-        let capacity = (bandRows + 4 * r) * width
-        RowBands.run(count: bands, threads: threads) { bandRange in
-            let meanI = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
-            let meanSquare = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
-            let a = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
-            let b = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
+        let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
+        let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
+        RowBands.run(count: height, threads: threads) { band in
+            // Rings of `window` rows: stage 1 (means of I and I²) and stage 3 (means of a and b).
+            let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width)
             let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
-            // The 2r+1 rows of a column window, for each of the two quantities being averaged.
-            let windowA = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 2 * r + 1)
-            let windowB = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 2 * r + 1)
+            // The rows of a column window, for each of the two quantities being averaged.
+            let rowsA = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: window)
+            let rowsB = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: window)
             defer {
-                for buffer in [meanI, meanSquare, a, b, line] { buffer.deallocate() }
-                windowA.deallocate()
-                windowB.deallocate()
+                ring.deallocate()
+                line.deallocate()
+                rowsA.deallocate()
+                rowsB.deallocate()
             }
-            for band in bandRange {
-                let y0 = band * bandRows, y1 = min(height, y0 + bandRows)
-                // Frame rows held by the stage-1 buffers (from `first1`) and the a, b buffers (from `firstAB`).
-                let first1 = max(0, y0 - 2 * r), firstAB = max(0, y0 - r)
-                func row(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ first: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-                    base + (min(max(y, 0), last) - first) * width
+            let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
+            func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                base + (min(max(y, 0), last) % window) * width
+            }
+            /// Points the windows at the rows around `y` of the rings `p` and `q`.
+            func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>, around y: Int) {
+                for d in 0..<window {
+                    rowsA[d] = UnsafePointer(slot(p, y + d - r))
+                    rowsB[d] = UnsafePointer(slot(q, y + d - r))
                 }
-                /// Points the windows at the 2r+1 rows around `y` of `p` and `q` (buffers starting at row `first`).
-                func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>,
-                             _ first: Int, around y: Int) {
-                    for d in 0...(2 * r) {
-                        windowA[d] = row(p, first, y + d - r)
-                        windowB[d] = row(q, first, y + d - r)
-                    }
+            }
+            /// The means of column `x` over the windows.
+            @inline(__always) func means(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+                var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
+                for d in 0..<window {
+                    sumA += rowsA[d][x]
+                    sumB += rowsB[d][x]
                 }
-                /// The means of column `x` over the windows.
-                @inline(__always) func means(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-                    var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
-                    for d in 0...(2 * r) {
-                        sumA += windowA[d][x]
-                        sumB += windowB[d][x]
-                    }
-                    return (sumA * inverse, sumB * inverse)
+                return (sumA * inverse, sumB * inverse)
+            }
+            /// Stage 1 for row y.
+            func stage1(_ y: Int) {
+                rowMeans(image + y * width, square: true, into: slot(meanI, y), slot(meanSquare, y), radius: r,
+                         inverse: inverse, line: line)
+            }
+            /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
+            func stage23(_ y: Int) {
+                let ta = slot(a, y), tb = slot(b, y)
+                windows(meanI, meanSquare, around: y)
+                for x in 0..<width {
+                    let (m, q) = means(x)
+                    let variance = q - m * m
+                    let coefficient = variance / (variance + eps)
+                    ta[x] = coefficient
+                    tb[x] = m - coefficient * m
                 }
-                // (1) row means of I and I².
-                for y in first1..<min(height, y1 + 2 * r) {
-                    rowMeans(image + y * width, square: true, into: row(meanI, first1, y), row(meanSquare, first1, y),
-                             radius: r, inverse: inverse, line: line)
-                }
-                // (2) column means, then a = var / (var + ε), b = m − a·m.
-                for y in firstAB..<min(height, y1 + r) {
-                    let ta = row(a, firstAB, y), tb = row(b, firstAB, y)
-                    windows(meanI, meanSquare, first1, around: y)
-                    for x in 0..<width {
-                        let (m, q) = means(x)
-                        let variance = q - m * m
-                        let coefficient = variance / (variance + eps)
-                        ta[x] = coefficient
-                        tb[x] = m - coefficient * m
-                    }
-                    // (3) row means of a and b, in place.
-                    rowMeans(ta, square: false, into: ta, tb, radius: r, inverse: inverse, line: line, second: tb)
-                }
-                // (4) column means of a and b, then the output.
-                for y in y0..<y1 {
-                    let source = image + y * width, target = output + y * width
-                    windows(a, b, firstAB, around: y)
-                    for x in 0..<width {
-                        let (meanA, meanB) = means(x)
-                        target[x] = meanA * source[x] + meanB
-                    }
+                rowMeans(ta, square: false, into: ta, tb, radius: r, inverse: inverse, line: line, second: tb)
+            }
+            // Sweep: stage 1 for row t, stages 2–3 for row t − r, stage 4 for row t − 2r.
+            let first = band.lowerBound
+            for t in (first - 2 * r)..<(band.upperBound + 2 * r) {
+                if t >= 0 && t < height { stage1(t) }
+                let u = t - r
+                if u >= max(0, first - r) && u < height { stage23(u) }
+                let y = t - 2 * r
+                guard band.contains(y) else { continue }
+                // Stage 4: column means of a and b, then the output.
+                let source = image + y * width, target = output + y * width
+                windows(a, b, around: y)
+                for x in 0..<width {
+                    let (meanA, meanB) = means(x)
+                    target[x] = meanA * source[x] + meanB
                 }
             }
         }
@@ -247,14 +271,10 @@ struct Planar {
         }
     }
 
-    /// Unsharp mask on luma (`SpatialSteps`).
-    func sharpen(_ image: UnsafeMutablePointer<SIMD4<Float>>, amount: Float) {
+    /// The unsharp mask on luma (`SpatialSteps`) of `image`, to be added row by row (`SharpenMask.add`).
+    func sharpenMask(_ image: UnsafePointer<SIMD4<Float>>, amount: Float) -> SharpenMask {
         let luma = pool.take(Float.self, count: count)
         let blurred = pool.take(Float.self, count: 2 * count)
-        defer {
-            pool.give(luma, count: count)
-            pool.give(blurred, count: 2 * count)
-        }
         let w = ColourScience.lumaWeights
         let weights = SIMD4<Float>(Float(w.x), Float(w.y), Float(w.z), 0)
         forEachPixel { range in
@@ -266,8 +286,29 @@ struct Planar {
         }
         let smooth = blur(blurred, scratch: blurred + count, SpatialSteps.ExtendedBox(sigma: SpatialSteps.sharpenSigma),
                           passes: SpatialSteps.blurPasses)
-        forEachPixel { range in
-            for i in range { image[i] = image[i] + SIMD4(repeating: amount * (luma[i] - smooth[i])) }
-        }
+        return SharpenMask(luma: luma, smooth: UnsafePointer(smooth), blurred: blurred, width: width, count: count,
+                           amount: amount)
+    }
+}
+
+/// The sharpen step's luma and blurred luma for a frame, in buffers from the `ScratchPool`: `add` puts
+/// `amount · (Y − Ŷ)` on every channel of one row.
+struct SharpenMask: @unchecked Sendable {  // read-only raw buffers the render call owns
+    let luma: UnsafeMutablePointer<Float>
+    let smooth: UnsafePointer<Float>
+    /// The pool buffer that holds `smooth` (2 · count floats).
+    let blurred: UnsafeMutablePointer<Float>
+    let width: Int, count: Int
+    let amount: Float
+
+    @inline(always)
+    func add(to row: UnsafeMutablePointer<SIMD4<Float>>, row y: Int) {
+        let l = luma + y * width, s = smooth + y * width, amount = amount
+        for x in 0..<width { row[x] = row[x] + SIMD4(repeating: amount * (l[x] - s[x])) }
+    }
+
+    func release(to pool: ScratchPool) {
+        pool.give(luma, count: count)
+        pool.give(blurred, count: 2 * count)
     }
 }

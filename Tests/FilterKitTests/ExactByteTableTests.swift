@@ -1,8 +1,9 @@
 import FilterKit
 import Testing
 
-/// The exact byte table (colour-only frames) against the per-pixel pass it is filled from: identical bytes.
-/// One table is built in the whole suite: 2²⁴ colour evaluations take about a minute in a debug build.
+/// The exact byte table against the per-pixel pass it is filled from: identical bytes, for colour-only presets
+/// (byte entries) and presets with spatial steps (`FineColour` entries), whether an entry is filled by the
+/// frame being rendered or was filled by an earlier one.
 @Suite struct ExactByteTableTests {
     /// warm-film's colour steps (the bench's colour-only preset).
     static let colourOnly = FilterValues(
@@ -31,10 +32,24 @@ import Testing
         #expect(!renderer.byteTableIsBuilt)
     }
 
-    @Test func spatialPresetsAndNeutralDoNotBuildIt() {
+    /// With spatial steps the table holds `FineColour` codes, and the per-pixel pass rounds to the same codes.
+    @Test func fineTableGivesTheSameBytesAsThePerPixelPassWithSpatialSteps() {
         var spatial = Self.colourOnly
-        spatial.vignette = 0.5
-        for values in [spatial, FilterValues()] {
+        (spatial.vignette, spatial.sharpness, spatial.blur, spatial.noiseReduction) = (0.5, 0.6, 2, 0.3)
+        let table = FilterRenderer(values: spatial, byteTable: .always)
+        let perPixel = FilterRenderer(values: spatial, byteTable: .never)
+        for frame in [TestFrames.random(width: 65, height: 63, seed: 7), TestFrames.camera(width: 96, height: 54)] {
+            let expected = perPixel.renderImage(frame)
+            #expect(table.renderImage(frame) == expected)  // entries filled while rendering
+            #expect(table.renderImage(frame) == expected)  // entries read back
+            #expect(expected != frame)
+        }
+        #expect(table.byteTableIsBuilt)
+        #expect(!perPixel.byteTableIsBuilt)
+    }
+
+    @Test func presetsWithoutColourStepsDoNotBuildIt() {
+        for values in [FilterValues(blur: 2, vignette: 0.5), FilterValues()] {
             let renderer = FilterRenderer(values: values, byteTable: .always)
             _ = renderer.renderFrame(TestFrames.camera())
             #expect(!renderer.byteTableIsBuilt)
