@@ -1,42 +1,10 @@
 import Testing
 @testable import Playback
 
-/// The pruned, reordered search of `LookaheadPlanner` against the plain definition: every level sequence in
-/// order, keeping the first one with a strictly better QoE. Same arithmetic, so the same first level exactly.
+/// The pruned, reordered search of `LookaheadPlanner` against its plain definition (`referenceFirstLevel`: every
+/// level sequence in order, keeping the first one with a strictly better QoE). Same arithmetic, so the same first
+/// level exactly.
 @Suite struct LookaheadPlannerTests {
-    /// The reference: visits all levels^steps sequences in lexicographic order.
-    static func referenceFirstLevel(_ planner: LookaheadPlanner, steps: Int) -> Int {
-        var best = -Double.infinity
-        var bestFirst = planner.allowed.lowerBound
-        func visit(depth: Int, level: Int, previous: Int?, buffer: Double, reward: Double, first: Int) {
-            var buffer = buffer
-            if buffer + planner.segmentSeconds > planner.capSeconds { buffer = planner.capSeconds - planner.segmentSeconds }
-            let download = planner.latencySeconds + planner.sizes[depth * planner.levels + level] / planner.bitsPerSecond
-            let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + planner.segmentSeconds
-            var value = reward + planner.mbps[level] - planner.rebufferPenalty * rebuffer
-            if let previous { value -= abs(planner.mbps[level] - planner.mbps[previous]) }
-            if depth + 1 == steps {
-                if buffer < planner.terminalTarget {
-                    value -= planner.terminalWeight * (planner.terminalTarget - buffer)
-                }
-                if value > best {
-                    best = value
-                    bestFirst = first
-                }
-                return
-            }
-            for next in planner.allowed {
-                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
-            }
-        }
-        for first in planner.allowed {
-            visit(depth: 0, level: first, previous: planner.previousLevel, buffer: planner.startBuffer, reward: 0,
-                  first: first)
-        }
-        return bestFirst
-    }
-
     struct Random {
         var state: UInt64
         mutating func unit() -> Double {
@@ -76,7 +44,7 @@ import Testing
             }
             let steps = random.int(1...segments)
             let chosen = planner.bestFirstLevel(steps: steps)
-            #expect(chosen == Self.referenceFirstLevel(planner, steps: steps))
+            #expect(chosen == planner.referenceFirstLevel(steps: steps))
             firstLevels.insert(chosen)
         }
         #expect(firstLevels.count >= 5, "the cases cover most first levels")

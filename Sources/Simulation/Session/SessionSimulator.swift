@@ -82,13 +82,14 @@ struct SegmentLoop {
             }
         }
         let horizon = min(configuration.lookaheadSegments, manifest.segmentCount - k)
-        let input = SelectionInput(
+        var input = SelectionInput(
             variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
             upcomingSegmentBytes: Array(bytesTable[k..<(k + horizon)]),
             throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
             bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
             previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
             isStartup: !playing)
+        input.explains = keepLog
         let selection = forcedLevels.map { Selection(variantIndex: $0[k], reason: "replay") } ?? selector.select(input)
         let level = selection.variantIndex
         let requestAt = clock.nowMilliseconds

@@ -46,6 +46,7 @@ public struct FilterzRule: ABRRule {
             planner.terminalWeight = parameters.terminalWeight
         }
         let level = planner.bestFirstLevel(steps: steps)
+        guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level,
             reason: "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s")

@@ -24,6 +24,7 @@ public struct MPCRule: ABRRule {
             latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond)
         let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
         let level = planner.bestFirstLevel(steps: steps)
+        guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level, reason: "hm \(kbps(harmonic)) kbps / (1+\(format1(error * 100))%)")
     }
@@ -76,28 +77,79 @@ struct LookaheadPlanner {
     /// The first level of the best plan over `steps` segments.
     ///
     /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
-    /// are visited first, so good plans are found early and far more is cut. The answer is still the lowest
-    /// first level among the best plans (what visiting every sequence in order and keeping the first best
-    /// gives): a tie with a lower first level wins and is never cut.
+    /// are visited first, so good plans are found early and far more is cut. Two cuts, both exact:
+    /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored;
+    /// - dominance: a partial plan that reaches the same level at the same depth as one already seen, with no
+    ///   more buffer, no more value and no lower first level, is not explored (every continuation of it is
+    ///   worth at most the same continuation of the other: the buffer only helps, and each step's arithmetic is
+    ///   monotone in the buffer and the value, also in floating point).
+    /// The answer is still the lowest first level among the best plans (what visiting every sequence in order
+    /// and keeping the first best gives: `referenceFirstLevel`): a tie with a lower first level wins and is
+    /// never cut.
     func bestFirstLevel(steps: Int) -> Int {
         // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is a
         // bound the best plan beats.
         var best = -Double.infinity
         for level in allowed { best = max(best, holdValue(level: level, steps: steps) - 1e-9) }
         let center = previousLevel.map { min(max($0, allowed.lowerBound), allowed.upperBound) } ?? allowed.lowerBound
-        return sizes.withUnsafeBufferPointer { sizes in
-            mbps.withUnsafeBufferPointer { mbps in
-                var search = Search(
-                    planner: self, sizes: sizes.baseAddress!, mbps: mbps.baseAddress!, steps: steps, best: best,
-                    bestFirst: allowed.lowerBound)
-                for k in 0..<(2 * levels) {
-                    guard let first = search.level(around: center, k) else { continue }
-                    search.visit(depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
-                                 reward: 0, first: first)
+        let cells = steps * levels
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: cells) { downloads in
+            // Download time of every (depth, level): the same expression as `referenceFirstLevel` evaluates.
+            for depth in 0..<steps {
+                for level in 0..<levels {
+                    downloads[depth * levels + level] = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
                 }
-                return search.bestFirst
+            }
+            return withUnsafeTemporaryAllocation(of: Search.Seen.self, capacity: cells * Search.seenPerCell) { seen in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: cells + levels * levels) { counts in
+                    counts.initialize(repeating: 0)
+                    return mbps.withUnsafeBufferPointer { mbps in
+                        var search = Search(
+                            planner: self, downloads: UnsafePointer(downloads.baseAddress!), mbps: mbps.baseAddress!,
+                            seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                            nearestFirst: counts.baseAddress! + cells, steps: steps, best: best,
+                            bestFirst: allowed.lowerBound)
+                        for k in 0..<allowed.count {
+                            let first = search.nearestFirst[center * levels + k]
+                            search.visit(depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
+                                         reward: 0, first: first)
+                        }
+                        return search.bestFirst
+                    }
+                }
             }
         }
+    }
+
+    /// The plain definition the search must match: every level sequence in lexicographic order, keeping the first
+    /// one with a strictly better value. Exponential; for tests.
+    func referenceFirstLevel(steps: Int) -> Int {
+        var best = -Double.infinity
+        var bestFirst = allowed.lowerBound
+        func visit(depth: Int, level: Int, previous: Int?, buffer: Double, reward: Double, first: Int) {
+            var buffer = buffer
+            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+            let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+            let rebuffer = max(download - buffer, 0)
+            buffer = max(buffer - download, 0) + segmentSeconds
+            var value = reward + mbps[level] - rebufferPenalty * rebuffer
+            if let previous { value -= abs(mbps[level] - mbps[previous]) }
+            if depth + 1 == steps {
+                if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+                if value > best {
+                    best = value
+                    bestFirst = first
+                }
+                return
+            }
+            for next in allowed {
+                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
+            }
+        }
+        for first in allowed {
+            visit(depth: 0, level: first, previous: previousLevel, buffer: startBuffer, reward: 0, first: first)
+        }
+        return bestFirst
     }
 
     /// QoE of holding `level` for every step (same arithmetic as `Search.visit`).
@@ -119,28 +171,69 @@ struct LookaheadPlanner {
     }
 
     /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
-    /// hot loop), and the best plan so far.
+    /// hot loop), the partial plans seen per (depth, level), and the best plan so far.
     private struct Search {
+        /// A partial plan after playing some level at some depth.
+        struct Seen {
+            var buffer: Double
+            var value: Double
+            var first: Int
+        }
+        /// Partial plans remembered per (depth, level); the oldest is replaced.
+        static let seenPerCell = 4
+
         let planner: LookaheadPlanner
-        let sizes: UnsafePointer<Double>
+        /// downloads[depth * levels + level]: seconds to fetch that segment at the predicted rate.
+        let downloads: UnsafePointer<Double>
         let mbps: UnsafePointer<Double>
+        let seen: UnsafeMutablePointer<Seen>
+        /// Partial plans recorded per cell so far (the cell holds the last `seenPerCell`).
+        let seenCount: UnsafeMutablePointer<Int>
         let steps: Int
+        let levels: Int
+        let segmentSeconds: Double
+        let capSeconds: Double
+        let rebufferPenalty: Double
+        let terminalTarget: Double
+        let terminalWeight: Double
+        /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (`level(around:_:)`).
+        let nearestFirst: UnsafePointer<Int>
+        let allowedCount: Int
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
         var best: Double
         var bestFirst: Int
 
         init(
-            planner: LookaheadPlanner, sizes: UnsafePointer<Double>, mbps: UnsafePointer<Double>, steps: Int,
-            best: Double, bestFirst: Int
+            planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
+            seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
+            nearestFirst: UnsafeMutablePointer<Int>, steps: Int, best: Double, bestFirst: Int
         ) {
             self.planner = planner
-            self.sizes = sizes
+            self.downloads = downloads
             self.mbps = mbps
+            self.seen = seen
+            self.seenCount = seenCount
             self.steps = steps
+            levels = planner.levels
+            segmentSeconds = planner.segmentSeconds
+            capSeconds = planner.capSeconds
+            rebufferPenalty = planner.rebufferPenalty
+            terminalTarget = planner.terminalTarget
+            terminalWeight = planner.terminalWeight
+            allowedCount = planner.allowed.count
+            self.nearestFirst = UnsafePointer(nearestFirst)
             topGain = mbps[planner.allowed.upperBound]
             self.best = best
             self.bestFirst = bestFirst
+            for level in 0..<levels {
+                var count = 0
+                for k in 0..<(2 * levels) {
+                    guard let next = self.level(around: level, k) else { continue }
+                    nearestFirst[level * levels + count] = next
+                    count += 1
+                }
+            }
         }
 
         /// The k-th allowed level nearest `center`: center, center + 1, center − 1, center + 2, …; nil off range.
@@ -149,21 +242,31 @@ struct LookaheadPlanner {
             return planner.allowed.contains(level) ? level : nil
         }
 
+        /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
+        /// level; otherwise remembers this one.
+        mutating func isDominated(cell: Int, buffer: Double, value: Double, first: Int) -> Bool {
+            let count = seenCount[cell]
+            let base = seen + cell * Self.seenPerCell
+            for i in 0..<min(count, Self.seenPerCell) {
+                let other = base[i]
+                if other.buffer >= buffer && other.value >= value && other.first <= first { return true }
+            }
+            base[count % Self.seenPerCell] = Seen(buffer: buffer, value: value, first: first)
+            seenCount[cell] = count + 1
+            return false
+        }
+
         /// Plays `level` at `depth` (previous −1 = none), then every continuation.
         mutating func visit(depth: Int, level: Int, previous: Int, buffer: Double, reward: Double, first: Int) {
             var buffer = buffer
-            if buffer + planner.segmentSeconds > planner.capSeconds { buffer = planner.capSeconds - planner.segmentSeconds }
-            let download = planner.latencySeconds + sizes[depth * planner.levels + level] / planner.bitsPerSecond
+            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+            let download = downloads[depth * levels + level]
             let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + planner.segmentSeconds
-            var value = reward + mbps[level] - planner.rebufferPenalty * rebuffer
+            buffer = max(buffer - download, 0) + segmentSeconds
+            var value = reward + mbps[level] - rebufferPenalty * rebuffer
             if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
             if depth + 1 == steps {
-                if buffer < planner.terminalTarget { value -= planner.terminalWeight * (planner.terminalTarget - buffer) }
-                if value > best || (value == best && first < bestFirst) {
-                    best = value
-                    bestFirst = first
-                }
+                finish(value: value, buffer: buffer, first: first)
                 return
             }
             // Cut when even the best imaginable rest cannot beat the best plan: the next step earns at most this
@@ -172,10 +275,45 @@ struct LookaheadPlanner {
             // rounding from ever cutting a plan that would win; a tie only wins with a lower first level.)
             let bound = value + (Double(steps - depth - 2) * topGain + mbps[level]) + 1e-9
             if bound < best || (bound == best && first >= bestFirst) { return }
-            for k in 0..<(2 * planner.levels) {
-                guard let next = self.level(around: level, k) else { continue }
-                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
+            if depth > 0 && isDominated(cell: depth * levels + level, buffer: buffer, value: value, first: first) {
+                return
+            }
+            if depth + 2 == steps {
+                playLast(depth: depth + 1, previous: level, buffer: buffer, reward: value, first: first)
+                return
+            }
+            let order = nearestFirst + level * levels
+            for k in 0..<allowedCount {
+                visit(depth: depth + 1, level: order[k], previous: level, buffer: buffer, reward: value, first: first)
+            }
+        }
+
+        /// Every level at the last step (the same arithmetic as `visit`, without a call per level: the order of
+        /// the leaves does not matter, `finish` keeps the best value and, among equals, the lowest first level).
+        mutating func playLast(depth: Int, previous: Int, buffer: Double, reward: Double, first: Int) {
+            var start = buffer
+            if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
+            let row = downloads + depth * levels
+            for level in planner.allowed {
+                let download = row[level]
+                let rebuffer = max(download - start, 0)
+                let buffer = max(start - download, 0) + segmentSeconds
+                var value = reward + mbps[level] - rebufferPenalty * rebuffer
+                value -= abs(mbps[level] - mbps[previous])
+                finish(value: value, buffer: buffer, first: first)
+            }
+        }
+
+        /// A whole plan: the terminal value, then keep it if it is the best so far.
+        @inline(__always)
+        mutating func finish(value: Double, buffer: Double, first: Int) {
+            var value = value
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            if value > best || (value == best && first < bestFirst) {
+                best = value
+                bestFirst = first
             }
         }
     }
 }
+
