@@ -21,7 +21,7 @@ import Testing
         let variants = bitrates.enumerated().map { VariantInfo(index: $0, bandwidthBitsPerSecond: $1 * 1000) }
         var random = Random(state: 7)
         var firstLevels = Set<Int>()
-        for _ in 0..<3000 {
+        for _ in 0..<4000 {
             let segments = random.int(1...6)
             let sizes = (0..<segments).map { _ in
                 let factor = 0.8 + 0.4 * random.unit()
@@ -41,6 +41,10 @@ import Testing
             if random.unit() < 0.5 {
                 planner.terminalTarget = 30 * random.unit()
                 planner.terminalWeight = random.unit()
+            }
+            if random.unit() < 0.5 {
+                planner.pessimisticBitsPerSecond = planner.bitsPerSecond * (0.2 + 0.8 * random.unit())
+                planner.pessimisticPenalty = 2 * random.unit()
             }
             let steps = random.int(1...segments)
             let chosen = planner.bestFirstLevel(steps: steps)

@@ -50,6 +50,10 @@ struct LookaheadPlanner {
     /// Terminal value: `terminalWeight` per second of buffer short of `terminalTarget` at the plan's end.
     var terminalTarget = 0.0
     var terminalWeight = 0.0
+    /// A second, pessimistic scenario: each plan is also played at this rate, and every second it would stall
+    /// there costs `pessimisticPenalty` more (0: no second scenario).
+    var pessimisticBitsPerSecond = 1.0
+    var pessimisticPenalty = 0.0
 
     init(
         input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
@@ -74,6 +78,10 @@ struct LookaheadPlanner {
         startBuffer = input.bufferSeconds
     }
 
+    /// The pessimistic scenario's rate: the planned rate itself when there is no second scenario, so that the
+    /// two buffers are equal and cost nothing to compare.
+    var pessimisticRate: Double { pessimisticPenalty > 0 ? max(pessimisticBitsPerSecond, 1) : bitsPerSecond }
+
     /// The first level of the best plan over `steps` segments.
     ///
     /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
@@ -93,11 +101,15 @@ struct LookaheadPlanner {
         for level in allowed { best = max(best, holdValue(level: level, steps: steps) - 1e-9) }
         let center = previousLevel.map { min(max($0, allowed.lowerBound), allowed.upperBound) } ?? allowed.lowerBound
         let cells = steps * levels
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: cells) { downloads in
-            // Download time of every (depth, level): the same expression as `referenceFirstLevel` evaluates.
+        let slowRate = pessimisticRate
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells) { downloads in
+            // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
+            // evaluates.
             for depth in 0..<steps {
                 for level in 0..<levels {
-                    downloads[depth * levels + level] = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+                    let bits = sizes[depth * levels + level]
+                    downloads[depth * levels + level] = latencySeconds + bits / bitsPerSecond
+                    downloads[cells + depth * levels + level] = latencySeconds + bits / slowRate
                 }
             }
             return withUnsafeTemporaryAllocation(of: Search.Seen.self, capacity: cells * Search.seenPerCell) { seen in
@@ -111,8 +123,9 @@ struct LookaheadPlanner {
                             bestFirst: allowed.lowerBound)
                         for k in 0..<allowed.count {
                             let first = search.nearestFirst[center * levels + k]
-                            search.visit(depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
-                                         reward: 0, first: first)
+                            search.visit(
+                                depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
+                                worse: startBuffer, reward: 0, first: first)
                         }
                         return search.bestFirst
                     }
@@ -126,14 +139,11 @@ struct LookaheadPlanner {
     func referenceFirstLevel(steps: Int) -> Int {
         var best = -Double.infinity
         var bestFirst = allowed.lowerBound
-        func visit(depth: Int, level: Int, previous: Int?, buffer: Double, reward: Double, first: Int) {
-            var buffer = buffer
-            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
-            let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
-            let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + segmentSeconds
-            var value = reward + mbps[level] - rebufferPenalty * rebuffer
-            if let previous { value -= abs(mbps[level] - mbps[previous]) }
+        func visit(
+            depth: Int, level: Int, previous: Int?, buffer: Double, worse: Double, reward: Double, first: Int
+        ) {
+            var (buffer, worse, value) = (buffer, worse, reward)
+            play(depth: depth, level: level, previous: previous, buffer: &buffer, worse: &worse, value: &value)
             if depth + 1 == steps {
                 if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
                 if value > best {
@@ -143,31 +153,46 @@ struct LookaheadPlanner {
                 return
             }
             for next in allowed {
-                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
+                visit(
+                    depth: depth + 1, level: next, previous: level, buffer: buffer, worse: worse, reward: value,
+                    first: first)
             }
         }
         for first in allowed {
-            visit(depth: 0, level: first, previous: previousLevel, buffer: startBuffer, reward: 0, first: first)
+            visit(
+                depth: 0, level: first, previous: previousLevel, buffer: startBuffer, worse: startBuffer, reward: 0,
+                first: first)
         }
         return bestFirst
     }
 
-    /// QoE of holding `level` for every step (same arithmetic as `Search.visit`).
+    /// QoE of holding `level` for every step.
     private func holdValue(level: Int, steps: Int) -> Double {
-        var buffer = startBuffer
-        var value = 0.0
+        var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
         var previous = previousLevel
         for depth in 0..<steps {
-            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
-            let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
-            let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + segmentSeconds
-            value += mbps[level] - rebufferPenalty * rebuffer
-            if let previous { value -= abs(mbps[level] - mbps[previous]) }
+            play(depth: depth, level: level, previous: previous, buffer: &buffer, worse: &worse, value: &value)
             previous = level
         }
         if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
         return value
+    }
+
+    /// One step of a plan: `level` at `depth` after `previous`, from the buffers of both scenarios (the planned
+    /// rate's, `buffer`, and the pessimistic one's, `worse`): idle to fit under the cap, download, stall if the
+    /// buffer runs out, add the step's QoE to `value`. `Search.visit` repeats this arithmetic from its tables.
+    func play(depth: Int, level: Int, previous: Int?, buffer: inout Double, worse: inout Double, value: inout Double) {
+        if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+        if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
+        let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+        let rebuffer = max(download - buffer, 0)
+        buffer = max(buffer - download, 0) + segmentSeconds
+        let slow = latencySeconds + sizes[depth * levels + level] / pessimisticRate
+        let worseRebuffer = max(slow - worse, 0)
+        worse = max(worse - slow, 0) + segmentSeconds
+        value = value + mbps[level] - rebufferPenalty * rebuffer
+        if let previous { value -= abs(mbps[level] - mbps[previous]) }
+        value -= pessimisticPenalty * worseRebuffer
     }
 
     /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
@@ -176,6 +201,7 @@ struct LookaheadPlanner {
         /// A partial plan after playing some level at some depth.
         struct Seen {
             var buffer: Double
+            var worse: Double
             var value: Double
             var first: Int
         }
@@ -185,6 +211,9 @@ struct LookaheadPlanner {
         let planner: LookaheadPlanner
         /// downloads[depth * levels + level]: seconds to fetch that segment at the predicted rate.
         let downloads: UnsafePointer<Double>
+        /// The same at the pessimistic rate.
+        let slowDownloads: UnsafePointer<Double>
+        let pessimisticPenalty: Double
         let mbps: UnsafePointer<Double>
         let seen: UnsafeMutablePointer<Seen>
         /// Partial plans recorded per cell so far (the cell holds the last `seenPerCell`).
@@ -211,6 +240,8 @@ struct LookaheadPlanner {
         ) {
             self.planner = planner
             self.downloads = downloads
+            slowDownloads = downloads + steps * planner.levels
+            pessimisticPenalty = planner.pessimisticPenalty
             self.mbps = mbps
             self.seen = seen
             self.seenCount = seenCount
@@ -244,27 +275,37 @@ struct LookaheadPlanner {
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
         /// level; otherwise remembers this one.
-        mutating func isDominated(cell: Int, buffer: Double, value: Double, first: Int) -> Bool {
+        mutating func isDominated(cell: Int, buffer: Double, worse: Double, value: Double, first: Int) -> Bool {
             let count = seenCount[cell]
             let base = seen + cell * Self.seenPerCell
             for i in 0..<min(count, Self.seenPerCell) {
                 let other = base[i]
-                if other.buffer >= buffer && other.value >= value && other.first <= first { return true }
+                if other.buffer >= buffer && other.worse >= worse && other.value >= value && other.first <= first {
+                    return true
+                }
             }
-            base[count % Self.seenPerCell] = Seen(buffer: buffer, value: value, first: first)
+            base[count % Self.seenPerCell] = Seen(buffer: buffer, worse: worse, value: value, first: first)
             seenCount[cell] = count + 1
             return false
         }
 
         /// Plays `level` at `depth` (previous −1 = none), then every continuation.
-        mutating func visit(depth: Int, level: Int, previous: Int, buffer: Double, reward: Double, first: Int) {
+        mutating func visit(
+            depth: Int, level: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int
+        ) {
             var buffer = buffer
+            var worse = worse
             if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+            if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
             let download = downloads[depth * levels + level]
             let rebuffer = max(download - buffer, 0)
             buffer = max(buffer - download, 0) + segmentSeconds
+            let slow = slowDownloads[depth * levels + level]
+            let worseRebuffer = max(slow - worse, 0)
+            worse = max(worse - slow, 0) + segmentSeconds
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
             if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            value -= pessimisticPenalty * worseRebuffer
             if depth + 1 == steps {
                 finish(value: value, buffer: buffer, first: first)
                 return
@@ -275,31 +316,40 @@ struct LookaheadPlanner {
             // rounding from ever cutting a plan that would win; a tie only wins with a lower first level.)
             let bound = value + (Double(steps - depth - 2) * topGain + mbps[level]) + 1e-9
             if bound < best || (bound == best && first >= bestFirst) { return }
-            if depth > 0 && isDominated(cell: depth * levels + level, buffer: buffer, value: value, first: first) {
+            if depth > 0
+                && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
+            {
                 return
             }
             if depth + 2 == steps {
-                playLast(depth: depth + 1, previous: level, buffer: buffer, reward: value, first: first)
+                playLast(depth: depth + 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
                 return
             }
             let order = nearestFirst + level * levels
             for k in 0..<allowedCount {
-                visit(depth: depth + 1, level: order[k], previous: level, buffer: buffer, reward: value, first: first)
+                visit(
+                    depth: depth + 1, level: order[k], previous: level, buffer: buffer, worse: worse, reward: value,
+                    first: first)
             }
         }
 
         /// Every level at the last step (the same arithmetic as `visit`, without a call per level: the order of
         /// the leaves does not matter, `finish` keeps the best value and, among equals, the lowest first level).
-        mutating func playLast(depth: Int, previous: Int, buffer: Double, reward: Double, first: Int) {
+        mutating func playLast(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
             var start = buffer
+            var worseStart = worse
             if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
+            if worseStart + segmentSeconds > capSeconds { worseStart = capSeconds - segmentSeconds }
             let row = downloads + depth * levels
+            let slowRow = slowDownloads + depth * levels
             for level in planner.allowed {
                 let download = row[level]
                 let rebuffer = max(download - start, 0)
                 let buffer = max(start - download, 0) + segmentSeconds
+                let worseRebuffer = max(slowRow[level] - worseStart, 0)
                 var value = reward + mbps[level] - rebufferPenalty * rebuffer
                 value -= abs(mbps[level] - mbps[previous])
+                value -= pessimisticPenalty * worseRebuffer
                 finish(value: value, buffer: buffer, first: first)
             }
         }
