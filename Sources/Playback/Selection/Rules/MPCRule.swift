@@ -67,12 +67,20 @@ struct LookaheadPlanner {
         capSeconds = input.maxBufferSeconds
         levels = input.variants.count
         let ahead = max(input.upcomingSegmentBytes.count, 1)
-        var sizes: [Double] = []
-        sizes.reserveCapacity(ahead * levels)
-        for k in 0..<ahead {
-            for v in 0..<levels { sizes.append(Double(input.segmentBytes(ahead: k, variant: v)) * 8) }
+        // `input.segmentBytes(ahead:variant:)` for every cell, reading the rows in place (this runs before every
+        // decision).
+        let levels = levels
+        sizes = input.upcomingSegmentBytes.withUnsafeBufferPointer { rows in
+            [Double](unsafeUninitializedCapacity: ahead * levels) { cells, count in
+                for k in 0..<ahead {
+                    for v in 0..<levels {
+                        let known = k < rows.count && v < rows[k].count
+                        cells[k * levels + v] = Double(known ? rows[k][v] : input.segmentBytes(ahead: k, variant: v)) * 8
+                    }
+                }
+                count = ahead * levels
+            }
         }
-        self.sizes = sizes
         mbps = input.variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
         previousLevel = input.previousVariantIndex
         startBuffer = input.bufferSeconds
@@ -97,9 +105,6 @@ struct LookaheadPlanner {
     func bestFirstLevel(steps: Int) -> Int {
         // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is a
         // bound the best plan beats.
-        var best = -Double.infinity
-        for level in allowed { best = max(best, holdValue(level: level, steps: steps) - 1e-9) }
-        let center = previousLevel.map { min(max($0, allowed.lowerBound), allowed.upperBound) } ?? allowed.lowerBound
         let cells = steps * levels
         let slowRate = pessimisticRate
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells) { downloads in
@@ -119,14 +124,10 @@ struct LookaheadPlanner {
                         var search = Search(
                             planner: self, downloads: UnsafePointer(downloads.baseAddress!), mbps: mbps.baseAddress!,
                             seen: seen.baseAddress!, seenCount: counts.baseAddress!,
-                            nearestFirst: counts.baseAddress! + cells, steps: steps, best: best,
-                            bestFirst: allowed.lowerBound)
-                        for k in 0..<allowed.count {
-                            let first = search.nearestFirst[center * levels + k]
-                            search.visit(
-                                depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
-                                worse: startBuffer, reward: 0, first: first)
-                        }
+                            nearestFirst: counts.baseAddress! + cells, steps: steps, bestFirst: allowed.lowerBound)
+                        search.play(
+                            depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                            worse: startBuffer, reward: 0, first: -1)
                         return search.bestFirst
                     }
                 }
@@ -164,18 +165,6 @@ struct LookaheadPlanner {
                 first: first)
         }
         return bestFirst
-    }
-
-    /// QoE of holding `level` for every step.
-    private func holdValue(level: Int, steps: Int) -> Double {
-        var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
-        var previous = previousLevel
-        for depth in 0..<steps {
-            play(depth: depth, level: level, previous: previous, buffer: &buffer, worse: &worse, value: &value)
-            previous = level
-        }
-        if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
-        return value
     }
 
     /// One step of a plan: `level` at `depth` after `previous`, from the buffers of both scenarios (the planned
@@ -225,7 +214,7 @@ struct LookaheadPlanner {
         let rebufferPenalty: Double
         let terminalTarget: Double
         let terminalWeight: Double
-        /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (`level(around:_:)`).
+        /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (ties: the higher first).
         let nearestFirst: UnsafePointer<Int>
         let allowedCount: Int
         /// The top allowed bitrate: what any step can earn at most.
@@ -236,7 +225,7 @@ struct LookaheadPlanner {
         init(
             planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
-            nearestFirst: UnsafeMutablePointer<Int>, steps: Int, best: Double, bestFirst: Int
+            nearestFirst: UnsafeMutablePointer<Int>, steps: Int, bestFirst: Int
         ) {
             self.planner = planner
             self.downloads = downloads
@@ -255,22 +244,52 @@ struct LookaheadPlanner {
             allowedCount = planner.allowed.count
             self.nearestFirst = UnsafePointer(nearestFirst)
             topGain = mbps[planner.allowed.upperBound]
-            self.best = best
             self.bestFirst = bestFirst
-            for level in 0..<levels {
-                var count = 0
-                for k in 0..<(2 * levels) {
-                    guard let next = self.level(around: level, k) else { continue }
-                    nearestFirst[level * levels + count] = next
-                    count += 1
+            // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is
+            // a bound the best plan beats.
+            best = -Double.infinity
+            for level in planner.allowed { best = max(best, holdValue(level: level) - 1e-9) }
+            // The allowed levels nearest each level: center, center + 1, center − 1, center + 2, … within range.
+            let allowed = planner.allowed
+            for center in allowed {
+                let row = nearestFirst + center * levels
+                row[0] = center
+                var count = 1
+                var distance = 1
+                while count < allowedCount {
+                    if center + distance <= allowed.upperBound {
+                        row[count] = center + distance
+                        count += 1
+                    }
+                    if center - distance >= allowed.lowerBound {
+                        row[count] = center - distance
+                        count += 1
+                    }
+                    distance += 1
                 }
             }
         }
 
-        /// The k-th allowed level nearest `center`: center, center + 1, center − 1, center + 2, …; nil off range.
-        func level(around center: Int, _ k: Int) -> Int? {
-            let level = k % 2 == 1 ? center + (k + 1) / 2 : center - k / 2
-            return planner.allowed.contains(level) ? level : nil
+        /// QoE of holding `level` for every step (the arithmetic of `play`).
+        func holdValue(level: Int) -> Double {
+            var (buffer, worse, value) = (planner.startBuffer, planner.startBuffer, 0.0)
+            var previous = planner.previousLevel ?? -1
+            for depth in 0..<steps {
+                if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+                if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
+                let download = downloads[depth * levels + level]
+                let rebuffer = max(download - buffer, 0)
+                buffer = max(buffer - download, 0) + segmentSeconds
+                let slow = slowDownloads[depth * levels + level]
+                let worseRebuffer = max(slow - worse, 0)
+                worse = max(worse - slow, 0) + segmentSeconds
+                value = value + mbps[level] - rebufferPenalty * rebuffer
+                if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+                value -= pessimisticPenalty * worseRebuffer
+                previous = level
+            }
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            return value
         }
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
@@ -289,68 +308,52 @@ struct LookaheadPlanner {
             return false
         }
 
-        /// Plays `level` at `depth` (previous −1 = none), then every continuation.
-        mutating func visit(
-            depth: Int, level: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int
-        ) {
-            var buffer = buffer
-            var worse = worse
-            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
-            if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
-            let download = downloads[depth * levels + level]
-            let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + segmentSeconds
-            let slow = slowDownloads[depth * levels + level]
-            let worseRebuffer = max(slow - worse, 0)
-            worse = max(worse - slow, 0) + segmentSeconds
-            var value = reward + mbps[level] - rebufferPenalty * rebuffer
-            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
-            value -= pessimisticPenalty * worseRebuffer
-            if depth + 1 == steps {
-                finish(value: value, buffer: buffer, first: first)
-                return
-            }
-            // Cut when even the best imaginable rest cannot beat the best plan: the next step earns at most this
-            // level's bitrate (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]), every later
-            // one at most the top bitrate, and stalls and the terminal value only subtract. (The margin keeps
-            // rounding from ever cutting a plan that would win; a tie only wins with a lower first level.)
-            let bound = value + (Double(steps - depth - 2) * topGain + mbps[level]) + 1e-9
-            if bound < best || (bound == best && first >= bestFirst) { return }
-            if depth > 0
-                && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
-            {
-                return
-            }
-            if depth + 2 == steps {
-                playLast(depth: depth + 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
-                return
-            }
-            let order = nearestFirst + level * levels
-            for k in 0..<allowedCount {
-                visit(
-                    depth: depth + 1, level: order[k], previous: level, buffer: buffer, worse: worse, reward: value,
-                    first: first)
-            }
-        }
-
-        /// Every level at the last step (the same arithmetic as `visit`, without a call per level: the order of
-        /// the leaves does not matter, `finish` keeps the best value and, among equals, the lowest first level).
-        mutating func playLast(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
+        /// Plays every allowed level at `depth` after `previous` (−1 = none), from the buffers `buffer` and
+        /// `worse` and the QoE `reward` so far: a whole plan at the last step, else a partial plan that is cut
+        /// (bound, dominance) or extended. The order of the levels is nearest `previous` first; at the last step
+        /// it does not matter (`finish` keeps the best value and, among equals, the lowest first level).
+        /// `first` is the plan's first level, or −1 at depth 0 (each level is then its own first).
+        mutating func play(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
             var start = buffer
             var worseStart = worse
             if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
             if worseStart + segmentSeconds > capSeconds { worseStart = capSeconds - segmentSeconds }
             let row = downloads + depth * levels
             let slowRow = slowDownloads + depth * levels
-            for level in planner.allowed {
+            let last = depth + 1 == steps
+            // The rest after this step earns at most the top bitrate per step but the next, which earns at most
+            // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
+            let laterGain = Double(steps - depth - 2) * topGain
+            // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
+            let center = min(max(previous, planner.allowed.lowerBound), planner.allowed.upperBound)
+            let order = nearestFirst + center * levels
+            for k in 0..<allowedCount {
+                let level = order[k]
                 let download = row[level]
                 let rebuffer = max(download - start, 0)
                 let buffer = max(start - download, 0) + segmentSeconds
-                let worseRebuffer = max(slowRow[level] - worseStart, 0)
+                let slow = slowRow[level]
+                let worseRebuffer = max(slow - worseStart, 0)
                 var value = reward + mbps[level] - rebufferPenalty * rebuffer
-                value -= abs(mbps[level] - mbps[previous])
+                if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
                 value -= pessimisticPenalty * worseRebuffer
-                finish(value: value, buffer: buffer, first: first)
+                let first = first < 0 ? level : first
+                if last {
+                    finish(value: value, buffer: buffer, first: first)
+                    continue
+                }
+                // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
+                // only subtract; the margin keeps rounding from ever cutting a plan that would win; a tie only
+                // wins with a lower first level).
+                let bound = value + (laterGain + mbps[level]) + 1e-9
+                if bound < best || (bound == best && first >= bestFirst) { continue }
+                let worse = max(worseStart - slow, 0) + segmentSeconds
+                if depth > 0
+                    && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
+                {
+                    continue
+                }
+                play(depth: depth + 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
             }
         }
 
