@@ -81,16 +81,7 @@ struct SegmentLoop {
                 if keepLog { timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000)) }
             }
         }
-        let horizon = min(configuration.lookaheadSegments, manifest.segmentCount - k)
-        var input = SelectionInput(
-            variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
-            upcomingSegmentBytes: Array(bytesTable[k..<(k + horizon)]),
-            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
-            bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
-            previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
-            isStartup: !playing)
-        input.explains = keepLog
-        let selection = forcedLevels.map { Selection(variantIndex: $0[k], reason: "replay") } ?? selector.select(input)
+        let selection = forcedLevels.map { Selection(variantIndex: $0[k], reason: "replay") } ?? select(segment: k)
         let level = selection.variantIndex
         let requestAt = clock.nowMilliseconds
         let bits = manifest.segmentSizesBits[k][level]
@@ -138,6 +129,23 @@ struct SegmentLoop {
         }
         previousLevel = level
         nextSegment += 1
+    }
+
+    /// Asks the selector for segment `k`. A function of its own so the `SelectionInput` (which holds a copy of
+    /// the estimator) is gone before the estimator records the download: otherwise each sample would copy the
+    /// estimator's arrays.
+    @inline(never)
+    mutating func select(segment k: Int) -> Selection {
+        let horizon = min(configuration.lookaheadSegments, manifest.segmentCount - k)
+        var input = SelectionInput(
+            variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
+            upcomingSegmentBytes: Array(bytesTable[k..<(k + horizon)]),
+            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
+            bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
+            previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
+            isStartup: !playing)
+        input.explains = keepLog
+        return selector.select(input)
     }
 
     mutating func finish() -> SessionResult {

@@ -73,9 +73,12 @@ struct LookaheadPlanner {
         sizes = input.upcomingSegmentBytes.withUnsafeBufferPointer { rows in
             [Double](unsafeUninitializedCapacity: ahead * levels) { cells, count in
                 for k in 0..<ahead {
-                    for v in 0..<levels {
-                        let known = k < rows.count && v < rows[k].count
-                        cells[k * levels + v] = Double(known ? rows[k][v] : input.segmentBytes(ahead: k, variant: v)) * 8
+                    if k < rows.count && rows[k].count >= levels {
+                        rows[k].withUnsafeBufferPointer { row in
+                            for v in 0..<levels { cells[k * levels + v] = Double(row[v]) * 8 }
+                        }
+                    } else {
+                        for v in 0..<levels { cells[k * levels + v] = Double(input.segmentBytes(ahead: k, variant: v)) * 8 }
                     }
                 }
                 count = ahead * levels
@@ -219,6 +222,8 @@ struct LookaheadPlanner {
         let allowedCount: Int
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
+        /// True when the allowed bitrates never fall with the level (a ladder's order).
+        let ascending: Bool
         var best: Double
         var bestFirst: Int
 
@@ -244,6 +249,7 @@ struct LookaheadPlanner {
             allowedCount = planner.allowed.count
             self.nearestFirst = UnsafePointer(nearestFirst)
             topGain = mbps[planner.allowed.upperBound]
+            ascending = planner.allowed.dropFirst().allSatisfy { mbps[$0 - 1] <= mbps[$0] }
             self.bestFirst = bestFirst
             // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is
             // a bound the best plan beats.
@@ -321,6 +327,10 @@ struct LookaheadPlanner {
             let row = downloads + depth * levels
             let slowRow = slowDownloads + depth * levels
             let last = depth + 1 == steps
+            if last && depth > 0 {
+                finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
+                return
+            }
             // The rest after this step earns at most the top bitrate per step but the next, which earns at most
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
             let laterGain = Double(steps - depth - 2) * topGain
@@ -357,15 +367,78 @@ struct LookaheadPlanner {
             }
         }
 
+        /// The last step after `previous` at depth > 0: every level here completes a plan with the same first
+        /// level, so only the best value among them matters, and two exact shortcuts skip levels that cannot beat
+        /// the best plan (each with a margin far above any rounding, as the bound's; a tie cannot win, the first
+        /// level being the same):
+        /// - above `previous`, a level whose downloads (both scenarios) are no shorter earns the same bitrate net of
+        ///   the switch, with no less stall and no more buffer: it is worth at most `previous`'s plan, so when that
+        ///   one cannot beat the best, they are not played;
+        /// - below `previous`, a level earns at most 2 · its bitrate − `previous`'s (no stall, the switch paid),
+        ///   which falls with the level: from the first that cannot beat the best, no lower level is played.
+        mutating func finishLast(previous: Int, start: Double, worseStart: Double, reward: Double, first: Int) {
+            let depth = steps - 1
+            let row = downloads + depth * levels
+            let slowRow = slowDownloads + depth * levels
+            let held = lastValue(level: previous, previous: previous, start: start, worseStart: worseStart, reward: reward)
+            finish(value: held, first: first)
+            let lowest = planner.allowed.lowerBound
+            let highest = planner.allowed.upperBound
+            let margin = 1e-9 * (1 + abs(reward) + abs(held) + topGain)
+            let heldLoses = held + margin < best
+            if previous < highest {
+                for level in (previous + 1)...highest {
+                    if heldLoses && row[level] >= row[previous] && slowRow[level] >= slowRow[previous] { continue }
+                    finish(
+                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        first: first)
+                }
+            }
+            var level = previous - 1
+            while level >= lowest {
+                let most = reward + 2 * mbps[level] - mbps[previous]
+                if most + 1e-9 * (1 + abs(reward) + abs(most) + topGain) < best {
+                    if ascending { break }
+                } else {
+                    finish(
+                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        first: first)
+                }
+                level -= 1
+            }
+        }
+
+        /// The whole value of a plan whose last step plays `level` after `previous` (the arithmetic of `play` and
+        /// `finish`).
+        @inline(__always)
+        func lastValue(level: Int, previous: Int, start: Double, worseStart: Double, reward: Double) -> Double {
+            let depth = steps - 1
+            let download = downloads[depth * levels + level]
+            let rebuffer = max(download - start, 0)
+            let buffer = max(start - download, 0) + segmentSeconds
+            let worseRebuffer = max(slowDownloads[depth * levels + level] - worseStart, 0)
+            var value = reward + mbps[level] - rebufferPenalty * rebuffer
+            value -= abs(mbps[level] - mbps[previous])
+            value -= pessimisticPenalty * worseRebuffer
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            return value
+        }
+
+        /// A whole plan with its terminal value: keep it if it is the best so far.
+        @inline(__always)
+        mutating func finish(value: Double, first: Int) {
+            if value > best || (value == best && first < bestFirst) {
+                best = value
+                bestFirst = first
+            }
+        }
+
         /// A whole plan: the terminal value, then keep it if it is the best so far.
         @inline(__always)
         mutating func finish(value: Double, buffer: Double, first: Int) {
             var value = value
             if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
-            if value > best || (value == best && first < bestFirst) {
-                best = value
-                bestFirst = first
-            }
+            finish(value: value, first: first)
         }
     }
 }
