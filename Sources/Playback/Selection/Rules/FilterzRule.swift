@@ -39,14 +39,14 @@ public struct FilterzRule: ABRRule {
             error = parameters.maxRelativeError
         }
         let predicted = max(harmonic / (1 + error), 1)
+        let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
         var planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
-            rebufferPenalty: parameters.rebufferPenalty)
+            rebufferPenalty: parameters.rebufferPenalty, steps: steps)
         if estimator.recentRelativeErrors.count >= parameters.unknownErrorSamples {
             planner.pessimisticBitsPerSecond = predicted * parameters.pessimisticFactor
             planner.pessimisticPenalty = parameters.pessimisticPenalty
         }
-        let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
         let remaining = knownRemaining(input)
         if remaining > steps {
             let after = Double(remaining - steps) * input.segmentDurationSeconds

@@ -19,10 +19,11 @@ public struct MPCRule: ABRRule {
         }
         let error = input.estimator.maxRecentRelativeError
         let predicted = harmonic / (1 + error)
+        let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
         let planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted,
-            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond)
-        let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
+            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond,
+            steps: steps)
         let level = planner.bestFirstLevel(steps: steps)
         guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
@@ -55,9 +56,11 @@ struct LookaheadPlanner {
     var pessimisticBitsPerSecond = 1.0
     var pessimisticPenalty = 0.0
 
+    /// `steps`: the longest plan that will be asked for (only that many upcoming sizes are tabulated; a player
+    /// may be told many more, e.g. to see the stream's end); nil = all.
     init(
         input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
-        rebufferPenalty: Double
+        rebufferPenalty: Double, steps: Int? = nil
     ) {
         self.allowed = allowed
         self.bitsPerSecond = max(bitsPerSecond, 1)
@@ -66,7 +69,7 @@ struct LookaheadPlanner {
         segmentSeconds = input.segmentDurationSeconds
         capSeconds = input.maxBufferSeconds
         levels = input.variants.count
-        let ahead = max(input.upcomingSegmentBytes.count, 1)
+        let ahead = max(min(input.upcomingSegmentBytes.count, steps ?? .max), 1)
         // `input.segmentBytes(ahead:variant:)` for every cell, reading the rows in place (this runs before every
         // decision).
         let levels = levels
@@ -93,7 +96,7 @@ struct LookaheadPlanner {
     /// two buffers are equal and cost nothing to compare.
     var pessimisticRate: Double { pessimisticPenalty > 0 ? max(pessimisticBitsPerSecond, 1) : bitsPerSecond }
 
-    /// The first level of the best plan over `steps` segments.
+    /// The first level of the best plan over `steps` segments (at most the `steps` given to `init`).
     ///
     /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
     /// are visited first, so good plans are found early and far more is cut. Two cuts, both exact:
