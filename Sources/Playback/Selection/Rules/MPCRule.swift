@@ -203,7 +203,11 @@ struct LookaheadPlanner {
         /// Partial plans remembered per (depth, level); the oldest is replaced.
         static let seenPerCell = 4
 
-        let planner: LookaheadPlanner
+        /// The levels a plan may use.
+        let allowed: ClosedRange<Int>
+        /// The buffer and level the plans start from (−1 = none).
+        let startBuffer: Double
+        let startLevel: Int
         /// downloads[depth * levels + level]: seconds to fetch that segment at the predicted rate.
         let downloads: UnsafePointer<Double>
         /// The same at the pessimistic rate.
@@ -235,7 +239,9 @@ struct LookaheadPlanner {
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
             nearestFirst: UnsafeMutablePointer<Int>, steps: Int, bestFirst: Int
         ) {
-            self.planner = planner
+            allowed = planner.allowed
+            startBuffer = planner.startBuffer
+            startLevel = planner.previousLevel ?? -1
             self.downloads = downloads
             slowDownloads = downloads + steps * planner.levels
             pessimisticPenalty = planner.pessimisticPenalty
@@ -257,9 +263,8 @@ struct LookaheadPlanner {
             // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is
             // a bound the best plan beats.
             best = -Double.infinity
-            for level in planner.allowed { best = max(best, holdValue(level: level) - 1e-9) }
+            for level in allowed { best = max(best, holdValue(level: level) - 1e-9) }
             // The allowed levels nearest each level: center, center + 1, center − 1, center + 2, … within range.
-            let allowed = planner.allowed
             for center in allowed {
                 let row = nearestFirst + center * levels
                 row[0] = center
@@ -281,8 +286,8 @@ struct LookaheadPlanner {
 
         /// QoE of holding `level` for every step (the arithmetic of `play`).
         func holdValue(level: Int) -> Double {
-            var (buffer, worse, value) = (planner.startBuffer, planner.startBuffer, 0.0)
-            var previous = planner.previousLevel ?? -1
+            var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
+            var previous = startLevel
             for depth in 0..<steps {
                 if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
                 if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
@@ -338,7 +343,7 @@ struct LookaheadPlanner {
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
             let laterGain = Double(steps - depth - 2) * topGain
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
-            let center = min(max(previous, planner.allowed.lowerBound), planner.allowed.upperBound)
+            let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
             let order = nearestFirst + center * levels
             for k in 0..<allowedCount {
                 let level = order[k]
@@ -385,8 +390,8 @@ struct LookaheadPlanner {
             let slowRow = slowDownloads + depth * levels
             let held = lastValue(level: previous, previous: previous, start: start, worseStart: worseStart, reward: reward)
             finish(value: held, first: first)
-            let lowest = planner.allowed.lowerBound
-            let highest = planner.allowed.upperBound
+            let lowest = allowed.lowerBound
+            let highest = allowed.upperBound
             let margin = 1e-9 * (1 + abs(reward) + abs(held) + topGain)
             let heldLoses = held + margin < best
             if previous < highest {
