@@ -113,7 +113,7 @@ enum ABRBenchmark {
         return closest.gap < -1e-9 ? 1 : 0
     }
 
-    /// `FILTERZ_PARAMS="horizon=5,reserve=20,weight=0.4,maxError=1,penalty=4.3"` (for tuning).
+    /// `FILTERZ_PARAMS="horizon=5,reserve=20,weight=0.4,maxError=1,penalty=4.3,unknown=3,pfactor=0.65,ppenalty=0.5"` (for tuning).
     static func applyOverrides(to parameters: inout FilterzParameters) {
         guard let text = ProcessInfo.processInfo.environment["FILTERZ_PARAMS"] else { return }
         for pair in text.split(separator: ",") {
@@ -126,6 +126,8 @@ enum ABRBenchmark {
             case "maxError": parameters.maxRelativeError = value
             case "penalty": parameters.rebufferPenalty = value
             case "unknown": parameters.unknownErrorSamples = Int(value)
+            case "pfactor": parameters.pessimisticFactor = value
+            case "ppenalty": parameters.pessimisticPenalty = value
             default: print("unknown parameter \(parts[0])")
             }
         }

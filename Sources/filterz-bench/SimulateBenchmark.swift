@@ -12,7 +12,9 @@ enum SimulateBenchmark {
     static func run() -> Int32 {
         let manifest = makeManifest(segments: 150)
         let traces = (0..<32).map { makeTrace(seed: UInt64($0) + 1) }
-        let configuration = SessionConfiguration(rule: .filterz)
+        // `FILTERZ_BENCH_RULE=throughput` (etc.) times another rule, to see what the look-ahead costs.
+        let rule = ProcessInfo.processInfo.environment["FILTERZ_BENCH_RULE"].flatMap(ABRRuleKind.init) ?? .filterz
+        let configuration = SessionConfiguration(rule: rule)
 
         // Both paths agree (spot check), then each is timed for a few seconds.
         for trace in traces.prefix(4) {
@@ -45,7 +47,7 @@ enum SimulateBenchmark {
             ).summary.qoeLin
         }
         let python = 40.0
-        print("simulated 10-minute sessions (150 x 4 s segments, filterz rule, one core; per second of CPU time)")
+        print("simulated 10-minute sessions (150 x 4 s segments, \(rule.rawValue) rule, one core; per second of CPU time)")
         print("fast segment loop:        \(Int(fastRate.rounded())) sessions/s")
         print("machine-driven (anchor):  \(Int(machineRate.rounded())) sessions/s   ratio fast/anchor \(String(format: "%.1f", fastRate / machineRate))x")
         print("vs Python reference ~\(Int(python))/s: \(String(format: "%.0f", fastRate / python))x (target >= 100x)   [checksum \(String(format: "%.1f", checksum))]")

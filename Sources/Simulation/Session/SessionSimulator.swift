@@ -48,6 +48,9 @@ struct SegmentLoop {
     var forcedLevels: [Int]?
     /// Upcoming sizes in bytes, per segment and level (what a player would know from the playlist).
     let bytesTable: [[Int]]
+    /// The rows of `bytesTable` the selector is told about for the next segment (up to `lookaheadSegments`),
+    /// slid by one row per step rather than copied each time.
+    var window: [[Int]]
 
     init(manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, keepLog: Bool) {
         self.manifest = manifest
@@ -62,6 +65,7 @@ struct SegmentLoop {
         selector = QualitySelector(rule: configuration.rule, configuration: configuration.selector)
         estimator = BandwidthEstimator(configuration: configuration.estimator)
         bytesTable = manifest.segmentSizesBits.map { row in row.map { Int(($0 / 8).rounded()) } }
+        window = Array(bytesTable.prefix(max(configuration.lookaheadSegments, 0)))
         playedLevels.reserveCapacity(manifest.segmentCount)
     }
 
@@ -81,15 +85,7 @@ struct SegmentLoop {
                 if keepLog { timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000)) }
             }
         }
-        let horizon = min(configuration.lookaheadSegments, manifest.segmentCount - k)
-        let input = SelectionInput(
-            variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
-            upcomingSegmentBytes: Array(bytesTable[k..<(k + horizon)]),
-            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
-            bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
-            previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
-            isStartup: !playing)
-        let selection = forcedLevels.map { Selection(variantIndex: $0[k], reason: "replay") } ?? selector.select(input)
+        let selection = forcedLevels.map { Selection(variantIndex: $0[k], reason: "replay") } ?? select(segment: k)
         let level = selection.variantIndex
         let requestAt = clock.nowMilliseconds
         let bits = manifest.segmentSizesBits[k][level]
@@ -137,6 +133,25 @@ struct SegmentLoop {
         }
         previousLevel = level
         nextSegment += 1
+        if !window.isEmpty { window.removeFirst() }
+        let entering = k + configuration.lookaheadSegments
+        if configuration.lookaheadSegments > 0 && entering < bytesTable.count { window.append(bytesTable[entering]) }
+    }
+
+    /// Asks the selector for segment `k`. A function of its own so the `SelectionInput` (which holds a copy of
+    /// the estimator) is gone before the estimator records the download: otherwise each sample would copy the
+    /// estimator's arrays.
+    @inline(never)
+    mutating func select(segment k: Int) -> Selection {
+        var input = SelectionInput(
+            variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
+            upcomingSegmentBytes: window,
+            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
+            bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
+            previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
+            isStartup: !playing)
+        input.explains = keepLog
+        return selector.select(input)
     }
 
     mutating func finish() -> SessionResult {

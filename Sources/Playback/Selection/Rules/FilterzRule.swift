@@ -10,6 +10,11 @@
 /// - Plans: every level sequence over the next five segments, simulated with the real upcoming segment sizes,
 ///   the request latency, idling at the buffer cap and stalls, scored with QoE_lin
 ///   (bitrate − 4.3 × rebuffer − |Δ bitrate|, Mbps).
+/// - A second, pessimistic scenario: each plan is also played at `pessimisticFactor` (65 %) of the predicted
+///   rate, and every second it would stall there costs `pessimisticPenalty` (0.5) more: the plan is robust to a
+///   drop of a third inside the window, at a price well under a real stall's 4.3 (in effect, a one-in-nine
+///   chance of that drop). It starts once `unknownErrorSamples` errors are known (before that the prediction is
+///   already at its largest discount). It keeps the plan from spending the buffer that a 3G dip would need.
 /// - Terminal value: a plan that ends with less than `reserveSeconds` of buffer loses `terminalWeight` per
 ///   missing second. Plain MPC happily spends the buffer its five-segment window does not need, and then
 ///   stalls in the next dip; the reserve keeps a cushion against outages. The reserve shrinks to the media
@@ -34,10 +39,14 @@ public struct FilterzRule: ABRRule {
             error = parameters.maxRelativeError
         }
         let predicted = max(harmonic / (1 + error), 1)
+        let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
         var planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
-            rebufferPenalty: parameters.rebufferPenalty)
-        let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
+            rebufferPenalty: parameters.rebufferPenalty, steps: steps)
+        if estimator.recentRelativeErrors.count >= parameters.unknownErrorSamples {
+            planner.pessimisticBitsPerSecond = predicted * parameters.pessimisticFactor
+            planner.pessimisticPenalty = parameters.pessimisticPenalty
+        }
         let remaining = knownRemaining(input)
         if remaining > steps {
             let after = Double(remaining - steps) * input.segmentDurationSeconds
@@ -46,6 +55,7 @@ public struct FilterzRule: ABRRule {
             planner.terminalWeight = parameters.terminalWeight
         }
         let level = planner.bestFirstLevel(steps: steps)
+        guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level,
             reason: "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s")
@@ -73,13 +83,21 @@ public struct FilterzParameters: Sendable, Hashable {
     public var lookaheadForEnd: Int
     /// Largest relative prediction error the throughput is discounted by (RobustMPC: unbounded).
     public var maxRelativeError: Double
-    /// Until this many prediction errors are known, assume the largest (`maxRelativeError`).
+    /// Until this many prediction errors are known, assume the largest (`maxRelativeError`) and plan without
+    /// the pessimistic scenario.
     public var unknownErrorSamples: Int
+    /// The pessimistic scenario's rate, as a fraction of the predicted one.
+    public var pessimisticFactor: Double
+    /// QoE cost per second of stall in the pessimistic scenario (0: no second scenario).
+    public var pessimisticPenalty: Double
 
     public init(
         horizon: Int = 5, reserveSeconds: Double = 20, terminalWeight: Double = 0.4, rebufferPenalty: Double = 4.3,
-        lookaheadForEnd: Int = 24, maxRelativeError: Double = 1, unknownErrorSamples: Int = 3
+        lookaheadForEnd: Int = 24, maxRelativeError: Double = 1, unknownErrorSamples: Int = 3,
+        pessimisticFactor: Double = 0.65, pessimisticPenalty: Double = 0.5
     ) {
+        self.pessimisticFactor = pessimisticFactor
+        self.pessimisticPenalty = pessimisticPenalty
         self.maxRelativeError = maxRelativeError
         self.unknownErrorSamples = unknownErrorSamples
         self.horizon = horizon

@@ -19,11 +19,13 @@ public struct MPCRule: ABRRule {
         }
         let error = input.estimator.maxRecentRelativeError
         let predicted = harmonic / (1 + error)
+        let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
         let planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted,
-            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond)
-        let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
+            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond,
+            steps: steps)
         let level = planner.bestFirstLevel(steps: steps)
+        guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level, reason: "hm \(kbps(harmonic)) kbps / (1+\(format1(error * 100))%)")
     }
@@ -49,10 +51,16 @@ struct LookaheadPlanner {
     /// Terminal value: `terminalWeight` per second of buffer short of `terminalTarget` at the plan's end.
     var terminalTarget = 0.0
     var terminalWeight = 0.0
+    /// A second, pessimistic scenario: each plan is also played at this rate, and every second it would stall
+    /// there costs `pessimisticPenalty` more (0: no second scenario).
+    var pessimisticBitsPerSecond = 1.0
+    var pessimisticPenalty = 0.0
 
+    /// `steps`: the longest plan that will be asked for (only that many upcoming sizes are tabulated; a player
+    /// may be told many more, e.g. to see the stream's end); nil = all.
     init(
         input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
-        rebufferPenalty: Double
+        rebufferPenalty: Double, steps: Int? = nil
     ) {
         self.allowed = allowed
         self.bitsPerSecond = max(bitsPerSecond, 1)
@@ -61,121 +69,385 @@ struct LookaheadPlanner {
         segmentSeconds = input.segmentDurationSeconds
         capSeconds = input.maxBufferSeconds
         levels = input.variants.count
-        let ahead = max(input.upcomingSegmentBytes.count, 1)
-        var sizes: [Double] = []
-        sizes.reserveCapacity(ahead * levels)
-        for k in 0..<ahead {
-            for v in 0..<levels { sizes.append(Double(input.segmentBytes(ahead: k, variant: v)) * 8) }
+        let ahead = max(min(input.upcomingSegmentBytes.count, steps ?? .max), 1)
+        // `input.segmentBytes(ahead:variant:)` for every cell, reading the rows in place (this runs before every
+        // decision).
+        let levels = levels
+        sizes = input.upcomingSegmentBytes.withUnsafeBufferPointer { rows in
+            [Double](unsafeUninitializedCapacity: ahead * levels) { cells, count in
+                for k in 0..<ahead {
+                    if k < rows.count && rows[k].count >= levels {
+                        rows[k].withUnsafeBufferPointer { row in
+                            for v in 0..<levels { cells[k * levels + v] = Double(row[v]) * 8 }
+                        }
+                    } else {
+                        for v in 0..<levels { cells[k * levels + v] = Double(input.segmentBytes(ahead: k, variant: v)) * 8 }
+                    }
+                }
+                count = ahead * levels
+            }
         }
-        self.sizes = sizes
         mbps = input.variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
         previousLevel = input.previousVariantIndex
         startBuffer = input.bufferSeconds
     }
 
-    /// The first level of the best plan over `steps` segments.
+    /// The pessimistic scenario's rate: the planned rate itself when there is no second scenario, so that the
+    /// two buffers are equal and cost nothing to compare.
+    var pessimisticRate: Double { pessimisticPenalty > 0 ? max(pessimisticBitsPerSecond, 1) : bitsPerSecond }
+
+    /// The first level of the best plan over `steps` segments (at most the `steps` given to `init`).
     ///
     /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
-    /// are visited first, so good plans are found early and far more is cut. The answer is still the lowest
-    /// first level among the best plans (what visiting every sequence in order and keeping the first best
-    /// gives): a tie with a lower first level wins and is never cut.
+    /// are visited first, so good plans are found early and far more is cut. Two cuts, both exact:
+    /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored;
+    /// - dominance: a partial plan that reaches the same level at the same depth as one already seen, with no
+    ///   more buffer, no more value and no lower first level, is not explored (every continuation of it is
+    ///   worth at most the same continuation of the other: the buffer only helps, and each step's arithmetic is
+    ///   monotone in the buffer and the value, also in floating point).
+    /// The answer is still the lowest first level among the best plans (what visiting every sequence in order
+    /// and keeping the first best gives: `referenceFirstLevel`): a tie with a lower first level wins and is
+    /// never cut.
     func bestFirstLevel(steps: Int) -> Int {
         // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is a
         // bound the best plan beats.
-        var best = -Double.infinity
-        for level in allowed { best = max(best, holdValue(level: level, steps: steps) - 1e-9) }
-        let center = previousLevel.map { min(max($0, allowed.lowerBound), allowed.upperBound) } ?? allowed.lowerBound
-        return sizes.withUnsafeBufferPointer { sizes in
-            mbps.withUnsafeBufferPointer { mbps in
-                var search = Search(
-                    planner: self, sizes: sizes.baseAddress!, mbps: mbps.baseAddress!, steps: steps, best: best,
-                    bestFirst: allowed.lowerBound)
-                for k in 0..<(2 * levels) {
-                    guard let first = search.level(around: center, k) else { continue }
-                    search.visit(depth: 0, level: first, previous: previousLevel ?? -1, buffer: startBuffer,
-                                 reward: 0, first: first)
+        let cells = steps * levels
+        let slowRate = pessimisticRate
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells) { downloads in
+            // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
+            // evaluates.
+            for depth in 0..<steps {
+                for level in 0..<levels {
+                    let bits = sizes[depth * levels + level]
+                    downloads[depth * levels + level] = latencySeconds + bits / bitsPerSecond
+                    downloads[cells + depth * levels + level] = latencySeconds + bits / slowRate
                 }
-                return search.bestFirst
+            }
+            return withUnsafeTemporaryAllocation(of: Search.Seen.self, capacity: cells * Search.seenPerCell) { seen in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: cells + levels * levels) { counts in
+                    counts.initialize(repeating: 0)
+                    return mbps.withUnsafeBufferPointer { mbps in
+                        var search = Search(
+                            planner: self, downloads: UnsafePointer(downloads.baseAddress!), mbps: mbps.baseAddress!,
+                            seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                            nearestFirst: counts.baseAddress! + cells, steps: steps, bestFirst: allowed.lowerBound)
+                        search.play(
+                            depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                            worse: startBuffer, reward: 0, first: -1)
+                        return search.bestFirst
+                    }
+                }
             }
         }
     }
 
-    /// QoE of holding `level` for every step (same arithmetic as `Search.visit`).
-    private func holdValue(level: Int, steps: Int) -> Double {
-        var buffer = startBuffer
-        var value = 0.0
-        var previous = previousLevel
-        for depth in 0..<steps {
-            if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
-            let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
-            let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + segmentSeconds
-            value += mbps[level] - rebufferPenalty * rebuffer
-            if let previous { value -= abs(mbps[level] - mbps[previous]) }
-            previous = level
-        }
-        if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
-        return value
-    }
-
-    /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
-    /// hot loop), and the best plan so far.
-    private struct Search {
-        let planner: LookaheadPlanner
-        let sizes: UnsafePointer<Double>
-        let mbps: UnsafePointer<Double>
-        let steps: Int
-        /// The top allowed bitrate: what any step can earn at most.
-        let topGain: Double
-        var best: Double
-        var bestFirst: Int
-
-        init(
-            planner: LookaheadPlanner, sizes: UnsafePointer<Double>, mbps: UnsafePointer<Double>, steps: Int,
-            best: Double, bestFirst: Int
+    /// The plain definition the search must match: every level sequence in lexicographic order, keeping the first
+    /// one with a strictly better value. Exponential; for tests.
+    func referenceFirstLevel(steps: Int) -> Int {
+        var best = -Double.infinity
+        var bestFirst = allowed.lowerBound
+        func visit(
+            depth: Int, level: Int, previous: Int?, buffer: Double, worse: Double, reward: Double, first: Int
         ) {
-            self.planner = planner
-            self.sizes = sizes
-            self.mbps = mbps
-            self.steps = steps
-            topGain = mbps[planner.allowed.upperBound]
-            self.best = best
-            self.bestFirst = bestFirst
-        }
-
-        /// The k-th allowed level nearest `center`: center, center + 1, center − 1, center + 2, …; nil off range.
-        func level(around center: Int, _ k: Int) -> Int? {
-            let level = k % 2 == 1 ? center + (k + 1) / 2 : center - k / 2
-            return planner.allowed.contains(level) ? level : nil
-        }
-
-        /// Plays `level` at `depth` (previous −1 = none), then every continuation.
-        mutating func visit(depth: Int, level: Int, previous: Int, buffer: Double, reward: Double, first: Int) {
-            var buffer = buffer
-            if buffer + planner.segmentSeconds > planner.capSeconds { buffer = planner.capSeconds - planner.segmentSeconds }
-            let download = planner.latencySeconds + sizes[depth * planner.levels + level] / planner.bitsPerSecond
-            let rebuffer = max(download - buffer, 0)
-            buffer = max(buffer - download, 0) + planner.segmentSeconds
-            var value = reward + mbps[level] - planner.rebufferPenalty * rebuffer
-            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            var (buffer, worse, value) = (buffer, worse, reward)
+            play(depth: depth, level: level, previous: previous, buffer: &buffer, worse: &worse, value: &value)
             if depth + 1 == steps {
-                if buffer < planner.terminalTarget { value -= planner.terminalWeight * (planner.terminalTarget - buffer) }
-                if value > best || (value == best && first < bestFirst) {
+                if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+                if value > best {
                     best = value
                     bestFirst = first
                 }
                 return
             }
-            // Cut when even the best imaginable rest cannot beat the best plan: the next step earns at most this
-            // level's bitrate (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]), every later
-            // one at most the top bitrate, and stalls and the terminal value only subtract. (The margin keeps
-            // rounding from ever cutting a plan that would win; a tie only wins with a lower first level.)
-            let bound = value + (Double(steps - depth - 2) * topGain + mbps[level]) + 1e-9
-            if bound < best || (bound == best && first >= bestFirst) { return }
-            for k in 0..<(2 * planner.levels) {
-                guard let next = self.level(around: level, k) else { continue }
-                visit(depth: depth + 1, level: next, previous: level, buffer: buffer, reward: value, first: first)
+            for next in allowed {
+                visit(
+                    depth: depth + 1, level: next, previous: level, buffer: buffer, worse: worse, reward: value,
+                    first: first)
             }
+        }
+        for first in allowed {
+            visit(
+                depth: 0, level: first, previous: previousLevel, buffer: startBuffer, worse: startBuffer, reward: 0,
+                first: first)
+        }
+        return bestFirst
+    }
+
+    /// One step of a plan: `level` at `depth` after `previous`, from the buffers of both scenarios (the planned
+    /// rate's, `buffer`, and the pessimistic one's, `worse`): idle to fit under the cap, download, stall if the
+    /// buffer runs out, add the step's QoE to `value`. `Search.visit` repeats this arithmetic from its tables.
+    func play(depth: Int, level: Int, previous: Int?, buffer: inout Double, worse: inout Double, value: inout Double) {
+        if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+        if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
+        let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+        let rebuffer = max(download - buffer, 0)
+        buffer = max(buffer - download, 0) + segmentSeconds
+        let slow = latencySeconds + sizes[depth * levels + level] / pessimisticRate
+        let worseRebuffer = max(slow - worse, 0)
+        worse = max(worse - slow, 0) + segmentSeconds
+        value = value + mbps[level] - rebufferPenalty * rebuffer
+        if let previous { value -= abs(mbps[level] - mbps[previous]) }
+        value -= pessimisticPenalty * worseRebuffer
+    }
+
+    /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
+    /// hot loop), the partial plans seen per (depth, level), and the best plan so far.
+    private struct Search {
+        /// A partial plan after playing some level at some depth.
+        struct Seen {
+            var buffer: Double
+            var worse: Double
+            var value: Double
+            var first: Int
+        }
+        /// Partial plans remembered per (depth, level); the oldest is replaced.
+        static let seenPerCell = 4
+
+        /// The levels a plan may use.
+        let allowed: ClosedRange<Int>
+        /// The buffer and level the plans start from (−1 = none).
+        let startBuffer: Double
+        let startLevel: Int
+        /// downloads[depth * levels + level]: seconds to fetch that segment at the predicted rate.
+        let downloads: UnsafePointer<Double>
+        /// The same at the pessimistic rate.
+        let slowDownloads: UnsafePointer<Double>
+        let pessimisticPenalty: Double
+        let mbps: UnsafePointer<Double>
+        let seen: UnsafeMutablePointer<Seen>
+        /// Partial plans recorded per cell so far (the cell holds the last `seenPerCell`).
+        let seenCount: UnsafeMutablePointer<Int>
+        let steps: Int
+        let levels: Int
+        let segmentSeconds: Double
+        let capSeconds: Double
+        let rebufferPenalty: Double
+        let terminalTarget: Double
+        let terminalWeight: Double
+        /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (ties: the higher first).
+        let nearestFirst: UnsafePointer<Int>
+        let allowedCount: Int
+        /// The top allowed bitrate: what any step can earn at most.
+        let topGain: Double
+        /// True when the allowed bitrates never fall with the level (a ladder's order).
+        let ascending: Bool
+        var best: Double
+        var bestFirst: Int
+
+        init(
+            planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
+            seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
+            nearestFirst: UnsafeMutablePointer<Int>, steps: Int, bestFirst: Int
+        ) {
+            allowed = planner.allowed
+            startBuffer = planner.startBuffer
+            startLevel = planner.previousLevel ?? -1
+            self.downloads = downloads
+            slowDownloads = downloads + steps * planner.levels
+            pessimisticPenalty = planner.pessimisticPenalty
+            self.mbps = mbps
+            self.seen = seen
+            self.seenCount = seenCount
+            self.steps = steps
+            levels = planner.levels
+            segmentSeconds = planner.segmentSeconds
+            capSeconds = planner.capSeconds
+            rebufferPenalty = planner.rebufferPenalty
+            terminalTarget = planner.terminalTarget
+            terminalWeight = planner.terminalWeight
+            allowedCount = planner.allowed.count
+            self.nearestFirst = UnsafePointer(nearestFirst)
+            topGain = mbps[planner.allowed.upperBound]
+            ascending = planner.allowed.dropFirst().allSatisfy { mbps[$0 - 1] <= mbps[$0] }
+            self.bestFirst = bestFirst
+            // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is
+            // a bound the best plan beats.
+            best = -Double.infinity
+            for level in allowed { best = max(best, holdValue(level: level) - 1e-9) }
+            // The allowed levels nearest each level: center, center + 1, center − 1, center + 2, … within range.
+            for center in allowed {
+                let row = nearestFirst + center * levels
+                row[0] = center
+                var count = 1
+                var distance = 1
+                while count < allowedCount {
+                    if center + distance <= allowed.upperBound {
+                        row[count] = center + distance
+                        count += 1
+                    }
+                    if center - distance >= allowed.lowerBound {
+                        row[count] = center - distance
+                        count += 1
+                    }
+                    distance += 1
+                }
+            }
+        }
+
+        /// QoE of holding `level` for every step (the arithmetic of `play`).
+        func holdValue(level: Int) -> Double {
+            var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
+            var previous = startLevel
+            for depth in 0..<steps {
+                if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+                if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
+                let download = downloads[depth * levels + level]
+                let rebuffer = max(download - buffer, 0)
+                buffer = max(buffer - download, 0) + segmentSeconds
+                let slow = slowDownloads[depth * levels + level]
+                let worseRebuffer = max(slow - worse, 0)
+                worse = max(worse - slow, 0) + segmentSeconds
+                value = value + mbps[level] - rebufferPenalty * rebuffer
+                if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+                value -= pessimisticPenalty * worseRebuffer
+                previous = level
+            }
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            return value
+        }
+
+        /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
+        /// level; otherwise remembers this one.
+        mutating func isDominated(cell: Int, buffer: Double, worse: Double, value: Double, first: Int) -> Bool {
+            let count = seenCount[cell]
+            let base = seen + cell * Self.seenPerCell
+            for i in 0..<min(count, Self.seenPerCell) {
+                let other = base[i]
+                if other.buffer >= buffer && other.worse >= worse && other.value >= value && other.first <= first {
+                    return true
+                }
+            }
+            base[count % Self.seenPerCell] = Seen(buffer: buffer, worse: worse, value: value, first: first)
+            seenCount[cell] = count + 1
+            return false
+        }
+
+        /// Plays every allowed level at `depth` after `previous` (−1 = none), from the buffers `buffer` and
+        /// `worse` and the QoE `reward` so far: a whole plan at the last step, else a partial plan that is cut
+        /// (bound, dominance) or extended. The order of the levels is nearest `previous` first; at the last step
+        /// it does not matter (`finish` keeps the best value and, among equals, the lowest first level).
+        /// `first` is the plan's first level, or −1 at depth 0 (each level is then its own first).
+        mutating func play(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
+            var start = buffer
+            var worseStart = worse
+            if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
+            if worseStart + segmentSeconds > capSeconds { worseStart = capSeconds - segmentSeconds }
+            let row = downloads + depth * levels
+            let slowRow = slowDownloads + depth * levels
+            let last = depth + 1 == steps
+            if last && depth > 0 {
+                finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
+                return
+            }
+            // The rest after this step earns at most the top bitrate per step but the next, which earns at most
+            // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
+            let laterGain = Double(steps - depth - 2) * topGain
+            // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
+            let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
+            let order = nearestFirst + center * levels
+            for k in 0..<allowedCount {
+                let level = order[k]
+                let download = row[level]
+                let rebuffer = max(download - start, 0)
+                let buffer = max(start - download, 0) + segmentSeconds
+                let slow = slowRow[level]
+                let worseRebuffer = max(slow - worseStart, 0)
+                var value = reward + mbps[level] - rebufferPenalty * rebuffer
+                if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+                value -= pessimisticPenalty * worseRebuffer
+                let first = first < 0 ? level : first
+                if last {
+                    finish(value: value, buffer: buffer, first: first)
+                    continue
+                }
+                // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
+                // only subtract; the margin keeps rounding from ever cutting a plan that would win; a tie only
+                // wins with a lower first level).
+                let bound = value + (laterGain + mbps[level]) + 1e-9
+                if bound < best || (bound == best && first >= bestFirst) { continue }
+                let worse = max(worseStart - slow, 0) + segmentSeconds
+                if depth > 0
+                    && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
+                {
+                    continue
+                }
+                play(depth: depth + 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
+            }
+        }
+
+        /// The last step after `previous` at depth > 0: every level here completes a plan with the same first
+        /// level, so only the best value among them matters, and two exact shortcuts skip levels that cannot beat
+        /// the best plan (each with a margin far above any rounding, as the bound's; a tie cannot win, the first
+        /// level being the same):
+        /// - above `previous`, a level whose downloads (both scenarios) are no shorter earns the same bitrate net of
+        ///   the switch, with no less stall and no more buffer: it is worth at most `previous`'s plan, so when that
+        ///   one cannot beat the best, they are not played;
+        /// - below `previous`, a level earns at most 2 · its bitrate − `previous`'s (no stall, the switch paid),
+        ///   which falls with the level: from the first that cannot beat the best, no lower level is played.
+        mutating func finishLast(previous: Int, start: Double, worseStart: Double, reward: Double, first: Int) {
+            let depth = steps - 1
+            let row = downloads + depth * levels
+            let slowRow = slowDownloads + depth * levels
+            let held = lastValue(level: previous, previous: previous, start: start, worseStart: worseStart, reward: reward)
+            finish(value: held, first: first)
+            let lowest = allowed.lowerBound
+            let highest = allowed.upperBound
+            let margin = 1e-9 * (1 + abs(reward) + abs(held) + topGain)
+            let heldLoses = held + margin < best
+            if previous < highest {
+                for level in (previous + 1)...highest {
+                    if heldLoses && row[level] >= row[previous] && slowRow[level] >= slowRow[previous] { continue }
+                    finish(
+                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        first: first)
+                }
+            }
+            var level = previous - 1
+            while level >= lowest {
+                let most = reward + 2 * mbps[level] - mbps[previous]
+                if most + 1e-9 * (1 + abs(reward) + abs(most) + topGain) < best {
+                    if ascending { break }
+                } else {
+                    finish(
+                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        first: first)
+                }
+                level -= 1
+            }
+        }
+
+        /// The whole value of a plan whose last step plays `level` after `previous` (the arithmetic of `play` and
+        /// `finish`).
+        @inline(__always)
+        func lastValue(level: Int, previous: Int, start: Double, worseStart: Double, reward: Double) -> Double {
+            let depth = steps - 1
+            let download = downloads[depth * levels + level]
+            let rebuffer = max(download - start, 0)
+            let buffer = max(start - download, 0) + segmentSeconds
+            let worseRebuffer = max(slowDownloads[depth * levels + level] - worseStart, 0)
+            var value = reward + mbps[level] - rebufferPenalty * rebuffer
+            value -= abs(mbps[level] - mbps[previous])
+            value -= pessimisticPenalty * worseRebuffer
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            return value
+        }
+
+        /// A whole plan with its terminal value: keep it if it is the best so far.
+        @inline(__always)
+        mutating func finish(value: Double, first: Int) {
+            if value > best || (value == best && first < bestFirst) {
+                best = value
+                bestFirst = first
+            }
+        }
+
+        /// A whole plan: the terminal value, then keep it if it is the best so far.
+        @inline(__always)
+        mutating func finish(value: Double, buffer: Double, first: Int) {
+            var value = value
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            finish(value: value, first: first)
         }
     }
 }
+
