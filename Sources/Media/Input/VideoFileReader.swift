@@ -38,7 +38,7 @@ public final class VideoFileReader {
     }
 
     /// One decoded item.
-    public enum Item {
+    public enum Item: Sendable {
         case video(Frame, Timestamp)
         case audio([Float])
     }
