@@ -72,4 +72,29 @@ internal import CFFmpeg
         // The ramp 0…63 halves to roughly 0…62 in steps of 2: increasing left to right.
         #expect(row.first! < row.last!)
     }
+
+    /// Pure red, green and blue RGBA converted for the encoder come out with BT.709 limited-range values (what
+    /// the stream's colour description says), not libswscale's default BT.601 ones (red would be Y 81).
+    @Test(arguments: [
+        (SIMD3<UInt8>(255, 0, 0), SIMD3<Int>(63, 102, 240)), (SIMD3(0, 255, 0), SIMD3(173, 42, 26)),
+        (SIMD3(0, 0, 255), SIMD3(32, 240, 118)),
+    ])
+    func rgbaToYUVConversionUsesBT709(rgb: SIMD3<UInt8>, expected: SIMD3<Int>) throws {
+        let pixel: [UInt8] = [rgb.x, rgb.y, rgb.z, 255]
+        let picture = Picture(
+            layout: .rgba, width: 16, height: 16,
+            planes: [Picture.Plane(bytes: Array((0..<256).map { _ in pixel }.joined()), bytesPerRow: 64)])
+        let destination = try MediaFrame()
+        try destination.allocatePicture(width: 16, height: 16, pixelFormat: AV_PIX_FMT_YUV420P)
+        try Scaler(from: 16, 16, AV_PIX_FMT_RGBA, to: 16, 16, AV_PIX_FMT_YUV420P).scale(picture, into: destination)
+        var samples: [Int] = []
+        for plane in 0..<3 {
+            var byte = [UInt8](repeating: 0, count: 1)
+            byte.withUnsafeMutableBufferPointer {
+                destination.copyFromPlane(plane, into: $0, destinationStride: 1, bytesPerRow: 1, rows: 1)
+            }
+            samples.append(Int(byte[0]))
+        }
+        #expect(zip(samples, [expected.x, expected.y, expected.z]).allSatisfy { abs($0 - $1) <= 1 }, "got \(samples)")
+    }
 }
