@@ -64,9 +64,10 @@ extension Picture {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         let sizes = [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
         let planes = sizes.enumerated().map { index, size in
-            var bytes = [UInt8](repeating: 0, count: size.0 * size.1)
-            bytes.withUnsafeMutableBufferPointer {
-                frame.copyFromPlane(index, into: $0, destinationStride: size.0, bytesPerRow: size.0, rows: size.1)
+            // Written once, straight from the frame (no zero fill first).
+            let bytes = [UInt8](unsafeUninitializedCapacity: size.0 * size.1) { buffer, count in
+                frame.copyFromPlane(index, into: buffer, destinationStride: size.0, bytesPerRow: size.0, rows: size.1)
+                count = size.0 * size.1
             }
             return Plane(bytes: bytes, bytesPerRow: size.0)
         }
