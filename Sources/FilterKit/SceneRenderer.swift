@@ -1,10 +1,34 @@
 import Foundation
 
-/// Draws the simulated camera's scene for one frame (see `SimulatedCamera`).
-struct SceneRenderer {
-    let camera: SimulatedCamera
-    let index: Int
-    let seconds: Double
+/// Draws the simulated camera's scene (see `SimulatedCamera`), made once per camera and then asked for
+/// frames.
+///
+/// The still parts — sky and ground, the colour chart, the faces — are drawn once into `backdrop`. A frame
+/// copies it, draws the two moving shapes, adds the sensor noise (`SensorNoise`) and burns in the counter,
+/// so a 720p frame costs a copy and a few byte-wise passes instead of a scene drawing and a random number
+/// per sample. `referenceFrame` draws everything from scratch and adds the noise one sample at a time: the
+/// same bytes, kept as the yardstick the tests compare against.
+struct SceneRenderer: Sendable {
+    let width: Int
+    let height: Int
+    let seed: UInt64
+    /// Nil when the noise level is 0.
+    let noise: SensorNoise?
+    /// The still parts of the scene.
+    let backdrop: Frame
+
+    init(width: Int, height: Int, seed: UInt64, noiseLevel: Double) {
+        self.width = width
+        self.height = height
+        self.seed = seed
+        noise = noiseLevel > 0 ? SensorNoise(seed: seed, level: noiseLevel, width: width) : nil
+        var backdrop = Frame(rgbaWidth: width, height: height)
+        Self.drawStillParts(&backdrop)
+        self.backdrop = backdrop
+    }
+
+    /// The skin tones from light to deep.
+    static let skin: [SIMD3<UInt8>] = [SIMD3(241, 194, 167), SIMD3(224, 172, 125), SIMD3(176, 120, 84), SIMD3(110, 70, 50)]
 
     /// The 24 ColorChecker patches in reading order (sRGB, 8-bit), the chart photographers calibrate with.
     static let chart: [SIMD3<UInt8>] = [
@@ -15,15 +39,45 @@ struct SceneRenderer {
         SIMD3(160, 160, 160), SIMD3(122, 122, 121), SIMD3(85, 85, 85), SIMD3(52, 52, 52),
     ]
 
-    /// Skin tones from light to deep.
-    static let skin: [SIMD3<UInt8>] = [SIMD3(241, 194, 167), SIMD3(224, 172, 125), SIMD3(176, 120, 84), SIMD3(110, 70, 50)]
+    /// Frame `index`, captured `seconds` after the start.
+    func frame(index: Int, seconds: Double) -> Frame {
+        var frame = backdrop
+        drawMovingParts(&frame, seconds: seconds)
+        noise?.add(to: &frame, index: index)
+        drawCounter(&frame, index: index, seconds: seconds)
+        return frame
+    }
 
-    func draw(into frame: inout Frame) {
+    /// The same frame drawn the slow, obvious way: every part in painting order onto a new frame, then the
+    /// noise added per sample.
+    func referenceFrame(index: Int, seconds: Double) -> Frame {
+        var frame = Frame(rgbaWidth: width, height: height)
+        Self.drawStillParts(&frame)
+        drawMovingParts(&frame, seconds: seconds)
+        if let noise {
+            let stride = frame.planes[0].bytesPerRow
+            for y in 0..<height {
+                let start = noise.rowStart(frame: index, row: y)
+                for x in 0..<width {
+                    for channel in 0..<3 {
+                        let o = y * stride + x * 4 + channel
+                        let value = Int(frame.planes[0].bytes[o]) + noise.offset(pixel: start + x, channel: channel)
+                        frame.planes[0].bytes[o] = UInt8(min(max(value, 0), 255))
+                    }
+                }
+            }
+        }
+        drawCounter(&frame, index: index, seconds: seconds)
+        return frame
+    }
+
+    // MARK: Parts of the scene
+
+    /// Sky and ground, the colour chart (6 × 4 patches) and four skin-tone faces.
+    private static func drawStillParts(_ frame: inout Frame) {
         let width = frame.width, height = frame.height
         let portrait = height > width
-        let seed = camera.configuration.seed
-        drawBackground(&frame)
-        // Colour chart: 6 × 4 patches.
+        drawSkyAndGround(&frame)
         let chartBox: (x: Double, y: Double, w: Double, h: Double) =
             portrait ? (0.06, 0.52, 0.88, 0.22) : (0.04, 0.46, 0.54, 0.44)
         let cellW = chartBox.w * Double(width) / 6, cellH = chartBox.h * Double(height) / 4
@@ -31,33 +85,38 @@ struct SceneRenderer {
         BitmapFont.fill(&frame, x: Int(chartBox.x * Double(width)) - gap, y: Int(chartBox.y * Double(height)) - gap,
                         width: Int(chartBox.w * Double(width)) + 2 * gap, height: Int(chartBox.h * Double(height)) + 2 * gap,
                         colour: SIMD4(20, 20, 20, 255))
-        for (i, colour) in Self.chart.enumerated() {
+        for (i, colour) in chart.enumerated() {
             let x = Int(chartBox.x * Double(width) + Double(i % 6) * cellW) + gap / 2
             let y = Int(chartBox.y * Double(height) + Double(i / 6) * cellH) + gap / 2
             BitmapFont.fill(&frame, x: x, y: y, width: Int(cellW) - gap, height: Int(cellH) - gap,
                             colour: SIMD4(colour, 255))
         }
-        // Skin-tone faces.
         let unit = Double(min(width, height))
-        for (i, tone) in Self.skin.enumerated() {
+        for (i, tone) in skin.enumerated() {
             let cx = portrait ? (0.15 + 0.233 * Double(i)) * Double(width) : (0.67 + 0.09 * Double(i)) * Double(width)
             let cy = portrait ? 0.84 * Double(height) : (0.62 + 0.12 * Double(i % 2)) * Double(height)
             disc(&frame, cx: cx, cy: cy, radius: 0.07 * unit, colour: SIMD4(tone, 255))
             disc(&frame, cx: cx - 0.025 * unit, cy: cy - 0.015 * unit, radius: 0.008 * unit, colour: SIMD4(30, 25, 20, 255))
             disc(&frame, cx: cx + 0.025 * unit, cy: cy - 0.015 * unit, radius: 0.008 * unit, colour: SIMD4(30, 25, 20, 255))
         }
-        // Moving shapes: a disc crossing the sky and a bouncing square.
+    }
+
+    /// A disc crossing the sky and a bouncing square, placed by the time and the seed's motion phase.
+    private func drawMovingParts(_ frame: inout Frame, seconds: Double) {
+        let unit = Double(min(width, height))
         let phase = SimulatedCamera.unit(seed, 0x5A4E, 0)
         let travel = abs((seconds / 4 + phase).truncatingRemainder(dividingBy: 2) - 1)  // 0…1…0 every 8 s
-        disc(&frame, cx: (0.1 + 0.8 * travel) * Double(width), cy: 0.2 * Double(height), radius: 0.06 * unit,
-             colour: SIMD4(250, 120, 40, 255))
+        Self.disc(&frame, cx: (0.1 + 0.8 * travel) * Double(width), cy: 0.2 * Double(height), radius: 0.06 * unit,
+                  colour: SIMD4(250, 120, 40, 255))
         let bounce = abs(sin((seconds * 1.3 + phase * 6) * .pi))
         let side = Int(0.09 * unit)
         BitmapFont.fill(&frame, x: Int(0.82 * Double(width)) - side / 2,
                         y: Int((0.12 + 0.2 * bounce) * Double(height)), width: side, height: side,
                         colour: SIMD4(60, 200, 230, 255))
-        addNoise(&frame)
-        // The burnt-in counter (drawn after the noise so it stays crisp).
+    }
+
+    /// The burnt-in counter `#frame mm:ss.mmm`, drawn after the noise so it stays crisp.
+    private func drawCounter(_ frame: inout Frame, index: Int, seconds: Double) {
         let scale = max(1, min(width, height) / 160)
         let milliseconds = Int((seconds * 1000).rounded())
         let text = String(format: "#%06d %02d:%02d.%03d", index, milliseconds / 60_000, (milliseconds / 1000) % 60,
@@ -66,7 +125,8 @@ struct SceneRenderer {
                         colour: SIMD4(255, 255, 255, 255), background: SIMD4(0, 0, 0, 255))
     }
 
-    private func drawBackground(_ frame: inout Frame) {
+    /// A vertical gradient from deep to pale blue above the horizon and from olive to brown below it.
+    private static func drawSkyAndGround(_ frame: inout Frame) {
         let width = frame.width, height = frame.height, stride = frame.planes[0].bytesPerRow
         let horizon = 0.42
         frame.planes[0].bytes.withUnsafeMutableBufferPointer { bytes in
@@ -92,7 +152,7 @@ struct SceneRenderer {
         }
     }
 
-    private func disc(_ frame: inout Frame, cx: Double, cy: Double, radius: Double, colour: SIMD4<UInt8>) {
+    private static func disc(_ frame: inout Frame, cx: Double, cy: Double, radius: Double, colour: SIMD4<UInt8>) {
         let y0 = max(0, Int(cy - radius)), y1 = min(frame.height - 1, Int(cy + radius))
         guard y0 <= y1 else { return }
         for y in y0...y1 {
@@ -101,31 +161,6 @@ struct SceneRenderer {
             guard half.isFinite else { continue }
             let x0 = Int((cx - half).rounded()), x1 = Int((cx + half).rounded())
             BitmapFont.fill(&frame, x: x0, y: y, width: x1 - x0, height: 1, colour: colour)
-        }
-    }
-
-    /// Adds zero-mean noise (sum of two uniforms, triangular, σ = `noiseLevel`) per channel, seeded per frame.
-    private func addNoise(_ frame: inout Frame) {
-        let level = camera.configuration.noiseLevel
-        guard level > 0 else { return }
-        let width = frame.width, height = frame.height, stride = frame.planes[0].bytesPerRow
-        let frameKey = SplitMix64.mix(camera.configuration.seed ^ SplitMix64.mix(UInt64(index) &+ 0xC0FFEE))
-        // Triangular noise from two bytes a, b: (a + b − 255) / 255 has σ ≈ 0.408; scale to `level`.
-        let scale = Float(level / 0.408 / 255)
-        frame.planes[0].bytes.withUnsafeMutableBufferPointer { bytes in
-            for y in 0..<height {
-                var state = SplitMix64.mix(frameKey ^ UInt64(y) &* 0x9E37_79B9_7F4A_7C15)
-                for x in 0..<width {
-                    state = SplitMix64.mix(state &+ 0x9E37_79B9_7F4A_7C15)
-                    let o = y * stride + x * 4
-                    for channel in 0..<3 {
-                        let a = Float((state >> UInt64(channel * 16)) & 0xFF)
-                        let b = Float((state >> UInt64(channel * 16 + 8)) & 0xFF)
-                        let value = Float(bytes[o + channel]) + (a + b - 255) * scale
-                        bytes[o + channel] = UInt8(min(max(value.rounded(), 0), 255))
-                    }
-                }
-            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A deterministic stand-in for the phone camera: a seeded scene and camera-like timestamps.
 ///
@@ -68,6 +69,8 @@ public struct SimulatedCamera: Sendable {
     public let width: Int, height: Int
     /// Every frame the camera delivers over its duration, in order.
     public let captures: [Capture]
+    /// The scene, made on the first frame asked for (shared by copies of this camera).
+    private let scene = LazyScene()
 
     public init(_ configuration: Configuration) {
         precondition(configuration.width > 0 && configuration.height > 0 && configuration.framesPerSecond > 0)
@@ -102,10 +105,22 @@ public struct SimulatedCamera: Sendable {
         captures.last { $0.timestamp.seconds <= seconds + 1e-9 } ?? captures[0]
     }
 
+    /// How a frame is drawn: the same bytes either way.
+    public enum DrawingPath: String, Sendable {
+        /// The still parts drawn once per camera, noise from a precomputed field (see `SceneRenderer`).
+        case fast
+        /// Every part drawn for every frame and the noise added one sample at a time: the yardstick.
+        case reference
+    }
+
     /// The frame of one capture, drawn in `format` (`.yuv420p` is converted from the RGBA drawing).
-    public func frame(for capture: Capture, format: Frame.PixelFormat = .rgba) -> CameraFrame {
-        var image = Frame(rgbaWidth: width, height: height)
-        SceneRenderer(camera: self, index: capture.index, seconds: capture.timestamp.seconds).draw(into: &image)
+    public func frame(for capture: Capture, format: Frame.PixelFormat = .rgba, path: DrawingPath = .fast) -> CameraFrame {
+        let scene = self.scene.renderer {
+            SceneRenderer(width: width, height: height, seed: configuration.seed, noiseLevel: configuration.noiseLevel)
+        }
+        let seconds = capture.timestamp.seconds
+        var image = path == .fast
+            ? scene.frame(index: capture.index, seconds: seconds) : scene.referenceFrame(index: capture.index, seconds: seconds)
         if format == .yuv420p { image = YUVConversion.toYUV420(image) }
         return CameraFrame(index: capture.index, timestamp: capture.timestamp, image: image)
     }
@@ -119,6 +134,20 @@ public struct SimulatedCamera: Sendable {
     static func unit(_ seed: UInt64, _ stream: UInt64, _ counter: UInt64) -> Double {
         let hash = SplitMix64.mix(seed &* 0x9E37_79B9_7F4A_7C15 ^ SplitMix64.mix(stream ^ SplitMix64.mix(counter)))
         return Double(hash >> 11) * 0x1p-53
+    }
+}
+
+/// A `SceneRenderer` made once, on first use, by whichever thread asks first.
+private final class LazyScene: Sendable {
+    private let made = Mutex<SceneRenderer?>(nil)
+
+    func renderer(_ make: () -> SceneRenderer) -> SceneRenderer {
+        made.withLock { made in
+            if let made { return made }
+            let renderer = make()
+            made = renderer
+            return renderer
+        }
     }
 }
 

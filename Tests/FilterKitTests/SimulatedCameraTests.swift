@@ -60,6 +60,43 @@ import Testing
         #expect(frame.image.planes.map(\.height) == [37, 19, 19])
     }
 
+    @Test(arguments: [(96, 54, SimulatedCamera.Orientation.landscape), (65, 37, .portrait), (7, 5, .landscape)])
+    func theFastDrawingGivesTheReferenceBytes(width: Int, height: Int, orientation: SimulatedCamera.Orientation) {
+        var configuration = Self.configuration
+        (configuration.width, configuration.height, configuration.orientation) = (width, height, orientation)
+        let camera = SimulatedCamera(configuration)
+        for capture in camera.captures.prefix(4) + camera.captures.suffix(2) {
+            let fast = camera.frame(for: capture), reference = camera.frame(for: capture, path: .reference)
+            #expect(fast == reference, "frame \(capture.index) of \(width)x\(height)")
+        }
+    }
+
+    @Test func sensorNoiseIsZeroMeanWithTheConfiguredSpreadAndChangesEveryFrame() {
+        var quiet = Self.configuration, noisy = Self.configuration
+        (quiet.width, quiet.height, quiet.noiseLevel) = (320, 180, 0)
+        (noisy.width, noisy.height, noisy.noiseLevel) = (320, 180, 3)
+        let clean = SimulatedCamera(quiet).frame(atSeconds: 0).image
+        let camera = SimulatedCamera(noisy)
+        let first = camera.frame(atSeconds: 0).image, second = camera.frame(for: camera.captures[1]).image
+        // Mid-grey sky and ground rows below the counter, where no clipping happens.
+        var differences: [Double] = []
+        for y in 40..<180 {
+            for x in 0..<320 {
+                let a = clean.rgba(x: x, y: y), b = first.rgba(x: x, y: y)
+                #expect(b.w == 255)
+                for channel in 0..<3 where (8...247).contains(a[channel]) {
+                    differences.append(Double(b[channel]) - Double(a[channel]))
+                }
+            }
+        }
+        let mean = differences.reduce(0, +) / Double(differences.count)
+        let sigma = (differences.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(differences.count)).squareRoot()
+        #expect(abs(mean) < 0.1)
+        #expect(abs(sigma - 3) < 0.3, "σ = \(sigma)")
+        #expect(differences.allSatisfy { abs($0) <= 8 })
+        #expect(first.planes[0].bytes[(100 * 320 + 10) * 4..<(101 * 320) * 4] != second.planes[0].bytes[(100 * 320 + 10) * 4..<(101 * 320) * 4])
+    }
+
     @Test func theSceneShowsTheColourChart() {
         // Without noise the chart's white patch (243, 243, 242) appears exactly.
         let image = SimulatedCamera(.init(width: 640, height: 360, durationSeconds: 1, noiseLevel: 0)).frame(atSeconds: 0).image

@@ -72,4 +72,82 @@ internal import CFFmpeg
         // The ramp 0…63 halves to roughly 0…62 in steps of 2: increasing left to right.
         #expect(row.first! < row.last!)
     }
+
+    /// Pure red, green and blue RGBA converted for the encoder come out with BT.709 limited-range values (what
+    /// the stream's colour description says), not libswscale's default BT.601 ones (red would be Y 81).
+    @Test(arguments: [
+        (SIMD3<UInt8>(255, 0, 0), SIMD3<Int>(63, 102, 240)), (SIMD3(0, 255, 0), SIMD3(173, 42, 26)),
+        (SIMD3(0, 0, 255), SIMD3(32, 240, 118)),
+    ])
+    func rgbaToYUVConversionUsesBT709(rgb: SIMD3<UInt8>, expected: SIMD3<Int>) throws {
+        let pixel: [UInt8] = [rgb.x, rgb.y, rgb.z, 255]
+        let picture = Picture(
+            layout: .rgba, width: 16, height: 16,
+            planes: [Picture.Plane(bytes: Array((0..<256).map { _ in pixel }.joined()), bytesPerRow: 64)])
+        let destination = try MediaFrame()
+        try destination.allocatePicture(width: 16, height: 16, pixelFormat: AV_PIX_FMT_YUV420P)
+        try Scaler(from: 16, 16, AV_PIX_FMT_RGBA, to: 16, 16, AV_PIX_FMT_YUV420P).scale(picture, into: destination)
+        var samples: [Int] = []
+        for plane in 0..<3 {
+            var byte = [UInt8](repeating: 0, count: 1)
+            byte.withUnsafeMutableBufferPointer {
+                destination.copyFromPlane(plane, into: $0, destinationStride: 1, bytesPerRow: 1, rows: 1)
+            }
+            samples.append(Int(byte[0]))
+        }
+        #expect(zip(samples, [expected.x, expected.y, expected.z]).allSatisfy { abs($0 - $1) <= 1 }, "got \(samples)")
+    }
+}
+
+@Suite struct YUV420ConversionTests {
+    /// A smooth RGBA picture: gradients in every channel.
+    static func gradient(width: Int, height: Int) -> Picture {
+        var bytes: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                bytes += [UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x + y) * 255 / (width + height - 2)), 255]
+            }
+        }
+        return Picture(layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: width * 4)])
+    }
+
+    /// The fixed-point conversion agrees with libswscale set to BT.709 (the reference) within one code value
+    /// on smooth pictures, luma and chroma. Even sizes only: at odd sizes libswscale spreads its chroma
+    /// samples over the whole width (65 → 33 columns), a different siting, not a different matrix.
+    @Test(arguments: [(64, 36), (96, 54)])
+    func agreesWithLibswscale(width: Int, height: Int) throws {
+        let picture = Self.gradient(width: width, height: height)
+        let ours = YUV420Conversion.yuv420(from: picture)
+        let reference = try MediaFrame()
+        try reference.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P)
+        try Scaler(from: width, height, AV_PIX_FMT_RGBA, to: width, height, AV_PIX_FMT_YUV420P).scale(picture, into: reference)
+        let chroma = ((width + 1) / 2, (height + 1) / 2)
+        for (plane, size) in [(width, height), chroma, chroma].enumerated() {
+            var expected = [UInt8](repeating: 0, count: size.0 * size.1)
+            expected.withUnsafeMutableBufferPointer {
+                reference.copyFromPlane(plane, into: $0, destinationStride: size.0, bytesPerRow: size.0, rows: size.1)
+            }
+            // libswscale's chroma filter reaches one sample further at the picture's right and bottom edges.
+            var worst = 0
+            for y in 0..<(size.1 - 1) {
+                for x in 0..<(size.0 - 1) {
+                    worst = max(worst, abs(Int(ours.planes[plane].bytes[y * size.0 + x]) - Int(expected[y * size.0 + x])))
+                }
+            }
+            #expect(worst <= 1, "plane \(plane) of \(width)x\(height): off by \(worst)")
+        }
+    }
+
+    @Test func primariesGetTheirBT709Values() {
+        for (rgb, yuv) in [((255, 0, 0), (63, 102, 240)), ((0, 255, 0), (173, 42, 26)), ((0, 0, 255), (32, 240, 118)),
+                           ((255, 255, 255), (235, 128, 128)), ((0, 0, 0), (16, 128, 128))] {
+            let pixel: [UInt8] = [UInt8(rgb.0), UInt8(rgb.1), UInt8(rgb.2), 255]
+            let picture = Picture(
+                layout: .rgba, width: 3, height: 3, planes: [.init(bytes: Array(Array(repeating: pixel, count: 9).joined()), bytesPerRow: 12)])
+            let converted = YUV420Conversion.yuv420(from: picture)
+            #expect(converted.planes.map(\.bytes.count) == [9, 4, 4])
+            #expect(Set(converted.planes[0].bytes) == [UInt8(yuv.0)], "\(rgb)")
+            #expect(Set(converted.planes[1].bytes) == [UInt8(yuv.1)] && Set(converted.planes[2].bytes) == [UInt8(yuv.2)], "\(rgb)")
+        }
+    }
 }

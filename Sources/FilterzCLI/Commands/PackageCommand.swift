@@ -44,10 +44,12 @@ enum PackageCommand {
         let renderer = FilterRenderer(values: options.preset.values)
         let totalFrames = info.durationSeconds.map { Int(($0 / info.frameDuration.seconds).rounded()) }
         var audioBacklog: [Float] = []
+        // Decoding runs ahead on a thread of its own while this one filters.
+        let items = reader.prefetched(depth: 8)
         return try job.run(totalFrames: totalFrames) { _ in
             while true {
                 let item: VideoFileReader.Item?
-                do { item = try reader.next() } catch { throw CLIError.failure("\(error)") }
+                do { item = try items.next()?.get() } catch { throw CLIError.failure("\(error)") }
                 switch item {
                 case nil:
                     return nil

@@ -67,21 +67,22 @@ enum RecordCommand {
             timescale: SimulatedCamera.timescale, audio: LadderSegmenter.AudioFormat(
                 sampleRate: microphone.configuration.sampleRate, channels: microphone.configuration.channelCount),
             live: live, context: context)
-        let renderer = FilterRenderer(values: options.preset.values)
-        let frameSeconds = camera.frameDuration.seconds
-        // Drawing a camera frame is single-threaded and costs about as much as filtering it: two workers draw
-        // the next frames while this one is filtered (on every core) and encoded.
-        let pictures = Prefetcher(workers: 2, name: "camera") { index in
-            index < camera.captures.count ? camera.frame(for: camera.captures[index]).image : nil
+        // Frames are filtered side by side, one per core, each on a single thread (drawn by the camera on that
+        // thread first), rather than one at a time split across the cores: no hand-overs between row bands
+        // (single-threaded filtering costs less CPU per frame), and while one frame waits for the encoders
+        // the next is already being made.
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let renderer = FilterRenderer(values: options.preset.values, threads: 1)
+        // Per worker: its queue (2) and the encoders' input queue (≤ 4 frames in all) hold its frames.
+        let rings = (0..<workers).map { _ in FrameRing(count: 6, width: camera.width, height: camera.height) }
+        let filtered = Prefetcher<Frame>(workers: workers, depth: 2, name: "camera-filter") { index -> Frame? in
+            guard index < camera.captures.count else { return nil }
+            return rings[index % workers].render(camera.frame(for: camera.captures[index]).image, with: renderer)
         }
-        // Filtered frames go into a ring of reused buffers rather than a fresh 3.7 MB array each (page faults
-        // and a copy); a buffer comes round again after the encoders' queues (≤ 5 frames) have let it go.
-        var ring = Array(repeating: Frame(rgbaWidth: camera.width, height: camera.height), count: 8)
+        let frameSeconds = camera.frameDuration.seconds
         return try job.run(totalFrames: camera.captures.count) { index in
-            guard let picture = pictures.next() else { return nil }
+            guard let filtered = filtered.next() else { return nil }
             let capture = camera.captures[index]
-            renderer.renderFrame(picture, into: &ring[index % ring.count])
-            let filtered = ring[index % ring.count]
             let time = Timestamp(capture.timestamp.value, timescale: capture.timestamp.timescale)
             let rate = Double(microphone.configuration.sampleRate)
             let first = Int64((capture.timestamp.seconds * rate).rounded())

@@ -10,11 +10,21 @@ public final class Scaler {
     let destinationWidth: Int, destinationHeight: Int
     let destinationFormat: AVPixelFormat
 
+    /// The Y′CbCr matrix of a conversion between RGB and YUV (libswscale's own default is BT.601).
+    enum Matrix {
+        /// Standard definition, and JPEG (JFIF) pictures.
+        case bt601
+        /// HD video: what the encoders write in the stream's colour description.
+        case bt709
+    }
+
     /// A scaler using bilinear interpolation (libswscale's good speed/quality trade-off for video
-    /// downscaling by less than 2×, which is what a ladder does).
+    /// downscaling by less than 2×, which is what a ladder does). `matrix` matters only between RGB and YUV;
+    /// the range (full for RGB and `YUVJ`, limited for other YUV) follows the formats.
     init(
         from sourceWidth: Int, _ sourceHeight: Int, _ sourceFormat: AVPixelFormat,
-        to destinationWidth: Int, _ destinationHeight: Int, _ destinationFormat: AVPixelFormat
+        to destinationWidth: Int, _ destinationHeight: Int, _ destinationFormat: AVPixelFormat,
+        matrix: Matrix = .bt709
     ) throws(FFmpegError) {
         guard
             let context = sws_getContext(
@@ -22,6 +32,7 @@ public final class Scaler {
                 Int32(destinationWidth), Int32(destinationHeight), destinationFormat,
                 Int32(SWS_BILINEAR), nil, nil, nil)
         else { throw .allocationFailed("sws_getContext") }
+        if matrix == .bt709 { Self.useBT709(context) }
         self.context = context
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -31,6 +42,19 @@ public final class Scaler {
     }
 
     deinit { sws_freeContext(context) }
+
+    /// Switches a context's matrices to BT.709, keeping the ranges libswscale chose from the formats.
+    private static func useBT709(_ context: OpaquePointer) {
+        var inverse: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
+        var sourceRange: Int32 = 0, destinationRange: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0
+        var saturation: Int32 = 0
+        guard sws_getColorspaceDetails(
+            context, &inverse, &sourceRange, &table, &destinationRange, &brightness, &contrast, &saturation) >= 0
+        else { return }  // not a conversion the matrices apply to
+        let coefficients = sws_getCoefficients(SWS_CS_ITU709)
+        sws_setColorspaceDetails(
+            context, coefficients, sourceRange, coefficients, destinationRange, brightness, contrast, saturation)
+    }
 
     /// Scales `source` into `destination`, which must already have buffers of the destination size and format.
     func scale(_ source: MediaFrame, into destination: MediaFrame) throws(FFmpegError) {

@@ -17,7 +17,9 @@ public enum PosterEncoder {
         context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
         context.pointee.global_quality = Int32(FF_QP2LAMBDA) * Int32(max(2, min(quality, 31)))
         try encoder.open()
-        let scaler = try Scaler(from: frame.width, frame.height, picture.pixelFormat, to: width, height, AV_PIX_FMT_YUVJ420P)
+        // JPEG (JFIF) is BT.601, full range.
+        let scaler = try Scaler(
+            from: frame.width, frame.height, picture.pixelFormat, to: width, height, AV_PIX_FMT_YUVJ420P, matrix: .bt601)
         let input = try MediaFrame()
         try input.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUVJ420P)
         try scaler.scale(picture, into: input)

@@ -38,7 +38,7 @@ public final class VideoFileReader {
     }
 
     /// One decoded item.
-    public enum Item {
+    public enum Item: Sendable {
         case video(Frame, Timestamp)
         case audio([Float])
     }
@@ -211,12 +211,22 @@ public final class VideoFileReader {
         }
     }
 
+    /// The matrix a decoded picture was made with: its colour description, else the usual one for its size
+    /// (BT.709 from 720 lines up).
+    private static func matrix(of frame: MediaFrame) -> Scaler.Matrix {
+        switch frame.pointer.pointee.colorspace {
+        case AVCOL_SPC_BT709: .bt709
+        case AVCOL_SPC_UNSPECIFIED: frame.height >= 720 ? .bt709 : .bt601
+        default: .bt601
+        }
+    }
+
     /// The decoded picture as upright RGBA.
     private func rgbaFrame() throws -> Frame {
         let width = decoded.width, height = decoded.height
         let format = AVPixelFormat(rawValue: decoded.pointer.pointee.format)
         if scaler == nil || scaler?.sourceWidth != width || scaler?.sourceHeight != height {
-            scaler = try Scaler(from: width, height, format, to: width, height, AV_PIX_FMT_RGBA)
+            scaler = try Scaler(from: width, height, format, to: width, height, AV_PIX_FMT_RGBA, matrix: Self.matrix(of: decoded))
         }
         let rgba = try MediaFrame()
         try rgba.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_RGBA)

@@ -1,18 +1,17 @@
 import Foundation
-internal import CFFmpeg
 
-/// Converts each filtered RGBA source picture to YUV 4:2:0 once, on its own thread, and hands the result
-/// to every rendition worker, which then only scales YUV (cheaper than converting RGBA once per
-/// rendition). A pipeline stage between the filter and the encoders; its libav objects stay on its thread.
+/// Converts each filtered RGBA source picture to YUV 4:2:0 once (`YUV420Conversion`), on its own thread,
+/// and hands the result to every rendition worker, which then only scales YUV (cheaper than converting
+/// RGBA once per rendition). A pipeline stage between the filter and the encoders.
 final class ConversionWorker: Sendable {
     private let queue: WorkQueue<RenditionWorker.Work>
     private let done = Mailbox<Bool>()
 
-    init(width: Int, height: Int, renditions: [RenditionWorker], events: Mailbox<TrackEvent>, queueCapacity: Int = 3) {
+    init(renditions: [RenditionWorker], queueCapacity: Int = 3) {
         queue = WorkQueue(capacity: queueCapacity)
         let queue = self.queue, done = self.done
         let thread = Thread {
-            Self.run(width: width, height: height, queue: queue, renditions: renditions, events: events)
+            Self.run(queue: queue, renditions: renditions)
             done.post(true)
         }
         thread.name = "yuv-conversion"
@@ -24,12 +23,7 @@ final class ConversionWorker: Sendable {
     /// Waits until the thread has passed `.finish` on.
     func join() { _ = done.waitAndTakeAll() }
 
-    private static func run(
-        width: Int, height: Int, queue: WorkQueue<RenditionWorker.Work>, renditions: [RenditionWorker],
-        events: Mailbox<TrackEvent>
-    ) {
-        var converter: (scaler: Scaler, frame: MediaFrame)?
-        var failed = false
+    private static func run(queue: WorkQueue<RenditionWorker.Work>, renditions: [RenditionWorker]) {
         while true {
             let work = queue.pop()
             switch work {
@@ -37,39 +31,9 @@ final class ConversionWorker: Sendable {
                 for worker in renditions { worker.submit(work) }
                 return
             case .picture(let picture, let time, let startsSegment):
-                if failed { continue }
-                do {
-                    if converter == nil {
-                        let frame = try MediaFrame()
-                        try frame.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P)
-                        converter = (try Scaler(from: width, height, picture.pixelFormat, to: width, height, AV_PIX_FMT_YUV420P), frame)
-                    }
-                    guard let (scaler, frame) = converter else { continue }
-                    try frame.makeWritable()
-                    try scaler.scale(picture, into: frame)
-                    let yuv = Picture(yuv420From: frame, width: width, height: height)
-                    for worker in renditions { worker.submit(.picture(yuv, time: time, startsSegment: startsSegment)) }
-                } catch {
-                    events.post(.failed(.video(0), "converting to YUV: \(error)"))
-                    failed = true
-                }
+                let yuv = picture.layout == .yuv420p ? picture : YUV420Conversion.yuv420(from: picture)
+                for worker in renditions { worker.submit(.picture(yuv, time: time, startsSegment: startsSegment)) }
             }
         }
-    }
-}
-
-extension Picture {
-    /// Copies a YUV 4:2:0 frame's planes into a picture with tightly packed rows.
-    init(yuv420From frame: MediaFrame, width: Int, height: Int) {
-        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
-        let sizes = [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
-        let planes = sizes.enumerated().map { index, size in
-            var bytes = [UInt8](repeating: 0, count: size.0 * size.1)
-            bytes.withUnsafeMutableBufferPointer {
-                frame.copyFromPlane(index, into: $0, destinationStride: size.0, bytesPerRow: size.0, rows: size.1)
-            }
-            return Plane(bytes: bytes, bytesPerRow: size.0)
-        }
-        self.init(layout: .yuv420p, width: width, height: height, planes: planes)
     }
 }

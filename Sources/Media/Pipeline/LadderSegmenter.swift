@@ -173,8 +173,7 @@ public final class LadderSegmenter {
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin)
             workers.append(RenditionWorker(setup, events: events))
         }
-        converter = ConversionWorker(
-            width: configuration.sourceWidth, height: configuration.sourceHeight, renditions: workers, events: events)
+        converter = ConversionWorker(renditions: workers)
     }
 
     deinit {

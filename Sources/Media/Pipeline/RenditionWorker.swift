@@ -33,7 +33,10 @@ final class RenditionWorker: Sendable {
     private let queue: WorkQueue<Work>
     private let done = Mailbox<Bool>()
 
-    init(_ setup: Setup, events: Mailbox<TrackEvent>, queueCapacity: Int = 3) {
+    /// `queueCapacity` pictures may wait: a keyframe costs libx264 more than other frames, and meanwhile the
+    /// filter and the other renditions go on instead of leaving a core idle (8 YUV pictures at 720p are
+    /// 11 MB, shared by every rendition).
+    init(_ setup: Setup, events: Mailbox<TrackEvent>, queueCapacity: Int = 8) {
         queue = WorkQueue(capacity: queueCapacity)
         let queue = self.queue, done = self.done
         let thread = Thread {
