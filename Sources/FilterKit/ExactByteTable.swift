@@ -10,10 +10,10 @@ import Synchronization
 /// (`Entry`) either the output bytes (colour-only presets: R, G, B in its first three bytes, the fourth 0,
 /// rounded as `FastRenderer.storeBytes` does) or, for presets with spatial steps, the colour as a
 /// `FineColour` code that the spatial steps start from; `missing` (all bits set, which neither kind uses)
-/// until a frame needs it. A frame is mapped in parallel bands that only read the table and note the pixels
-/// whose entry is missing; those are then computed and stored on the calling thread. Entries are atomics
-/// (relaxed: a plain load or store on x86 and ARM) because renders sharing the table may run at once; an
-/// entry only ever goes from `missing` to its one value.
+/// until a frame needs it. A frame is mapped in parallel bands; a band that meets a missing entry computes
+/// and stores it. Entries are atomics (relaxed: a plain load or store on x86 and ARM) because bands and
+/// renders sharing the table run at once; an entry only ever goes from `missing` to its one value, so two
+/// threads filling the same entry store the same bits.
 final class ExactByteTable: Sendable {
     /// What an entry holds.
     enum Entry: Sendable {
@@ -68,33 +68,21 @@ final class ExactByteTable: Sendable {
         map(rows) { x, y, _, code in image[y * width + x] = FineColour.decode(code) }
     }
 
-    /// Calls `write(x, y, source pixel, entry)` for every pixel: in parallel bands for the pixels whose entry
-    /// is known, then on the calling thread for those whose entry was missing (resolved then).
+    /// Calls `write(x, y, source pixel, entry)` for every pixel, in parallel bands; a missing entry is resolved
+    /// by the band that meets it (two bands meeting the same colour both compute it and store the same value).
     @inline(always)
     private func map(_ rows: SourceRows, _ write: (Int, Int, UInt32, UInt32) -> Void) {
         let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
-        let misses = Mutex<[Int]>([])
         RowBands.run(count: rows.height, threads: rows.threads) { band in
-            var missed: [Int] = []
             for y in band {
                 let s = UnsafeRawPointer(source + y * stride)
                 for x in 0..<width {
                     let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    let entry = entries[Int(pixel & 0x00FF_FFFF)].load(ordering: .relaxed)
-                    guard entry != Self.missing else {
-                        missed.append(y * width + x)
-                        continue
-                    }
-                    write(x, y, pixel, entry)
+                    let index = Int(pixel & 0x00FF_FFFF)
+                    let entry = entries[index].load(ordering: .relaxed)
+                    write(x, y, pixel, entry != Self.missing ? entry : resolve(index))
                 }
             }
-            if !missed.isEmpty { misses.withLock { $0 += missed } }
-        }
-        for position in misses.withLock({ $0 }) {
-            let (y, x) = position.quotientAndRemainder(dividingBy: width)
-            let pixel = UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(fromByteOffset: y * stride + 4 * x,
-                                                                                  as: UInt32.self))
-            write(x, y, pixel, resolve(Int(pixel & 0x00FF_FFFF)))
         }
     }
 }
@@ -130,18 +118,18 @@ final class ExactByteTableCache: Sendable {
 
     /// Pixels a renderer colours one by one before it sets up its table: writing the table's 64 MB of
     /// `missing` entries costs about as much as colouring this many pixels per pixel, so the set-up at most
-    /// doubles the colour work already done (4.5 frames of 720p, 2 of 1080p; small stills and a few small
-    /// frames never pay it).
+    /// doubles the colour work already done (4.5 frames of 720p, 2 of 1080p, before the frame that sets it
+    /// up; a still and a few small frames never pay it).
     static let setUpAfterPixels = 1 << 22
 
     /// The table for a frame of `pixels` pixels, or nil for the per-pixel pass. With `.whenItPays` it is set up
-    /// once this renderer's pixels (this frame included) reach `setUpAfterPixels`. Other callers wait for the
-    /// set-up, not repeat it.
+    /// once the pixels this renderer coloured *before* this frame reach `setUpAfterPixels`, so a single still,
+    /// however large, never pays for a table it cannot reuse. Other callers wait for the set-up, not repeat it.
     func table(for step: ColourStep, entry: ExactByteTable.Entry, pixels: Int,
                use: FilterRenderer.ByteTableUse) -> ExactByteTable? {
         state.withLock { state in
             if let table = state.table { return table }
-            state.pixels += pixels
+            defer { state.pixels += pixels }
             switch use {
             case .never: return nil
             case .whenItPays where state.pixels < Self.setUpAfterPixels: return nil

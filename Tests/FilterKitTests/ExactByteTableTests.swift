@@ -32,6 +32,18 @@ import Testing
         #expect(!renderer.byteTableIsBuilt)
     }
 
+    /// The set-up counts the pixels coloured before a frame, so one still larger than the threshold does not
+    /// build a table it could never reuse, and the next frame of the same renderer does.
+    @Test func aLargeStillDoesNotBuildItButTheNextFrameDoes() {
+        let renderer = FilterRenderer(values: Self.colourOnly)
+        let large = TestFrames.flat([200, 120, 40], width: 2049, height: 2048)  // 2²² + 2048 pixels
+        let expected = FilterRenderer(values: Self.colourOnly, byteTable: .never).renderImage(large)
+        #expect(renderer.renderImage(large) == expected)
+        #expect(!renderer.byteTableIsBuilt)
+        #expect(renderer.renderFrame(large) == expected)
+        #expect(renderer.byteTableIsBuilt)
+    }
+
     /// With spatial steps the table holds `FineColour` codes, and the per-pixel pass rounds to the same codes.
     @Test func fineTableGivesTheSameBytesAsThePerPixelPassWithSpatialSteps() {
         var spatial = Self.colourOnly
