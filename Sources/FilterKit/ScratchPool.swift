@@ -2,14 +2,15 @@ import Synchronization
 
 /// Keeps the fast path's frame-sized work buffers between frames, so a video does not allocate (and
 /// page-fault in) tens of megabytes per frame. Thread-safe; buffers are matched by byte size; at most
-/// `limit` idle buffers are kept.
+/// `limit` idle buffers are kept: six per core, since a render with every spatial step holds five at once and
+/// callers such as `filterz record` run one single-threaded render per core side by side.
 final class ScratchPool: Sendable {
     private struct Idle: @unchecked Sendable {  // raw memory owned by the pool while idle
         var buffers: [Int: [UnsafeMutableRawPointer]] = [:]
         var count = 0
     }
     private let idle = Mutex(Idle())
-    private let limit = 12
+    private let limit = max(12, 6 * ProcessInfoCores.active)
 
     /// An uninitialised buffer of `count` elements (reused when one of the same size is idle).
     func take<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
