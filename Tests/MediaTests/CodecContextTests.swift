@@ -1,3 +1,4 @@
+import FilterKit
 import Testing
 @testable import Media
 internal import CFFmpeg
@@ -138,6 +139,28 @@ internal import CFFmpeg
         }
     }
 
+    /// The fixed-point conversion against FilterKit's `Float` one (`YUVConversion.toYUV420`, the camera's
+    /// `.yuv420p` path), which samples chroma the same way: within one code value on every sample, at odd and
+    /// portrait sizes and on noisy pictures, edges included — so the two paths cannot drift apart.
+    @Test(arguments: [(65, 37), (37, 65), (64, 36), (1, 1)])
+    func agreesWithFilterKitsConversion(width: Int, height: Int) {
+        var generator = SeededBytes(state: UInt64(width * 1000 + height))
+        var bytes: [UInt8] = []
+        for _ in 0..<(width * height) {
+            bytes += [generator.byte(), generator.byte(), generator.byte(), 255]
+        }
+        let ours = YUV420Conversion.yuv420(from: Picture(layout: .rgba, width: width, height: height,
+                                                         planes: [.init(bytes: bytes, bytesPerRow: width * 4)]))
+        let frame = Frame(format: .rgba, width: width, height: height,
+                          planes: [.init(width: width, height: height, bytesPerRow: width * 4, bytes: bytes)])
+        let reference = YUVConversion.toYUV420(frame)
+        for plane in 0..<3 {
+            #expect(ours.planes[plane].bytes.count == reference.planes[plane].bytes.count)
+            let worst = zip(ours.planes[plane].bytes, reference.planes[plane].bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "plane \(plane) of \(width)x\(height): off by \(worst)")
+        }
+    }
+
     @Test func primariesGetTheirBT709Values() {
         for (rgb, yuv) in [((255, 0, 0), (63, 102, 240)), ((0, 255, 0), (173, 42, 26)), ((0, 0, 255), (32, 240, 118)),
                            ((255, 255, 255), (235, 128, 128)), ((0, 0, 0), (16, 128, 128))] {
@@ -149,5 +172,14 @@ internal import CFFmpeg
             #expect(Set(converted.planes[0].bytes) == [UInt8(yuv.0)], "\(rgb)")
             #expect(Set(converted.planes[1].bytes) == [UInt8(yuv.1)] && Set(converted.planes[2].bytes) == [UInt8(yuv.2)], "\(rgb)")
         }
+    }
+}
+
+/// A small deterministic byte source for test pictures (a linear congruential generator).
+private struct SeededBytes {
+    var state: UInt64
+    mutating func byte() -> UInt8 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return UInt8(truncatingIfNeeded: state >> 56)
     }
 }
