@@ -175,7 +175,7 @@ struct LookaheadPlanner {
 
     /// One step of a plan: `level` at `depth` after `previous`, from the buffers of both scenarios (the planned
     /// rate's, `buffer`, and the pessimistic one's, `worse`): idle to fit under the cap, download, stall if the
-    /// buffer runs out, add the step's QoE to `value`. `Search.visit` repeats this arithmetic from its tables.
+    /// buffer runs out, add the step's QoE to `value`. `Search.step` is the same arithmetic from its tables.
     func play(depth: Int, level: Int, previous: Int?, buffer: inout Double, worse: inout Double, value: inout Double) {
         if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
         if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
@@ -284,22 +284,15 @@ struct LookaheadPlanner {
             }
         }
 
-        /// QoE of holding `level` for every step (the arithmetic of `play`).
+        /// QoE of holding `level` for every step.
         func holdValue(level: Int) -> Double {
             var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
             var previous = startLevel
             for depth in 0..<steps {
                 if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
                 if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
-                let download = downloads[depth * levels + level]
-                let rebuffer = max(download - buffer, 0)
-                buffer = max(buffer - download, 0) + segmentSeconds
-                let slow = slowDownloads[depth * levels + level]
-                let worseRebuffer = max(slow - worse, 0)
-                worse = max(worse - slow, 0) + segmentSeconds
-                value = value + mbps[level] - rebufferPenalty * rebuffer
-                if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
-                value -= pessimisticPenalty * worseRebuffer
+                (value, buffer, worse) = step(
+                    depth: depth, level: level, previous: previous, start: buffer, worseStart: worse, reward: value)
                 previous = level
             }
             if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
@@ -332,8 +325,6 @@ struct LookaheadPlanner {
             var worseStart = worse
             if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
             if worseStart + segmentSeconds > capSeconds { worseStart = capSeconds - segmentSeconds }
-            let row = downloads + depth * levels
-            let slowRow = slowDownloads + depth * levels
             let last = depth + 1 == steps
             if last && depth > 0 {
                 finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
@@ -347,14 +338,8 @@ struct LookaheadPlanner {
             let order = nearestFirst + center * levels
             for k in 0..<allowedCount {
                 let level = order[k]
-                let download = row[level]
-                let rebuffer = max(download - start, 0)
-                let buffer = max(start - download, 0) + segmentSeconds
-                let slow = slowRow[level]
-                let worseRebuffer = max(slow - worseStart, 0)
-                var value = reward + mbps[level] - rebufferPenalty * rebuffer
-                if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
-                value -= pessimisticPenalty * worseRebuffer
+                let (value, buffer, worse) = step(
+                    depth: depth, level: level, previous: previous, start: start, worseStart: worseStart, reward: reward)
                 let first = first < 0 ? level : first
                 if last {
                     finish(value: value, buffer: buffer, first: first)
@@ -365,7 +350,6 @@ struct LookaheadPlanner {
                 // wins with a lower first level).
                 let bound = value + (laterGain + mbps[level]) + 1e-9
                 if bound < best || (bound == best && first >= bestFirst) { continue }
-                let worse = max(worseStart - slow, 0) + segmentSeconds
                 if depth > 0
                     && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
                 {
@@ -420,16 +404,26 @@ struct LookaheadPlanner {
         /// `finish`).
         @inline(__always)
         func lastValue(level: Int, previous: Int, start: Double, worseStart: Double, reward: Double) -> Double {
-            let depth = steps - 1
-            let download = downloads[depth * levels + level]
-            let rebuffer = max(download - start, 0)
-            let buffer = max(start - download, 0) + segmentSeconds
-            let worseRebuffer = max(slowDownloads[depth * levels + level] - worseStart, 0)
-            var value = reward + mbps[level] - rebufferPenalty * rebuffer
-            value -= abs(mbps[level] - mbps[previous])
-            value -= pessimisticPenalty * worseRebuffer
+            var (value, buffer, _) = step(
+                depth: steps - 1, level: level, previous: previous, start: start, worseStart: worseStart, reward: reward)
             if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
             return value
+        }
+
+        /// One step from buffers already clamped under the cap (the arithmetic of `LookaheadPlanner.play`, from
+        /// the tables): `level` at `depth` after `previous` (−1 = none), from `start` and `worseStart` and the QoE
+        /// `reward` so far; returns the QoE after the step and both buffers after it.
+        @inline(__always)
+        func step(depth: Int, level: Int, previous: Int, start: Double, worseStart: Double, reward: Double)
+            -> (value: Double, buffer: Double, worse: Double) {
+            let download = downloads[depth * levels + level]
+            let slow = slowDownloads[depth * levels + level]
+            let rebuffer = max(download - start, 0)
+            let worseRebuffer = max(slow - worseStart, 0)
+            var value = reward + mbps[level] - rebufferPenalty * rebuffer
+            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            value -= pessimisticPenalty * worseRebuffer
+            return (value, max(start - download, 0) + segmentSeconds, max(worseStart - slow, 0) + segmentSeconds)
         }
 
         /// A whole plan with its terminal value: keep it if it is the best so far.
