@@ -128,16 +128,16 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     @inline(always)
     func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
-        if let columnTerm {
-            // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
-            let dy = Double(y) + 0.5 - Double(height) / 2
-            let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
-            for x in 0..<count {
-                let rho2 = column[x] + dy2
-                FastRenderer.storeBytes(pixels[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
-            }
-        } else {
-            for x in 0..<count { FastRenderer.storeBytes(pixels[x], alpha: s[x * 4 + 3], to: d + x * 4) }
+        guard let columnTerm else {
+            ByteStore.store(count, alphaFrom: s, to: d) { pixels[$0] }
+            return
+        }
+        // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
+        let dy = Double(y) + 0.5 - Double(height) / 2
+        let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
+        ByteStore.store(count, alphaFrom: s, to: d) { x in
+            let rho2 = column[x] + dy2
+            return pixels[x] * (1 - k * rho2 * rho2)
         }
     }
 }
@@ -253,10 +253,7 @@ struct SourceRows {
                     let d = output + y * outputStride
                     for o in Swift.stride(from: 0, to: 4 * whole, by: 16) {
                         let c = kernel.four(s + o)
-                        FastRenderer.storeBytes(c.0, alpha: s[o + 3], to: d + o)
-                        FastRenderer.storeBytes(c.1, alpha: s[o + 7], to: d + o + 4)
-                        FastRenderer.storeBytes(c.2, alpha: s[o + 11], to: d + o + 8)
-                        FastRenderer.storeBytes(c.3, alpha: s[o + 15], to: d + o + 12)
+                        ByteStore.four(c.0, c.1, c.2, c.3, alphaFrom: s + o, to: d + o)
                     }
                     for x in whole..<width {
                         let o = 4 * x
@@ -278,8 +275,12 @@ struct SourceRows {
 @inline(always)
 func clamp(_ v: Float, _ lower: Float, _ upper: Float) -> Float { v < lower ? lower : (v > upper ? upper : v) }
 
-/// Each lane clamped to 0…1.
+/// Each lane clamped to 0…1 (NaN stays NaN, as with `clamp`), without a branch: lane masks from vector
+/// compares select 0, 1 or the lane by bitwise operations (per-lane ternaries compiled to compare-and-branch).
 @inline(always)
 func clamp01(_ c: SIMD4<Float>) -> SIMD4<Float> {
-    SIMD4(clamp(c.x, 0, 1), clamp(c.y, 0, 1), clamp(c.z, 0, 1), clamp(c.w, 0, 1))
+    let bits = unsafeBitCast(c, to: SIMD4<UInt32>.self)
+    let below = unsafeBitCast(c .< 0, to: SIMD4<UInt32>.self), above = unsafeBitCast(c .> 1, to: SIMD4<UInt32>.self)
+    let one = SIMD4<UInt32>(repeating: Float(1).bitPattern)
+    return unsafeBitCast((bits & ~(below | above)) | (one & above), to: SIMD4<Float>.self)
 }

@@ -165,34 +165,18 @@ struct Planar {
             // Rings of `window` rows: stage 1 (means of I and I²) and stage 3 (means of a and b).
             let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width)
             let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
-            // The rows of a column window, for each of the two quantities being averaged.
-            let rowsA = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: window)
-            let rowsB = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: window)
             defer {
                 ring.deallocate()
                 line.deallocate()
-                rowsA.deallocate()
-                rowsB.deallocate()
             }
             let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
             func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
                 base + (min(max(y, 0), last) % window) * width
             }
-            /// Points the windows at the rows around `y` of the rings `p` and `q`.
-            func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>, around y: Int) {
-                for d in 0..<window {
-                    rowsA[d] = UnsafePointer(slot(p, y + d - r))
-                    rowsB[d] = UnsafePointer(slot(q, y + d - r))
-                }
-            }
-            /// The means of column `x` over the windows.
-            @inline(__always) func means(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-                var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
-                for d in 0..<window {
-                    sumA += rowsA[d][x]
-                    sumB += rowsB[d][x]
-                }
-                return (sumA * inverse, sumB * inverse)
+            /// The column windows around row `y` of the rings `p` and `q`.
+            func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>,
+                         around y: Int) -> (ColumnWindow, ColumnWindow) {
+                (ColumnWindow { slot(p, y + $0 - r) }, ColumnWindow { slot(q, y + $0 - r) })
             }
             /// Stage 1 for row y.
             func stage1(_ y: Int) {
@@ -202,9 +186,9 @@ struct Planar {
             /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
             func stage23(_ y: Int) {
                 let ta = slot(a, y), tb = slot(b, y)
-                windows(meanI, meanSquare, around: y)
+                let (rowsI, rowsSquare) = windows(meanI, meanSquare, around: y)
                 for x in 0..<width {
-                    let (m, q) = means(x)
+                    let m = rowsI.sum(x) * inverse, q = rowsSquare.sum(x) * inverse
                     let variance = q - m * m
                     let coefficient = variance / (variance + eps)
                     ta[x] = coefficient
@@ -222,9 +206,9 @@ struct Planar {
                 guard band.contains(y) else { continue }
                 // Stage 4: column means of a and b, then the output.
                 let source = image + y * width, target = output + y * width
-                windows(a, b, around: y)
+                let (rowsA, rowsB) = windows(a, b, around: y)
                 for x in 0..<width {
-                    let (meanA, meanB) = means(x)
+                    let meanA = rowsA.sum(x) * inverse, meanB = rowsB.sum(x) * inverse
                     target[x] = meanA * source[x] + meanB
                 }
             }
@@ -289,6 +273,24 @@ struct Planar {
         return SharpenMask(luma: luma, smooth: UnsafePointer(smooth), blurred: blurred, width: width, count: count,
                            amount: amount)
     }
+}
+
+/// The five rows of a guided-filter column window (r = `SpatialSteps.noiseRadius` = 2), as five values rather
+/// than an array: the inner loop then keeps the row pointers in registers and loads only samples.
+struct ColumnWindow {
+    let r0, r1, r2, r3, r4: UnsafePointer<SIMD4<Float>>
+
+    /// `row(d)` is the d-th row of the window, d in 0…4.
+    @inline(__always)
+    init(_ row: (Int) -> UnsafeMutablePointer<SIMD4<Float>>) {
+        precondition(SpatialSteps.noiseRadius == 2, "ColumnWindow holds the 2r + 1 = 5 rows of r = 2")
+        (r0, r1, r2, r3, r4) = (UnsafePointer(row(0)), UnsafePointer(row(1)), UnsafePointer(row(2)),
+                                UnsafePointer(row(3)), UnsafePointer(row(4)))
+    }
+
+    /// The sum of column `x` over the window, top row first.
+    @inline(always)
+    func sum(_ x: Int) -> SIMD4<Float> { r0[x] + r1[x] + r2[x] + r3[x] + r4[x] }
 }
 
 /// The sharpen step's luma and blurred luma for a frame, in buffers from the `ScratchPool`: `add` puts
