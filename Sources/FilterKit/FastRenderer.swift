@@ -17,51 +17,51 @@ enum FastRenderer {
                     if let byteTable {
                         byteTable.apply(rows, into: dst, stride: outputStride)
                     } else {
-                        rows.colour(renderer.colourStep, into: .bytes(dst, stride: outputStride))
+                        rows.colour(renderer.colourStep, into: dst, stride: outputStride)
                     }
                     return
                 }
                 let count = width * height
                 let pool = renderer.scratch
+                // The one frame-sized float buffer: the image after the colour step, noise reduction and the
+                // sharpen mask (the blur works in place and writes bytes as it finishes each strip).
                 let image = pool.take(SIMD4<Float>.self, count: count)
-                let scratch = pool.take(SIMD4<Float>.self, count: count)
-                defer {
-                    pool.give(image, count: count)
-                    pool.give(scratch, count: count)
-                }
+                defer { pool.give(image, count: count) }
                 let frame = Planar(width: width, height: height, threads: threads, pool: pool)
-                // The buffer holding the image so far, and the other one.
-                var (current, other) = (image, scratch)
-                // 1. colour steps (or just bytes → floats).
-                if let byteTable {
-                    byteTable.apply(rows, into: image)
-                } else {
-                    rows.colour(renderer.colourStep, into: .floats(image))
+                let luma = values.sharpness > 0 ? LumaBuffers(width: width, height: height, pool: pool) : nil
+                // 1. colour steps (or just bytes → floats), row by row, and 2. noise reduction, which runs the
+                // colour step itself for each row it reads.
+                let colours = { (y: Int, row: UnsafeMutablePointer<SIMD4<Float>>) in
+                    rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: row)
                 }
-                // 2. noise reduction.
                 if values.noiseReduction > 0 {
-                    frame.guidedFilter(current, into: other,
-                                       epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)))
-                    swap(&current, &other)
+                    frame.guidedFilter(colours, into: image, epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)),
+                                       luma: luma)
+                } else {
+                    RowBands.run(count: height, threads: threads) { band in
+                        for y in band {
+                            colours(y, image + y * width)
+                            luma?.store(image + y * width, y: y)
+                        }
+                    }
                 }
                 // 3. sharpen: the luma mask, added to the image row by row in the blur's first pass (or now).
-                let mask = values.sharpness > 0 ? frame.sharpenMask(current, amount: Float(values.sharpness)) : nil
+                let mask = luma.map { frame.sharpenMask($0, amount: Float(values.sharpness)) }
                 defer { mask?.release(to: pool) }
                 // 4. blur, and 5. vignette and back to bytes (inside the blur's last pass when there is one).
                 let writer = ByteWriter(source: src, sourceStride: sourceStride, output: dst, outputStride: outputStride,
                                         width: width, height: height, vignette: values.vignette, pool: pool)
                 defer { writer.release(to: pool) }
                 if values.blur > 0 {
-                    frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur),
+                    frame.gaussian(image, box: SpatialSteps.ExtendedBox(sigma: values.blur),
                                    adding: mask) { x0, columns, strip, stripStride in
                         for y in 0..<height { writer.store(strip + y * stripStride, y: y, x0: x0, count: columns) }
                     }
                 } else {
-                    let result = current
                     RowBands.run(count: height, threads: threads) { rows in
                         for y in rows {
-                            mask?.add(to: result + y * width, row: y)
-                            writer.store(result + y * width, y: y, x0: 0, count: width)
+                            mask?.add(to: image + y * width, row: y)
+                            writer.store(image + y * width, y: y, x0: 0, count: width)
                         }
                     }
                 }
@@ -217,57 +217,63 @@ struct ByteScale: ColourKernel {
     }
 }
 
-/// The source RGBA rows of a frame, and the colour pass that reads them.
-struct SourceRows {
+/// The source RGBA rows of a frame, and the colour steps that read them: a whole frame to bytes (colour-only
+/// presets), or one row at a time to the floats the spatial steps start from.
+struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, which outlive every use
     let bytes: UnsafePointer<UInt8>
     let stride: Int
     let width: Int, height: Int, threads: Int
 
-    /// Where the colour pass writes: RGBA bytes (alpha copied from the source) or a packed `SIMD4<Float>` image.
-    enum Target {
-        case bytes(UnsafeMutablePointer<UInt8>, stride: Int)
-        case floats(UnsafeMutablePointer<SIMD4<Float>>)
-    }
-
-    /// Applies `step` to every pixel, split by rows (one specialised loop per kind of step).
-    /// Into `.floats` (the input of the spatial steps), colours are rounded to `FineColour` codes, as the
-    /// `.fine` `ExactByteTable` gives them.
-    func colour(_ step: ColourStep, into target: Target) {
-        switch (step, target) {
-        case (.none, _): colour(ByteScale(), into: target)
-        case let (.lookupTable(lut), .bytes): colour(LUTView(lut), into: target)
-        case let (.lookupTable(lut), .floats): colour(FineColour.Rounded(kernel: LUTView(lut)), into: target)
-        case let (.perPixel(pipeline), .bytes): colour(pipeline, into: target)
-        case let (.perPixel(pipeline), .floats): colour(FineColour.Rounded(kernel: pipeline), into: target)
+    /// Applies `step` to every pixel and writes RGBA bytes (alpha copied from the source), split by rows (one
+    /// specialised loop per kind of step).
+    func colour(_ step: ColourStep, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
+        switch step {
+        case .none: colour(ByteScale(), into: output, stride: outputStride)
+        case let .lookupTable(lut): colour(LUTView(lut), into: output, stride: outputStride)
+        case let .perPixel(pipeline): colour(pipeline, into: output, stride: outputStride)
         }
     }
 
-    private func colour<Kernel: ColourKernel>(_ kernel: Kernel, into target: Target) {
+    private func colour<Kernel: ColourKernel>(_ kernel: Kernel, into output: UnsafeMutablePointer<UInt8>,
+                                              stride outputStride: Int) {
         let width = width, bytes = bytes, stride = stride
+        nonisolated(unsafe) let output = output  // the bands write disjoint rows
         RowBands.run(count: height, threads: threads) { rows in
             for y in rows {
-                let s = bytes + y * stride
+                let s = bytes + y * stride, d = output + y * outputStride
                 let whole = width & ~3  // four pixels at a time, then the rest one by one
-                switch target {
-                case let .bytes(output, outputStride):
-                    let d = output + y * outputStride
-                    for o in Swift.stride(from: 0, to: 4 * whole, by: 16) {
-                        let c = kernel.four(s + o)
-                        ByteStore.four(c.0, c.1, c.2, c.3, alphaFrom: s + o, to: d + o)
-                    }
-                    for x in whole..<width {
-                        let o = 4 * x
-                        FastRenderer.storeBytes(kernel(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
-                    }
-                case let .floats(image):
-                    let d = image + y * width
-                    for x in Swift.stride(from: 0, to: whole, by: 4) {
-                        (d[x], d[x + 1], d[x + 2], d[x + 3]) = kernel.four(s + 4 * x)
-                    }
-                    for x in whole..<width { d[x] = kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+                for o in Swift.stride(from: 0, to: 4 * whole, by: 16) {
+                    let c = kernel.four(s + o)
+                    ByteStore.four(c.0, c.1, c.2, c.3, alphaFrom: s + o, to: d + o)
+                }
+                for x in whole..<width {
+                    let o = 4 * x
+                    FastRenderer.storeBytes(kernel(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
                 }
             }
         }
+    }
+
+    /// Row `y` after the colour steps, as the input of the spatial steps: one `SIMD4<Float>` per pixel (lane 3
+    /// is 0), rounded to `FineColour` codes, from the `.fine` `ExactByteTable` when given, else computed per pixel
+    /// (rounded the same way, so both give the same floats).
+    @inline(always)
+    func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
+        if let table { return table.fineColours(self, row: y, into: d) }
+        switch step {
+        case .none: fineColours(ByteScale(), row: y, into: d)
+        case let .lookupTable(lut): fineColours(FineColour.Rounded(kernel: LUTView(lut)), row: y, into: d)
+        case let .perPixel(pipeline): fineColours(FineColour.Rounded(kernel: pipeline), row: y, into: d)
+        }
+    }
+
+    private func fineColours<Kernel: ColourKernel>(_ kernel: Kernel, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
+        let s = bytes + y * stride
+        let whole = width & ~3
+        for x in Swift.stride(from: 0, to: whole, by: 4) {
+            (d[x], d[x + 1], d[x + 2], d[x + 3]) = kernel.four(s + 4 * x)
+        }
+        for x in whole..<width { d[x] = kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
     }
 }
 

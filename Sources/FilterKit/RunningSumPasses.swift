@@ -95,17 +95,18 @@ struct Planar {
     }
 
     /// `passes` extended-box passes per axis on `buffer`, `scratch` the same size; returns the buffer holding
-    /// the result (`scratch`). The vertical passes run on strips of columns narrow enough that a strip's
+    /// the result (`scratch`; nil with `finish`). The vertical passes run on strips of columns narrow enough that a strip's
     /// intermediate passes stay in cache (one read of `buffer`, one write of `scratch`); each block of
     /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
     /// `prepare` is handed to the first horizontal pass. With `finish`, the last vertical pass writes each strip
     /// to a cached buffer and calls `finish(first column, columns, strip, strip stride)` instead of writing
-    /// `scratch` (then left untouched).
+    /// `scratch` (then not needed).
     @discardableResult
-    func blur<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, scratch: UnsafeMutablePointer<V>,
+    func blur<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, scratch: UnsafeMutablePointer<V>?,
                              _ box: SpatialSteps.ExtendedBox, passes: Int,
                              prepare: ((UnsafeMutablePointer<V>, Int) -> Void)? = nil,
-                             finish: ((Int, Int, UnsafePointer<V>, Int) -> Void)? = nil) -> UnsafeMutablePointer<V> {
+                             finish: ((Int, Int, UnsafePointer<V>, Int) -> Void)? = nil) -> UnsafeMutablePointer<V>? {
+        precondition(scratch != nil || finish != nil, "the last vertical pass writes to scratch or to finish")
         horizontal(buffer, Array(repeating: box, count: passes), prepare: prepare)
         let stripColumns = max(8, 512 / MemoryLayout<V>.stride)
         let strips = (width + stripColumns - 1) / stripColumns
@@ -122,7 +123,7 @@ struct Planar {
                 var from = UnsafeMutablePointer(buffer + x0), fromStride = width
                 for pass in 0..<passes {
                     let intoScratch = pass == passes - 1 && finish == nil
-                    let to = intoScratch ? scratch + x0 : temporary + (pass % 2) * stripColumns * height
+                    let to = intoScratch ? scratch! + x0 : temporary + (pass % 2) * stripColumns * height
                     let toStride = intoScratch ? width : stripColumns
                     vertical(from, stride: fromStride, into: to, stride: toStride, columns: columns, sum: sum, box)
                     from = to
@@ -135,41 +136,37 @@ struct Planar {
     }
 
     /// The Gaussian blur step (`SpatialSteps`): three extended-box passes per axis, with the sharpen mask
-    /// added to each row first when given. Without `finish`, returns the buffer holding the result (`scratch`);
-    /// with it, hands over the result strip by strip (see `blur`).
-    @discardableResult
-    func gaussian(_ image: UnsafeMutablePointer<SIMD4<Float>>, scratch: UnsafeMutablePointer<SIMD4<Float>>,
-                  box: SpatialSteps.ExtendedBox, adding mask: SharpenMask? = nil,
-                  finish: ((Int, Int, UnsafePointer<SIMD4<Float>>, Int) -> Void)? = nil)
-        -> UnsafeMutablePointer<SIMD4<Float>> {
+    /// added to each row first when given; hands over the result strip by strip (`finish`, see `blur`).
+    /// `image` is blurred horizontally in place.
+    func gaussian(_ image: UnsafeMutablePointer<SIMD4<Float>>, box: SpatialSteps.ExtendedBox, adding mask: SharpenMask? = nil,
+                  finish: @escaping (Int, Int, UnsafePointer<SIMD4<Float>>, Int) -> Void) {
         let prepare = mask.map { mask in { (row: UnsafeMutablePointer<SIMD4<Float>>, y: Int) in mask.add(to: row, row: y) } }
-        return blur(image, scratch: scratch, box, passes: SpatialSteps.blurPasses, prepare: prepare, finish: finish)
+        blur(image, scratch: nil, box, passes: SpatialSteps.blurPasses, prepare: prepare, finish: finish)
     }
 
-    /// Runs `body(index range)` over every pixel, split by rows.
-    func forEachPixel(_ body: (Range<Int>) -> Void) {
-        RowBands.run(count: height, threads: threads) { rows in body(rows.lowerBound * width..<rows.upperBound * width) }
-    }
-
-    /// The self-guided filter of He et al. per channel (`SpatialSteps`), from `image` into `output`, each
-    /// band of rows in one sweep down the frame: (1) row means of I and I²; (2) their column means, then a and
+    /// The self-guided filter of He et al. per channel (`SpatialSteps`) of the image whose rows `colours(y, row)`
+    /// writes (the colour step, run here so the unfiltered image never goes to memory), into `output`, and the
+    /// output's luma into `luma` when given (for the sharpen mask), each band of rows in one sweep down the
+    /// frame: (1) row means of I and I²; (2) their column means, then a and
     /// b; (3) row means of a and b; (4) their column means, then `out = mean(a)·I + mean(b)`. Means are
     /// (2r+1)-sample windows with clamped edges, summed directly, so a row's output does not depend on where
     /// the bands start. Stages 1 and 3 keep their last 2r+1 rows in small rings (row y in slot y mod 2r+1) that
-    /// stay in cache; a band recomputes only the 2r rows of stage 1 and r rows of stage 3 above it.
-    func guidedFilter(_ image: UnsafePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<SIMD4<Float>>,
-                      epsilon: Float) {
+    /// stay in cache, as do the rows of I (for stage 4); a band recomputes only the 2r rows of stage 1 and r
+    /// rows of stage 3 above it.
+    func guidedFilter(_ colours: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void,
+                      into output: UnsafeMutablePointer<SIMD4<Float>>, epsilon: Float, luma: LumaBuffers?) {
         let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
         let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
         RowBands.run(count: height, threads: threads) { band in
-            // Rings of `window` rows: stage 1 (means of I and I²) and stage 3 (means of a and b).
-            let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width)
+            // Rings of `window` rows: stage 1 (means of I and I²), stage 3 (means of a and b), and I.
+            let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 5 * window * width)
             let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
             defer {
                 ring.deallocate()
                 line.deallocate()
             }
             let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
+            let image = ring + 4 * window * width
             func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
                 base + (min(max(y, 0), last) % window) * width
             }
@@ -178,9 +175,11 @@ struct Planar {
                          around y: Int) -> (ColumnWindow, ColumnWindow) {
                 (ColumnWindow { slot(p, y + $0 - r) }, ColumnWindow { slot(q, y + $0 - r) })
             }
-            /// Stage 1 for row y.
+            /// Stage 1 for row y (after the colour step).
             func stage1(_ y: Int) {
-                rowMeans(image + y * width, square: true, into: slot(meanI, y), slot(meanSquare, y), radius: r,
+                let row = slot(image, y)
+                colours(y, row)
+                rowMeans(row, square: true, into: slot(meanI, y), slot(meanSquare, y), radius: r,
                          inverse: inverse, line: line)
             }
             /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
@@ -205,12 +204,13 @@ struct Planar {
                 let y = t - 2 * r
                 guard band.contains(y) else { continue }
                 // Stage 4: column means of a and b, then the output.
-                let source = image + y * width, target = output + y * width
+                let source = slot(image, y), target = output + y * width
                 let (rowsA, rowsB) = windows(a, b, around: y)
                 for x in 0..<width {
                     let meanA = rowsA.sum(x) * inverse, meanB = rowsB.sum(x) * inverse
                     target[x] = meanA * source[x] + meanB
                 }
+                luma?.store(target, y: y)
             }
         }
     }
@@ -255,23 +255,43 @@ struct Planar {
         }
     }
 
-    /// The unsharp mask on luma (`SpatialSteps`) of `image`, to be added row by row (`SharpenMask.add`).
-    func sharpenMask(_ image: UnsafePointer<SIMD4<Float>>, amount: Float) -> SharpenMask {
-        let luma = pool.take(Float.self, count: count)
-        let blurred = pool.take(Float.self, count: 2 * count)
-        let w = ColourScience.lumaWeights
-        let weights = SIMD4<Float>(Float(w.x), Float(w.y), Float(w.z), 0)
-        forEachPixel { range in
-            for i in range {
-                let y = (image[i] * weights).sum()
-                luma[i] = y
-                blurred[i] = y
-            }
-        }
+    /// The unsharp mask on luma (`SpatialSteps`) of the image whose luma `buffers` holds (every row stored),
+    /// to be added row by row (`SharpenMask.add`); the mask owns the buffers from here.
+    func sharpenMask(_ buffers: LumaBuffers, amount: Float) -> SharpenMask {
+        let blurred = buffers.blurred
         let smooth = blur(blurred, scratch: blurred + count, SpatialSteps.ExtendedBox(sigma: SpatialSteps.sharpenSigma),
-                          passes: SpatialSteps.blurPasses)
-        return SharpenMask(luma: luma, smooth: UnsafePointer(smooth), blurred: blurred, width: width, count: count,
-                           amount: amount)
+                          passes: SpatialSteps.blurPasses)!
+        return SharpenMask(luma: buffers.luma, smooth: UnsafePointer(smooth), blurred: blurred, width: width,
+                           count: count, amount: amount)
+    }
+}
+
+/// The sharpen step's input: the image's Rec. 709 luma, stored row by row by whichever pass writes the image
+/// (so no pass reads the image back for it), twice: `luma` keeps it, `blurred` (2 · count floats, from the
+/// `ScratchPool`) is blurred in place by `Planar.sharpenMask`.
+struct LumaBuffers: @unchecked Sendable {  // raw buffers the render call owns; rows are stored by disjoint bands
+    let luma: UnsafeMutablePointer<Float>
+    let blurred: UnsafeMutablePointer<Float>
+    let width: Int
+    let weights: SIMD4<Float>
+
+    init(width: Int, height: Int, pool: ScratchPool) {
+        self.width = width
+        luma = pool.take(Float.self, count: width * height)
+        blurred = pool.take(Float.self, count: 2 * width * height)
+        let w = ColourScience.lumaWeights
+        weights = SIMD4<Float>(Float(w.x), Float(w.y), Float(w.z), 0)
+    }
+
+    /// Stores the luma of image row `y`.
+    @inline(always)
+    func store(_ row: UnsafePointer<SIMD4<Float>>, y: Int) {
+        let l = luma + y * width, b = blurred + y * width, weights = weights
+        for x in 0..<width {
+            let value = (row[x] * weights).sum()
+            l[x] = value
+            b[x] = value
+        }
     }
 }
 
