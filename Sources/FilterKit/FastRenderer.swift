@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
 /// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
 /// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores. Same formulas as
@@ -49,8 +51,8 @@ enum FastRenderer {
                 let mask = luma.map { frame.sharpenMask($0, amount: Float(values.sharpness)) }
                 defer { mask?.release(to: pool) }
                 // 4. blur, and 5. vignette and back to bytes (inside the blur's last pass when there is one).
-                let writer = ByteWriter(source: src, sourceStride: sourceStride, output: dst, outputStride: outputStride,
-                                        width: width, height: height, vignette: values.vignette, pool: pool)
+                let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
+                                        pool: pool)
                 defer { writer.release(to: pool) }
                 if values.blur > 0 {
                     frame.gaussian(image, box: SpatialSteps.ExtendedBox(sigma: values.blur),
@@ -94,6 +96,8 @@ enum FastRenderer {
 /// source; any run of pixels of a row, so a pass can write its rows as it finishes them.
 struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the render call owns; rows are disjoint
     let source: UnsafePointer<UInt8>, sourceStride: Int
+    /// The alpha of every source pixel when they all have the same (`SourceRows.uniformAlpha`).
+    let alpha: UInt8?
     let output: UnsafeMutablePointer<UInt8>, outputStride: Int
     let height: Int
     let halfDiagonalSquared: Double
@@ -102,9 +106,10 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     let columnTerm: UnsafeMutablePointer<Float>?
     let width: Int
 
-    init(source: UnsafePointer<UInt8>, sourceStride: Int, output: UnsafeMutablePointer<UInt8>, outputStride: Int,
-         width: Int, height: Int, vignette: Double, pool: ScratchPool) {
-        (self.source, self.sourceStride, self.output, self.outputStride) = (source, sourceStride, output, outputStride)
+    init(source: SourceRows, output: UnsafeMutablePointer<UInt8>, outputStride: Int, vignette: Double, pool: ScratchPool) {
+        (self.source, sourceStride, self.output, self.outputStride) = (source.bytes, source.stride, output, outputStride)
+        alpha = source.uniformAlpha()
+        let (width, height) = (source.width, source.height)
         (self.width, self.height) = (width, height)
         halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
         k = Float(SpatialSteps.vignetteScale * vignette)
@@ -128,14 +133,15 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     @inline(always)
     func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
+        let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s)
         guard let columnTerm else {
-            ByteStore.store(count, alphaFrom: s, to: d) { pixels[$0] }
+            ByteStore.store(count, alpha: alpha, to: d) { pixels[$0] }
             return
         }
         // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
         let dy = Double(y) + 0.5 - Double(height) / 2
         let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
-        ByteStore.store(count, alphaFrom: s, to: d) { x in
+        ByteStore.store(count, alpha: alpha, to: d) { x in
             let rho2 = column[x] + dy2
             return pixels[x] * (1 - k * rho2 * rho2)
         }
@@ -252,6 +258,30 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
                 }
             }
         }
+    }
+
+    /// The alpha of every source pixel, or nil when two pixels differ. Camera and decoded frames are opaque, and
+    /// the byte store then writes the constant instead of reading the source again, a row apart per strip (a
+    /// pattern the prefetchers do not follow).
+    func uniformAlpha() -> UInt8? {
+        let first = bytes[3]
+        let expected = SIMD4<UInt32>(repeating: UInt32(first) << 24), alphaBits = SIMD4<UInt32>(repeating: 0xFF00_0000)
+        let differs = Atomic(false)
+        let width = width, bytes = bytes, stride = stride
+        RowBands.run(count: height, threads: threads) { band in
+            for y in band where !differs.load(ordering: .relaxed) {
+                let s = UnsafeRawPointer(bytes + y * stride)
+                var found = SIMD4<UInt32>.zero  // bits where an alpha differs
+                let whole = width & ~3
+                for x in Swift.stride(from: 0, to: whole, by: 4) {
+                    found |= (s.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt32>.self) & alphaBits) ^ expected
+                }
+                var same = found == .zero
+                for x in whole..<width where s.load(fromByteOffset: 4 * x + 3, as: UInt8.self) != first { same = false }
+                if !same { differs.store(true, ordering: .relaxed) }
+            }
+        }
+        return differs.load(ordering: .relaxed) ? nil : first
     }
 
     /// Row `y` after the colour steps, as the input of the spatial steps: one `SIMD4<Float>` per pixel (lane 3

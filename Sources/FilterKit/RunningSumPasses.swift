@@ -120,10 +120,14 @@ struct Planar {
             }
             for strip in stripRange {
                 let x0 = strip * stripColumns, columns = min(stripColumns, width - x0)
-                var from = UnsafeMutablePointer(buffer + x0), fromStride = width
+                // The strip is first copied out of `buffer` by a plain copy: its rows lie a whole row apart (a new
+                // page each, which the prefetchers do not follow), and a copy keeps many more of those loads in
+                // flight than the first pass's arithmetic did. The passes then alternate between the temporaries.
+                var from = temporary + (passes % 2) * stripColumns * height, fromStride = stripColumns
+                for y in 0..<height { (from + y * stripColumns).update(from: buffer + x0 + y * width, count: columns) }
                 for pass in 0..<passes {
                     let intoScratch = pass == passes - 1 && finish == nil
-                    let to = intoScratch ? scratch! + x0 : temporary + (pass % 2) * stripColumns * height
+                    let to = intoScratch ? scratch! + x0 : temporary + ((pass + passes + 1) % 2) * stripColumns * height
                     let toStride = intoScratch ? width : stripColumns
                     vertical(from, stride: fromStride, into: to, stride: toStride, columns: columns, sum: sum, box)
                     from = to
