@@ -183,21 +183,26 @@ struct Planar {
             func stage1(_ y: Int) {
                 let row = slot(image, y)
                 colours(y, row)
-                rowMeans(row, square: true, into: slot(meanI, y), slot(meanSquare, y), radius: r,
-                         inverse: inverse, line: line)
+                rowMeans(into: slot(meanI, y), slot(meanSquare, y), radius: r, inverse: inverse, line: line) { i, square in
+                    for x in 0..<width {
+                        let v = row[x]
+                        i[x] = v
+                        square[x] = v * v
+                    }
+                }
             }
             /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
             func stage23(_ y: Int) {
-                let ta = slot(a, y), tb = slot(b, y)
                 let (rowsI, rowsSquare) = windows(meanI, meanSquare, around: y)
-                for x in 0..<width {
-                    let m = rowsI.sum(x) * inverse, q = rowsSquare.sum(x) * inverse
-                    let variance = q - m * m
-                    let coefficient = variance / (variance + eps)
-                    ta[x] = coefficient
-                    tb[x] = m - coefficient * m
+                rowMeans(into: slot(a, y), slot(b, y), radius: r, inverse: inverse, line: line) { ta, tb in
+                    for x in 0..<width {
+                        let m = rowsI.sum(x) * inverse, q = rowsSquare.sum(x) * inverse
+                        let variance = q - m * m
+                        let coefficient = variance / (variance + eps)
+                        ta[x] = coefficient
+                        tb[x] = m - coefficient * m
+                    }
                 }
-                rowMeans(ta, square: false, into: ta, tb, radius: r, inverse: inverse, line: line, second: tb)
             }
             // Sweep: stage 1 for row t, stages 2–3 for row t − r, stage 4 for row t − 2r.
             let first = band.lowerBound
@@ -219,27 +224,15 @@ struct Planar {
         }
     }
 
-    /// Row-wise (2r+1) box means of `a` and `second` (or of `a` and `a²` when `square`), edges clamped, into
-    /// `outA`, `outB` (which may be the inputs: each row is copied to an edge-padded `line` first; `line`
-    /// holds 2 · (width + 2r + 2) samples).
+    /// Row-wise (2r+1) box means of two rows of samples that `fill(a, b)` writes to `a[0..<width]` and
+    /// `b[0..<width]` (inside an edge-padded `line` of 2 · (width + 2r + 2) samples, so the rows are computed
+    /// straight into it), edges clamped, into `outA`, `outB`.
     @inline(__always)
-    private func rowMeans(_ a: UnsafePointer<SIMD4<Float>>, square: Bool,
-                          into outA: UnsafeMutablePointer<SIMD4<Float>>, _ outB: UnsafeMutablePointer<SIMD4<Float>>,
+    private func rowMeans(into outA: UnsafeMutablePointer<SIMD4<Float>>, _ outB: UnsafeMutablePointer<SIMD4<Float>>,
                           radius r: Int, inverse: Float, line: UnsafeMutablePointer<SIMD4<Float>>,
-                          second: UnsafePointer<SIMD4<Float>>? = nil) {
+                          _ fill: (UnsafeMutablePointer<SIMD4<Float>>, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
         let pa = line + r + 1, pb = line + (width + 2 * r + 2) + r + 1
-        if let second {
-            for x in 0..<width {
-                pa[x] = a[x]
-                pb[x] = second[x]
-            }
-        } else {
-            for x in 0..<width {
-                let v = a[x]
-                pa[x] = v
-                pb[x] = v * v
-            }
-        }
+        fill(pa, pb)
         for x in 1...(r + 1) {
             pa[-x] = pa[0]
             pb[-x] = pb[0]
