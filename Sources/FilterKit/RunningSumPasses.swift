@@ -16,38 +16,54 @@ struct Planar {
     let pool: ScratchPool
     var count: Int { width * height }
 
-    /// One extended-box pass along each row per box, in place (each row is copied to an edge-padded line
-    /// first); `prepare(row, y)`, when given, changes each row in place before its first pass.
+    /// One extended-box pass along each row per box, in place; `prepare(row, y)`, when given, changes each row
+    /// in place before its first pass. Rows go in pairs: the two running sums are independent chains of adds,
+    /// so each waits on its previous add half as often as one row alone would. Each pass reads an edge-padded
+    /// line and writes the next pass's line (two lines per row taking turns; the row is copied in once) or,
+    /// for the last pass, the row. A band's odd last row is paired with itself (same lines, same values).
     func horizontal<V: PassSample>(_ buffer: UnsafeMutablePointer<V>, _ boxes: [SpatialSteps.ExtendedBox],
                                    prepare: ((UnsafeMutablePointer<V>, Int) -> Void)? = nil) {
         guard let widest = boxes.map(\.radius).max() else { return }
-        let pad = widest + 1
+        let pad = widest + 1, lineLength = width + 2 * pad
         RowBands.run(count: height, threads: threads) { rows in
-            let line = UnsafeMutablePointer<V>.allocate(capacity: width + 2 * pad)
-            defer { line.deallocate() }
-            for y in rows {
-                let row = buffer + y * width
-                prepare?(row, y)
-                for box in boxes {
-                    let p = line + pad
-                    for x in 0..<width { p[x] = row[x] }
+            let lines = UnsafeMutablePointer<V>.allocate(capacity: 4 * lineLength)
+            defer { lines.deallocate() }
+            for y in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: 2) {
+                let y2 = min(y + 1, rows.upperBound - 1)
+                let rowA = buffer + y * width, rowB = buffer + y2 * width
+                let linesA = lines, linesB = y2 == y ? lines : lines + 2 * lineLength
+                prepare?(rowA, y)
+                if y2 != y { prepare?(rowB, y2) }
+                (linesA + pad).update(from: rowA, count: width)
+                (linesB + pad).update(from: rowB, count: width)
+                for (pass, box) in boxes.enumerated() {
+                    let pa = linesA + (pass % 2) * lineLength + pad, pb = linesB + (pass % 2) * lineLength + pad
+                    let last = pass == boxes.count - 1, next = ((pass + 1) % 2) * lineLength + pad
+                    let outA = last ? rowA : linesA + next, outB = last ? rowB : linesB + next
                     for x in 1...pad {
-                        p[-x] = row[0]
-                        p[width - 1 + x] = row[width - 1]
+                        pa[-x] = pa[0]
+                        pa[width - 1 + x] = pa[width - 1]
+                        pb[-x] = pb[0]
+                        pb[width - 1 + x] = pb[width - 1]
                     }
                     let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
                     if r == 0 {
                         // A three-tap filter: no running sum, so no chain of dependent adds (and it vectorises).
-                        for x in 0..<width { row[x] = (p[x] + (p[x - 1] + p[x + 1]) * alpha) * scale }
+                        for x in 0..<width { outA[x] = (pa[x] + (pa[x - 1] + pa[x + 1]) * alpha) * scale }
+                        for x in 0..<width { outB[x] = (pb[x] + (pb[x - 1] + pb[x + 1]) * alpha) * scale }
                         continue
                     }
-                    var sum = V.zero
-                    for d in -r...r { sum = sum + p[d] }
+                    var sumA = V.zero, sumB = V.zero
+                    for d in -r...r {
+                        sumA = sumA + pa[d]
+                        sumB = sumB + pb[d]
+                    }
                     for x in 0..<width {
-                        let ends = (p[x - r - 1] + p[x + r + 1]) * alpha
-                        row[x] = (sum + ends) * scale
-                        // One dependent add per sample (the difference does not wait for `sum`).
-                        sum = sum + (p[x + r + 1] - p[x - r])
+                        outA[x] = (sumA + (pa[x - r - 1] + pa[x + r + 1]) * alpha) * scale
+                        outB[x] = (sumB + (pb[x - r - 1] + pb[x + r + 1]) * alpha) * scale
+                        // One dependent add per sample (the difference does not wait for the sum).
+                        sumA = sumA + (pa[x + r + 1] - pa[x - r])
+                        sumB = sumB + (pb[x + r + 1] - pb[x - r])
                     }
                 }
             }
