@@ -2,8 +2,10 @@ import Synchronization
 
 /// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
 /// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
-/// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores. Same formulas as
-/// `ReferenceRenderer`, in `Float`.
+/// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores, in one frame-sized buffer:
+/// colour step (inside the guided filter when there is noise reduction, row by row) → guided filter (storing
+/// the sharpen mask's luma) → sharpen mask added in the blur's first pass → blur → vignette and bytes in the
+/// blur's last pass. Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
     static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
                        renderer: FilterRenderer, byteTable: ExactByteTable? = nil) {
