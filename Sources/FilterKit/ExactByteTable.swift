@@ -1,3 +1,4 @@
+import Foundation  // madvise
 import Synchronization
 
 /// The fast path's colour step for every one of the 2²⁴ input colours, filled on demand: a frame's colour
@@ -60,47 +61,59 @@ final class ExactByteTable: Sendable {
         }
     }
 
-    /// Maps every pixel of the source rows to its `FineColour` (a `.fine` table), into a packed image of
-    /// `SIMD4<Float>` (lane 3 is 0), split by rows.
-    func apply(_ rows: SourceRows, into image: UnsafeMutablePointer<SIMD4<Float>>) {
-        nonisolated(unsafe) let image = image  // the bands write disjoint rows
-        let width = rows.width
-        map(rows) { x, y, _, code in image[y * width + x] = FineColour.decode(code) }
+    /// Maps row `y` of the source rows to its `FineColour`s (a `.fine` table), one `SIMD4<Float>` per pixel
+    /// (lane 3 is 0), into `row`.
+    @inline(always)
+    func fineColours(_ rows: SourceRows, row y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
+        map(rows, row: y) { x, _, code in row[x] = FineColour.decode(code) }
     }
 
-    /// Calls `write(x, y, source pixel, entry)` for every pixel, in parallel bands; a missing entry is resolved
-    /// by the band that meets it (two bands meeting the same colour both compute it and store the same value).
+    /// Calls `write(x, y, source pixel, entry)` for every pixel, in parallel bands.
     @inline(always)
     private func map(_ rows: SourceRows, _ write: (Int, Int, UInt32, UInt32) -> Void) {
-        let entries = UnsafePointer(storage.pointer), width = rows.width, source = rows.bytes, stride = rows.stride
         RowBands.run(count: rows.height, threads: rows.threads) { band in
-            for y in band {
-                let s = UnsafeRawPointer(source + y * stride)
-                for x in 0..<width {
-                    let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
-                    let index = Int(pixel & 0x00FF_FFFF)
-                    let entry = entries[index].load(ordering: .relaxed)
-                    write(x, y, pixel, entry != Self.missing ? entry : resolve(index))
-                }
-            }
+            for y in band { map(rows, row: y) { x, pixel, entry in write(x, y, pixel, entry) } }
+        }
+    }
+
+    /// Calls `write(x, source pixel, entry)` for every pixel of row `y`; a missing entry is resolved by the
+    /// caller that meets it (two bands meeting the same colour both compute it and store the same value).
+    @inline(always)
+    private func map(_ rows: SourceRows, row y: Int, _ write: (Int, UInt32, UInt32) -> Void) {
+        let entries = UnsafePointer(storage.pointer)
+        let s = UnsafeRawPointer(rows.bytes + y * rows.stride)
+        for x in 0..<rows.width {
+            let pixel = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
+            let index = Int(pixel & 0x00FF_FFFF)
+            let entry = entries[index].load(ordering: .relaxed)
+            write(x, pixel, entry != Self.missing ? entry : resolve(index))
         }
     }
 }
 
 /// `count` atomic `UInt32`s at a stable address, freed with their owner.
+///
+/// Aligned to 2 MiB and marked for transparent huge pages (`madvise`, a hint the kernel may ignore): a frame's
+/// lookups land all over the 64 MB table, and with 4 KiB pages nearly every one also missed the TLB.
 final class AtomicStorage: Sendable {
     nonisolated(unsafe) let pointer: UnsafeMutablePointer<Atomic<UInt32>>
     let count: Int
+    static let hugePage = 2 << 20
 
     init(count: Int, repeating value: UInt32) {
         self.count = count
-        pointer = .allocate(capacity: count)
+        let bytes = count * MemoryLayout<Atomic<UInt32>>.stride
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.hugePage)
+        #if os(Linux)
+        _ = madvise(raw, bytes, MADV_HUGEPAGE)
+        #endif
+        pointer = raw.bindMemory(to: Atomic<UInt32>.self, capacity: count)
         for i in 0..<count { (pointer + i).initialize(to: Atomic(value)) }
     }
 
     deinit {
         pointer.deinitialize(count: count)
-        pointer.deallocate()
+        UnsafeMutableRawPointer(pointer).deallocate()
     }
 }
 

@@ -1,7 +1,11 @@
+import Synchronization
+
 /// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
 /// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
-/// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores. Same formulas as
-/// `ReferenceRenderer`, in `Float`.
+/// `SIMD4<Float>` pixels (lane 3 unused), each pass split by rows across cores, in one frame-sized buffer:
+/// colour step (inside the guided filter when there is noise reduction, row by row) → guided filter (storing
+/// the sharpen mask's luma) → sharpen mask added in the blur's first pass → blur → vignette and bytes in the
+/// blur's last pass. Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
     static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
                        renderer: FilterRenderer, byteTable: ExactByteTable? = nil) {
@@ -17,51 +21,51 @@ enum FastRenderer {
                     if let byteTable {
                         byteTable.apply(rows, into: dst, stride: outputStride)
                     } else {
-                        rows.colour(renderer.colourStep, into: .bytes(dst, stride: outputStride))
+                        rows.colour(renderer.colourStep, into: dst, stride: outputStride)
                     }
                     return
                 }
                 let count = width * height
                 let pool = renderer.scratch
+                // The one frame-sized float buffer: the image after the colour step, noise reduction and the
+                // sharpen mask (the blur works in place and writes bytes as it finishes each strip).
                 let image = pool.take(SIMD4<Float>.self, count: count)
-                let scratch = pool.take(SIMD4<Float>.self, count: count)
-                defer {
-                    pool.give(image, count: count)
-                    pool.give(scratch, count: count)
-                }
+                defer { pool.give(image, count: count) }
                 let frame = Planar(width: width, height: height, threads: threads, pool: pool)
-                // The buffer holding the image so far, and the other one.
-                var (current, other) = (image, scratch)
-                // 1. colour steps (or just bytes → floats).
-                if let byteTable {
-                    byteTable.apply(rows, into: image)
-                } else {
-                    rows.colour(renderer.colourStep, into: .floats(image))
+                let luma = values.sharpness > 0 ? LumaBuffers(width: width, height: height, pool: pool) : nil
+                // 1. colour steps (or just bytes → floats), row by row, and 2. noise reduction, which runs the
+                // colour step itself for each row it reads.
+                let colours = { (y: Int, row: UnsafeMutablePointer<SIMD4<Float>>) in
+                    rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: row)
                 }
-                // 2. noise reduction.
                 if values.noiseReduction > 0 {
-                    frame.guidedFilter(current, into: other,
-                                       epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)))
-                    swap(&current, &other)
+                    frame.guidedFilter(colours, into: image, epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)),
+                                       luma: luma)
+                } else {
+                    RowBands.run(count: height, threads: threads) { band in
+                        for y in band {
+                            colours(y, image + y * width)
+                            luma?.store(image + y * width, y: y)
+                        }
+                    }
                 }
                 // 3. sharpen: the luma mask, added to the image row by row in the blur's first pass (or now).
-                let mask = values.sharpness > 0 ? frame.sharpenMask(current, amount: Float(values.sharpness)) : nil
+                let mask = luma.map { frame.sharpenMask($0, amount: Float(values.sharpness)) }
                 defer { mask?.release(to: pool) }
                 // 4. blur, and 5. vignette and back to bytes (inside the blur's last pass when there is one).
-                let writer = ByteWriter(source: src, sourceStride: sourceStride, output: dst, outputStride: outputStride,
-                                        width: width, height: height, vignette: values.vignette, pool: pool)
+                let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
+                                        pool: pool)
                 defer { writer.release(to: pool) }
                 if values.blur > 0 {
-                    frame.gaussian(current, scratch: other, box: SpatialSteps.ExtendedBox(sigma: values.blur),
+                    frame.gaussian(image, box: SpatialSteps.ExtendedBox(sigma: values.blur),
                                    adding: mask) { x0, columns, strip, stripStride in
                         for y in 0..<height { writer.store(strip + y * stripStride, y: y, x0: x0, count: columns) }
                     }
                 } else {
-                    let result = current
                     RowBands.run(count: height, threads: threads) { rows in
                         for y in rows {
-                            mask?.add(to: result + y * width, row: y)
-                            writer.store(result + y * width, y: y, x0: 0, count: width)
+                            mask?.add(to: image + y * width, row: y)
+                            writer.store(image + y * width, y: y, x0: 0, count: width)
                         }
                     }
                 }
@@ -94,6 +98,8 @@ enum FastRenderer {
 /// source; any run of pixels of a row, so a pass can write its rows as it finishes them.
 struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the render call owns; rows are disjoint
     let source: UnsafePointer<UInt8>, sourceStride: Int
+    /// The alpha of every source pixel when they all have the same (`SourceRows.uniformAlpha`).
+    let alpha: UInt8?
     let output: UnsafeMutablePointer<UInt8>, outputStride: Int
     let height: Int
     let halfDiagonalSquared: Double
@@ -102,9 +108,10 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     let columnTerm: UnsafeMutablePointer<Float>?
     let width: Int
 
-    init(source: UnsafePointer<UInt8>, sourceStride: Int, output: UnsafeMutablePointer<UInt8>, outputStride: Int,
-         width: Int, height: Int, vignette: Double, pool: ScratchPool) {
-        (self.source, self.sourceStride, self.output, self.outputStride) = (source, sourceStride, output, outputStride)
+    init(source: SourceRows, output: UnsafeMutablePointer<UInt8>, outputStride: Int, vignette: Double, pool: ScratchPool) {
+        (self.source, sourceStride, self.output, self.outputStride) = (source.bytes, source.stride, output, outputStride)
+        alpha = source.uniformAlpha()
+        let (width, height) = (source.width, source.height)
         (self.width, self.height) = (width, height)
         halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
         k = Float(SpatialSteps.vignetteScale * vignette)
@@ -128,16 +135,17 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     @inline(always)
     func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
-        if let columnTerm {
-            // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
-            let dy = Double(y) + 0.5 - Double(height) / 2
-            let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
-            for x in 0..<count {
-                let rho2 = column[x] + dy2
-                FastRenderer.storeBytes(pixels[x] * (1 - k * rho2 * rho2), alpha: s[x * 4 + 3], to: d + x * 4)
-            }
-        } else {
-            for x in 0..<count { FastRenderer.storeBytes(pixels[x], alpha: s[x * 4 + 3], to: d + x * 4) }
+        let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s)
+        guard let columnTerm else {
+            ByteStore.store(count, alpha: alpha, to: d) { pixels[$0] }
+            return
+        }
+        // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
+        let dy = Double(y) + 0.5 - Double(height) / 2
+        let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
+        ByteStore.store(count, alpha: alpha, to: d) { x in
+            let rho2 = column[x] + dy2
+            return pixels[x] * (1 - k * rho2 * rho2)
         }
     }
 }
@@ -217,60 +225,87 @@ struct ByteScale: ColourKernel {
     }
 }
 
-/// The source RGBA rows of a frame, and the colour pass that reads them.
-struct SourceRows {
+/// The source RGBA rows of a frame, and the colour steps that read them: a whole frame to bytes (colour-only
+/// presets), or one row at a time to the floats the spatial steps start from.
+struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, which outlive every use
     let bytes: UnsafePointer<UInt8>
     let stride: Int
     let width: Int, height: Int, threads: Int
 
-    /// Where the colour pass writes: RGBA bytes (alpha copied from the source) or a packed `SIMD4<Float>` image.
-    enum Target {
-        case bytes(UnsafeMutablePointer<UInt8>, stride: Int)
-        case floats(UnsafeMutablePointer<SIMD4<Float>>)
-    }
-
-    /// Applies `step` to every pixel, split by rows (one specialised loop per kind of step).
-    /// Into `.floats` (the input of the spatial steps), colours are rounded to `FineColour` codes, as the
-    /// `.fine` `ExactByteTable` gives them.
-    func colour(_ step: ColourStep, into target: Target) {
-        switch (step, target) {
-        case (.none, _): colour(ByteScale(), into: target)
-        case let (.lookupTable(lut), .bytes): colour(LUTView(lut), into: target)
-        case let (.lookupTable(lut), .floats): colour(FineColour.Rounded(kernel: LUTView(lut)), into: target)
-        case let (.perPixel(pipeline), .bytes): colour(pipeline, into: target)
-        case let (.perPixel(pipeline), .floats): colour(FineColour.Rounded(kernel: pipeline), into: target)
+    /// Applies `step` to every pixel and writes RGBA bytes (alpha copied from the source), split by rows (one
+    /// specialised loop per kind of step).
+    func colour(_ step: ColourStep, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
+        switch step {
+        case .none: colour(ByteScale(), into: output, stride: outputStride)
+        case let .lookupTable(lut): colour(LUTView(lut), into: output, stride: outputStride)
+        case let .perPixel(pipeline): colour(pipeline, into: output, stride: outputStride)
         }
     }
 
-    private func colour<Kernel: ColourKernel>(_ kernel: Kernel, into target: Target) {
+    private func colour<Kernel: ColourKernel>(_ kernel: Kernel, into output: UnsafeMutablePointer<UInt8>,
+                                              stride outputStride: Int) {
         let width = width, bytes = bytes, stride = stride
+        nonisolated(unsafe) let output = output  // the bands write disjoint rows
         RowBands.run(count: height, threads: threads) { rows in
             for y in rows {
-                let s = bytes + y * stride
+                let s = bytes + y * stride, d = output + y * outputStride
                 let whole = width & ~3  // four pixels at a time, then the rest one by one
-                switch target {
-                case let .bytes(output, outputStride):
-                    let d = output + y * outputStride
-                    for o in Swift.stride(from: 0, to: 4 * whole, by: 16) {
-                        let c = kernel.four(s + o)
-                        FastRenderer.storeBytes(c.0, alpha: s[o + 3], to: d + o)
-                        FastRenderer.storeBytes(c.1, alpha: s[o + 7], to: d + o + 4)
-                        FastRenderer.storeBytes(c.2, alpha: s[o + 11], to: d + o + 8)
-                        FastRenderer.storeBytes(c.3, alpha: s[o + 15], to: d + o + 12)
-                    }
-                    for x in whole..<width {
-                        let o = 4 * x
-                        FastRenderer.storeBytes(kernel(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
-                    }
-                case let .floats(image):
-                    let d = image + y * width
-                    for x in Swift.stride(from: 0, to: whole, by: 4) {
-                        (d[x], d[x + 1], d[x + 2], d[x + 3]) = kernel.four(s + 4 * x)
-                    }
-                    for x in whole..<width { d[x] = kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+                for o in Swift.stride(from: 0, to: 4 * whole, by: 16) {
+                    let c = kernel.four(s + o)
+                    ByteStore.four(c.0, c.1, c.2, c.3, alphaFrom: s + o, to: d + o)
+                }
+                for x in whole..<width {
+                    let o = 4 * x
+                    FastRenderer.storeBytes(kernel(s[o], s[o + 1], s[o + 2]), alpha: s[o + 3], to: d + o)
                 }
             }
         }
+    }
+
+    /// The alpha of every source pixel, or nil when two pixels differ. Camera and decoded frames are opaque, and
+    /// the byte store then writes the constant instead of reading the source again, a row apart per strip (a
+    /// pattern the prefetchers do not follow).
+    func uniformAlpha() -> UInt8? {
+        let first = bytes[3]
+        let expected = SIMD4<UInt32>(repeating: UInt32(first) << 24), alphaBits = SIMD4<UInt32>(repeating: 0xFF00_0000)
+        let differs = Atomic(false)
+        let width = width, bytes = bytes, stride = stride
+        RowBands.run(count: height, threads: threads) { band in
+            for y in band where !differs.load(ordering: .relaxed) {
+                let s = UnsafeRawPointer(bytes + y * stride)
+                var found = SIMD4<UInt32>.zero  // bits where an alpha differs
+                let whole = width & ~3
+                for x in Swift.stride(from: 0, to: whole, by: 4) {
+                    found |= (s.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt32>.self) & alphaBits) ^ expected
+                }
+                var same = found == .zero
+                for x in whole..<width where s.load(fromByteOffset: 4 * x + 3, as: UInt8.self) != first { same = false }
+                if !same { differs.store(true, ordering: .relaxed) }
+            }
+        }
+        return differs.load(ordering: .relaxed) ? nil : first
+    }
+
+    /// Row `y` after the colour steps, as the input of the spatial steps: one `SIMD4<Float>` per pixel (lane 3
+    /// is 0), rounded to `FineColour` codes, from the `.fine` `ExactByteTable` when given, else computed per pixel
+    /// (rounded the same way, so both give the same floats).
+    @inline(always)
+    func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
+        if let table { return table.fineColours(self, row: y, into: d) }
+        switch step {
+        case .none: fineColours(ByteScale(), row: y, into: d)
+        case let .lookupTable(lut): fineColours(FineColour.Rounded(kernel: LUTView(lut)), row: y, into: d)
+        case let .perPixel(pipeline): fineColours(FineColour.Rounded(kernel: pipeline), row: y, into: d)
+        }
+    }
+
+    private func fineColours<Kernel: ColourKernel>(_ kernel: Kernel, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
+        let s = bytes + y * stride
+        let whole = width & ~3
+        for x in Swift.stride(from: 0, to: whole, by: 4) {
+            (d[x], d[x + 1], d[x + 2], d[x + 3]) = kernel.four(s + 4 * x)
+        }
+        for x in whole..<width { d[x] = kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
     }
 }
 
@@ -278,8 +313,12 @@ struct SourceRows {
 @inline(always)
 func clamp(_ v: Float, _ lower: Float, _ upper: Float) -> Float { v < lower ? lower : (v > upper ? upper : v) }
 
-/// Each lane clamped to 0…1.
+/// Each lane clamped to 0…1 (NaN stays NaN, as with `clamp`), without a branch: lane masks from vector
+/// compares select 0, 1 or the lane by bitwise operations (per-lane ternaries compiled to compare-and-branch).
 @inline(always)
 func clamp01(_ c: SIMD4<Float>) -> SIMD4<Float> {
-    SIMD4(clamp(c.x, 0, 1), clamp(c.y, 0, 1), clamp(c.z, 0, 1), clamp(c.w, 0, 1))
+    let bits = unsafeBitCast(c, to: SIMD4<UInt32>.self)
+    let below = unsafeBitCast(c .< 0, to: SIMD4<UInt32>.self), above = unsafeBitCast(c .> 1, to: SIMD4<UInt32>.self)
+    let one = SIMD4<UInt32>(repeating: Float(1).bitPattern)
+    return unsafeBitCast((bits & ~(below | above)) | (one & above), to: SIMD4<Float>.self)
 }

@@ -9,7 +9,8 @@
 /// 0.125 in R and B (half of 255/2047 and 255/1023), well inside the ±1 contract with the reference even after
 /// sharpening (which amplifies luma differences at most 1 + 2·sharpness times).
 enum FineColour {
-    static let unit = SIMD4<Float>(1 / 1023, 1 / 2047, 1 / 1023, 0)
+    /// Computed, not stored: a stored `static let` is a lazy global, checked (`swift_once`) on every decode.
+    static var unit: SIMD4<Float> { SIMD4(1 / 1023, 1 / 2047, 1 / 1023, 0) }
 
     /// `c` (lanes 0–2) clamped to 0…1 and rounded to the nearest step (ties to even), packed.
     @inline(always)

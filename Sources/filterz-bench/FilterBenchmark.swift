@@ -10,6 +10,10 @@ import Foundation
 /// the video path). Anchor: `ffmpeg -f lavfi -i testsrc2 -vf eq,exposure,colortemperature,curves,hqdn3d,
 /// unsharp,gblur,vignette -f null -`, fps = frames / the `rtime` that `-benchmark` prints.
 /// Last line: `{"bench":"filter","ours_fps":…,"anchor_fps":…,"ratio":…}` (all-12, 720p, all cores).
+///
+/// `filterz-bench filter all-12` renders only the 720p all-12 case, on 1 thread and on all cores, for about
+/// 5 s each and without the anchor: a steady loop to profile (`perf record`) or to compare builds (it prints
+/// a hash of one output frame, to check that a change kept the bytes).
 enum FilterBenchmark {
     static let allTwelve = FilterValues(
         brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 10, vignette: 0.5,
@@ -26,6 +30,7 @@ enum FilterBenchmark {
 
     static func run() -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        if CommandLine.arguments.dropFirst(2).first == "all-12" { return profileAllTwelve(cores: cores) }
         print("filter benchmark: FilterKit fast path vs ffmpeg \(ffmpegVersion()) (\(cores) cores)")
         print("colour-only = warm-film colour steps; all-12 = every value active, blur 10")
         var ours720 = 0.0
@@ -76,18 +81,36 @@ enum FilterBenchmark {
         return 0
     }
 
+    /// The 720p all-12 case alone, 5 s per thread count (see the type's doc).
+    static func profileAllTwelve(cores: Int) -> Int32 {
+        let camera = SimulatedCamera(.init(width: 1280, height: 720, durationSeconds: 2, seed: 42))
+        let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+        for threads in [1, cores] {
+            let renderer = FilterRenderer(values: allTwelve, threads: threads, byteTable: .always)
+            let (fps, cpuFPS, _) = measure(renderer, frames, seconds: 5)
+            // FNV-1a of the first frame's output: equal across builds when an optimisation keeps the bytes.
+            let digest = renderer.renderFrame(frames[0]).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
+                ($0 ^ UInt64($1)) &* 0x100_0000_01b3
+            }
+            print(String(format: "  ours   1280x720  all-12 %@ %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
+                         threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
+        }
+        return 0
+    }
+
     /// Frames per second rendering `frames` round-robin for about 2 s (at least 3 frames), after one warm-up
     /// (timed: it includes building the exact byte table when the renderer uses one):
     /// per wall-clock second, and per second of this process's CPU time (all threads), which a machine
     /// shared with other work disturbs much less.
-    static func measure(_ renderer: FilterRenderer, _ frames: [Frame]) -> (wall: Double, cpu: Double, firstFrame: Double) {
+    static func measure(_ renderer: FilterRenderer, _ frames: [Frame], seconds: Double = 2)
+        -> (wall: Double, cpu: Double, firstFrame: Double) {
         var output = frames[0]
         let first = Date()
         renderer.renderFrame(frames[0], into: &output)
         let firstFrame = Date().timeIntervalSince(first)
         var count = 0
         let start = Date(), cpuStart = processCPUSeconds()
-        while count < 3 || Date().timeIntervalSince(start) < 2 {
+        while count < 3 || Date().timeIntervalSince(start) < seconds {
             renderer.renderFrame(frames[count % frames.count], into: &output)
             count += 1
         }

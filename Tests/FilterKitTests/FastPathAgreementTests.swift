@@ -16,6 +16,19 @@ import Testing
         }
     }
 
+    /// Widths that are not a multiple of four end each row (and each blur strip) in the one-pixel tail of the
+    /// vectorised byte store, here with the constant alpha of an opaque camera frame; with and without a blur
+    /// (the store runs inside the blur's last pass, or in a pass of its own).
+    @Test func oddSizedOpaqueFramesMatchTheReference() {
+        let frame = TestFrames.camera(width: 37, height: 23)
+        for values in [RenderPathTests.allTwelve, FilterValues(sharpness: 1, vignette: 1, noiseReduction: 0.5)] {
+            let fast = FilterRenderer(values: values).renderImage(frame)
+            let agreement = Agreement(fast, FilterRenderer(values: values, path: .reference).renderImage(frame))
+            #expect(agreement.isAcceptable, "\(values): \(agreement)")
+            #expect(fast.packedBytes().enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
+        }
+    }
+
     @Test(arguments: 0..<200)
     func randomPresetFastPathMatchesReference(seed: Int) {
         let values = TestFrames.randomValues(seed: UInt64(seed))
