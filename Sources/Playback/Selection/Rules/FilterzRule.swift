@@ -24,6 +24,8 @@
 public struct FilterzRule: ABRRule {
     public let name = "filterz"
     public var parameters: FilterzParameters
+    /// The planner's memory, reused from one decision to the next.
+    var scratch = LookaheadPlanner.Scratch()
 
     public init(parameters: FilterzParameters = .init()) {
         self.parameters = parameters
@@ -54,7 +56,7 @@ public struct FilterzRule: ABRRule {
                 parameters.reserveSeconds, input.maxBufferSeconds - input.segmentDurationSeconds, after)
             planner.terminalWeight = parameters.terminalWeight
         }
-        let level = planner.bestFirstLevel(steps: steps)
+        let level = planner.bestFirstLevel(steps: steps, scratch: &scratch)
         guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level,

@@ -1,0 +1,503 @@
+/// Exhaustive QoE_lin look-ahead over level sequences (depth-first, incremental), shared by MPC and Filterz.
+/// Branches that cannot beat the best plan found so far are cut, which finds the same plan as visiting every
+/// sequence in order and keeping the first best, at a fraction of the cost.
+struct LookaheadPlanner {
+    let allowed: ClosedRange<Int>
+    let bitsPerSecond: Double
+    let latencySeconds: Double
+    let rebufferPenalty: Double
+    let segmentSeconds: Double
+    let capSeconds: Double
+    /// sizes[k * levels + v] in bits.
+    let sizes: [Double]
+    let levels: Int
+    /// Mbps of each level.
+    let mbps: [Double]
+    let previousLevel: Int?
+    let startBuffer: Double
+    /// Terminal value: `terminalWeight` per second of buffer short of `terminalTarget` at the plan's end.
+    var terminalTarget = 0.0
+    var terminalWeight = 0.0
+    /// A second, pessimistic scenario: each plan is also played at this rate, and every second it would stall
+    /// there costs `pessimisticPenalty` more (0: no second scenario).
+    var pessimisticBitsPerSecond = 1.0
+    var pessimisticPenalty = 0.0
+
+    /// `steps`: the longest plan that will be asked for (only that many upcoming sizes are tabulated; a player
+    /// may be told many more, e.g. to see the stream's end); nil = all.
+    init(
+        input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
+        rebufferPenalty: Double, steps: Int? = nil
+    ) {
+        self.allowed = allowed
+        self.bitsPerSecond = max(bitsPerSecond, 1)
+        self.latencySeconds = latencySeconds
+        self.rebufferPenalty = rebufferPenalty
+        segmentSeconds = input.segmentDurationSeconds
+        capSeconds = input.maxBufferSeconds
+        levels = input.variants.count
+        let ahead = max(min(input.upcomingSegmentBytes.count, steps ?? .max), 1)
+        // `input.segmentBytes(ahead:variant:)` for every cell, reading the rows in place (this runs before every
+        // decision).
+        let levels = levels
+        sizes = input.upcomingSegmentBytes.withUnsafeBufferPointer { rows in
+            [Double](unsafeUninitializedCapacity: ahead * levels) { cells, count in
+                for k in 0..<ahead {
+                    if k < rows.count && rows[k].count >= levels {
+                        rows[k].withUnsafeBufferPointer { row in
+                            for v in 0..<levels { cells[k * levels + v] = Double(row[v]) * 8 }
+                        }
+                    } else {
+                        for v in 0..<levels { cells[k * levels + v] = Double(input.segmentBytes(ahead: k, variant: v)) * 8 }
+                    }
+                }
+                count = ahead * levels
+            }
+        }
+        mbps = input.variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
+        previousLevel = input.previousVariantIndex
+        startBuffer = input.bufferSeconds
+    }
+
+    /// The pessimistic scenario's rate: the planned rate itself when there is no second scenario, so that the
+    /// two buffers are equal and cost nothing to compare.
+    var pessimisticRate: Double { pessimisticPenalty > 0 ? max(pessimisticBitsPerSecond, 1) : bitsPerSecond }
+
+    /// The first level of the best plan over `steps` segments (at most the `steps` given to `init`).
+    ///
+    /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
+    /// are visited first, so good plans are found early and far more is cut. Two cuts, both exact:
+    /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored;
+    /// - dominance: a partial plan that reaches the same level at the same depth as one already seen, with no
+    ///   more buffer, no more value and no lower first level, is not explored (every continuation of it is
+    ///   worth at most the same continuation of the other: the buffer only helps, and each step's arithmetic is
+    ///   monotone in the buffer and the value, also in floating point).
+    /// The answer is still the lowest first level among the best plans (what visiting every sequence in order
+    /// and keeping the first best gives: `referenceFirstLevel`): a tie with a lower first level wins and is
+    /// never cut.
+    func bestFirstLevel(steps: Int) -> Int {
+        var scratch = Scratch()
+        return bestFirstLevel(steps: steps, scratch: &scratch)
+    }
+
+    /// `bestFirstLevel(steps:)` in memory the caller keeps from one decision to the next (a rule's `Scratch`), so
+    /// that a decision allocates nothing.
+    func bestFirstLevel(steps: Int, scratch: inout Scratch) -> Int {
+        let cells = steps * levels
+        let slowRate = pessimisticRate
+        scratch.prepare(cells: cells * Search.seenPerCell, allowed: allowed, levels: levels)
+        let nearestFirst = scratch.nearestFirst
+        // Doubles: both scenarios' download tables (2 × cells), then the reserve bound's per-step tables (3 × (steps
+        // + 1)).
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + 3 * (steps + 1)) { doubles in
+            let downloads = doubles.baseAddress!
+            // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
+            // evaluates.
+            for depth in 0..<steps {
+                for level in 0..<levels {
+                    let bits = sizes[depth * levels + level]
+                    downloads[depth * levels + level] = latencySeconds + bits / bitsPerSecond
+                    downloads[cells + depth * levels + level] = latencySeconds + bits / slowRate
+                }
+            }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
+                counts.initialize(repeating: 0)
+                return scratch.seen.withUnsafeMutableBufferPointer { seen in
+                    nearestFirst.withUnsafeBufferPointer { nearestFirst in
+                        mbps.withUnsafeBufferPointer { mbps in
+                            var search = Search(
+                                planner: self, downloads: UnsafePointer(downloads), mbps: mbps.baseAddress!,
+                                seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                                nearestFirst: nearestFirst.baseAddress!, reserveTables: downloads + 2 * cells,
+                                steps: steps, bestFirst: allowed.lowerBound)
+                            search.play(
+                                depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                                worse: startBuffer, reward: 0, first: -1)
+                            return search.bestFirst
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Memory the search reuses between decisions: the partial plans seen per (depth, level), and the levels
+    /// nearest each level (computed again only when the allowed range changes).
+    struct Scratch {
+        var seen: [Seen] = []
+        var nearestFirst: [Int] = []
+        var nearestFor: (allowed: ClosedRange<Int>, levels: Int)?
+
+        init() {}
+
+        mutating func prepare(cells: Int, allowed: ClosedRange<Int>, levels: Int) {
+            if seen.count < cells {
+                seen = Array(repeating: Seen(buffer: 0, worse: 0, value: 0, first: 0), count: cells)
+            }
+            if let nearestFor, nearestFor.allowed == allowed, nearestFor.levels == levels { return }
+            nearestFor = (allowed, levels)
+            // nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (center, center + 1,
+            // center − 1, center + 2, … within range; ties: the higher first).
+            nearestFirst = Array(repeating: 0, count: levels * levels)
+            for center in allowed {
+                let row = center * levels
+                nearestFirst[row] = center
+                var count = 1
+                var distance = 1
+                while count < allowed.count {
+                    if center + distance <= allowed.upperBound {
+                        nearestFirst[row + count] = center + distance
+                        count += 1
+                    }
+                    if center - distance >= allowed.lowerBound {
+                        nearestFirst[row + count] = center - distance
+                        count += 1
+                    }
+                    distance += 1
+                }
+            }
+        }
+    }
+
+    /// A partial plan after playing some level at some depth.
+    struct Seen {
+        var buffer: Double
+        var worse: Double
+        var value: Double
+        var first: Int
+    }
+
+    /// The plain definition the search must match: every level sequence in lexicographic order, keeping the first
+    /// one with a strictly better value. Exponential; for tests.
+    func referenceFirstLevel(steps: Int) -> Int {
+        var best = -Double.infinity
+        var bestFirst = allowed.lowerBound
+        func visit(
+            depth: Int, level: Int, previous: Int?, buffer: Double, worse: Double, reward: Double, first: Int
+        ) {
+            var (buffer, worse, value) = (buffer, worse, reward)
+            play(depth: depth, level: level, previous: previous, buffer: &buffer, worse: &worse, value: &value)
+            if depth + 1 == steps {
+                if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+                if value > best {
+                    best = value
+                    bestFirst = first
+                }
+                return
+            }
+            for next in allowed {
+                visit(
+                    depth: depth + 1, level: next, previous: level, buffer: buffer, worse: worse, reward: value,
+                    first: first)
+            }
+        }
+        for first in allowed {
+            visit(
+                depth: 0, level: first, previous: previousLevel, buffer: startBuffer, worse: startBuffer, reward: 0,
+                first: first)
+        }
+        return bestFirst
+    }
+
+    /// One step of a plan: `level` at `depth` after `previous`, from the buffers of both scenarios (the planned
+    /// rate's, `buffer`, and the pessimistic one's, `worse`): idle to fit under the cap, download, stall if the
+    /// buffer runs out, add the step's QoE to `value`. `Search.step` is the same arithmetic from its tables.
+    func play(depth: Int, level: Int, previous: Int?, buffer: inout Double, worse: inout Double, value: inout Double) {
+        if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+        if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
+        let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+        let rebuffer = max(download - buffer, 0)
+        buffer = max(buffer - download, 0) + segmentSeconds
+        let slow = latencySeconds + sizes[depth * levels + level] / pessimisticRate
+        let worseRebuffer = max(slow - worse, 0)
+        worse = max(worse - slow, 0) + segmentSeconds
+        value = value + mbps[level] - rebufferPenalty * rebuffer
+        if let previous { value -= abs(mbps[level] - mbps[previous]) }
+        value -= pessimisticPenalty * worseRebuffer
+    }
+
+    /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
+    /// hot loop), the partial plans seen per (depth, level), and the best plan so far.
+    private struct Search {
+        /// Partial plans remembered per (depth, level); the oldest is replaced.
+        static let seenPerCell = 4
+
+        /// The levels a plan may use.
+        let allowed: ClosedRange<Int>
+        /// The buffer and level the plans start from (−1 = none).
+        let startBuffer: Double
+        let startLevel: Int
+        /// downloads[depth * levels + level]: seconds to fetch that segment at the predicted rate.
+        let downloads: UnsafePointer<Double>
+        /// The same at the pessimistic rate.
+        let slowDownloads: UnsafePointer<Double>
+        let pessimisticPenalty: Double
+        let mbps: UnsafePointer<Double>
+        let seen: UnsafeMutablePointer<Seen>
+        /// Partial plans recorded per cell so far (the cell holds the last `seenPerCell`).
+        let seenCount: UnsafeMutablePointer<Int>
+        let steps: Int
+        let levels: Int
+        let segmentSeconds: Double
+        let capSeconds: Double
+        let rebufferPenalty: Double
+        let terminalTarget: Double
+        let terminalWeight: Double
+        /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (ties: the higher first).
+        let nearestFirst: UnsafePointer<Int>
+        let allowedCount: Int
+        /// The top allowed bitrate: what any step can earn at most.
+        let topGain: Double
+        /// True when the allowed bitrates never fall with the level (a ladder's order).
+        let ascending: Bool
+        /// The reserve bound's price of a second of download (0: no reserve bound; see `init`).
+        let reservePrice: Double
+        /// stepGain[depth]: max over allowed levels of mbps − reservePrice × download (the predicted rate's).
+        let stepGain: UnsafeMutablePointer<Double>
+        /// leastDownload[depth]: the shortest download at that depth among the allowed levels.
+        let leastDownload: UnsafeMutablePointer<Double>
+        /// gainAfter[depth]: stepGain summed from that depth to the last; gainAfter[steps] = 0.
+        let gainAfter: UnsafeMutablePointer<Double>
+        var best: Double
+        var bestFirst: Int
+
+        init(
+            planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
+            seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
+            nearestFirst: UnsafePointer<Int>, reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
+        ) {
+            allowed = planner.allowed
+            startBuffer = planner.startBuffer
+            startLevel = planner.previousLevel ?? -1
+            self.downloads = downloads
+            slowDownloads = downloads + steps * planner.levels
+            pessimisticPenalty = planner.pessimisticPenalty
+            self.mbps = mbps
+            self.seen = seen
+            self.seenCount = seenCount
+            self.steps = steps
+            levels = planner.levels
+            segmentSeconds = planner.segmentSeconds
+            capSeconds = planner.capSeconds
+            rebufferPenalty = planner.rebufferPenalty
+            terminalTarget = planner.terminalTarget
+            terminalWeight = planner.terminalWeight
+            allowedCount = planner.allowed.count
+            self.nearestFirst = nearestFirst
+            topGain = mbps[planner.allowed.upperBound]
+            ascending = planner.allowed.dropFirst().allSatisfy { mbps[$0 - 1] <= mbps[$0] }
+            self.bestFirst = bestFirst
+            best = -Double.infinity
+            // The reserve bound (exact, a Lagrangian relaxation of the terminal value): with `final` the buffer a
+            // plan ends with, the terminal value −weight × max(target − final, 0) is at most
+            // price × (final − target) for any price in [0, weight]; and the buffer after the rest of a plan,
+            // from b after this step, is at most b + rest × segment − Σ download + Σ stall (the cap only removes
+            // buffer). The price of a stall second (rebuffer penalty − price > 0) keeps stalls a cost, so the
+            // rest is worth at most Σ over its steps of (mbps − price × download) + price × (b + rest × segment
+            // − target): each step's best level taken alone, and the next step at most the current level's
+            // bitrate (the switch). The price is the terminal weight, capped at half the rebuffer penalty so that
+            // a stall always costs enough to cover its own rounding.
+            reservePrice = terminalTarget > 0 ? max(min(terminalWeight, rebufferPenalty / 2), 0) : 0
+            stepGain = reserveTables
+            leastDownload = reserveTables + (steps + 1)
+            gainAfter = reserveTables + 2 * (steps + 1)
+            gainAfter[steps] = 0
+            if reservePrice > 0 {
+                for depth in (0..<steps).reversed() {
+                    var gain = -Double.infinity
+                    var least = Double.infinity
+                    for level in allowed {
+                        let download = downloads[depth * levels + level]
+                        gain = max(gain, mbps[level] - reservePrice * download)
+                        least = min(least, download)
+                    }
+                    stepGain[depth] = gain
+                    leastDownload[depth] = least
+                    gainAfter[depth] = gainAfter[depth + 1] + gain
+                }
+            }
+            // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is
+            // a bound the best plan beats.
+            for level in allowed { best = max(best, holdValue(level: level) - 1e-9) }
+        }
+
+        /// QoE of holding `level` for every step.
+        func holdValue(level: Int) -> Double {
+            var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
+            var previous = startLevel
+            for depth in 0..<steps {
+                if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
+                if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
+                (value, buffer, worse) = step(
+                    depth: depth, level: level, previous: previous, start: buffer, worseStart: worse, reward: value)
+                previous = level
+            }
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            return value
+        }
+
+        /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
+        /// level; otherwise remembers this one.
+        mutating func isDominated(cell: Int, buffer: Double, worse: Double, value: Double, first: Int) -> Bool {
+            let count = seenCount[cell]
+            let base = seen + cell * Self.seenPerCell
+            for i in 0..<min(count, Self.seenPerCell) {
+                let other = base[i]
+                if other.buffer >= buffer && other.worse >= worse && other.value >= value && other.first <= first {
+                    return true
+                }
+            }
+            base[count % Self.seenPerCell] = Seen(buffer: buffer, worse: worse, value: value, first: first)
+            seenCount[cell] = count + 1
+            return false
+        }
+
+        /// Plays every allowed level at `depth` after `previous` (−1 = none), from the buffers `buffer` and
+        /// `worse` and the QoE `reward` so far: a whole plan at the last step, else a partial plan that is cut
+        /// (bound, dominance) or extended. The order of the levels is nearest `previous` first; at the last step
+        /// it does not matter (`finish` keeps the best value and, among equals, the lowest first level).
+        /// `first` is the plan's first level, or −1 at depth 0 (each level is then its own first).
+        mutating func play(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
+            var start = buffer
+            var worseStart = worse
+            if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
+            if worseStart + segmentSeconds > capSeconds { worseStart = capSeconds - segmentSeconds }
+            let last = depth + 1 == steps
+            if last && depth > 0 {
+                finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
+                return
+            }
+            // The rest after this step earns at most the top bitrate per step but the next, which earns at most
+            // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
+            let laterGain = Double(steps - depth - 2) * topGain
+            // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
+            // magnitudes, far above any rounding.
+            let rest = Double(steps - depth - 1)
+            var nextLeast = 0.0
+            var nextGain = 0.0
+            var afterNext = 0.0
+            var scale = 0.0
+            if reservePrice > 0 && !last {
+                nextLeast = reservePrice * leastDownload[depth + 1]
+                nextGain = stepGain[depth + 1]
+                afterNext = gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
+                scale = 1 + abs(nextGain) + nextLeast + abs(gainAfter[depth + 2]) + 2 * rest * topGain
+                    + reservePrice * (rest * segmentSeconds + terminalTarget)
+            }
+            // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
+            let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
+            let order = nearestFirst + center * levels
+            for k in 0..<allowedCount {
+                let level = order[k]
+                let (value, buffer, worse) = step(
+                    depth: depth, level: level, previous: previous, start: start, worseStart: worseStart, reward: reward)
+                let first = first < 0 ? level : first
+                if last {
+                    finish(value: value, buffer: buffer, first: first)
+                    continue
+                }
+                // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
+                // only subtract; the margin keeps rounding from ever cutting a plan that would win; a tie only
+                // wins with a lower first level).
+                let bound = value + (laterGain + mbps[level]) + 1e-9
+                if bound < best || (bound == best && first >= bestFirst) { continue }
+                if reservePrice > 0 {
+                    let reserve = value + min(mbps[level] - nextLeast, nextGain) + afterNext + reservePrice * buffer
+                    let reserveBound = reserve + 1e-9 * (scale + abs(value) + reservePrice * buffer)
+                    if reserveBound < best || (reserveBound == best && first >= bestFirst) { continue }
+                }
+                if depth > 0
+                    && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
+                {
+                    continue
+                }
+                play(depth: depth + 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
+            }
+        }
+
+        /// The last step after `previous` at depth > 0: every level here completes a plan with the same first
+        /// level, so only the best value among them matters, and two exact shortcuts skip levels that cannot beat
+        /// the best plan (each with a margin far above any rounding, as the bound's; a tie cannot win, the first
+        /// level being the same):
+        /// - above `previous`, a level whose downloads (both scenarios) are no shorter earns the same bitrate net of
+        ///   the switch, with no less stall and no more buffer: it is worth at most `previous`'s plan, so when that
+        ///   one cannot beat the best, they are not played;
+        /// - below `previous`, a level earns at most 2 · its bitrate − `previous`'s (no stall, the switch paid),
+        ///   which falls with the level: from the first that cannot beat the best, no lower level is played.
+        mutating func finishLast(previous: Int, start: Double, worseStart: Double, reward: Double, first: Int) {
+            let depth = steps - 1
+            let row = downloads + depth * levels
+            let slowRow = slowDownloads + depth * levels
+            let held = lastValue(level: previous, previous: previous, start: start, worseStart: worseStart, reward: reward)
+            finish(value: held, first: first)
+            let lowest = allowed.lowerBound
+            let highest = allowed.upperBound
+            let margin = 1e-9 * (1 + abs(reward) + abs(held) + topGain)
+            let heldLoses = held + margin < best
+            if previous < highest {
+                for level in (previous + 1)...highest {
+                    if heldLoses && row[level] >= row[previous] && slowRow[level] >= slowRow[previous] { continue }
+                    finish(
+                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        first: first)
+                }
+            }
+            var level = previous - 1
+            while level >= lowest {
+                let most = reward + 2 * mbps[level] - mbps[previous]
+                if most + 1e-9 * (1 + abs(reward) + abs(most) + topGain) < best {
+                    if ascending { break }
+                } else {
+                    finish(
+                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        first: first)
+                }
+                level -= 1
+            }
+        }
+
+        /// The whole value of a plan whose last step plays `level` after `previous` (the arithmetic of `play` and
+        /// `finish`).
+        @inline(__always)
+        func lastValue(level: Int, previous: Int, start: Double, worseStart: Double, reward: Double) -> Double {
+            var (value, buffer, _) = step(
+                depth: steps - 1, level: level, previous: previous, start: start, worseStart: worseStart, reward: reward)
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            return value
+        }
+
+        /// One step from buffers already clamped under the cap (the arithmetic of `LookaheadPlanner.play`, from
+        /// the tables): `level` at `depth` after `previous` (−1 = none), from `start` and `worseStart` and the QoE
+        /// `reward` so far; returns the QoE after the step and both buffers after it.
+        @inline(__always)
+        func step(depth: Int, level: Int, previous: Int, start: Double, worseStart: Double, reward: Double)
+            -> (value: Double, buffer: Double, worse: Double) {
+            let download = downloads[depth * levels + level]
+            let slow = slowDownloads[depth * levels + level]
+            let rebuffer = max(download - start, 0)
+            let worseRebuffer = max(slow - worseStart, 0)
+            var value = reward + mbps[level] - rebufferPenalty * rebuffer
+            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            value -= pessimisticPenalty * worseRebuffer
+            return (value, max(start - download, 0) + segmentSeconds, max(worseStart - slow, 0) + segmentSeconds)
+        }
+
+        /// A whole plan with its terminal value: keep it if it is the best so far.
+        @inline(__always)
+        mutating func finish(value: Double, first: Int) {
+            if value > best || (value == best && first < bestFirst) {
+                best = value
+                bestFirst = first
+            }
+        }
+
+        /// A whole plan: the terminal value, then keep it if it is the best so far.
+        @inline(__always)
+        mutating func finish(value: Double, buffer: Double, first: Int) {
+            var value = value
+            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
+            finish(value: value, first: first)
+        }
+    }
+}
+
