@@ -44,7 +44,7 @@ public struct FilterzRule: ABRRule {
         let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
         var planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
-            rebufferPenalty: parameters.rebufferPenalty, steps: steps)
+            rebufferPenalty: parameters.rebufferPenalty)
         if estimator.recentRelativeErrors.count >= parameters.unknownErrorSamples {
             planner.pessimisticBitsPerSecond = predicted * parameters.pessimisticFactor
             planner.pessimisticPenalty = parameters.pessimisticPenalty

@@ -8,11 +8,11 @@ struct LookaheadPlanner {
     let rebufferPenalty: Double
     let segmentSeconds: Double
     let capSeconds: Double
-    /// sizes[k * levels + v] in bits.
-    let sizes: [Double]
+    /// The upcoming sizes in bytes and the ladder, read in place (`bits(depth:level:)`, `mbps(_:)`): a decision
+    /// copies nothing.
+    let upcomingBytes: [[Int]]
+    let variants: [VariantInfo]
     let levels: Int
-    /// Mbps of each level.
-    let mbps: [Double]
     let previousLevel: Int?
     let startBuffer: Double
     /// Terminal value: `terminalWeight` per second of buffer short of `terminalTarget` at the plan's end.
@@ -23,11 +23,9 @@ struct LookaheadPlanner {
     var pessimisticBitsPerSecond = 1.0
     var pessimisticPenalty = 0.0
 
-    /// `steps`: the longest plan that will be asked for (only that many upcoming sizes are tabulated; a player
-    /// may be told many more, e.g. to see the stream's end); nil = all.
     init(
         input: SelectionInput, allowed: ClosedRange<Int>, bitsPerSecond: Double, latencySeconds: Double,
-        rebufferPenalty: Double, steps: Int? = nil
+        rebufferPenalty: Double
     ) {
         self.allowed = allowed
         self.bitsPerSecond = max(bitsPerSecond, 1)
@@ -36,25 +34,8 @@ struct LookaheadPlanner {
         segmentSeconds = input.segmentDurationSeconds
         capSeconds = input.maxBufferSeconds
         levels = input.variants.count
-        let ahead = max(min(input.upcomingSegmentBytes.count, steps ?? .max), 1)
-        // `input.segmentBytes(ahead:variant:)` for every cell, reading the rows in place (this runs before every
-        // decision).
-        let levels = levels
-        sizes = input.upcomingSegmentBytes.withUnsafeBufferPointer { rows in
-            [Double](unsafeUninitializedCapacity: ahead * levels) { cells, count in
-                for k in 0..<ahead {
-                    if k < rows.count && rows[k].count >= levels {
-                        rows[k].withUnsafeBufferPointer { row in
-                            for v in 0..<levels { cells[k * levels + v] = Double(row[v]) * 8 }
-                        }
-                    } else {
-                        for v in 0..<levels { cells[k * levels + v] = Double(input.segmentBytes(ahead: k, variant: v)) * 8 }
-                    }
-                }
-                count = ahead * levels
-            }
-        }
-        mbps = input.variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
+        upcomingBytes = input.upcomingSegmentBytes
+        variants = input.variants
         previousLevel = input.previousVariantIndex
         startBuffer = input.bufferSeconds
     }
@@ -63,11 +44,27 @@ struct LookaheadPlanner {
     /// two buffers are equal and cost nothing to compare.
     var pessimisticRate: Double { pessimisticPenalty > 0 ? max(pessimisticBitsPerSecond, 1) : bitsPerSecond }
 
-    /// The first level of the best plan over `steps` segments (at most the `steps` given to `init`).
+    /// Bits of the segment `depth` ahead at `level`: `SelectionInput.segmentBytes(ahead:variant:)` × 8.
+    @inline(__always)
+    func bits(depth: Int, level: Int) -> Double {
+        if depth < upcomingBytes.count {
+            let row = upcomingBytes[depth]
+            if level < row.count { return Double(row[level]) * 8 }
+        }
+        return Double(SelectionInput.nominalBytes(of: variants[level], seconds: segmentSeconds)) * 8
+    }
+
+    /// The nominal bitrate of `level`, Mbps: what QoE_lin counts.
+    @inline(__always)
+    func mbps(_ level: Int) -> Double { Double(variants[level].nominalBitsPerSecond) / 1_000_000 }
+
+    /// The first level of the best plan over `steps` segments.
     ///
-    /// The bound starts just below the best plan that holds one level, and levels nearest the previous one
-    /// are visited first, so good plans are found early and far more is cut. Two cuts, both exact:
-    /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored;
+    /// Levels nearest the previous one are visited first, so the first plan tried holds the previous level and
+    /// good plans are found early (starting the bound at the best plan that holds one level, or at the last
+    /// decision's plan shifted by a segment, cost more than they cut). Cuts, all exact:
+    /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored (two bounds: the
+    ///   top bitrate at every step; and the reserve bound, see `Search.init`);
     /// - dominance: a partial plan that reaches the same level at the same depth as one already seen, with no
     ///   more buffer, no more value and no lower first level, is not explored (every continuation of it is
     ///   worth at most the same continuation of the other: the buffer only helps, and each step's arithmetic is
@@ -87,34 +84,34 @@ struct LookaheadPlanner {
         let slowRate = pessimisticRate
         scratch.prepare(cells: cells * Search.seenPerCell, allowed: allowed, levels: levels)
         let nearestFirst = scratch.nearestFirst
-        // Doubles: both scenarios' download tables (2 × cells), then the reserve bound's per-step tables (3 × (steps
-        // + 1)).
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + 3 * (steps + 1)) { doubles in
+        // Doubles: both scenarios' download tables (2 × cells), the reserve bound's per-step tables (3 × (steps
+        // + 1)), the levels' Mbps.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + 3 * (steps + 1) + levels) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
             // evaluates.
             for depth in 0..<steps {
                 for level in 0..<levels {
-                    let bits = sizes[depth * levels + level]
+                    let bits = bits(depth: depth, level: level)
                     downloads[depth * levels + level] = latencySeconds + bits / bitsPerSecond
                     downloads[cells + depth * levels + level] = latencySeconds + bits / slowRate
                 }
             }
+            let mbps = downloads + 2 * cells + 3 * (steps + 1)
+            for level in 0..<levels { mbps[level] = self.mbps(level) }
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
                 return scratch.seen.withUnsafeMutableBufferPointer { seen in
                     nearestFirst.withUnsafeBufferPointer { nearestFirst in
-                        mbps.withUnsafeBufferPointer { mbps in
-                            var search = Search(
-                                planner: self, downloads: UnsafePointer(downloads), mbps: mbps.baseAddress!,
-                                seen: seen.baseAddress!, seenCount: counts.baseAddress!,
-                                nearestFirst: nearestFirst.baseAddress!, reserveTables: downloads + 2 * cells,
-                                steps: steps, bestFirst: allowed.lowerBound)
-                            search.play(
-                                depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
-                                worse: startBuffer, reward: 0, first: -1)
-                            return search.bestFirst
-                        }
+                        var search = Search(
+                            planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
+                            seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                            nearestFirst: nearestFirst.baseAddress!, reserveTables: downloads + 2 * cells,
+                            steps: steps, bestFirst: allowed.lowerBound)
+                        search.play(
+                            depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                            worse: startBuffer, reward: 0, first: -1)
+                        return search.bestFirst
                     }
                 }
             }
@@ -205,14 +202,15 @@ struct LookaheadPlanner {
     func play(depth: Int, level: Int, previous: Int?, buffer: inout Double, worse: inout Double, value: inout Double) {
         if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
         if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
-        let download = latencySeconds + sizes[depth * levels + level] / bitsPerSecond
+        let bits = bits(depth: depth, level: level)
+        let download = latencySeconds + bits / bitsPerSecond
         let rebuffer = max(download - buffer, 0)
         buffer = max(buffer - download, 0) + segmentSeconds
-        let slow = latencySeconds + sizes[depth * levels + level] / pessimisticRate
+        let slow = latencySeconds + bits / pessimisticRate
         let worseRebuffer = max(slow - worse, 0)
         worse = max(worse - slow, 0) + segmentSeconds
-        value = value + mbps[level] - rebufferPenalty * rebuffer
-        if let previous { value -= abs(mbps[level] - mbps[previous]) }
+        value = value + mbps(level) - rebufferPenalty * rebuffer
+        if let previous { value -= abs(mbps(level) - mbps(previous)) }
         value -= pessimisticPenalty * worseRebuffer
     }
 
@@ -316,24 +314,6 @@ struct LookaheadPlanner {
                     gainAfter[depth] = gainAfter[depth + 1] + gain
                 }
             }
-            // Every plan that holds one level is a real plan, so the best of them (less a margin for rounding) is
-            // a bound the best plan beats.
-            for level in allowed { best = max(best, holdValue(level: level) - 1e-9) }
-        }
-
-        /// QoE of holding `level` for every step.
-        func holdValue(level: Int) -> Double {
-            var (buffer, worse, value) = (startBuffer, startBuffer, 0.0)
-            var previous = startLevel
-            for depth in 0..<steps {
-                if buffer + segmentSeconds > capSeconds { buffer = capSeconds - segmentSeconds }
-                if worse + segmentSeconds > capSeconds { worse = capSeconds - segmentSeconds }
-                (value, buffer, worse) = step(
-                    depth: depth, level: level, previous: previous, start: buffer, worseStart: worse, reward: value)
-                previous = level
-            }
-            if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
-            return value
         }
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first

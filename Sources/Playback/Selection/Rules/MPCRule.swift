@@ -24,8 +24,7 @@ public struct MPCRule: ABRRule {
         let steps = min(horizon, max(input.upcomingSegmentBytes.count, 1))
         let planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted,
-            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond,
-            steps: steps)
+            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: rebufferPenaltyPerSecond)
         let level = planner.bestFirstLevel(steps: steps, scratch: &scratch)
         guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
