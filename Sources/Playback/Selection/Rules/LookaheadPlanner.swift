@@ -217,7 +217,7 @@ struct LookaheadPlanner {
     /// The depth-first search: the planner's numbers, its tables as pointers (no reference counting in the
     /// hot loop), the partial plans seen per (depth, level), and the best plan so far.
     private struct Search {
-        /// Partial plans remembered per (depth, level); the oldest is replaced.
+        /// Partial plans remembered per (depth, level); the oldest is replaced (a power of two).
         static let seenPerCell = 4
 
         /// The levels a plan may use.
@@ -320,15 +320,15 @@ struct LookaheadPlanner {
         /// level; otherwise remembers this one.
         mutating func isDominated(cell: Int, buffer: Double, worse: Double, value: Double, first: Int) -> Bool {
             let count = seenCount[cell]
-            let base = seen + cell * Self.seenPerCell
+            let base = seen + cell &* Self.seenPerCell
             for i in 0..<min(count, Self.seenPerCell) {
                 let other = base[i]
                 if other.buffer >= buffer && other.worse >= worse && other.value >= value && other.first <= first {
                     return true
                 }
             }
-            base[count % Self.seenPerCell] = Seen(buffer: buffer, worse: worse, value: value, first: first)
-            seenCount[cell] = count + 1
+            base[count & (Self.seenPerCell - 1)] = Seen(buffer: buffer, worse: worse, value: value, first: first)
+            seenCount[cell] = count &+ 1
             return false
         }
 
@@ -366,11 +366,14 @@ struct LookaheadPlanner {
             }
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
             let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
-            let order = nearestFirst + center * levels
+            let order = nearestFirst + center &* levels
+            let row = downloads + depth &* levels
+            let slowRow = slowDownloads + depth &* levels
             for k in 0..<allowedCount {
                 let level = order[k]
                 let (value, buffer, worse) = step(
-                    depth: depth, level: level, previous: previous, start: start, worseStart: worseStart, reward: reward)
+                    row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
+                    reward: reward)
                 let first = first < 0 ? level : first
                 if last {
                     finish(value: value, buffer: buffer, first: first)
@@ -387,11 +390,11 @@ struct LookaheadPlanner {
                     if reserveBound < best || (reserveBound == best && first >= bestFirst) { continue }
                 }
                 if depth > 0
-                    && isDominated(cell: depth * levels + level, buffer: buffer, worse: worse, value: value, first: first)
+                    && isDominated(cell: depth &* levels &+ level, buffer: buffer, worse: worse, value: value, first: first)
                 {
                     continue
                 }
-                play(depth: depth + 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
+                play(depth: depth &+ 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
             }
         }
 
@@ -405,10 +408,12 @@ struct LookaheadPlanner {
         /// - below `previous`, a level earns at most 2 · its bitrate − `previous`'s (no stall, the switch paid),
         ///   which falls with the level: from the first that cannot beat the best, no lower level is played.
         mutating func finishLast(previous: Int, start: Double, worseStart: Double, reward: Double, first: Int) {
-            let depth = steps - 1
-            let row = downloads + depth * levels
-            let slowRow = slowDownloads + depth * levels
-            let held = lastValue(level: previous, previous: previous, start: start, worseStart: worseStart, reward: reward)
+            let depth = steps &- 1
+            let row = downloads + depth &* levels
+            let slowRow = slowDownloads + depth &* levels
+            let held = lastValue(
+                row: row, slowRow: slowRow, level: previous, previous: previous, start: start, worseStart: worseStart,
+                reward: reward)
             finish(value: held, first: first)
             let lowest = allowed.lowerBound
             let highest = allowed.upperBound
@@ -418,7 +423,9 @@ struct LookaheadPlanner {
                 for level in (previous + 1)...highest {
                     if heldLoses && row[level] >= row[previous] && slowRow[level] >= slowRow[previous] { continue }
                     finish(
-                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        value: lastValue(
+                            row: row, slowRow: slowRow, level: level, previous: previous, start: start,
+                            worseStart: worseStart, reward: reward),
                         first: first)
                 }
             }
@@ -429,7 +436,9 @@ struct LookaheadPlanner {
                     if ascending { break }
                 } else {
                     finish(
-                        value: lastValue(level: level, previous: previous, start: start, worseStart: worseStart, reward: reward),
+                        value: lastValue(
+                            row: row, slowRow: slowRow, level: level, previous: previous, start: start,
+                            worseStart: worseStart, reward: reward),
                         first: first)
                 }
                 level -= 1
@@ -439,21 +448,28 @@ struct LookaheadPlanner {
         /// The whole value of a plan whose last step plays `level` after `previous` (the arithmetic of `play` and
         /// `finish`).
         @inline(__always)
-        func lastValue(level: Int, previous: Int, start: Double, worseStart: Double, reward: Double) -> Double {
+        func lastValue(
+            row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
+            worseStart: Double, reward: Double
+        ) -> Double {
             var (value, buffer, _) = step(
-                depth: steps - 1, level: level, previous: previous, start: start, worseStart: worseStart, reward: reward)
+                row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
+                reward: reward)
             if buffer < terminalTarget { value -= terminalWeight * (terminalTarget - buffer) }
             return value
         }
 
         /// One step from buffers already clamped under the cap (the arithmetic of `LookaheadPlanner.play`, from
-        /// the tables): `level` at `depth` after `previous` (−1 = none), from `start` and `worseStart` and the QoE
-        /// `reward` so far; returns the QoE after the step and both buffers after it.
+        /// the tables): `level` after `previous` (−1 = none) at the depth whose download rows are `row` and
+        /// `slowRow`, from `start` and `worseStart` and the QoE `reward` so far; returns the QoE after the step and
+        /// both buffers after it.
         @inline(__always)
-        func step(depth: Int, level: Int, previous: Int, start: Double, worseStart: Double, reward: Double)
-            -> (value: Double, buffer: Double, worse: Double) {
-            let download = downloads[depth * levels + level]
-            let slow = slowDownloads[depth * levels + level]
+        func step(
+            row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
+            worseStart: Double, reward: Double
+        ) -> (value: Double, buffer: Double, worse: Double) {
+            let download = row[level]
+            let slow = slowRow[level]
             let rebuffer = max(download - start, 0)
             let worseRebuffer = max(slow - worseStart, 0)
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
