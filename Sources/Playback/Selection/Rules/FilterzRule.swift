@@ -41,7 +41,7 @@ public struct FilterzRule: ABRRule {
         guard let windowMean = estimator.harmonicMeanBitsPerSecond else {
             return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
         }
-        let harmonic = levelShiftMean(estimator) ?? windowMean
+        let harmonic = levelShiftMean(estimator.recentBitsPerSecond, windowMean: windowMean) ?? windowMean
         var error = min(estimator.maxRecentRelativeError, parameters.maxRelativeError)
         if estimator.recentRelativeErrors.count < parameters.unknownErrorSamples {
             error = parameters.maxRelativeError
@@ -70,13 +70,12 @@ public struct FilterzRule: ABRRule {
     }
 
     /// The harmonic mean of the last two samples when both lie more than `levelShiftFactor` above the window's
-    /// (nil otherwise): the link has moved up to a new level, not spiked once.
-    func levelShiftMean(_ estimator: BandwidthEstimator) -> Double? {
-        let samples = estimator.recentBitsPerSecond
-        guard samples.count >= 3, let harmonic = estimator.harmonicMeanBitsPerSecond else { return nil }
+    /// harmonic mean `windowMean` (nil otherwise): the link has moved up to a new level, not spiked once.
+    func levelShiftMean(_ samples: [Double], windowMean: Double) -> Double? {
+        guard samples.count >= 3 else { return nil }
         let last = samples[samples.count - 1]
         let before = samples[samples.count - 2]
-        guard min(last, before) > parameters.levelShiftFactor * harmonic else { return nil }
+        guard min(last, before) > parameters.levelShiftFactor * windowMean else { return nil }
         return 2 / (1 / last + 1 / before)
     }
 
