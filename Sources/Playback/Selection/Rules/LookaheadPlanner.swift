@@ -90,11 +90,26 @@ struct LookaheadPlanner {
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
             // evaluates.
-            for depth in 0..<steps {
-                for level in 0..<levels {
-                    let bits = bits(depth: depth, level: level)
-                    downloads[depth * levels + level] = latencySeconds + bits / bitsPerSecond
-                    downloads[cells + depth * levels + level] = latencySeconds + bits / slowRate
+            upcomingBytes.withUnsafeBufferPointer { rows in
+                for depth in 0..<steps {
+                    let fast = downloads + depth * levels
+                    let slow = fast + cells
+                    if depth < rows.count && rows[depth].count >= levels {
+                        // The sizes are known: read the row in place (`bits(depth:level:)` for each cell).
+                        rows[depth].withUnsafeBufferPointer { row in
+                            for level in 0..<levels {
+                                let bits = Double(row[level]) * 8
+                                fast[level] = latencySeconds + bits / bitsPerSecond
+                                slow[level] = latencySeconds + bits / slowRate
+                            }
+                        }
+                    } else {
+                        for level in 0..<levels {
+                            let bits = bits(depth: depth, level: level)
+                            fast[level] = latencySeconds + bits / bitsPerSecond
+                            slow[level] = latencySeconds + bits / slowRate
+                        }
+                    }
                 }
             }
             let mbps = downloads + 2 * cells + 3 * (steps + 1)
