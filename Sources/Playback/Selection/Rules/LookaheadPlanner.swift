@@ -386,12 +386,13 @@ struct LookaheadPlanner {
             let slowRow = slowDownloads + depth &* levels
             for k in 0..<allowedCount {
                 let level = order[k]
-                let (value, buffer, worse) = step(
+                // The step's value first, its buffers only for a child that is not cut by the first bound.
+                let value = stepValue(
                     row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
                     reward: reward)
                 let first = first < 0 ? level : first
                 if last {
-                    finish(value: value, buffer: buffer, first: first)
+                    finish(value: value, buffer: max(start - row[level], 0) + segmentSeconds, first: first)
                     continue
                 }
                 // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
@@ -399,6 +400,8 @@ struct LookaheadPlanner {
                 // wins with a lower first level).
                 let bound = value + (laterGain + mbps[level]) + 1e-9
                 if bound < best || (bound == best && first >= bestFirst) { continue }
+                let buffer = max(start - row[level], 0) + segmentSeconds
+                let worse = max(worseStart - slowRow[level], 0) + segmentSeconds
                 if reservePrice > 0 {
                     let reserve = value + min(mbps[level] - nextLeast, nextGain) + afterNext + reservePrice * buffer
                     let reserveBound = reserve + 1e-9 * (scale + abs(value) + reservePrice * buffer)
@@ -483,14 +486,24 @@ struct LookaheadPlanner {
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
             worseStart: Double, reward: Double
         ) -> (value: Double, buffer: Double, worse: Double) {
-            let download = row[level]
-            let slow = slowRow[level]
-            let rebuffer = max(download - start, 0)
-            let worseRebuffer = max(slow - worseStart, 0)
+            let value = stepValue(
+                row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
+                reward: reward)
+            return (value, max(start - row[level], 0) + segmentSeconds, max(worseStart - slowRow[level], 0) + segmentSeconds)
+        }
+
+        /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone.
+        @inline(__always)
+        func stepValue(
+            row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
+            worseStart: Double, reward: Double
+        ) -> Double {
+            let rebuffer = max(row[level] - start, 0)
+            let worseRebuffer = max(slowRow[level] - worseStart, 0)
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
             if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
             value -= pessimisticPenalty * worseRebuffer
-            return (value, max(start - download, 0) + segmentSeconds, max(worseStart - slow, 0) + segmentSeconds)
+            return value
         }
 
         /// A whole plan with its terminal value: keep it if it is the best so far.
