@@ -353,10 +353,8 @@ struct LookaheadPlanner {
         /// it does not matter (`finish` keeps the best value and, among equals, the lowest first level).
         /// `first` is the plan's first level, or −1 at depth 0 (each level is then its own first).
         mutating func play(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
-            var start = buffer
-            var worseStart = worse
-            if start + segmentSeconds > capSeconds { start = capSeconds - segmentSeconds }
-            if worseStart + segmentSeconds > capSeconds { worseStart = capSeconds - segmentSeconds }
+            let start = clamped(buffer)
+            let worseStart = clamped(worse)
             let last = depth + 1 == steps
             if last && depth > 0 {
                 finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
@@ -406,6 +404,13 @@ struct LookaheadPlanner {
                     let reserve = value + min(mbps[level] - nextLeast, nextGain) + afterNext + reservePrice * buffer
                     let reserveBound = reserve + 1e-9 * (scale + abs(value) + reservePrice * buffer)
                     if reserveBound < best || (reserveBound == best && first >= bestFirst) { continue }
+                }
+                if depth &+ 2 == steps {
+                    // The next step is the last: no partial plan to compare (dominance rarely cuts here), no call.
+                    finishLast(
+                        previous: level, start: clamped(buffer), worseStart: clamped(worse), reward: value,
+                        first: first)
+                    continue
                 }
                 if depth > 0
                     && isDominated(cell: depth &* levels &+ level, buffer: buffer, worse: worse, value: value, first: first)
@@ -504,6 +509,12 @@ struct LookaheadPlanner {
             if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
             value -= pessimisticPenalty * worseRebuffer
             return value
+        }
+
+        /// A buffer before a request: idle until one more segment fits under the cap.
+        @inline(__always)
+        func clamped(_ buffer: Double) -> Double {
+            buffer + segmentSeconds > capSeconds ? capSeconds - segmentSeconds : buffer
         }
 
         /// A whole plan with its terminal value: keep it if it is the best so far.
