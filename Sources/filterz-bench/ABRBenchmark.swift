@@ -113,7 +113,7 @@ enum ABRBenchmark {
         return closest.gap < -1e-9 ? 1 : 0
     }
 
-    /// `FILTERZ_PARAMS="horizon=5,reserve=20,weight=0.4,maxError=1,penalty=4.3,unknown=3,pfactor=0.65,ppenalty=0.5"` (for tuning).
+    /// `FILTERZ_PARAMS="horizon=5,reserve=20,weight=0.4,maxError=1,penalty=4.3,unknown=3,pfactor=0.65,ppenalty=0.5,shift=2"` (for tuning).
     static func applyOverrides(to parameters: inout FilterzParameters) {
         guard let text = ProcessInfo.processInfo.environment["FILTERZ_PARAMS"] else { return }
         for pair in text.split(separator: ",") {
@@ -128,6 +128,7 @@ enum ABRBenchmark {
             case "unknown": parameters.unknownErrorSamples = Int(value)
             case "pfactor": parameters.pessimisticFactor = value
             case "ppenalty": parameters.pessimisticPenalty = value
+            case "shift": parameters.levelShiftFactor = value
             default: print("unknown parameter \(parts[0])")
             }
         }

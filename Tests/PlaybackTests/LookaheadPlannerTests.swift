@@ -21,6 +21,8 @@ import Testing
         let variants = bitrates.enumerated().map { VariantInfo(index: $0, bandwidthBitsPerSecond: $1 * 1000) }
         var random = Random(state: 7)
         var firstLevels = Set<Int>()
+        // One scratch for every case, as a rule keeps it between decisions (other ranges, other depths).
+        var scratch = LookaheadPlanner.Scratch()
         for _ in 0..<4000 {
             let segments = random.int(1...6)
             // Some ladders have sizes that do not grow with the level (VBR), which the last step's shortcuts must
@@ -52,6 +54,7 @@ import Testing
             let steps = random.int(1...segments)
             let chosen = planner.bestFirstLevel(steps: steps)
             #expect(chosen == planner.referenceFirstLevel(steps: steps))
+            #expect(planner.bestFirstLevel(steps: steps, scratch: &scratch) == chosen)
             firstLevels.insert(chosen)
         }
         #expect(firstLevels.count >= 5, "the cases cover most first levels")

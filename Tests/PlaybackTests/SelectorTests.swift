@@ -144,6 +144,26 @@ import Testing
         #expect(rule.choose(end, allowed: 0...5).variantIndex == 5)
     }
 
+    @Test func filterzFollowsALevelShiftUpButNotASingleSpike() {
+        // Three samples at 0.85 Mbps, then two at 9 Mbps: the link has moved up, and the plan starts from the two
+        // (a level above what the five-sample mean allows). One sample at 9 Mbps is a spike: nothing changes.
+        var shifted = Self.estimator(850_000)
+        var spiked = shifted
+        for _ in 0..<2 { shifted.recordThroughput(bitsPerSecond: 9_000_000, transferSeconds: 0.4) }
+        spiked.recordThroughput(bitsPerSecond: 850_000, transferSeconds: 4)
+        spiked.recordThroughput(bitsPerSecond: 9_000_000, transferSeconds: 0.4)
+        for (estimator, moves) in [(shifted, true), (spiked, false)] {
+            var input = Self.input(estimator, buffer: 40, previous: 1)
+            input.remainingSegments = 30
+            input.upcomingSegmentBytes = Self.nominalSizes(segments: 5)
+            var plain = FilterzRule(parameters: .init(levelShiftFactor: .infinity))
+            var following = FilterzRule()
+            let without = plain.choose(input, allowed: 0...5).variantIndex
+            let with = following.choose(input, allowed: 0...5).variantIndex
+            if moves { #expect(with > without) } else { #expect(with == without) }
+        }
+    }
+
     /// Bytes of `segments` segments at every rung's nominal rate (4 s).
     static func nominalSizes(segments: Int) -> [[Int]] {
         (0..<segments).map { _ in ladder.map { $0.bandwidthBitsPerSecond / 2 } }

@@ -16,7 +16,9 @@ public struct ExponentialAverage: Sendable, Hashable {
     }
 
     public mutating func add(_ value: Double, weight: Double) {
-        let decay = pow(alpha, weight)
+        // A unit weight (one sample per request, the latency averages) decays by alpha itself: pow(alpha, 1)
+        // is alpha exactly, without the call.
+        let decay = weight == 1 ? alpha : pow(alpha, weight)
         raw = value * (1 - decay) + decay * raw
         totalWeight += weight
     }

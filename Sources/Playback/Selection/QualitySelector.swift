@@ -19,9 +19,14 @@ public struct QualitySelector: Sendable {
             return Selection(variantIndex: min(max(index, 0), top), reason: "user choice")
         }
         let cap = QualitySelector.viewportCap(variants: input.variants, viewport: input.viewport)
-        var input = input
-        if let planned = configuration.plannedBufferCapSeconds { input.maxBufferSeconds = planned }
-        var selection = rule.choose(input, allowed: 0...cap)
+        var selection: Selection
+        if let planned = configuration.plannedBufferCapSeconds {
+            var input = input
+            input.maxBufferSeconds = planned
+            selection = rule.choose(input, allowed: 0...cap)
+        } else {
+            selection = rule.choose(input, allowed: 0...cap)
+        }
         selection.variantIndex = min(max(selection.variantIndex, 0), cap)
         return selection
     }

@@ -53,6 +53,11 @@ public struct SelectionInput: Sendable {
             let row = upcomingSegmentBytes[ahead]
             if variant < row.count { return row[variant] }
         }
-        return Int((Double(variants[variant].nominalBitsPerSecond) * segmentDurationSeconds / 8).rounded())
+        return Self.nominalBytes(of: variants[variant], seconds: segmentDurationSeconds)
+    }
+
+    /// Bytes of a segment of `seconds` at the variant's nominal rate (when its size is not known).
+    static func nominalBytes(of variant: VariantInfo, seconds: Double) -> Int {
+        Int((Double(variant.nominalBitsPerSecond) * seconds / 8).rounded())
     }
 }

@@ -9,7 +9,12 @@ public struct StreamManifest: Sendable, Hashable {
     /// Nominal bitrate of each level, kbit/s, ascending. QoE uses these.
     public var bitratesKilobitsPerSecond: [Double]
     /// `segmentSizesBits[k][level]`.
-    public var segmentSizesBits: [[Double]]
+    public var segmentSizesBits: [[Double]] {
+        didSet { segmentSizesBytes = Self.wholeBytes(segmentSizesBits) }
+    }
+    /// `segmentSizesBits` in whole bytes (what a player learns from a playlist), kept in step with it so that a
+    /// session does not convert them again.
+    public private(set) var segmentSizesBytes: [[Int]]
     /// Resolution of each level when known (for the viewport cap).
     public var resolutions: [(width: Int, height: Int)?]
     /// Display names of the levels (e.g. "540p"), for `--select` and reports.
@@ -39,6 +44,7 @@ public struct StreamManifest: Sendable, Hashable {
         self.segmentDurationMilliseconds = segmentDurationMilliseconds
         self.bitratesKilobitsPerSecond = bitratesKilobitsPerSecond
         self.segmentSizesBits = segmentSizesBits
+        segmentSizesBytes = Self.wholeBytes(segmentSizesBits)
         let levels = bitratesKilobitsPerSecond.count
         self.resolutions = resolutions.map { $0.count == levels ? $0 : Array(repeating: nil, count: levels) }
             ?? Array(repeating: nil, count: levels)
@@ -49,6 +55,10 @@ public struct StreamManifest: Sendable, Hashable {
                 return "\(Int(bitratesKilobitsPerSecond[level].rounded()))k"
             }
         }
+    }
+
+    static func wholeBytes(_ bits: [[Double]]) -> [[Int]] {
+        bits.map { row in row.map { Int(($0 / 8).rounded()) } }
     }
 
     public var segmentCount: Int { segmentSizesBits.count }

@@ -64,7 +64,7 @@ struct SegmentLoop {
         clock = NetworkClock(trace: trace)
         selector = QualitySelector(rule: configuration.rule, configuration: configuration.selector)
         estimator = BandwidthEstimator(configuration: configuration.estimator)
-        bytesTable = manifest.segmentSizesBits.map { row in row.map { Int(($0 / 8).rounded()) } }
+        bytesTable = manifest.segmentSizesBytes
         window = Array(bytesTable.prefix(max(configuration.lookaheadSegments, 0)))
         playedLevels.reserveCapacity(manifest.segmentCount)
     }

@@ -20,10 +20,17 @@
 ///   stalls in the next dip; the reserve keeps a cushion against outages. The reserve shrinks to the media
 ///   still to come after the plan, so near the end of a stream the buffer is spent on quality (buffer left
 ///   at the end is worth nothing).
+/// - A level shift up: when the last two throughput samples both exceed the window's harmonic mean by more
+///   than `levelShiftFactor` (2×), the link has moved to a new level (a 3G spike is one sample): the prediction
+///   starts from those two alone. The harmonic mean of five samples otherwise needs four or five downloads to
+///   follow a jump (from 0.85 to 9 Mbit/s on the Sabre FCC traces), all at the old rate's quality. The error
+///   discount still applies (the jump's own samples were under-predicted), so the step up stays cautious.
 /// - The stream's end is taken from `remainingSegments`, else inferred when the look-ahead sizes stop short.
 public struct FilterzRule: ABRRule {
     public let name = "filterz"
     public var parameters: FilterzParameters
+    /// The planner's memory, reused from one decision to the next.
+    var scratch = LookaheadPlanner.Scratch()
 
     public init(parameters: FilterzParameters = .init()) {
         self.parameters = parameters
@@ -31,9 +38,10 @@ public struct FilterzRule: ABRRule {
 
     public mutating func choose(_ input: SelectionInput, allowed: ClosedRange<Int>) -> Selection {
         let estimator = input.estimator
-        guard let harmonic = estimator.harmonicMeanBitsPerSecond else {
+        guard let windowMean = estimator.harmonicMeanBitsPerSecond else {
             return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
         }
+        let harmonic = levelShiftMean(estimator.recentBitsPerSecond, windowMean: windowMean) ?? windowMean
         var error = min(estimator.maxRecentRelativeError, parameters.maxRelativeError)
         if estimator.recentRelativeErrors.count < parameters.unknownErrorSamples {
             error = parameters.maxRelativeError
@@ -42,7 +50,7 @@ public struct FilterzRule: ABRRule {
         let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
         var planner = LookaheadPlanner(
             input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
-            rebufferPenalty: parameters.rebufferPenalty, steps: steps)
+            rebufferPenalty: parameters.rebufferPenalty)
         if estimator.recentRelativeErrors.count >= parameters.unknownErrorSamples {
             planner.pessimisticBitsPerSecond = predicted * parameters.pessimisticFactor
             planner.pessimisticPenalty = parameters.pessimisticPenalty
@@ -54,11 +62,21 @@ public struct FilterzRule: ABRRule {
                 parameters.reserveSeconds, input.maxBufferSeconds - input.segmentDurationSeconds, after)
             planner.terminalWeight = parameters.terminalWeight
         }
-        let level = planner.bestFirstLevel(steps: steps)
+        let level = planner.bestFirstLevel(steps: steps, scratch: &scratch)
         guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level,
             reason: "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s")
+    }
+
+    /// The harmonic mean of the last two samples when both lie more than `levelShiftFactor` above the window's
+    /// harmonic mean `windowMean` (nil otherwise): the link has moved up to a new level, not spiked once.
+    func levelShiftMean(_ samples: [Double], windowMean: Double) -> Double? {
+        guard samples.count >= 3 else { return nil }
+        let last = samples[samples.count - 1]
+        let before = samples[samples.count - 2]
+        guard min(last, before) > parameters.levelShiftFactor * windowMean else { return nil }
+        return 2 / (1 / last + 1 / before)
     }
 
     /// Segments left: given, or inferred when the look-ahead sizes stop short of a full window (the end).
@@ -90,12 +108,16 @@ public struct FilterzParameters: Sendable, Hashable {
     public var pessimisticFactor: Double
     /// QoE cost per second of stall in the pessimistic scenario (0: no second scenario).
     public var pessimisticPenalty: Double
+    /// When the last two samples both exceed the window's harmonic mean by more than this factor, the prediction
+    /// starts from their harmonic mean alone (∞: never).
+    public var levelShiftFactor: Double
 
     public init(
         horizon: Int = 5, reserveSeconds: Double = 20, terminalWeight: Double = 0.4, rebufferPenalty: Double = 4.3,
         lookaheadForEnd: Int = 24, maxRelativeError: Double = 1, unknownErrorSamples: Int = 3,
-        pessimisticFactor: Double = 0.65, pessimisticPenalty: Double = 0.5
+        pessimisticFactor: Double = 0.65, pessimisticPenalty: Double = 0.5, levelShiftFactor: Double = 2
     ) {
+        self.levelShiftFactor = levelShiftFactor
         self.pessimisticFactor = pessimisticFactor
         self.pessimisticPenalty = pessimisticPenalty
         self.maxRelativeError = maxRelativeError
