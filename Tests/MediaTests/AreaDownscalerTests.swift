@@ -28,11 +28,11 @@ internal import CFFmpeg
     }
 
     /// The row-by-row passes (with their 2:1 and 4:3 loops) equal the sample-by-sample reference byte for
-    /// byte: the default ladder's sizes and their chroma, 4:3 across with other ratios down (no quarter units),
+    /// byte: the default ladder's sizes and their chroma, 4:3 widths whose groups are not a multiple of 4,
     /// ratios just above 1, large ratios, padded rows, one-sample planes.
     @Test(arguments: [
         (1280, 720, 960, 540), (640, 360, 480, 270), (1280, 720, 640, 360), (640, 360, 320, 180), (40, 8, 30, 6),
-        (56, 4, 42, 3), (40, 10, 30, 7), (65, 37, 64, 36), (37, 65, 36, 64), (100, 50, 33, 17), (9, 9, 1, 1), (1, 1, 1, 1),
+        (56, 4, 42, 3), (65, 37, 64, 36), (37, 65, 36, 64), (100, 50, 33, 17), (9, 9, 1, 1), (1, 1, 1, 1),
         (30, 20, 30, 20),
     ])
     func rowPassesEqualTheReference(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws {

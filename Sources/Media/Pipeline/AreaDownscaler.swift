@@ -2,7 +2,7 @@
 /// covers, weighted by overlap (a 2 × 2 block for 2:1, ¾ + ¼ of neighbours for 4:3). It is how the lower
 /// renditions are made from the 720p YUV planes the encoders share, instead of libswscale: no context per
 /// size, written straight into the encoder's frame, and the two ratios of the default ladder (4:3 and 2:1)
-/// run as short fixed loops (other ratios read a table of taps per output sample).
+/// run as short fixed loops.
 ///
 /// Fixed point: the weights of each axis are in 1/256 and sum to exactly 256; the vertical pass keeps its
 /// sums (≤ 255 · 256) in a row of `UInt16`, the horizontal pass rounds once at the end, so the result is
@@ -59,8 +59,6 @@ struct AreaDownscaler: Sendable {
     let sourceWidth: Int, sourceHeight: Int
     let destinationWidth: Int, destinationHeight: Int
     let horizontal: Taps, vertical: Taps
-    /// 4:3 across, and every vertical weight a multiple of ¼: the row pass can work in quarter units.
-    private let threeQuartersInQuarters: Bool
 
     /// A downscaler between these sizes, or nil if either axis would grow.
     init?(from sourceWidth: Int, _ sourceHeight: Int, to destinationWidth: Int, _ destinationHeight: Int) {
@@ -73,7 +71,6 @@ struct AreaDownscaler: Sendable {
         self.destinationHeight = destinationHeight
         horizontal = Taps(source: sourceWidth, destination: destinationWidth)
         vertical = Taps(source: sourceHeight, destination: destinationHeight)
-        threeQuartersInQuarters = 3 * sourceWidth == 4 * destinationWidth && vertical.weights.allSatisfy { $0 % 64 == 0 }
     }
 
     /// Scales a plane of the source size (rows `sourceStride` bytes apart) into one of the destination size.
@@ -107,21 +104,33 @@ struct AreaDownscaler: Sendable {
             for x in 0..<destinationWidth {
                 output[x] = round(128 &* (UInt32(sums[2 * x]) &+ UInt32(sums[2 * x + 1])))
             }
-        } else if threeQuartersInQuarters {
-            // 4:3, every 4 sums give 3 outputs with weights ¾ ¼, ½ ½, ¼ ¾. The sums are multiples of 64 (the
-            // vertical weights are quarters too), so in quarter units they fit 10 bits and four of them, one
-            // UInt64 with 16-bit fields, give all three outputs through 64-bit adds without carries between
-            // fields; the result is in 1/16 and rounds as (x + 8) / 16, the same as the Q16 rounding.
-            for group in 0..<destinationWidth / 3 {
-                let quarters = UnsafeRawPointer(sums + 4 * group).loadUnaligned(as: UInt64.self) &>> 6
-                let pairs = quarters &+ (quarters &>> 16)  // a + b, b + c, c + d, d
-                let doubled = quarters &<< 1  // 2a, 2b, 2c, 2d
-                let first = UInt16(truncatingIfNeeded: doubled &+ pairs)  // 3a + b
-                let second = UInt16(truncatingIfNeeded: pairs &>> 15)  // 2 (b + c)
-                let third = UInt16(truncatingIfNeeded: (pairs &>> 32) &+ (doubled &>> 48))  // c + 3d
-                output[3 * group] = UInt8(truncatingIfNeeded: (first &+ 8) &>> 4)
-                output[3 * group + 1] = UInt8(truncatingIfNeeded: (second &+ 8) &>> 4)
-                output[3 * group + 2] = UInt8(truncatingIfNeeded: (third &+ 8) &>> 4)
+        } else if 3 * sourceWidth == 4 * destinationWidth {
+            // 4:3, every 4 sums give 3 outputs with weights ¾ ¼, ½ ½, ¼ ¾: 4 groups at a time in SIMD lanes.
+            let groups = destinationWidth / 3
+            var group = 0
+            while group + 4 <= groups {
+                let block = UnsafeRawPointer(sums + 4 * group).loadUnaligned(as: SIMD16<UInt16>.self)
+                let even = block.evenHalf, odd = block.oddHalf
+                let a = SIMD4<UInt32>(truncatingIfNeeded: even.evenHalf), c = SIMD4<UInt32>(truncatingIfNeeded: even.oddHalf)
+                let b = SIMD4<UInt32>(truncatingIfNeeded: odd.evenHalf), d = SIMD4<UInt32>(truncatingIfNeeded: odd.oddHalf)
+                let half = SIMD4<UInt32>(repeating: 32_768)
+                let first = SIMD4<UInt8>(truncatingIfNeeded: (a &* 192 &+ b &* 64 &+ half) &>> 16)
+                let second = SIMD4<UInt8>(truncatingIfNeeded: ((b &+ c) &* 128 &+ half) &>> 16)
+                let third = SIMD4<UInt8>(truncatingIfNeeded: (c &* 64 &+ d &* 192 &+ half) &>> 16)
+                let out = output + 3 * group
+                for lane in 0..<4 {
+                    out[3 * lane] = first[lane]
+                    out[3 * lane + 1] = second[lane]
+                    out[3 * lane + 2] = third[lane]
+                }
+                group += 4
+            }
+            for group in group..<groups {
+                let a = UInt32(sums[4 * group]), b = UInt32(sums[4 * group + 1])
+                let c = UInt32(sums[4 * group + 2]), d = UInt32(sums[4 * group + 3])
+                output[3 * group] = round(192 &* a &+ 64 &* b)
+                output[3 * group + 1] = round(128 &* (b &+ c))
+                output[3 * group + 2] = round(64 &* c &+ 192 &* d)
             }
         } else {
             let count = horizontal.count
