@@ -3,7 +3,7 @@ internal import CFFmpeg
 import Packaging
 
 /// Encodes one video rendition on its own thread: scale the filtered source picture to the rendition's
-/// size (`YUV420Downscaler` from YUV, libswscale otherwise), encode with libx264, cut and mux segments. Every libav object is created and used on that
+/// size, encode with libx264, cut and mux segments. Every libav object is created and used on that
 /// thread only; pictures come in and events go out as values.
 final class RenditionWorker: Sendable {
     /// Work for the thread.
@@ -89,14 +89,7 @@ final class RenditionWorker: Sendable {
 
     /// The libav side of one rendition (thread-confined).
     private final class Pipeline {
-        /// How the source picture becomes the rendition's: our area downscaler from the shared YUV picture
-        /// (or a plane copy at the source size), libswscale for an RGBA source or a size it cannot make.
-        enum Scaling {
-            case area(YUV420Downscaler)
-            case libswscale(Scaler)
-        }
-
-        let scaling: Scaling
+        let scaler: Scaler
         let frame: MediaFrame
         let encoder: VideoEncoder
         let segmenter: TrackSegmenter
@@ -107,17 +100,10 @@ final class RenditionWorker: Sendable {
         init(_ setup: Setup, events: Mailbox<TrackEvent>) throws {
             track = .video(setup.index)
             self.events = events
-            if setup.sourceLayout == .yuv420p,
-               let downscaler = YUV420Downscaler(
-                   from: setup.sourceWidth, setup.sourceHeight, to: setup.rung.width, setup.rung.height)
-            {
-                scaling = .area(downscaler)
-            } else {
-                let sourceFormat = setup.sourceLayout == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
-                scaling = .libswscale(try Scaler(
-                    from: setup.sourceWidth, setup.sourceHeight, sourceFormat,
-                    to: setup.rung.width, setup.rung.height, AV_PIX_FMT_YUV420P))
-            }
+            let sourceFormat = setup.sourceLayout == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
+            scaler = try Scaler(
+                from: setup.sourceWidth, setup.sourceHeight, sourceFormat,
+                to: setup.rung.width, setup.rung.height, AV_PIX_FMT_YUV420P)
             frame = try MediaFrame()
             encoder = try VideoEncoder(setup.encoder)
             let muxer = try SegmentMuxer(container: setup.container, encoder: encoder.codec)
@@ -139,10 +125,7 @@ final class RenditionWorker: Sendable {
             } else {
                 try frame.makeWritable()
             }
-            switch scaling {
-            case .area(let downscaler): downscaler.scale(picture, into: frame)
-            case .libswscale(let scaler): try scaler.scale(picture, into: frame)
-            }
+            try scaler.scale(picture, into: frame)
             frame.presentationTime = time
             try encoder.encode(frame, forceKeyframe: startsSegment) { packet in
                 try segmenter.handle(packet)
