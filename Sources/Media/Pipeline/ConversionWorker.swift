@@ -6,7 +6,8 @@ import Foundation
 ///
 /// It converts into a ring of pictures rather than a fresh 1.4 MB (720p) per frame: by the time a slot comes
 /// round again every rendition has encoded and dropped it (their queues hold at most `renditionQueueCapacity`
-/// pictures, plus the one each is encoding), so the buffers are written in place; if one is still held,
+/// pictures; the ring has three more: the one each is encoding, the one being converted, a spare), so the
+/// buffers are written in place; if one is still held,
 /// copy-on-write gives it a fresh buffer instead, so a short ring costs speed, never correctness.
 final class ConversionWorker: Sendable {
     private let queue: WorkQueue<RenditionWorker.Work>
