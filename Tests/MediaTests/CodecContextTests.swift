@@ -161,6 +161,44 @@ internal import CFFmpeg
         }
     }
 
+    /// A noisy RGBA picture (random bytes, alpha included) from a seed.
+    static func noisy(width: Int, height: Int, seed: UInt64, bytesPerRow: Int? = nil) -> Picture {
+        var generator = SeededBytes(state: seed)
+        let stride = bytesPerRow ?? width * 4
+        let bytes = (0..<(stride * height)).map { _ in generator.byte() }
+        return Picture(layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: stride)])
+    }
+
+    /// The 16-pixel `SIMD16<Int32>` path equals the block-by-block reference byte for byte: widths below,
+    /// at and just past multiples of 16 (the tail goes block by block), odd sizes, padded rows, 720p.
+    @Test(arguments: [(1, 1), (15, 3), (16, 2), (17, 5), (33, 9), (48, 1), (65, 37), (37, 65), (1280, 720)])
+    func vectorPathEqualsTheReference(width: Int, height: Int) {
+        for bytesPerRow in [width * 4, width * 4 + 12] {
+            let picture = Self.noisy(width: width, height: height, seed: UInt64(width * 7919 + height), bytesPerRow: bytesPerRow)
+            let fast = YUV420Conversion.yuv420(from: picture), reference = YUV420Conversion.referenceYUV420(from: picture)
+            #expect(fast.planes.map(\.bytesPerRow) == reference.planes.map(\.bytesPerRow))
+            for plane in 0..<3 {
+                #expect(fast.planes[plane].bytes == reference.planes[plane].bytes, "plane \(plane) of \(width)x\(height), stride \(bytesPerRow)")
+            }
+        }
+    }
+
+    /// Converting into a picture of the ring reuses its buffers, and never changes a copy a rendition still
+    /// holds (copy-on-write): the held copy keeps the earlier frame's bytes.
+    @Test func convertingIntoARingSlotLeavesHeldCopiesAlone() {
+        let first = Self.noisy(width: 34, height: 18, seed: 1), second = Self.noisy(width: 34, height: 18, seed: 2)
+        var slot = Picture.blankYUV420(width: 0, height: 0)
+        YUV420Conversion.convert(first, into: &slot)
+        let held = slot
+        YUV420Conversion.convert(second, into: &slot)
+        #expect(held.planes.map(\.bytes) == YUV420Conversion.referenceYUV420(from: first).planes.map(\.bytes))
+        #expect(slot.planes.map(\.bytes) == YUV420Conversion.referenceYUV420(from: second).planes.map(\.bytes))
+        let address = slot.planes[0].bytes.withUnsafeBufferPointer { $0.baseAddress }
+        YUV420Conversion.convert(first, into: &slot)
+        #expect(slot.planes[0].bytes.withUnsafeBufferPointer { $0.baseAddress } == address, "a released slot is written in place")
+        #expect(slot.planes.map(\.bytes) == YUV420Conversion.referenceYUV420(from: first).planes.map(\.bytes))
+    }
+
     @Test func primariesGetTheirBT709Values() {
         for (rgb, yuv) in [((255, 0, 0), (63, 102, 240)), ((0, 255, 0), (173, 42, 26)), ((0, 0, 255), (32, 240, 118)),
                            ((255, 255, 255), (235, 128, 128)), ((0, 0, 0), (16, 128, 128))] {

@@ -173,7 +173,7 @@ public final class LadderSegmenter {
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin)
             workers.append(RenditionWorker(setup, events: events))
         }
-        converter = ConversionWorker(renditions: workers)
+        converter = ConversionWorker(renditions: workers, renditionQueueCapacity: RenditionWorker.queueCapacity)
     }
 
     deinit {

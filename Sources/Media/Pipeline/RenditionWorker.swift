@@ -33,11 +33,13 @@ final class RenditionWorker: Sendable {
     private let queue: WorkQueue<Work>
     private let done = Mailbox<Bool>()
 
-    /// `queueCapacity` pictures may wait: a keyframe costs libx264 more than other frames, and meanwhile the
-    /// filter and the other renditions go on instead of leaving a core idle (8 YUV pictures at 720p are
+    /// Pictures that may wait for the encoder: a keyframe costs libx264 more than other frames, and meanwhile
+    /// the filter and the other renditions go on instead of leaving a core idle (8 YUV pictures at 720p are
     /// 11 MB, shared by every rendition).
-    init(_ setup: Setup, events: Mailbox<TrackEvent>, queueCapacity: Int = 8) {
-        queue = WorkQueue(capacity: queueCapacity)
+    static let queueCapacity = 8
+
+    init(_ setup: Setup, events: Mailbox<TrackEvent>) {
+        queue = WorkQueue(capacity: Self.queueCapacity)
         let queue = self.queue, done = self.done
         let thread = Thread {
             Self.run(setup, queue: queue, events: events)
