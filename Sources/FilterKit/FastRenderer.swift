@@ -38,7 +38,10 @@ enum FastRenderer {
                 defer { if let blurred { pool.give(blurred, count: count) } }
                 let frame = Planar(width: width, height: height, threads: threads)
                 let blurBox = SpatialSteps.ExtendedBox(sigma: values.blur)
-                RowBands.run(count: height, threads: threads) { band in
+                // Two bands per core, not four: each band recomputes about ten rows past its edges (the guided
+                // filter's and the sharpen mask's windows; 2 threads at 720p: 26.2 and 29.6 frames per CPU-second
+                // against 23.6 and 27.8 with four).
+                RowBands.run(count: height, threads: threads, bandsPerThread: 2) { band in
                     let sharpen = values.sharpness > 0
                         ? SharpenRows(band: band, width: width, height: height, amount: Float(values.sharpness)) : nil
                     let blur = blurred.map {
