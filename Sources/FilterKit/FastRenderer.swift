@@ -74,8 +74,8 @@ enum FastRenderer {
                     blur?.flush()
                 }
                 if let blurred {
-                    frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses) { x0, columns, strip, stripStride in
-                        for y in 0..<height { writer.store(strip + y * stripStride, y: y, x0: x0, count: columns) }
+                    frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses) { x0, columns, y, row in
+                        writer.store(row, y: y, x0: x0, count: columns)
                     }
                 }
             }

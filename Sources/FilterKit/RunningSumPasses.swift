@@ -9,71 +9,70 @@ struct Planar {
     /// depend on how many threads share the blocks.
     static let verticalBlockRows = 64
 
-    /// One extended-box pass down `columns` columns, from `source` into `target` (different buffers, each
-    /// with its own row stride in elements), over every block of `verticalBlockRows` rows.
-    @inline(__always)
-    func vertical(_ source: UnsafePointer<SIMD4<Float>>, stride sourceStride: Int,
-                                 into target: UnsafeMutablePointer<SIMD4<Float>>, stride targetStride: Int, columns: Int,
-                                 sum: UnsafeMutablePointer<SIMD4<Float>>, _ box: SpatialSteps.ExtendedBox) {
-        let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
-        let last = height - 1, blockRows = Self.verticalBlockRows
-        func row(_ y: Int) -> UnsafePointer<SIMD4<Float>> { source + min(max(y, 0), last) * sourceStride }
-        if r == 0 {
-            // A three-tap filter (as in `horizontal`).
-            for y in 0..<height {
-                let above = row(y - 1), centre = row(y), below = row(y + 1), out = target + y * targetStride
-                for x in 0..<columns { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
-            }
-            return
-        }
-        var start = 0
-        while start < height {
-            let rows = start..<min(height, start + blockRows)
-            for x in 0..<columns { sum[x] = .zero }
-            for d in -r...r {
-                let s = row(rows.lowerBound + d)
-                for x in 0..<columns { sum[x] = sum[x] + s[x] }
-            }
-            for y in rows {
-                let above = row(y - r - 1), below = row(y + r + 1), leaving = row(y - r), out = target + y * targetStride
-                for x in 0..<columns {
-                    out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                    sum[x] = sum[x] + (below[x] - leaving[x])
-                }
-            }
-            start += blockRows
-        }
-    }
-
-    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows), on strips
-    /// of columns narrow enough that a strip's intermediate passes stay in cache: each strip is read from
-    /// `buffer` once and handed over as `finish(first column, columns, strip, strip stride)`. Each block of
-    /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
+    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows), strip by
+    /// strip of 32 columns, all passes in one sweep down the strip: pass p computes row y + (passes − p)(r + 1)
+    /// when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in the small ring the
+    /// pass before it writes (row y in slot y mod `ringRows`; they stay in L1), and hands each row of the last pass
+    /// over as `finish(first column, columns, y, row)`. Each block of `verticalBlockRows` rows restarts its
+    /// running sums, so the result does not depend on the thread count.
     func verticalBlur(_ buffer: UnsafePointer<SIMD4<Float>>, _ box: SpatialSteps.ExtendedBox, passes: Int,
-                      finish: (Int, Int, UnsafePointer<SIMD4<Float>>, Int) -> Void) {
+                      finish: (Int, Int, Int, UnsafePointer<SIMD4<Float>>) -> Void) {
         let stripColumns = 512 / MemoryLayout<SIMD4<Float>>.stride
         let strips = (width + stripColumns - 1) / stripColumns
-        let width = self.width, height = self.height
+        let width = self.width, height = self.height, last = height - 1
+        let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
+        // 2r + 3 rows in steady state; at the top, pass 0 runs (passes − 1)(r + 1) rows ahead of the last.
+        let ringRows = max(2 * r + 3, (passes - 1) * (r + 1) + 1), blockRows = Self.verticalBlockRows
         RowBands.run(count: strips, threads: threads) { stripRange in
-            let temporary = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * stripColumns * height)
-            let sum = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripColumns)
+            // The strip's rows, then per pass a ring of rows and a row of running sums.
+            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripColumns * height)
+            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: passes * (ringRows + 1) * stripColumns)
             defer {
-                temporary.deallocate()
-                sum.deallocate()
+                strip.deallocate()
+                rings.deallocate()
             }
-            for strip in stripRange {
-                let x0 = strip * stripColumns, columns = min(stripColumns, width - x0)
+            /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
+            func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                let y = min(max(y, 0), last)
+                return pass == 0 ? strip + y * stripColumns : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripColumns
+            }
+            for stripIndex in stripRange {
+                let x0 = stripIndex * stripColumns, columns = min(stripColumns, width - x0)
                 // The strip is first copied out of `buffer` by a plain copy: its rows lie a whole row apart (a new
                 // page each, which the prefetchers do not follow), and a copy keeps many more of those loads in
-                // flight than the first pass's arithmetic did. The passes then alternate between the temporaries.
-                var from = temporary + (passes % 2) * stripColumns * height
-                for y in 0..<height { (from + y * stripColumns).update(from: buffer + x0 + y * width, count: columns) }
-                for pass in 0..<passes {
-                    let to = temporary + ((pass + passes + 1) % 2) * stripColumns * height
-                    vertical(from, stride: stripColumns, into: to, stride: stripColumns, columns: columns, sum: sum, box)
-                    from = to
+                // flight than the first pass's arithmetic did.
+                for y in 0..<height { (strip + y * stripColumns).update(from: buffer + x0 + y * width, count: columns) }
+                var next = [Int](repeating: 0, count: passes)  // the next row of each pass
+                for y in 0..<height {
+                    for pass in 0..<passes {
+                        let ring = rings + pass * (ringRows + 1) * stripColumns, sum = ring + ringRows * stripColumns
+                        let upTo = min(y + (passes - 1 - pass) * (r + 1), last)
+                        while next[pass] <= upTo {
+                            let z = next[pass], out = ring + (z % ringRows) * stripColumns
+                            if r == 0 {
+                                // A three-tap filter: no running sum.
+                                let above = input(pass, z - 1), centre = input(pass, z), below = input(pass, z + 1)
+                                for x in 0..<columns { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
+                            } else {
+                                if z % blockRows == 0 {
+                                    for x in 0..<columns { sum[x] = .zero }
+                                    for d in -r...r {
+                                        let s = input(pass, z + d)
+                                        for x in 0..<columns { sum[x] = sum[x] + s[x] }
+                                    }
+                                }
+                                let above = input(pass, z - r - 1), below = input(pass, z + r + 1)
+                                let leaving = input(pass, z - r)
+                                for x in 0..<columns {
+                                    out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
+                                    sum[x] = sum[x] + (below[x] - leaving[x])
+                                }
+                            }
+                            if pass == passes - 1 { finish(x0, columns, z, out) }
+                            next[pass] += 1
+                        }
+                    }
                 }
-                finish(x0, columns, from, stripColumns)
             }
         }
     }
