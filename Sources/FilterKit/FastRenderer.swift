@@ -28,7 +28,8 @@ enum FastRenderer {
                 }
                 // The rows stream through the steps band by band: colour step (inside the guided filter when
                 // there is noise reduction) → sharpen → the blur's horizontal passes into the one frame-sized
-                // buffer; then its vertical passes, strip by strip, hand each strip to the vignette and bytes.
+                // buffer; then its vertical passes, strip by strip, hand each finished row of a strip to the
+                // vignette and bytes.
                 // Without a blur the finished rows go straight to bytes.
                 let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
                                         pool: renderer.scratch)
