@@ -49,6 +49,19 @@ import Testing
         #expect(one == many)
     }
 
+    /// Bands of one to three rows, thinner than the rows each band recomputes past its edges (the guided
+    /// filter's and the sharpen mask's windows reach into the next bands and past the frame's edges at once),
+    /// with and without a blur after the sharpen.
+    @Test func bandsThinnerThanTheirWindowsGiveTheSameBytes() {
+        let frame = TestFrames.camera(width: 37, height: 23)
+        for values in [Self.allTwelve, FilterValues(sharpness: 1.5, vignette: 1, noiseReduction: 0.5),
+                       FilterValues(sharpness: 1, blur: 3)] {
+            let one = FilterRenderer(values: values, threads: 1).renderImage(frame)
+            let many = FilterRenderer(values: values, threads: 8).renderImage(frame)
+            #expect(one == many, "\(values)")
+        }
+    }
+
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
         let yuv = YUVConversion.toYUV420(rgba)
