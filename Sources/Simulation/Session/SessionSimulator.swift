@@ -146,7 +146,7 @@ struct SegmentLoop {
         var input = SelectionInput(
             variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
             upcomingSegmentBytes: window,
-            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
+            estimator: estimator,
             bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
             previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
             isStartup: !playing)
