@@ -353,13 +353,37 @@ struct LookaheadPlanner {
         /// it does not matter (`finish` keeps the best value and, among equals, the lowest first level).
         /// `first` is the plan's first level, or −1 at depth 0 (each level is then its own first).
         mutating func play(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
-            let start = clamped(buffer)
-            let worseStart = clamped(worse)
-            let last = depth + 1 == steps
-            if last && depth > 0 {
-                finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
+            if depth > 0 {
+                extend(depth: depth, previous: previous, buffer: buffer, worse: worse, reward: reward, first: first)
+            } else {
+                playLevels(
+                    depth: depth, previous: previous, buffer: buffer, worse: worse, reward: reward, first: first,
+                    root: true)
+            }
+        }
+
+        /// `play` below the first step (depth > 0): a previous level and a first level are known, and the last
+        /// step is `finishLast`'s, so the loop has none of the first step's cases.
+        mutating func extend(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
+            if depth &+ 1 == steps {
+                finishLast(
+                    previous: previous, start: clamped(buffer), worseStart: clamped(worse), reward: reward,
+                    first: first)
                 return
             }
+            playLevels(
+                depth: depth, previous: previous, buffer: buffer, worse: worse, reward: reward, first: first,
+                root: false)
+        }
+
+        /// The loop of `play` over the levels at `depth`; `root` (depth 0) is a constant where it is inlined.
+        @inline(__always)
+        mutating func playLevels(
+            depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int, root: Bool
+        ) {
+            let start = clamped(buffer)
+            let worseStart = clamped(worse)
+            let last = root && depth + 1 == steps
             // The rest after this step earns at most the top bitrate per step but the next, which earns at most
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
             let laterGain = Double(steps - depth - 2) * topGain
@@ -387,8 +411,8 @@ struct LookaheadPlanner {
                 // The step's value first, its buffers only for a child that is not cut by the first bound.
                 let value = stepValue(
                     row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
-                    reward: reward)
-                let first = first < 0 ? level : first
+                    reward: reward, switches: !root || previous >= 0)
+                let first = root ? level : first
                 if last {
                     finish(value: value, buffer: max(start - row[level], 0) + segmentSeconds, first: first)
                     continue
@@ -412,12 +436,12 @@ struct LookaheadPlanner {
                         first: first)
                     continue
                 }
-                if depth > 0
+                if !root
                     && isDominated(cell: depth &* levels &+ level, buffer: buffer, worse: worse, value: value, first: first)
                 {
                     continue
                 }
-                play(depth: depth &+ 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
+                extend(depth: depth &+ 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
             }
         }
 
@@ -483,9 +507,9 @@ struct LookaheadPlanner {
         }
 
         /// One step from buffers already clamped under the cap (the arithmetic of `LookaheadPlanner.play`, from
-        /// the tables): `level` after `previous` (−1 = none) at the depth whose download rows are `row` and
-        /// `slowRow`, from `start` and `worseStart` and the QoE `reward` so far; returns the QoE after the step and
-        /// both buffers after it.
+        /// the tables): `level` after `previous` (a level: past the first step) at the depth whose download rows
+        /// are `row` and `slowRow`, from `start` and `worseStart` and the QoE `reward` so far; returns the QoE
+        /// after the step and both buffers after it.
         @inline(__always)
         func step(
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
@@ -493,20 +517,22 @@ struct LookaheadPlanner {
         ) -> (value: Double, buffer: Double, worse: Double) {
             let value = stepValue(
                 row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
-                reward: reward)
+                reward: reward, switches: true)
             return (value, max(start - row[level], 0) + segmentSeconds, max(worseStart - slowRow[level], 0) + segmentSeconds)
         }
 
-        /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone.
+        /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone;
+        /// `switches` is false only for a first step without a previous level (the switch from `previous` is then
+        /// not paid).
         @inline(__always)
         func stepValue(
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
-            worseStart: Double, reward: Double
+            worseStart: Double, reward: Double, switches: Bool
         ) -> Double {
             let rebuffer = max(row[level] - start, 0)
             let worseRebuffer = max(slowRow[level] - worseStart, 0)
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
-            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            if switches { value -= abs(mbps[level] - mbps[previous]) }
             value -= pessimisticPenalty * worseRebuffer
             return value
         }
