@@ -84,9 +84,10 @@ struct LookaheadPlanner {
         let slowRate = pessimisticRate
         scratch.prepare(cells: cells * Search.seenPerCell, allowed: allowed, levels: levels)
         let nearestFirst = scratch.nearestFirst
-        // Doubles: both scenarios' download tables (2 × cells), the reserve bound's per-step tables (3 × (steps
-        // + 1)), the levels' Mbps.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + 3 * (steps + 1) + levels) { doubles in
+        // Doubles: both scenarios' download tables (2 × cells), the reserve bound's per-step tables
+        // (`Search.reserveTableCount` × (steps + 1)), the levels' Mbps.
+        let reserveDoubles = Search.reserveTableCount * (steps + 1)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + reserveDoubles + levels) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
             // evaluates.
@@ -112,7 +113,7 @@ struct LookaheadPlanner {
                     }
                 }
             }
-            let mbps = downloads + 2 * cells + 3 * (steps + 1)
+            let mbps = downloads + 2 * cells + reserveDoubles
             for level in 0..<levels { mbps[level] = self.mbps(level) }
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
@@ -271,6 +272,14 @@ struct LookaheadPlanner {
         let leastDownload: UnsafeMutablePointer<Double>
         /// gainAfter[depth]: stepGain summed from that depth to the last; gainAfter[steps] = 0.
         let gainAfter: UnsafeMutablePointer<Double>
+        /// The reserve bound's terms for the rest of a plan after a step at `depth` (all but the last), the same
+        /// for every node there: the next step's least download priced, the gain after the next step with the
+        /// buffer the rest adds, and the magnitude the bound's margin is a fraction of.
+        let nextLeastPriced: UnsafeMutablePointer<Double>
+        let afterNextGain: UnsafeMutablePointer<Double>
+        let reserveScale: UnsafeMutablePointer<Double>
+        /// Tables of `steps + 1` doubles the reserve bound needs.
+        static let reserveTableCount = 6
         var best: Double
         var bestFirst: Int
 
@@ -314,6 +323,9 @@ struct LookaheadPlanner {
             stepGain = reserveTables
             leastDownload = reserveTables + (steps + 1)
             gainAfter = reserveTables + 2 * (steps + 1)
+            nextLeastPriced = reserveTables + 3 * (steps + 1)
+            afterNextGain = reserveTables + 4 * (steps + 1)
+            reserveScale = reserveTables + 5 * (steps + 1)
             gainAfter[steps] = 0
             if reservePrice > 0 {
                 for depth in (0..<steps).reversed() {
@@ -327,6 +339,15 @@ struct LookaheadPlanner {
                     stepGain[depth] = gain
                     leastDownload[depth] = least
                     gainAfter[depth] = gainAfter[depth + 1] + gain
+                }
+                for depth in 0..<(steps - 1) {
+                    let rest = Double(steps - depth - 1)
+                    let nextLeast = reservePrice * leastDownload[depth + 1]
+                    nextLeastPriced[depth] = nextLeast
+                    afterNextGain[depth] =
+                        gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
+                    reserveScale[depth] = 1 + abs(stepGain[depth + 1]) + nextLeast + abs(gainAfter[depth + 2])
+                        + 2 * rest * topGain + reservePrice * (rest * segmentSeconds + terminalTarget)
                 }
             }
         }
@@ -389,17 +410,15 @@ struct LookaheadPlanner {
             let laterGain = Double(steps - depth - 2) * topGain
             // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
             // magnitudes, far above any rounding.
-            let rest = Double(steps - depth - 1)
             var nextLeast = 0.0
             var nextGain = 0.0
             var afterNext = 0.0
             var scale = 0.0
             if reservePrice > 0 && !last {
-                nextLeast = reservePrice * leastDownload[depth + 1]
+                nextLeast = nextLeastPriced[depth]
                 nextGain = stepGain[depth + 1]
-                afterNext = gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
-                scale = 1 + abs(nextGain) + nextLeast + abs(gainAfter[depth + 2]) + 2 * rest * topGain
-                    + reservePrice * (rest * segmentSeconds + terminalTarget)
+                afterNext = afterNextGain[depth]
+                scale = reserveScale[depth]
             }
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
             let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
