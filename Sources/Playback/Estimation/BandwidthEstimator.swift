@@ -41,13 +41,12 @@ public struct BandwidthEstimator: Sendable {
     /// A throughput sample measured elsewhere, weighted by its transfer seconds.
     public mutating func recordThroughput(bitsPerSecond: Double, transferSeconds: Double) {
         if let predicted = harmonicMeanBitsPerSecond, bitsPerSecond > 0 {
-            recentRelativeErrors.append(abs(predicted - bitsPerSecond) / bitsPerSecond)
-            if recentRelativeErrors.count > configuration.harmonicWindow { recentRelativeErrors.removeFirst() }
+            recentRelativeErrors.slide(
+                abs(predicted - bitsPerSecond) / bitsPerSecond, keeping: configuration.harmonicWindow)
         }
         fast.add(bitsPerSecond, weight: transferSeconds)
         slow.add(bitsPerSecond, weight: transferSeconds)
-        recentBitsPerSecond.append(bitsPerSecond)
-        if recentBitsPerSecond.count > configuration.harmonicWindow { recentBitsPerSecond.removeFirst() }
+        recentBitsPerSecond.slide(bitsPerSecond, keeping: configuration.harmonicWindow)
         sampleCount += 1
     }
 
@@ -84,5 +83,20 @@ public struct BandwidthEstimator: Sendable {
     public var latencySeconds: Double? {
         guard let f = fastLatency.value, let s = slowLatency.value else { return nil }
         return max(f, s)
+    }
+}
+
+extension Array where Element == Double {
+    /// Appends `value` and drops the oldest elements beyond `limit`, shifting in place (`removeFirst` and
+    /// `removeLast(_:)` go through a generic range replacement, several times the cost for a window of a few
+    /// samples).
+    fileprivate mutating func slide(_ value: Double, keeping limit: Int) {
+        append(value)
+        let excess = count - Swift.max(limit, 0)
+        guard excess > 0 else { return }
+        withUnsafeMutableBufferPointer { window in
+            for i in 0..<(window.count - excess) { window[i] = window[i + excess] }
+        }
+        for _ in 0..<excess { removeLast() }
     }
 }
