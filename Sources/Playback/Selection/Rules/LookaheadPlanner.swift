@@ -354,6 +354,7 @@ struct LookaheadPlanner {
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
         /// level; otherwise remembers this one.
+        @inline(__always)
         mutating func isDominated(cell: Int, buffer: Double, worse: Double, value: Double, first: Int) -> Bool {
             let count = seenCount[cell]
             let base = seen + cell &* Self.seenPerCell
