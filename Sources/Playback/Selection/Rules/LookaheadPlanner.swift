@@ -307,7 +307,11 @@ struct LookaheadPlanner {
             allowedCount = planner.allowed.count
             self.nearestFirst = nearestFirst
             topGain = mbps[planner.allowed.upperBound]
-            ascending = planner.allowed.dropFirst().allSatisfy { mbps[$0 - 1] <= mbps[$0] }
+            var ascending = true
+            for level in planner.allowed where level > planner.allowed.lowerBound && mbps[level - 1] > mbps[level] {
+                ascending = false
+            }
+            self.ascending = ascending
             self.bestFirst = bestFirst
             best = -Double.infinity
             // The reserve bound (exact, a Lagrangian relaxation of the terminal value): with `final` the buffer a
