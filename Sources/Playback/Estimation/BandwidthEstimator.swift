@@ -87,16 +87,19 @@ public struct BandwidthEstimator: Sendable {
 }
 
 extension Array where Element == Double {
-    /// Appends `value` and drops the oldest elements beyond `limit`, shifting in place (`removeFirst` and
-    /// `removeLast(_:)` go through a generic range replacement, several times the cost for a window of a few
-    /// samples).
+    /// Appends `value` and drops the oldest elements beyond `limit`. A full window shifts in place and takes the
+    /// value at its end (`append` then `removeFirst` would go through a generic range replacement and check the
+    /// capacity, several times the cost for a window of a few samples).
     fileprivate mutating func slide(_ value: Double, keeping limit: Int) {
-        append(value)
-        let excess = count - Swift.max(limit, 0)
-        guard excess > 0 else { return }
-        withUnsafeMutableBufferPointer { window in
-            for i in 0..<(window.count - excess) { window[i] = window[i + excess] }
+        guard limit > 0, count == limit else {
+            // Still filling (or a window of no samples).
+            append(value)
+            while count > Swift.max(limit, 0) { removeFirst() }
+            return
         }
-        for _ in 0..<excess { removeLast() }
+        withUnsafeMutableBufferPointer { window in
+            for i in 0..<(window.count - 1) { window[i] = window[i + 1] }
+            window[window.count - 1] = value
+        }
     }
 }
