@@ -43,10 +43,12 @@ public struct BandwidthEstimator: Sendable {
         if let predicted = harmonicMeanBitsPerSecond, bitsPerSecond > 0 {
             recentRelativeErrors.slide(
                 abs(predicted - bitsPerSecond) / bitsPerSecond, keeping: configuration.harmonicWindow)
+            maxRecentRelativeError = recentRelativeErrors.max() ?? 0
         }
         fast.add(bitsPerSecond, weight: transferSeconds)
         slow.add(bitsPerSecond, weight: transferSeconds)
         recentBitsPerSecond.slide(bitsPerSecond, keeping: configuration.harmonicWindow)
+        harmonicMeanBitsPerSecond = Self.harmonicMean(of: recentBitsPerSecond)
         sampleCount += 1
     }
 
@@ -65,19 +67,24 @@ public struct BandwidthEstimator: Sendable {
     public var fastEstimateBitsPerSecond: Double? { fast.value }
     public var slowEstimateBitsPerSecond: Double? { slow.value }
 
-    /// Harmonic mean of the last `harmonicWindow` samples; nil until the first.
-    public var harmonicMeanBitsPerSecond: Double? {
-        guard !recentBitsPerSecond.isEmpty else { return nil }
+    /// Harmonic mean of the last `harmonicWindow` samples; nil until the first. Kept with the samples: the
+    /// look-ahead rules read it every decision, and each sample's prediction error needs it too.
+    public private(set) var harmonicMeanBitsPerSecond: Double?
+
+    /// The largest relative error of the harmonic-mean prediction over the window (0 when none yet), kept with
+    /// the errors.
+    public private(set) var maxRecentRelativeError = 0.0
+
+    /// n / Σ 1/x of the samples (0 when one is not positive; nil when there are none).
+    static func harmonicMean(of samples: [Double]) -> Double? {
+        guard !samples.isEmpty else { return nil }
         var reciprocal = 0.0
-        for sample in recentBitsPerSecond {
+        for sample in samples {
             guard sample > 0 else { return 0 }
             reciprocal += 1 / sample
         }
-        return Double(recentBitsPerSecond.count) / reciprocal
+        return Double(samples.count) / reciprocal
     }
-
-    /// The largest relative error of the harmonic-mean prediction over the window (0 when none yet).
-    public var maxRecentRelativeError: Double { recentRelativeErrors.max() ?? 0 }
 
     /// max(fast, slow) latency EWMA, seconds; nil until the first sample.
     public var latencySeconds: Double? {
