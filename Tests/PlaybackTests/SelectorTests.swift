@@ -25,7 +25,7 @@ import Testing
     ) -> SelectionInput {
         SelectionInput(
             variants: ladder, segmentIndex: 10, segmentDurationSeconds: 4,
-            throughputBitsPerSecond: estimator?.estimateBitsPerSecond, estimator: estimator ?? BandwidthEstimator(),
+            estimator: estimator ?? BandwidthEstimator(),
             bufferSeconds: buffer, maxBufferSeconds: cap, previousVariantIndex: previous, viewport: viewport,
             userChoice: choice)
     }

@@ -41,13 +41,14 @@ public struct BandwidthEstimator: Sendable {
     /// A throughput sample measured elsewhere, weighted by its transfer seconds.
     public mutating func recordThroughput(bitsPerSecond: Double, transferSeconds: Double) {
         if let predicted = harmonicMeanBitsPerSecond, bitsPerSecond > 0 {
-            recentRelativeErrors.append(abs(predicted - bitsPerSecond) / bitsPerSecond)
-            if recentRelativeErrors.count > configuration.harmonicWindow { recentRelativeErrors.removeFirst() }
+            recentRelativeErrors.slide(
+                abs(predicted - bitsPerSecond) / bitsPerSecond, keeping: configuration.harmonicWindow)
+            maxRecentRelativeError = recentRelativeErrors.max() ?? 0
         }
         fast.add(bitsPerSecond, weight: transferSeconds)
         slow.add(bitsPerSecond, weight: transferSeconds)
-        recentBitsPerSecond.append(bitsPerSecond)
-        if recentBitsPerSecond.count > configuration.harmonicWindow { recentBitsPerSecond.removeFirst() }
+        recentBitsPerSecond.slide(bitsPerSecond, keeping: configuration.harmonicWindow)
+        harmonicMeanBitsPerSecond = Self.harmonicMean(of: recentBitsPerSecond)
         sampleCount += 1
     }
 
@@ -66,23 +67,46 @@ public struct BandwidthEstimator: Sendable {
     public var fastEstimateBitsPerSecond: Double? { fast.value }
     public var slowEstimateBitsPerSecond: Double? { slow.value }
 
-    /// Harmonic mean of the last `harmonicWindow` samples; nil until the first.
-    public var harmonicMeanBitsPerSecond: Double? {
-        guard !recentBitsPerSecond.isEmpty else { return nil }
+    /// Harmonic mean of the last `harmonicWindow` samples; nil until the first. Kept with the samples: the
+    /// look-ahead rules read it every decision, and each sample's prediction error needs it too.
+    public private(set) var harmonicMeanBitsPerSecond: Double?
+
+    /// The largest relative error of the harmonic-mean prediction over the window (0 when none yet), kept with
+    /// the errors.
+    public private(set) var maxRecentRelativeError = 0.0
+
+    /// n / Σ 1/x of the samples (0 when one is not positive; nil when there are none).
+    static func harmonicMean(of samples: [Double]) -> Double? {
+        guard !samples.isEmpty else { return nil }
         var reciprocal = 0.0
-        for sample in recentBitsPerSecond {
+        for sample in samples {
             guard sample > 0 else { return 0 }
             reciprocal += 1 / sample
         }
-        return Double(recentBitsPerSecond.count) / reciprocal
+        return Double(samples.count) / reciprocal
     }
-
-    /// The largest relative error of the harmonic-mean prediction over the window (0 when none yet).
-    public var maxRecentRelativeError: Double { recentRelativeErrors.max() ?? 0 }
 
     /// max(fast, slow) latency EWMA, seconds; nil until the first sample.
     public var latencySeconds: Double? {
         guard let f = fastLatency.value, let s = slowLatency.value else { return nil }
         return max(f, s)
+    }
+}
+
+extension Array where Element == Double {
+    /// Appends `value` and drops the oldest elements beyond `limit`. A full window shifts in place and takes the
+    /// value at its end (`append` then `removeFirst` would go through a generic range replacement and check the
+    /// capacity, several times the cost for a window of a few samples).
+    fileprivate mutating func slide(_ value: Double, keeping limit: Int) {
+        guard limit > 0, count == limit else {
+            // Still filling (or a window of no samples).
+            append(value)
+            while count > Swift.max(limit, 0) { removeFirst() }
+            return
+        }
+        withUnsafeMutableBufferPointer { window in
+            for i in 0..<(window.count - 1) { window[i] = window[i + 1] }
+            window[window.count - 1] = value
+        }
     }
 }

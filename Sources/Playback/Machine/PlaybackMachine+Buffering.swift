@@ -86,7 +86,7 @@ extension PlaybackMachine {
             variants: session.stream.variantInfos, segmentIndex: segmentIndex,
             segmentDurationSeconds: timeline.segments[segmentIndex].durationSeconds,
             upcomingSegmentBytes: upcomingSegmentBytes(session, timeline: timeline, from: segmentIndex),
-            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
+            estimator: estimator,
             bufferSeconds: session.bufferSeconds, maxBufferSeconds: configuration.maxBufferSeconds,
             previousVariantIndex: session.lastRequestedVariant, viewport: preferences.viewport,
             userChoice: preferences.quality, isStartup: phase == .startupBuffering)

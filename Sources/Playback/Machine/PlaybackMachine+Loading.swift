@@ -69,7 +69,7 @@ extension PlaybackMachine {
             variants: stream.variantInfos, segmentIndex: 0,
             segmentDurationSeconds: known?.segments.first?.durationSeconds
                 ?? configuration.assumedSegmentDurationSeconds,
-            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator, bufferSeconds: 0,
+            estimator: estimator, bufferSeconds: 0,
             maxBufferSeconds: configuration.maxBufferSeconds, previousVariantIndex: nil, viewport: preferences.viewport,
             userChoice: preferences.quality, isStartup: true)
         let selection = selector.select(input)

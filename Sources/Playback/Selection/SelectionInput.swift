@@ -8,8 +8,9 @@ public struct SelectionInput: Sendable {
     /// Known sizes of upcoming segments: `upcomingSegmentBytes[k][v]` = bytes of segment `segmentIndex + k`
     /// at variant `v`. May be empty (then rules use bandwidth × duration).
     public var upcomingSegmentBytes: [[Int]]
-    /// The estimator's throughput estimate (nil before the first sample).
-    public var throughputBitsPerSecond: Double?
+    /// The estimator's throughput estimate (nil before the first sample), computed when a rule reads it: the
+    /// look-ahead rules never do, and it costs two `pow` a decision.
+    public var throughputBitsPerSecond: Double? { estimator.estimateBitsPerSecond }
     /// Full estimator state (EWMA, harmonic mean, latency).
     public var estimator: BandwidthEstimator
     public var bufferSeconds: Double
@@ -27,8 +28,8 @@ public struct SelectionInput: Sendable {
 
     public init(
         variants: [VariantInfo], segmentIndex: Int, segmentDurationSeconds: Double,
-        upcomingSegmentBytes: [[Int]] = [], throughputBitsPerSecond: Double? = nil,
-        estimator: BandwidthEstimator = BandwidthEstimator(), bufferSeconds: Double, maxBufferSeconds: Double,
+        upcomingSegmentBytes: [[Int]] = [], estimator: BandwidthEstimator = BandwidthEstimator(),
+        bufferSeconds: Double, maxBufferSeconds: Double,
         previousVariantIndex: Int? = nil, viewport: Viewport? = nil, userChoice: QualityChoice = .auto,
         isStartup: Bool = false, remainingSegments: Int? = nil
     ) {
@@ -37,7 +38,6 @@ public struct SelectionInput: Sendable {
         self.segmentIndex = segmentIndex
         self.segmentDurationSeconds = segmentDurationSeconds
         self.upcomingSegmentBytes = upcomingSegmentBytes
-        self.throughputBitsPerSecond = throughputBitsPerSecond
         self.estimator = estimator
         self.bufferSeconds = bufferSeconds
         self.maxBufferSeconds = maxBufferSeconds

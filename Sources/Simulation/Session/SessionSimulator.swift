@@ -133,9 +133,29 @@ struct SegmentLoop {
         }
         previousLevel = level
         nextSegment += 1
-        if !window.isEmpty { window.removeFirst() }
         let entering = k + configuration.lookaheadSegments
-        if configuration.lookaheadSegments > 0 && entering < bytesTable.count { window.append(bytesTable[entering]) }
+        slideWindow(entering: configuration.lookaheadSegments > 0 && entering < bytesTable.count ? entering : nil)
+    }
+
+    /// Drops the window's first row and appends row `entering` of `bytesTable` (if any). The rows are rotated in
+    /// place (moved, not copied: no reference counting per row), then the old first row, now last, is replaced or
+    /// removed; `removeFirst` would go through a generic range replacement.
+    mutating func slideWindow(entering: Int?) {
+        guard !window.isEmpty else {
+            if let entering { window.append(bytesTable[entering]) }
+            return
+        }
+        window.withUnsafeMutableBufferPointer { rows in
+            guard let base = rows.baseAddress, rows.count > 1 else { return }
+            let first = base.move()
+            base.moveInitialize(from: base + 1, count: rows.count - 1)
+            (base + rows.count - 1).initialize(to: first)
+        }
+        if let entering {
+            window[window.count - 1] = bytesTable[entering]
+        } else {
+            window.removeLast()
+        }
     }
 
     /// Asks the selector for segment `k`. A function of its own so the `SelectionInput` (which holds a copy of
@@ -146,7 +166,7 @@ struct SegmentLoop {
         var input = SelectionInput(
             variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
             upcomingSegmentBytes: window,
-            throughputBitsPerSecond: estimator.estimateBitsPerSecond, estimator: estimator,
+            estimator: estimator,
             bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
             previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
             isStartup: !playing)

@@ -37,21 +37,21 @@ public struct FilterzRule: ABRRule {
     }
 
     public mutating func choose(_ input: SelectionInput, allowed: ClosedRange<Int>) -> Selection {
-        let estimator = input.estimator
-        guard let windowMean = estimator.harmonicMeanBitsPerSecond else {
+        // Read in place: a copy of the estimator would retain its sample arrays.
+        guard let windowMean = input.estimator.harmonicMeanBitsPerSecond else {
             return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
         }
-        let harmonic = levelShiftMean(estimator.recentBitsPerSecond, windowMean: windowMean) ?? windowMean
-        var error = min(estimator.maxRecentRelativeError, parameters.maxRelativeError)
-        if estimator.recentRelativeErrors.count < parameters.unknownErrorSamples {
+        let harmonic = levelShiftMean(input.estimator.recentBitsPerSecond, windowMean: windowMean) ?? windowMean
+        var error = min(input.estimator.maxRecentRelativeError, parameters.maxRelativeError)
+        if input.estimator.recentRelativeErrors.count < parameters.unknownErrorSamples {
             error = parameters.maxRelativeError
         }
         let predicted = max(harmonic / (1 + error), 1)
         let steps = min(parameters.horizon, max(input.upcomingSegmentBytes.count, 1))
         var planner = LookaheadPlanner(
-            input: input, allowed: allowed, bitsPerSecond: predicted, latencySeconds: estimator.latencySeconds ?? 0,
-            rebufferPenalty: parameters.rebufferPenalty)
-        if estimator.recentRelativeErrors.count >= parameters.unknownErrorSamples {
+            input: input, allowed: allowed, bitsPerSecond: predicted,
+            latencySeconds: input.estimator.latencySeconds ?? 0, rebufferPenalty: parameters.rebufferPenalty)
+        if input.estimator.recentRelativeErrors.count >= parameters.unknownErrorSamples {
             planner.pessimisticBitsPerSecond = predicted * parameters.pessimisticFactor
             planner.pessimisticPenalty = parameters.pessimisticPenalty
         }

@@ -84,9 +84,10 @@ struct LookaheadPlanner {
         let slowRate = pessimisticRate
         scratch.prepare(cells: cells * Search.seenPerCell, allowed: allowed, levels: levels)
         let nearestFirst = scratch.nearestFirst
-        // Doubles: both scenarios' download tables (2 × cells), the reserve bound's per-step tables (3 × (steps
-        // + 1)), the levels' Mbps.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + 3 * (steps + 1) + levels) { doubles in
+        // Doubles: both scenarios' download tables (2 × cells), the reserve bound's per-step tables
+        // (`Search.reserveTableCount` × (steps + 1)), the levels' Mbps.
+        let reserveDoubles = Search.reserveTableCount * (steps + 1)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + reserveDoubles + levels) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
             // evaluates.
@@ -112,7 +113,7 @@ struct LookaheadPlanner {
                     }
                 }
             }
-            let mbps = downloads + 2 * cells + 3 * (steps + 1)
+            let mbps = downloads + 2 * cells + reserveDoubles
             for level in 0..<levels { mbps[level] = self.mbps(level) }
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
@@ -271,6 +272,14 @@ struct LookaheadPlanner {
         let leastDownload: UnsafeMutablePointer<Double>
         /// gainAfter[depth]: stepGain summed from that depth to the last; gainAfter[steps] = 0.
         let gainAfter: UnsafeMutablePointer<Double>
+        /// The reserve bound's terms for the rest of a plan after a step at `depth` (all but the last), the same
+        /// for every node there: the next step's least download priced, the gain after the next step with the
+        /// buffer the rest adds, and the magnitude the bound's margin is a fraction of.
+        let nextLeastPriced: UnsafeMutablePointer<Double>
+        let afterNextGain: UnsafeMutablePointer<Double>
+        let reserveScale: UnsafeMutablePointer<Double>
+        /// Tables of `steps + 1` doubles the reserve bound needs.
+        static let reserveTableCount = 6
         var best: Double
         var bestFirst: Int
 
@@ -298,7 +307,11 @@ struct LookaheadPlanner {
             allowedCount = planner.allowed.count
             self.nearestFirst = nearestFirst
             topGain = mbps[planner.allowed.upperBound]
-            ascending = planner.allowed.dropFirst().allSatisfy { mbps[$0 - 1] <= mbps[$0] }
+            var ascending = true
+            for level in planner.allowed where level > planner.allowed.lowerBound && mbps[level - 1] > mbps[level] {
+                ascending = false
+            }
+            self.ascending = ascending
             self.bestFirst = bestFirst
             best = -Double.infinity
             // The reserve bound (exact, a Lagrangian relaxation of the terminal value): with `final` the buffer a
@@ -314,6 +327,9 @@ struct LookaheadPlanner {
             stepGain = reserveTables
             leastDownload = reserveTables + (steps + 1)
             gainAfter = reserveTables + 2 * (steps + 1)
+            nextLeastPriced = reserveTables + 3 * (steps + 1)
+            afterNextGain = reserveTables + 4 * (steps + 1)
+            reserveScale = reserveTables + 5 * (steps + 1)
             gainAfter[steps] = 0
             if reservePrice > 0 {
                 for depth in (0..<steps).reversed() {
@@ -328,11 +344,21 @@ struct LookaheadPlanner {
                     leastDownload[depth] = least
                     gainAfter[depth] = gainAfter[depth + 1] + gain
                 }
+                for depth in 0..<(steps - 1) {
+                    let rest = Double(steps - depth - 1)
+                    let nextLeast = reservePrice * leastDownload[depth + 1]
+                    nextLeastPriced[depth] = nextLeast
+                    afterNextGain[depth] =
+                        gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
+                    reserveScale[depth] = 1 + abs(stepGain[depth + 1]) + nextLeast + abs(gainAfter[depth + 2])
+                        + 2 * rest * topGain + reservePrice * (rest * segmentSeconds + terminalTarget)
+                }
             }
         }
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
         /// level; otherwise remembers this one.
+        @inline(__always)
         mutating func isDominated(cell: Int, buffer: Double, worse: Double, value: Double, first: Int) -> Bool {
             let count = seenCount[cell]
             let base = seen + cell &* Self.seenPerCell
@@ -353,29 +379,51 @@ struct LookaheadPlanner {
         /// it does not matter (`finish` keeps the best value and, among equals, the lowest first level).
         /// `first` is the plan's first level, or −1 at depth 0 (each level is then its own first).
         mutating func play(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
-            let start = clamped(buffer)
-            let worseStart = clamped(worse)
-            let last = depth + 1 == steps
-            if last && depth > 0 {
-                finishLast(previous: previous, start: start, worseStart: worseStart, reward: reward, first: first)
+            if depth > 0 {
+                extend(depth: depth, previous: previous, buffer: buffer, worse: worse, reward: reward, first: first)
+            } else {
+                playLevels(
+                    depth: depth, previous: previous, buffer: buffer, worse: worse, reward: reward, first: first,
+                    root: true)
+            }
+        }
+
+        /// `play` below the first step (depth > 0): a previous level and a first level are known, and the last
+        /// step is `finishLast`'s, so the loop has none of the first step's cases.
+        mutating func extend(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
+            if depth &+ 1 == steps {
+                finishLast(
+                    previous: previous, start: clamped(buffer), worseStart: clamped(worse), reward: reward,
+                    first: first)
                 return
             }
+            playLevels(
+                depth: depth, previous: previous, buffer: buffer, worse: worse, reward: reward, first: first,
+                root: false)
+        }
+
+        /// The loop of `play` over the levels at `depth`; `root` (depth 0) is a constant where it is inlined.
+        @inline(__always)
+        mutating func playLevels(
+            depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int, root: Bool
+        ) {
+            let start = clamped(buffer)
+            let worseStart = clamped(worse)
+            let last = root && depth + 1 == steps
             // The rest after this step earns at most the top bitrate per step but the next, which earns at most
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
             let laterGain = Double(steps - depth - 2) * topGain
             // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
             // magnitudes, far above any rounding.
-            let rest = Double(steps - depth - 1)
             var nextLeast = 0.0
             var nextGain = 0.0
             var afterNext = 0.0
             var scale = 0.0
             if reservePrice > 0 && !last {
-                nextLeast = reservePrice * leastDownload[depth + 1]
+                nextLeast = nextLeastPriced[depth]
                 nextGain = stepGain[depth + 1]
-                afterNext = gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
-                scale = 1 + abs(nextGain) + nextLeast + abs(gainAfter[depth + 2]) + 2 * rest * topGain
-                    + reservePrice * (rest * segmentSeconds + terminalTarget)
+                afterNext = afterNextGain[depth]
+                scale = reserveScale[depth]
             }
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
             let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
@@ -387,8 +435,8 @@ struct LookaheadPlanner {
                 // The step's value first, its buffers only for a child that is not cut by the first bound.
                 let value = stepValue(
                     row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
-                    reward: reward)
-                let first = first < 0 ? level : first
+                    reward: reward, switches: !root || previous >= 0)
+                let first = root ? level : first
                 if last {
                     finish(value: value, buffer: max(start - row[level], 0) + segmentSeconds, first: first)
                     continue
@@ -412,12 +460,12 @@ struct LookaheadPlanner {
                         first: first)
                     continue
                 }
-                if depth > 0
+                if !root
                     && isDominated(cell: depth &* levels &+ level, buffer: buffer, worse: worse, value: value, first: first)
                 {
                     continue
                 }
-                play(depth: depth &+ 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
+                extend(depth: depth &+ 1, previous: level, buffer: buffer, worse: worse, reward: value, first: first)
             }
         }
 
@@ -483,9 +531,9 @@ struct LookaheadPlanner {
         }
 
         /// One step from buffers already clamped under the cap (the arithmetic of `LookaheadPlanner.play`, from
-        /// the tables): `level` after `previous` (−1 = none) at the depth whose download rows are `row` and
-        /// `slowRow`, from `start` and `worseStart` and the QoE `reward` so far; returns the QoE after the step and
-        /// both buffers after it.
+        /// the tables): `level` after `previous` (a level: past the first step) at the depth whose download rows
+        /// are `row` and `slowRow`, from `start` and `worseStart` and the QoE `reward` so far; returns the QoE
+        /// after the step and both buffers after it.
         @inline(__always)
         func step(
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
@@ -493,20 +541,22 @@ struct LookaheadPlanner {
         ) -> (value: Double, buffer: Double, worse: Double) {
             let value = stepValue(
                 row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
-                reward: reward)
+                reward: reward, switches: true)
             return (value, max(start - row[level], 0) + segmentSeconds, max(worseStart - slowRow[level], 0) + segmentSeconds)
         }
 
-        /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone.
+        /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone;
+        /// `switches` is false only for a first step without a previous level (the switch from `previous` is then
+        /// not paid).
         @inline(__always)
         func stepValue(
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
-            worseStart: Double, reward: Double
+            worseStart: Double, reward: Double, switches: Bool
         ) -> Double {
             let rebuffer = max(row[level] - start, 0)
             let worseRebuffer = max(slowRow[level] - worseStart, 0)
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
-            if previous >= 0 { value -= abs(mbps[level] - mbps[previous]) }
+            if switches { value -= abs(mbps[level] - mbps[previous]) }
             value -= pessimisticPenalty * worseRebuffer
             return value
         }
