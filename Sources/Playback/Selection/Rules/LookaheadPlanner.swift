@@ -332,25 +332,31 @@ struct LookaheadPlanner {
             reserveScale = reserveTables + 5 * (steps + 1)
             gainAfter[steps] = 0
             if reservePrice > 0 {
-                for depth in (0..<steps).reversed() {
+                // One pass from the last depth back, over the allowed part of each download row (no overflow
+                // checks: the indices are within the tables); each depth's terms for the rest after it need only
+                // the depths below it.
+                let rates = mbps + allowed.lowerBound
+                var depth = steps
+                while depth > 0 {
+                    depth &-= 1
+                    let row = downloads + (depth &* levels &+ allowed.lowerBound)
                     var gain = -Double.infinity
                     var least = Double.infinity
-                    for level in allowed {
-                        let download = downloads[depth * levels + level]
-                        gain = max(gain, mbps[level] - reservePrice * download)
+                    for k in 0..<allowedCount {
+                        let download = row[k]
+                        gain = max(gain, rates[k] - reservePrice * download)
                         least = min(least, download)
                     }
                     stepGain[depth] = gain
                     leastDownload[depth] = least
-                    gainAfter[depth] = gainAfter[depth + 1] + gain
-                }
-                for depth in 0..<(steps - 1) {
-                    let rest = Double(steps - depth - 1)
-                    let nextLeast = reservePrice * leastDownload[depth + 1]
+                    gainAfter[depth] = gainAfter[depth &+ 1] + gain
+                    guard depth &+ 1 < steps else { continue }
+                    let rest = Double(steps &- depth &- 1)
+                    let nextLeast = reservePrice * leastDownload[depth &+ 1]
                     nextLeastPriced[depth] = nextLeast
                     afterNextGain[depth] =
-                        gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
-                    reserveScale[depth] = 1 + abs(stepGain[depth + 1]) + nextLeast + abs(gainAfter[depth + 2])
+                        gainAfter[depth &+ 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
+                    reserveScale[depth] = 1 + abs(stepGain[depth &+ 1]) + nextLeast + abs(gainAfter[depth &+ 2])
                         + 2 * rest * topGain + reservePrice * (rest * segmentSeconds + terminalTarget)
                 }
             }
