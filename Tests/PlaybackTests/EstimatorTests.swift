@@ -72,4 +72,20 @@ import Testing
         let fast = (0.3 * (1 - a3) + a3 * (0.1 * (1 - a3))) / (1 - a3 * a3)
         #expect(abs(estimator.latencySeconds! - fast) < 1e-12)
     }
+
+    @Test func withoutThroughputAveragesTheRestIsUnchanged() {
+        var full = BandwidthEstimator()
+        var lean = BandwidthEstimator(configuration: EstimatorConfiguration(throughputAverages: false))
+        for (rate, latency) in [(1_000_000.0, 0.1), (3_000_000, 0.05), (500_000, 0.2), (2_000_000, 0.1), (4_000_000, 0.3), (800_000, 0.1)] {
+            Self.sample(&full, bitsPerSecond: rate, seconds: 1.5, latency: latency)
+            Self.sample(&lean, bitsPerSecond: rate, seconds: 1.5, latency: latency)
+        }
+        #expect(full.estimateBitsPerSecond != nil)
+        #expect(lean.estimateBitsPerSecond == nil)
+        #expect(lean.harmonicMeanBitsPerSecond == full.harmonicMeanBitsPerSecond)
+        #expect(lean.recentBitsPerSecond == full.recentBitsPerSecond)
+        #expect(lean.recentRelativeErrors == full.recentRelativeErrors)
+        #expect(lean.maxRecentRelativeError == full.maxRecentRelativeError)
+        #expect(lean.latencySeconds == full.latencySeconds)
+    }
 }

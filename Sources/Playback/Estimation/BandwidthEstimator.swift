@@ -45,8 +45,10 @@ public struct BandwidthEstimator: Sendable {
                 abs(predicted - bitsPerSecond) / bitsPerSecond, keeping: configuration.harmonicWindow)
             maxRecentRelativeError = recentRelativeErrors.max() ?? 0
         }
-        fast.add(bitsPerSecond, weight: transferSeconds)
-        slow.add(bitsPerSecond, weight: transferSeconds)
+        if configuration.throughputAverages {
+            fast.add(bitsPerSecond, weight: transferSeconds)
+            slow.add(bitsPerSecond, weight: transferSeconds)
+        }
         recentBitsPerSecond.slide(bitsPerSecond, keeping: configuration.harmonicWindow)
         harmonicMeanBitsPerSecond = Self.harmonicMean(of: recentBitsPerSecond)
         sampleCount += 1
