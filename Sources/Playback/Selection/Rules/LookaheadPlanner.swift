@@ -396,6 +396,7 @@ struct LookaheadPlanner {
 
         /// `play` below the first step (depth > 0): a previous level and a first level are known, and the last
         /// step is `finishLast`'s, so the loop has none of the first step's cases.
+        @inline(never)
         mutating func extend(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
             if depth &+ 1 == steps {
                 finishLast(
