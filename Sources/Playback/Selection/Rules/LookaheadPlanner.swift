@@ -343,9 +343,11 @@ struct LookaheadPlanner {
                     var gain = -Double.infinity
                     var least = Double.infinity
                     for k in 0..<allowedCount {
+                        // `max` and `min` as comparisons (one instruction each; the gains are never −0 or NaN).
                         let download = row[k]
-                        gain = max(gain, rates[k] - reservePrice * download)
-                        least = min(least, download)
+                        let candidate = rates[k] - reservePrice * download
+                        if candidate > gain { gain = candidate }
+                        if download < least { least = download }
                     }
                     stepGain[depth] = gain
                     leastDownload[depth] = least
@@ -419,7 +421,8 @@ struct LookaheadPlanner {
             let last = root && depth + 1 == steps
             // The rest after this step earns at most the top bitrate per step but the next, which earns at most
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
-            let laterGain = Double(steps - depth - 2) * topGain
+            // With the first bound's margin of 1e-9 already added (far above any rounding of these sums).
+            let laterGain = Double(steps &- depth &- 2) * topGain + 1e-9
             // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
             // magnitudes, far above any rounding.
             var nextLeast = 0.0
@@ -451,7 +454,7 @@ struct LookaheadPlanner {
                 // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
                 // only subtract; the margin keeps rounding from ever cutting a plan that would win; a tie only
                 // wins with a lower first level).
-                let bound = value + (laterGain + mbps[level]) + 1e-9
+                let bound = value + (laterGain + mbps[level])
                 if bound < best || (bound == best && first >= bestFirst) { continue }
                 let buffer = max(start - row[level], 0) + segmentSeconds
                 let worse = max(worseStart - slowRow[level], 0) + segmentSeconds
