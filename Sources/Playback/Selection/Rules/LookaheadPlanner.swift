@@ -425,16 +425,7 @@ struct LookaheadPlanner {
             let laterGain = Double(steps &- depth &- 2) * topGain + 1e-9
             // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
             // magnitudes, far above any rounding.
-            var nextLeast = 0.0
-            var nextGain = 0.0
-            var afterNext = 0.0
-            var scale = 0.0
-            if reservePrice > 0 && !last {
-                nextLeast = nextLeastPriced[depth]
-                nextGain = stepGain[depth + 1]
-                afterNext = afterNextGain[depth]
-                scale = reserveScale[depth]
-            }
+            // (Read from the tables where a child needs them, not held across the loop's calls.)
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
             let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
             let order = nearestFirst + center &* levels
@@ -459,8 +450,9 @@ struct LookaheadPlanner {
                 let buffer = max(start - row[level], 0) + segmentSeconds
                 let worse = max(worseStart - slowRow[level], 0) + segmentSeconds
                 if reservePrice > 0 {
-                    let reserve = value + min(mbps[level] - nextLeast, nextGain) + afterNext + reservePrice * buffer
-                    let reserveBound = reserve + 1e-9 * (scale + abs(value) + reservePrice * buffer)
+                    let reserve = value + min(mbps[level] - nextLeastPriced[depth], stepGain[depth &+ 1])
+                        + afterNextGain[depth] + reservePrice * buffer
+                    let reserveBound = reserve + 1e-9 * (reserveScale[depth] + abs(value) + reservePrice * buffer)
                     if reserveBound < best || (reserveBound == best && first >= bestFirst) { continue }
                 }
                 if depth &+ 2 == steps {
