@@ -115,19 +115,23 @@ struct LookaheadPlanner {
             }
             let mbps = downloads + 2 * cells + reserveDoubles
             for level in 0..<levels { mbps[level] = self.mbps(level) }
+            scratch.prepareSwitchGains(mbps: UnsafeBufferPointer(start: mbps, count: levels))
+            let switchGains = scratch.switchGains
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
                 return scratch.seen.withUnsafeMutableBufferPointer { seen in
                     nearestFirst.withUnsafeBufferPointer { nearestFirst in
-                        var search = Search(
-                            planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
-                            seen: seen.baseAddress!, seenCount: counts.baseAddress!,
-                            nearestFirst: nearestFirst.baseAddress!, reserveTables: downloads + 2 * cells,
-                            steps: steps, bestFirst: allowed.lowerBound)
-                        search.play(
-                            depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
-                            worse: startBuffer, reward: 0, first: -1)
-                        return search.bestFirst
+                        switchGains.withUnsafeBufferPointer { switchGains in
+                            var search = Search(
+                                planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
+                                seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                                nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
+                                reserveTables: downloads + 2 * cells, steps: steps, bestFirst: allowed.lowerBound)
+                            search.play(
+                                depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                                worse: startBuffer, reward: 0, first: -1)
+                            return search.bestFirst
+                        }
                     }
                 }
             }
@@ -140,8 +144,25 @@ struct LookaheadPlanner {
         var seen: [Seen] = []
         var nearestFirst: [Int] = []
         var nearestFor: (allowed: ClosedRange<Int>, levels: Int)?
+        /// switchGains[previous * levels + level]: 2 · mbps[level] − |mbps[level] − mbps[previous]|, the most a
+        /// step to `level` after `previous` and the step after it can earn without stalls (the first bound's
+        /// terms); made again only when the ladder's Mbps change (`switchGainsMbps`).
+        var switchGains: [Double] = []
+        var switchGainsMbps: [Double] = []
 
         init() {}
+
+        mutating func prepareSwitchGains(mbps: UnsafeBufferPointer<Double>) {
+            if switchGainsMbps.elementsEqual(mbps) { return }
+            switchGainsMbps = Array(mbps)
+            let levels = mbps.count
+            switchGains = Array(repeating: 0, count: levels * levels)
+            for previous in 0..<levels {
+                for level in 0..<levels {
+                    switchGains[previous * levels + level] = 2 * mbps[level] - abs(mbps[level] - mbps[previous])
+                }
+            }
+        }
 
         mutating func prepare(cells: Int, allowed: ClosedRange<Int>, levels: Int) {
             if seen.count < cells {
@@ -259,6 +280,8 @@ struct LookaheadPlanner {
         let terminalWeight: Double
         /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (ties: the higher first).
         let nearestFirst: UnsafePointer<Int>
+        /// The scratch's `switchGains`.
+        let switchGains: UnsafePointer<Double>
         let allowedCount: Int
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
@@ -286,8 +309,10 @@ struct LookaheadPlanner {
         init(
             planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
-            nearestFirst: UnsafePointer<Int>, reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
+            nearestFirst: UnsafePointer<Int>, switchGains: UnsafePointer<Double>,
+            reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
         ) {
+            self.switchGains = switchGains
             allowed = planner.allowed
             startBuffer = planner.startBuffer
             startLevel = planner.previousLevel ?? -1
@@ -431,8 +456,17 @@ struct LookaheadPlanner {
             let order = nearestFirst + center &* levels
             let row = downloads + depth &* levels
             let slowRow = slowDownloads + depth &* levels
+            // Below the first step, the first bound from the switch gains: the same sum in another order (and its
+            // margin), computed before the step's value, which only a child that passes it needs.
+            let rewardLater = reward + laterGain
+            let gains = switchGains + (root ? 0 : previous &* levels)
             for k in 0..<allowedCount {
                 let level = order[k]
+                if !root {
+                    let bound = rewardLater + gains[level] - rebufferPenalty * max(row[level] - start, 0)
+                        - pessimisticPenalty * max(slowRow[level] - worseStart, 0)
+                    if bound < best || (bound == best && first >= bestFirst) { continue }
+                }
                 // The step's value first, its buffers only for a child that is not cut by the first bound.
                 let value = stepValue(
                     row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
@@ -445,8 +479,10 @@ struct LookaheadPlanner {
                 // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
                 // only subtract; the margin keeps rounding from ever cutting a plan that would win; a tie only
                 // wins with a lower first level).
-                let bound = value + (laterGain + mbps[level])
-                if bound < best || (bound == best && first >= bestFirst) { continue }
+                if root {
+                    let bound = value + (laterGain + mbps[level])
+                    if bound < best || (bound == best && first >= bestFirst) { continue }
+                }
                 let buffer = max(start - row[level], 0) + segmentSeconds
                 let worse = max(worseStart - slowRow[level], 0) + segmentSeconds
                 if reservePrice > 0 {
