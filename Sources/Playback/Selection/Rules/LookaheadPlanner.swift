@@ -463,8 +463,8 @@ struct LookaheadPlanner {
             for k in 0..<allowedCount {
                 let level = order[k]
                 if !root {
-                    let bound = rewardLater + gains[level] - rebufferPenalty * max(row[level] - start, 0)
-                        - pessimisticPenalty * max(slowRow[level] - worseStart, 0)
+                    let bound = rewardLater + gains[level] - rebufferPenalty * positivePart(row[level] - start)
+                        - pessimisticPenalty * positivePart(slowRow[level] - worseStart)
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
                 // The step's value first, its buffers only for a child that is not cut by the first bound.
@@ -473,7 +473,7 @@ struct LookaheadPlanner {
                     reward: reward, switches: !root || previous >= 0)
                 let first = root ? level : first
                 if last {
-                    finish(value: value, buffer: max(start - row[level], 0) + segmentSeconds, first: first)
+                    finish(value: value, buffer: positivePart(start - row[level]) + segmentSeconds, first: first)
                     continue
                 }
                 // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
@@ -483,8 +483,8 @@ struct LookaheadPlanner {
                     let bound = value + (laterGain + mbps[level])
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
-                let buffer = max(start - row[level], 0) + segmentSeconds
-                let worse = max(worseStart - slowRow[level], 0) + segmentSeconds
+                let buffer = positivePart(start - row[level]) + segmentSeconds
+                let worse = positivePart(worseStart - slowRow[level]) + segmentSeconds
                 if reservePrice > 0 {
                     let reserve = value + min(mbps[level] - nextLeastPriced[depth], stepGain[depth &+ 1])
                         + afterNextGain[depth] + reservePrice * buffer
@@ -580,7 +580,7 @@ struct LookaheadPlanner {
             let value = stepValue(
                 row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
                 reward: reward, switches: true)
-            return (value, max(start - row[level], 0) + segmentSeconds, max(worseStart - slowRow[level], 0) + segmentSeconds)
+            return (value, positivePart(start - row[level]) + segmentSeconds, positivePart(worseStart - slowRow[level]) + segmentSeconds)
         }
 
         /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone;
@@ -591,13 +591,18 @@ struct LookaheadPlanner {
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
             worseStart: Double, reward: Double, switches: Bool
         ) -> Double {
-            let rebuffer = max(row[level] - start, 0)
-            let worseRebuffer = max(slowRow[level] - worseStart, 0)
+            let rebuffer = positivePart(row[level] - start)
+            let worseRebuffer = positivePart(slowRow[level] - worseStart)
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
             if switches { value -= abs(mbps[level] - mbps[previous]) }
             value -= pessimisticPenalty * worseRebuffer
             return value
         }
+
+        /// max(x, 0) as one instruction (`maxsd`): equal to it for every x that is not NaN (−0 gives +0 in both),
+        /// and the downloads and buffers here never are.
+        @inline(__always)
+        func positivePart(_ x: Double) -> Double { x > 0 ? x : 0 }
 
         /// A buffer before a request: idle until one more segment fits under the cap.
         @inline(__always)
