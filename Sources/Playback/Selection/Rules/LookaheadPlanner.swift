@@ -153,9 +153,17 @@ struct LookaheadPlanner {
         init() {}
 
         mutating func prepareSwitchGains(mbps: UnsafeBufferPointer<Double>) {
-            if switchGainsMbps.elementsEqual(mbps) { return }
-            switchGainsMbps = Array(mbps)
             let levels = mbps.count
+            if switchGainsMbps.count == levels {
+                // A plain loop: the generic `elementsEqual` costs more than the search saves with the table.
+                let unchanged = switchGainsMbps.withUnsafeBufferPointer { kept in
+                    var level = 0
+                    while level < levels && kept[level] == mbps[level] { level &+= 1 }
+                    return level == levels
+                }
+                if unchanged { return }
+            }
+            switchGainsMbps = Array(mbps)
             switchGains = Array(repeating: 0, count: levels * levels)
             for previous in 0..<levels {
                 for level in 0..<levels {
