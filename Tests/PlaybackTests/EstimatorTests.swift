@@ -72,4 +72,47 @@ import Testing
         let fast = (0.3 * (1 - a3) + a3 * (0.1 * (1 - a3))) / (1 - a3 * a3)
         #expect(abs(estimator.latencySeconds! - fast) < 1e-12)
     }
+
+    /// The latency averages' bias correction comes from a table of pow(alpha, n) (`ExponentialAverage.unitPowers`)
+    /// while every weight is 1: the estimate must be the bits of the plain formula, within the table and past it.
+    @Test func latencyEstimateIsThePlainFormulaBitForBit() {
+        var estimator = BandwidthEstimator()
+        let alphas = [3.0, 8.0].map { exp(log(0.5) / $0) }
+        var raw = [0.0, 0.0]
+        var generator = SystemRandomNumberGenerator()
+        for n in 1...(ExponentialAverage.unitPowersCount + 40) {
+            let latency = Double.random(in: 0.01...0.4, using: &generator)
+            estimator.record(bytes: 100_000, durationSeconds: 1 + latency, timeToFirstByteSeconds: latency)
+            var values: [Double] = []
+            for i in 0..<2 {
+                raw[i] = latency * (1 - alphas[i]) + alphas[i] * raw[i]
+                let zeroFactor = 1 - pow(alphas[i], Double(n))
+                values.append(zeroFactor > 0 ? raw[i] / zeroFactor : raw[i])
+            }
+            #expect(estimator.latencySeconds!.bitPattern == max(values[0], values[1]).bitPattern, "sample \(n)")
+        }
+        // Weights other than 1 leave the table: the formula with pow of the total weight.
+        var average = ExponentialAverage(halfLife: 3)
+        average.add(2, weight: 1)
+        average.add(4, weight: 0.5)
+        let a = alphas[0]
+        let expected = (4 * (1 - pow(a, 0.5)) + pow(a, 0.5) * (2 * (1 - a))) / (1 - pow(a, 1.5))
+        #expect(average.value!.bitPattern == expected.bitPattern)
+    }
+
+    @Test func withoutThroughputAveragesTheRestIsUnchanged() {
+        var full = BandwidthEstimator()
+        var lean = BandwidthEstimator(configuration: EstimatorConfiguration(throughputAverages: false))
+        for (rate, latency) in [(1_000_000.0, 0.1), (3_000_000, 0.05), (500_000, 0.2), (2_000_000, 0.1), (4_000_000, 0.3), (800_000, 0.1)] {
+            Self.sample(&full, bitsPerSecond: rate, seconds: 1.5, latency: latency)
+            Self.sample(&lean, bitsPerSecond: rate, seconds: 1.5, latency: latency)
+        }
+        #expect(full.estimateBitsPerSecond != nil)
+        #expect(lean.estimateBitsPerSecond == nil)
+        #expect(lean.harmonicMeanBitsPerSecond == full.harmonicMeanBitsPerSecond)
+        #expect(lean.recentBitsPerSecond == full.recentBitsPerSecond)
+        #expect(lean.recentRelativeErrors == full.recentRelativeErrors)
+        #expect(lean.maxRecentRelativeError == full.maxRecentRelativeError)
+        #expect(lean.latencySeconds == full.latencySeconds)
+    }
 }

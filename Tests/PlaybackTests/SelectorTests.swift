@@ -36,6 +36,29 @@ import Testing
         #expect(selector.select(Self.input(nil, buffer: 0, previous: nil)).variantIndex == 0)
     }
 
+    /// A rule that says it never reads the EWMA estimate (`readsThroughputEstimate`, so the fast simulation loop
+    /// leaves the averages out) chooses the same with an estimator that does not keep them.
+    @Test(arguments: ABRRuleKind.allCases)
+    func rulesThatDoNotReadTheEstimateChooseTheSameWithoutIt(rule: ABRRuleKind) {
+        var full = QualitySelector(rule: rule)
+        guard !full.readsThroughputEstimate else { return }
+        var lean = QualitySelector(rule: rule)
+        var fullEstimator = BandwidthEstimator()
+        var leanEstimator = BandwidthEstimator(configuration: EstimatorConfiguration(throughputAverages: false))
+        var generator = SystemRandomNumberGenerator()
+        var previous: Int?
+        for step in 0..<60 {
+            let buffer = Double(step % 15) * 4
+            let chosen = full.select(Self.input(fullEstimator, buffer: buffer, previous: previous)).variantIndex
+            #expect(lean.select(Self.input(leanEstimator, buffer: buffer, previous: previous)).variantIndex == chosen)
+            previous = chosen
+            let rate = Double.random(in: 200_000...6_000_000, using: &generator)
+            let seconds = Double.random(in: 0.2...6, using: &generator)
+            fullEstimator.record(bytes: Int(rate * seconds / 8), durationSeconds: seconds + 0.08, timeToFirstByteSeconds: 0.08)
+            leanEstimator.record(bytes: Int(rate * seconds / 8), durationSeconds: seconds + 0.08, timeToFirstByteSeconds: 0.08)
+        }
+    }
+
     @Test(arguments: ABRRuleKind.allCases)
     func fixedUserChoiceWinsOverEveryRule(rule: ABRRuleKind) {
         var selector = QualitySelector(rule: rule)

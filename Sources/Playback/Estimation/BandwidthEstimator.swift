@@ -45,8 +45,10 @@ public struct BandwidthEstimator: Sendable {
                 abs(predicted - bitsPerSecond) / bitsPerSecond, keeping: configuration.harmonicWindow)
             maxRecentRelativeError = recentRelativeErrors.max() ?? 0
         }
-        fast.add(bitsPerSecond, weight: transferSeconds)
-        slow.add(bitsPerSecond, weight: transferSeconds)
+        if configuration.throughputAverages {
+            fast.add(bitsPerSecond, weight: transferSeconds)
+            slow.add(bitsPerSecond, weight: transferSeconds)
+        }
         recentBitsPerSecond.slide(bitsPerSecond, keeping: configuration.harmonicWindow)
         harmonicMeanBitsPerSecond = Self.harmonicMean(of: recentBitsPerSecond)
         sampleCount += 1
@@ -88,8 +90,11 @@ public struct BandwidthEstimator: Sendable {
 
     /// max(fast, slow) latency EWMA, seconds; nil until the first sample.
     public var latencySeconds: Double? {
-        guard let f = fastLatency.value, let s = slowLatency.value else { return nil }
-        return max(f, s)
+        // Inlined where a rule reads it: called, it made the caller copy the whole estimator (296 bytes) first.
+        @inline(__always) get {
+            guard let f = fastLatency.value, let s = slowLatency.value else { return nil }
+            return max(f, s)
+        }
     }
 }
 

@@ -13,12 +13,17 @@ public struct EstimatorConfiguration: Sendable, Hashable {
     public var slowLatencyHalfLifeSamples: Double
     /// Shortest transfer time a sample is credited with, so a cached instant response is not infinite throughput.
     public var minimumSampleSeconds: Double
+    /// False: the two throughput EWMAs are not kept (`estimateBitsPerSecond` stays nil), which saves two `pow` a
+    /// sample for a caller whose rule never reads them (`QualitySelector.readsThroughputEstimate`); the harmonic
+    /// mean, its errors and the latency are kept either way.
+    public var throughputAverages: Bool
 
     public init(
         fastHalfLifeSeconds: Double = 3, slowHalfLifeSeconds: Double = 8, harmonicWindow: Int = 5,
         fastLatencyHalfLifeSamples: Double = 3, slowLatencyHalfLifeSamples: Double = 8,
-        minimumSampleSeconds: Double = 0.001
+        minimumSampleSeconds: Double = 0.001, throughputAverages: Bool = true
     ) {
+        self.throughputAverages = throughputAverages
         self.fastHalfLifeSeconds = fastHalfLifeSeconds
         self.slowHalfLifeSeconds = slowHalfLifeSeconds
         self.harmonicWindow = harmonicWindow

@@ -12,6 +12,9 @@ public struct QualitySelector: Sendable {
         self.rule = QualitySelector.makeRule(rule, configuration: configuration)
     }
 
+    /// False when the rule never reads the estimator's EWMA estimate (`ABRRule.readsThroughputEstimate`).
+    public var readsThroughputEstimate: Bool { rule.readsThroughputEstimate }
+
     public mutating func select(_ input: SelectionInput) -> Selection {
         let top = input.variants.count - 1
         guard top >= 0 else { return Selection(variantIndex: 0, reason: "no variants") }

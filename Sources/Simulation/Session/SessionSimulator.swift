@@ -26,13 +26,11 @@ struct SegmentLoop {
     let manifest: StreamManifest
     let configuration: SessionConfiguration
     let keepLog: Bool
-    let variants: [VariantInfo]
     let segmentMilliseconds: Double
     let capMilliseconds: Double
     let startupMilliseconds: Double
     var clock: NetworkClock
     var selector: QualitySelector
-    var estimator: BandwidthEstimator
     var bufferMilliseconds = 0.0
     var playing = false
     var startupAt: Double?
@@ -48,24 +46,33 @@ struct SegmentLoop {
     var forcedLevels: [Int]?
     /// Upcoming sizes in bytes, per segment and level (what a player would know from the playlist).
     let bytesTable: [[Int]]
-    /// The rows of `bytesTable` the selector is told about for the next segment (up to `lookaheadSegments`),
-    /// slid by one row per step rather than copied each time.
-    var window: [[Int]]
+    /// What the selector is told, kept from one step to the next and updated in place: the estimator records
+    /// into `input.estimator`, and `input.upcomingSegmentBytes` holds the rows of `bytesTable` of the next
+    /// segment and after (up to `lookaheadSegments`), slid by one row per step. A decision copies neither.
+    var input: SelectionInput
 
     init(manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, keepLog: Bool) {
         self.manifest = manifest
         self.configuration = configuration
         self.keepLog = keepLog
-        variants = manifest.variants
         segmentMilliseconds = manifest.segmentDurationMilliseconds
         capMilliseconds = max(configuration.bufferCapSeconds * 1000, segmentMilliseconds)
         startupMilliseconds = min(
             max((configuration.startupThresholdSeconds ?? 0) * 1000, segmentMilliseconds), capMilliseconds)
         clock = NetworkClock(trace: trace)
         selector = QualitySelector(rule: configuration.rule, configuration: configuration.selector)
-        estimator = BandwidthEstimator(configuration: configuration.estimator)
+        // The EWMAs only when the rule reads them (`filterz` and `mpc` do not): two `pow` a sample.
+        var estimatorConfiguration = configuration.estimator
+        estimatorConfiguration.throughputAverages =
+            estimatorConfiguration.throughputAverages && selector.readsThroughputEstimate
         bytesTable = manifest.segmentSizesBytes
-        window = Array(bytesTable.prefix(max(configuration.lookaheadSegments, 0)))
+        input = SelectionInput(
+            variants: manifest.variants, segmentIndex: 0, segmentDurationSeconds: segmentMilliseconds / 1000,
+            upcomingSegmentBytes: Array(bytesTable.prefix(max(configuration.lookaheadSegments, 0))),
+            estimator: BandwidthEstimator(configuration: estimatorConfiguration),
+            bufferSeconds: 0, maxBufferSeconds: capMilliseconds / 1000, viewport: configuration.viewport,
+            userChoice: .auto, isStartup: true)
+        input.explains = keepLog
         playedLevels.reserveCapacity(manifest.segmentCount)
     }
 
@@ -119,7 +126,7 @@ struct SegmentLoop {
         }
         let transfer = max(download.transferMilliseconds, 1e-9)
         // Exactly what a player reports (and what `PlaybackMachine` passes on), so both paths agree.
-        estimator.record(
+        input.estimator.record(
             bytes: bytesTable[k][level], durationSeconds: time / 1000,
             timeToFirstByteSeconds: download.latencyMilliseconds / 1000)
         if keepLog {
@@ -141,36 +148,29 @@ struct SegmentLoop {
     /// place (moved, not copied: no reference counting per row), then the old first row, now last, is replaced or
     /// removed; `removeFirst` would go through a generic range replacement.
     mutating func slideWindow(entering: Int?) {
-        guard !window.isEmpty else {
-            if let entering { window.append(bytesTable[entering]) }
+        guard !input.upcomingSegmentBytes.isEmpty else {
+            if let entering { input.upcomingSegmentBytes.append(bytesTable[entering]) }
             return
         }
-        window.withUnsafeMutableBufferPointer { rows in
+        input.upcomingSegmentBytes.withUnsafeMutableBufferPointer { rows in
             guard let base = rows.baseAddress, rows.count > 1 else { return }
             let first = base.move()
             base.moveInitialize(from: base + 1, count: rows.count - 1)
             (base + rows.count - 1).initialize(to: first)
         }
         if let entering {
-            window[window.count - 1] = bytesTable[entering]
+            input.upcomingSegmentBytes[input.upcomingSegmentBytes.count - 1] = bytesTable[entering]
         } else {
-            window.removeLast()
+            input.upcomingSegmentBytes.removeLast()
         }
     }
 
-    /// Asks the selector for segment `k`. A function of its own so the `SelectionInput` (which holds a copy of
-    /// the estimator) is gone before the estimator records the download: otherwise each sample would copy the
-    /// estimator's arrays.
-    @inline(never)
+    /// Asks the selector for segment `k`, telling it the state of the session in `input`.
     mutating func select(segment k: Int) -> Selection {
-        var input = SelectionInput(
-            variants: variants, segmentIndex: k, segmentDurationSeconds: segmentMilliseconds / 1000,
-            upcomingSegmentBytes: window,
-            estimator: estimator,
-            bufferSeconds: bufferMilliseconds / 1000, maxBufferSeconds: capMilliseconds / 1000,
-            previousVariantIndex: previousLevel, viewport: configuration.viewport, userChoice: .auto,
-            isStartup: !playing)
-        input.explains = keepLog
+        input.segmentIndex = k
+        input.bufferSeconds = bufferMilliseconds / 1000
+        input.previousVariantIndex = previousLevel
+        input.isStartup = !playing
         return selector.select(input)
     }
 

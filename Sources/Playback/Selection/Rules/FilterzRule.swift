@@ -28,6 +28,8 @@
 /// - The stream's end is taken from `remainingSegments`, else inferred when the look-ahead sizes stop short.
 public struct FilterzRule: ABRRule {
     public let name = "filterz"
+    /// The plans use the harmonic mean, not the EWMA estimate.
+    public var readsThroughputEstimate: Bool { false }
     public var parameters: FilterzParameters
     /// The planner's memory, reused from one decision to the next.
     var scratch = LookaheadPlanner.Scratch()

@@ -115,19 +115,23 @@ struct LookaheadPlanner {
             }
             let mbps = downloads + 2 * cells + reserveDoubles
             for level in 0..<levels { mbps[level] = self.mbps(level) }
+            scratch.prepareSwitchGains(mbps: UnsafeBufferPointer(start: mbps, count: levels))
+            let switchGains = scratch.switchGains
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
                 return scratch.seen.withUnsafeMutableBufferPointer { seen in
                     nearestFirst.withUnsafeBufferPointer { nearestFirst in
-                        var search = Search(
-                            planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
-                            seen: seen.baseAddress!, seenCount: counts.baseAddress!,
-                            nearestFirst: nearestFirst.baseAddress!, reserveTables: downloads + 2 * cells,
-                            steps: steps, bestFirst: allowed.lowerBound)
-                        search.play(
-                            depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
-                            worse: startBuffer, reward: 0, first: -1)
-                        return search.bestFirst
+                        switchGains.withUnsafeBufferPointer { switchGains in
+                            var search = Search(
+                                planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
+                                seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                                nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
+                                reserveTables: downloads + 2 * cells, steps: steps, bestFirst: allowed.lowerBound)
+                            search.play(
+                                depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                                worse: startBuffer, reward: 0, first: -1)
+                            return search.bestFirst
+                        }
                     }
                 }
             }
@@ -140,8 +144,33 @@ struct LookaheadPlanner {
         var seen: [Seen] = []
         var nearestFirst: [Int] = []
         var nearestFor: (allowed: ClosedRange<Int>, levels: Int)?
+        /// switchGains[previous * levels + level]: 2 · mbps[level] − |mbps[level] − mbps[previous]|, the most a
+        /// step to `level` after `previous` and the step after it can earn without stalls (the first bound's
+        /// terms); made again only when the ladder's Mbps change (`switchGainsMbps`).
+        var switchGains: [Double] = []
+        var switchGainsMbps: [Double] = []
 
         init() {}
+
+        mutating func prepareSwitchGains(mbps: UnsafeBufferPointer<Double>) {
+            let levels = mbps.count
+            if switchGainsMbps.count == levels {
+                // A plain loop: the generic `elementsEqual` costs more than the search saves with the table.
+                let unchanged = switchGainsMbps.withUnsafeBufferPointer { kept in
+                    var level = 0
+                    while level < levels && kept[level] == mbps[level] { level &+= 1 }
+                    return level == levels
+                }
+                if unchanged { return }
+            }
+            switchGainsMbps = Array(mbps)
+            switchGains = Array(repeating: 0, count: levels * levels)
+            for previous in 0..<levels {
+                for level in 0..<levels {
+                    switchGains[previous * levels + level] = 2 * mbps[level] - abs(mbps[level] - mbps[previous])
+                }
+            }
+        }
 
         mutating func prepare(cells: Int, allowed: ClosedRange<Int>, levels: Int) {
             if seen.count < cells {
@@ -259,6 +288,8 @@ struct LookaheadPlanner {
         let terminalWeight: Double
         /// nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (ties: the higher first).
         let nearestFirst: UnsafePointer<Int>
+        /// The scratch's `switchGains`.
+        let switchGains: UnsafePointer<Double>
         let allowedCount: Int
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
@@ -286,8 +317,10 @@ struct LookaheadPlanner {
         init(
             planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
-            nearestFirst: UnsafePointer<Int>, reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
+            nearestFirst: UnsafePointer<Int>, switchGains: UnsafePointer<Double>,
+            reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
         ) {
+            self.switchGains = switchGains
             allowed = planner.allowed
             startBuffer = planner.startBuffer
             startLevel = planner.previousLevel ?? -1
@@ -332,25 +365,33 @@ struct LookaheadPlanner {
             reserveScale = reserveTables + 5 * (steps + 1)
             gainAfter[steps] = 0
             if reservePrice > 0 {
-                for depth in (0..<steps).reversed() {
+                // One pass from the last depth back, over the allowed part of each download row (no overflow
+                // checks: the indices are within the tables); each depth's terms for the rest after it need only
+                // the depths below it.
+                let rates = mbps + allowed.lowerBound
+                var depth = steps
+                while depth > 0 {
+                    depth &-= 1
+                    let row = downloads + (depth &* levels &+ allowed.lowerBound)
                     var gain = -Double.infinity
                     var least = Double.infinity
-                    for level in allowed {
-                        let download = downloads[depth * levels + level]
-                        gain = max(gain, mbps[level] - reservePrice * download)
-                        least = min(least, download)
+                    for k in 0..<allowedCount {
+                        // `max` and `min` as comparisons (one instruction each; the gains are never −0 or NaN).
+                        let download = row[k]
+                        let candidate = rates[k] - reservePrice * download
+                        if candidate > gain { gain = candidate }
+                        if download < least { least = download }
                     }
                     stepGain[depth] = gain
                     leastDownload[depth] = least
-                    gainAfter[depth] = gainAfter[depth + 1] + gain
-                }
-                for depth in 0..<(steps - 1) {
-                    let rest = Double(steps - depth - 1)
-                    let nextLeast = reservePrice * leastDownload[depth + 1]
+                    gainAfter[depth] = gainAfter[depth &+ 1] + gain
+                    guard depth &+ 1 < steps else { continue }
+                    let rest = Double(steps &- depth &- 1)
+                    let nextLeast = reservePrice * leastDownload[depth &+ 1]
                     nextLeastPriced[depth] = nextLeast
                     afterNextGain[depth] =
-                        gainAfter[depth + 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
-                    reserveScale[depth] = 1 + abs(stepGain[depth + 1]) + nextLeast + abs(gainAfter[depth + 2])
+                        gainAfter[depth &+ 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
+                    reserveScale[depth] = 1 + abs(stepGain[depth &+ 1]) + nextLeast + abs(gainAfter[depth &+ 2])
                         + 2 * rest * topGain + reservePrice * (rest * segmentSeconds + terminalTarget)
                 }
             }
@@ -390,6 +431,7 @@ struct LookaheadPlanner {
 
         /// `play` below the first step (depth > 0): a previous level and a first level are known, and the last
         /// step is `finishLast`'s, so the loop has none of the first step's cases.
+        @inline(never)
         mutating func extend(depth: Int, previous: Int, buffer: Double, worse: Double, reward: Double, first: Int) {
             if depth &+ 1 == steps {
                 finishLast(
@@ -412,45 +454,49 @@ struct LookaheadPlanner {
             let last = root && depth + 1 == steps
             // The rest after this step earns at most the top bitrate per step but the next, which earns at most
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
-            let laterGain = Double(steps - depth - 2) * topGain
+            // With the first bound's margin of 1e-9 already added (far above any rounding of these sums).
+            let laterGain = Double(steps &- depth &- 2) * topGain + 1e-9
             // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
             // magnitudes, far above any rounding.
-            var nextLeast = 0.0
-            var nextGain = 0.0
-            var afterNext = 0.0
-            var scale = 0.0
-            if reservePrice > 0 && !last {
-                nextLeast = nextLeastPriced[depth]
-                nextGain = stepGain[depth + 1]
-                afterNext = afterNextGain[depth]
-                scale = reserveScale[depth]
-            }
+            // (Read from the tables where a child needs them, not held across the loop's calls.)
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
             let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
             let order = nearestFirst + center &* levels
             let row = downloads + depth &* levels
             let slowRow = slowDownloads + depth &* levels
+            // Below the first step, the first bound from the switch gains: the same sum in another order (and its
+            // margin), computed before the step's value, which only a child that passes it needs.
+            let rewardLater = reward + laterGain
+            let gains = switchGains + (root ? 0 : previous &* levels)
             for k in 0..<allowedCount {
                 let level = order[k]
+                if !root {
+                    let bound = rewardLater + gains[level] - rebufferPenalty * positivePart(row[level] - start)
+                        - pessimisticPenalty * positivePart(slowRow[level] - worseStart)
+                    if bound < best || (bound == best && first >= bestFirst) { continue }
+                }
                 // The step's value first, its buffers only for a child that is not cut by the first bound.
                 let value = stepValue(
                     row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
                     reward: reward, switches: !root || previous >= 0)
                 let first = root ? level : first
                 if last {
-                    finish(value: value, buffer: max(start - row[level], 0) + segmentSeconds, first: first)
+                    finish(value: value, buffer: positivePart(start - row[level]) + segmentSeconds, first: first)
                     continue
                 }
                 // Cut when even the best imaginable rest cannot beat the best plan (stalls and the terminal value
                 // only subtract; the margin keeps rounding from ever cutting a plan that would win; a tie only
                 // wins with a lower first level).
-                let bound = value + (laterGain + mbps[level]) + 1e-9
-                if bound < best || (bound == best && first >= bestFirst) { continue }
-                let buffer = max(start - row[level], 0) + segmentSeconds
-                let worse = max(worseStart - slowRow[level], 0) + segmentSeconds
+                if root {
+                    let bound = value + (laterGain + mbps[level])
+                    if bound < best || (bound == best && first >= bestFirst) { continue }
+                }
+                let buffer = positivePart(start - row[level]) + segmentSeconds
+                let worse = positivePart(worseStart - slowRow[level]) + segmentSeconds
                 if reservePrice > 0 {
-                    let reserve = value + min(mbps[level] - nextLeast, nextGain) + afterNext + reservePrice * buffer
-                    let reserveBound = reserve + 1e-9 * (scale + abs(value) + reservePrice * buffer)
+                    let reserve = value + min(mbps[level] - nextLeastPriced[depth], stepGain[depth &+ 1])
+                        + afterNextGain[depth] + reservePrice * buffer
+                    let reserveBound = reserve + 1e-9 * (reserveScale[depth] + abs(value) + reservePrice * buffer)
                     if reserveBound < best || (reserveBound == best && first >= bestFirst) { continue }
                 }
                 if depth &+ 2 == steps {
@@ -542,7 +588,7 @@ struct LookaheadPlanner {
             let value = stepValue(
                 row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
                 reward: reward, switches: true)
-            return (value, max(start - row[level], 0) + segmentSeconds, max(worseStart - slowRow[level], 0) + segmentSeconds)
+            return (value, positivePart(start - row[level]) + segmentSeconds, positivePart(worseStart - slowRow[level]) + segmentSeconds)
         }
 
         /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone;
@@ -553,13 +599,18 @@ struct LookaheadPlanner {
             row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, previous: Int, start: Double,
             worseStart: Double, reward: Double, switches: Bool
         ) -> Double {
-            let rebuffer = max(row[level] - start, 0)
-            let worseRebuffer = max(slowRow[level] - worseStart, 0)
+            let rebuffer = positivePart(row[level] - start)
+            let worseRebuffer = positivePart(slowRow[level] - worseStart)
             var value = reward + mbps[level] - rebufferPenalty * rebuffer
             if switches { value -= abs(mbps[level] - mbps[previous]) }
             value -= pessimisticPenalty * worseRebuffer
             return value
         }
+
+        /// max(x, 0) as one instruction (`maxsd`): equal to it for every x that is not NaN (−0 gives +0 in both),
+        /// and the downloads and buffers here never are.
+        @inline(__always)
+        func positivePart(_ x: Double) -> Double { x > 0 ? x : 0 }
 
         /// A buffer before a request: idle until one more segment fits under the cap.
         @inline(__always)

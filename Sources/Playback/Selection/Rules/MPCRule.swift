@@ -5,6 +5,8 @@
 /// QoE_lin (Σ bitrate − penalty · rebuffer − Σ |Δ bitrate|, Mbps).
 public struct MPCRule: ABRRule {
     public let name = "mpc"
+    /// The plans use the harmonic mean, not the EWMA estimate.
+    public var readsThroughputEstimate: Bool { false }
     public var horizon: Int
     public var rebufferPenaltyPerSecond: Double
     /// The planner's memory, reused from one decision to the next.
