@@ -4,7 +4,7 @@ import Synchronization
 /// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
 /// `SIMD4<Float>` pixels (lane 3 unused), split by rows across cores. Each band of rows streams through
 /// colour step → guided filter → sharpen (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`)
-/// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer; the blur's
+/// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer (`PackedRGB`); the blur's
 /// vertical passes then run strip by strip and write vignette and bytes as they finish each strip (without a
 /// blur, each finished row goes straight to bytes). Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
@@ -34,8 +34,8 @@ enum FastRenderer {
                 let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
                                         pool: renderer.scratch)
                 defer { writer.release(to: renderer.scratch) }
-                let count = width * height, pool = renderer.scratch
-                let blurred = values.blur > 0 ? pool.take(SIMD4<Float>.self, count: count) : nil
+                let count = PackedRGB.rowFloats(width) * height, pool = renderer.scratch
+                let blurred = values.blur > 0 ? pool.take(Float.self, count: count) : nil
                 defer { if let blurred { pool.give(blurred, count: count) } }
                 let frame = Planar(width: width, height: height, threads: threads)
                 let blurBox = SpatialSteps.ExtendedBox(sigma: values.blur)
@@ -76,7 +76,7 @@ enum FastRenderer {
                 }
                 if let blurred {
                     frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses) { x0, columns, y, row in
-                        writer.store(row, y: y, x0: x0, count: columns)
+                        writer.store(packed: row, y: y, x0: x0, count: columns)
                     }
                 }
             }
@@ -144,10 +144,22 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     /// Writes pixels `x0 ..< x0 + count` of row `y` from `pixels` (the first of them at `pixels[0]`).
     @inline(always)
     func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
+        store(y: y, x0: x0, count: count) { pixels[$0] }
+    }
+
+    /// Writes pixels `x0 ..< x0 + count` of row `y` from `PackedRGB` pixels (the first of them at `packed[0]`).
+    @inline(always)
+    func store(packed: UnsafePointer<Float>, y: Int, x0: Int, count: Int) {
+        store(y: y, x0: x0, count: count) { PackedRGB.load(packed + 3 * $0) }
+    }
+
+    /// Writes pixels `x0 ..< x0 + count` of row `y`, pixel `x0 + x` being `pixel(x)` (lanes 0–2).
+    @inline(always)
+    private func store(y: Int, x0: Int, count: Int, _ pixel: (Int) -> SIMD4<Float>) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
         let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s)
         guard let columnTerm else {
-            ByteStore.store(count, alpha: alpha, to: d) { pixels[$0] }
+            ByteStore.store(count, alpha: alpha, to: d, pixel)
             return
         }
         // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
@@ -155,7 +167,7 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
         let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
         ByteStore.store(count, alpha: alpha, to: d) { x in
             let rho2 = column[x] + dy2
-            return pixels[x] * (1 - k * rho2 * rho2)
+            return pixel(x) * (1 - k * rho2 * rho2)
         }
     }
 }

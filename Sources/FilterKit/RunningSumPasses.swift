@@ -9,24 +9,29 @@ struct Planar {
     /// depend on how many threads share the blocks.
     static let verticalBlockRows = 64
 
-    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows), strip by
-    /// strip of 32 columns, all passes in one sweep down the strip: pass p computes row y + (passes − p)(r + 1)
-    /// when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in the small ring the
-    /// pass before it writes (row y in slot y mod `ringRows`; they stay in L1), and hands each row of the last pass
-    /// over as `finish(first column, columns, y, row)`. Each block of `verticalBlockRows` rows restarts its
-    /// running sums, so the result does not depend on the thread count.
-    func verticalBlur(_ buffer: UnsafePointer<SIMD4<Float>>, _ box: SpatialSteps.ExtendedBox, passes: Int,
-                      finish: (Int, Int, Int, UnsafePointer<SIMD4<Float>>) -> Void) {
-        let stripColumns = 512 / MemoryLayout<SIMD4<Float>>.stride
+    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows; `PackedRGB`
+    /// rows), strip by strip of 32 columns, all passes in one sweep down the strip: pass p computes row
+    /// y + (passes − p)(r + 1) when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in
+    /// the small ring the pass before it writes (row y in slot y mod `ringRows`; they stay in L1), and hands each
+    /// row of the last pass over as `finish(first column, columns, y, row)` (`PackedRGB`). A pass adds and scales
+    /// rows element by element, four floats at a time whatever pixel and channel they belong to. Each block of
+    /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
+    func verticalBlur(_ buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox, passes: Int,
+                      finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
+        let stripColumns = 32, stripQuads = PackedRGB.rowFloats(stripColumns) / 4
         let strips = (width + stripColumns - 1) / stripColumns
-        let width = self.width, height = self.height, last = height - 1
+        let width = self.width, height = self.height, last = height - 1, rowFloats = PackedRGB.rowFloats(width)
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         // 2r + 3 rows in steady state; at the top, pass 0 runs (passes − 1)(r + 1) rows ahead of the last.
         let ringRows = max(2 * r + 3, (passes - 1) * (r + 1) + 1), blockRows = Self.verticalBlockRows
         RowBands.run(count: strips, threads: threads) { stripRange in
-            // The strip's rows, then per pass a ring of rows and a row of running sums.
-            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripColumns * height)
-            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: passes * (ringRows + 1) * stripColumns)
+            // The strip's rows, then per pass a ring of rows and a row of running sums; zeroed, so the floats
+            // past a narrow strip's pixels stay finite.
+            let stripCount = stripQuads * height, ringsCount = passes * (ringRows + 1) * stripQuads
+            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripCount)
+            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringsCount)
+            strip.initialize(repeating: .zero, count: stripCount)
+            rings.initialize(repeating: .zero, count: ringsCount)
             defer {
                 strip.deallocate()
                 rings.deallocate()
@@ -34,41 +39,47 @@ struct Planar {
             /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
             func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
                 let y = min(max(y, 0), last)
-                return pass == 0 ? strip + y * stripColumns : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripColumns
+                return pass == 0 ? strip + y * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
             }
             for stripIndex in stripRange {
                 let x0 = stripIndex * stripColumns, columns = min(stripColumns, width - x0)
+                let quads = (3 * columns + 3) / 4
                 // The strip is first copied out of `buffer` by a plain copy: its rows lie a whole row apart (a new
                 // page each, which the prefetchers do not follow), and a copy keeps many more of those loads in
                 // flight than the first pass's arithmetic did.
-                for y in 0..<height { (strip + y * stripColumns).update(from: buffer + x0 + y * width, count: columns) }
+                for y in 0..<height {
+                    UnsafeMutableRawPointer(strip + y * stripQuads)
+                        .copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                }
                 var next = [Int](repeating: 0, count: passes)  // the next row of each pass
                 for y in 0..<height {
                     for pass in 0..<passes {
-                        let ring = rings + pass * (ringRows + 1) * stripColumns, sum = ring + ringRows * stripColumns
+                        let ring = rings + pass * (ringRows + 1) * stripQuads, sum = ring + ringRows * stripQuads
                         let upTo = min(y + (passes - 1 - pass) * (r + 1), last)
                         while next[pass] <= upTo {
-                            let z = next[pass], out = ring + (z % ringRows) * stripColumns
+                            let z = next[pass], out = ring + (z % ringRows) * stripQuads
                             if r == 0 {
                                 // A three-tap filter: no running sum.
                                 let above = input(pass, z - 1), centre = input(pass, z), below = input(pass, z + 1)
-                                for x in 0..<columns { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
+                                for x in 0..<quads { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
                             } else {
                                 if z % blockRows == 0 {
-                                    for x in 0..<columns { sum[x] = .zero }
+                                    for x in 0..<quads { sum[x] = .zero }
                                     for d in -r...r {
                                         let s = input(pass, z + d)
-                                        for x in 0..<columns { sum[x] = sum[x] + s[x] }
+                                        for x in 0..<quads { sum[x] = sum[x] + s[x] }
                                     }
                                 }
                                 let above = input(pass, z - r - 1), below = input(pass, z + r + 1)
                                 let leaving = input(pass, z - r)
-                                for x in 0..<columns {
+                                for x in 0..<quads {
                                     out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
                                     sum[x] = sum[x] + (below[x] - leaving[x])
                                 }
                             }
-                            if pass == passes - 1 { finish(x0, columns, z, out) }
+                            if pass == passes - 1 {
+                                finish(x0, columns, z, UnsafeRawPointer(out).assumingMemoryBound(to: Float.self))
+                            }
                             next[pass] += 1
                         }
                     }

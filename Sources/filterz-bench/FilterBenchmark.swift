@@ -19,7 +19,8 @@ import Synchronization
 /// `filterz-bench filter all-12` renders only the 720p all-12 case, on 1 thread, split by rows on all cores and
 /// side by side on all cores, for about
 /// 5 s each and without the anchor: a steady loop to profile (`perf record`) or to compare builds (it prints
-/// a hash of one output frame, to check that a change kept the bytes).
+/// a hash of one output frame, to check that a change kept the bytes). `filterz-bench filter all-12 --frames N`
+/// renders exactly N frames on one thread (and the hash): a fixed amount of work to count with `perf stat`.
 enum FilterBenchmark {
     static let allTwelve = FilterValues(
         brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 10, vignette: 0.5,
@@ -36,7 +37,13 @@ enum FilterBenchmark {
 
     static func run() -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        if CommandLine.arguments.dropFirst(2).first == "all-12" { return profileAllTwelve(cores: cores) }
+        let arguments = Array(CommandLine.arguments.dropFirst(2))
+        if arguments.first == "all-12" {
+            if arguments.count == 3, arguments[1] == "--frames", let frames = Int(arguments[2]), frames > 0 {
+                return countedAllTwelve(frames: frames)
+            }
+            return profileAllTwelve(cores: cores)
+        }
         print("filter benchmark: FilterKit fast path vs ffmpeg \(ffmpegVersion()) (\(cores) cores)")
         print("colour-only = warm-film colour steps; all-12 = every value active, blur 10")
         // All cores, two ways: one frame at a time split by rows (`preview`, `package`), and frames side by side.
@@ -113,6 +120,25 @@ enum FilterBenchmark {
                                               workers: cores, seconds: 5)
         print(String(format: "  ours   1280x720  all-12 %d threads %7.1f fps, %7.1f per CPU-second, frames side by side",
                      cores, fps, cpuFPS))
+        return 0
+    }
+
+    /// The 720p all-12 case on one thread for exactly `frames` frames after the first (see the type's doc): a fixed
+    /// amount of work, so `perf stat -e cycles:u` compares builds on a busy machine where the timed loops swing.
+    static func countedAllTwelve(frames count: Int) -> Int32 {
+        let camera = SimulatedCamera(.init(width: 1280, height: 720, durationSeconds: 2, seed: 42))
+        let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+        let renderer = FilterRenderer(values: allTwelve, threads: 1, byteTable: .always)
+        var output = frames[0]
+        renderer.renderFrame(frames[0], into: &output)
+        let start = Date(), cpuStart = processCPUSeconds()
+        for index in 0..<count { renderer.renderFrame(frames[index % frames.count], into: &output) }
+        let (seconds, cpu) = (Date().timeIntervalSince(start), processCPUSeconds() - cpuStart)
+        let digest = renderer.renderFrame(frames[0]).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
+            ($0 ^ UInt64($1)) &* 0x100_0000_01b3
+        }
+        print(String(format: "  ours   1280x720  all-12 1 thread   %d frames: %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
+                     count, Double(count) / seconds, Double(count) / cpu, digest))
         return 0
     }
 
