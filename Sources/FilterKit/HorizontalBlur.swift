@@ -63,8 +63,8 @@ final class HorizontalBlur {
             if pass == passes - 1 {
                 let outA = output + a * rowFloats, outB = output + b * rowFloats
                 blurPass(pa, pb) { x, ca, cb in
-                    PackedRGB.store(ca, at: outA + 3 * x)
-                    PackedRGB.store(cb, at: outB + 3 * x)
+                    PackedRGB.store(ca, outA, x)
+                    PackedRGB.store(cb, outB, x)
                 }
             } else {
                 let next = ((pass + 1) % 2) * lineLength + pad

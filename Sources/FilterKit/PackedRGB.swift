@@ -10,15 +10,16 @@ enum PackedRGB {
     /// 16-byte aligned and a row is a whole number of `SIMD4<Float>`s).
     static func rowFloats(_ width: Int) -> Int { (3 * width + 4) & ~3 }
 
-    /// Writes `c` as the pixel at `p` (lanes 0–2; lane 3 lands on the float after the pixel).
+    /// Writes `c` as pixel `x` of the row at `row` (lanes 0–2; lane 3 lands on the float after the pixel).
     @inline(always)
-    static func store(_ c: SIMD4<Float>, at p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: c, as: SIMD4<Float>.self)
+    static func store(_ c: SIMD4<Float>, _ row: UnsafeMutablePointer<Float>, _ x: Int) {
+        UnsafeMutableRawPointer(row).storeBytes(of: c, toByteOffset: 12 &* x, as: SIMD4<Float>.self)
     }
 
-    /// The pixel at `p` in lanes 0–2 (lane 3 is the float after it: ignore it).
+    /// Pixel `x` of the row at `row` in lanes 0–2 (lane 3 is the float after it: ignore it). The offsets are
+    /// wrapping products (a pixel index of a frame cannot overflow), so the hot loops carry no overflow checks.
     @inline(always)
-    static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    static func load(_ row: UnsafePointer<Float>, _ x: Int) -> SIMD4<Float> {
+        UnsafeRawPointer(row).loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
     }
 }
