@@ -50,13 +50,19 @@ enum FastRenderer {
                     }
                     let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
                     defer { line.deallocate() }
-                    /// Row y after every step before the blur.
+                    /// Where row y after every step before the blur is written: the blur's next row, or a line.
+                    func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
+                    /// Row y after every step before the blur, written to `destination(y)`.
                     func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
-                        if let blur { blur.push(y, row) } else { writer.store(row, y: y, x0: 0, count: width) }
+                        if let blur { blur.rowWritten(y) } else { writer.store(row, y: y, x0: 0, count: width) }
                     }
-                    func target(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { sharpen?.imageRow(y) ?? line }
+                    func target(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { sharpen?.imageRow(y) ?? destination(y) }
                     func rowDone(_ y: Int) {
-                        if let sharpen { sharpen.rowWritten(y, emit: finished) } else { finished(y, line) }
+                        if let sharpen {
+                            sharpen.rowWritten(y, into: destination, emit: finished)
+                        } else {
+                            finished(y, destination(y))
+                        }
                     }
                     let colours = { (y: Int, row: UnsafeMutablePointer<SIMD4<Float>>) in
                         rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: row)

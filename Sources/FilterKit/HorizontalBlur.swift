@@ -1,10 +1,10 @@
 /// The Gaussian blur's horizontal passes (`SpatialSteps`: `passes` extended boxes), one band of rows at a time
-/// as the earlier steps finish them: each row pushed is blurred along itself and written to its row of `output`
+/// as the earlier steps finish them (writing each row straight into `nextRow`): each row is blurred along itself and written to its row of `output`
 /// (the frame-sized buffer the vertical passes then read, `PackedRGB` rows), so the image is written to memory once.
 ///
 /// Rows go in pairs: the two running sums are independent chains of adds, so each waits on its previous add
 /// half as often as one row alone would. Each pass reads an edge-padded line and writes the next pass's line
-/// (two lines per row taking turns; the row is copied in once) or, for the last pass, the output row. A band's
+/// (two lines per row taking turns; the row arrives in the first) or, for the last pass, the output row. A band's
 /// odd last row is paired with itself (same lines, same values).
 final class HorizontalBlur {
     private let box: SpatialSteps.ExtendedBox
@@ -28,10 +28,12 @@ final class HorizontalBlur {
 
     deinit { lines.deallocate() }
 
-    /// Takes row `y` (rows come in order); blurs it, with the row before it, once it has a pair.
-    func push(_ y: Int, _ row: UnsafePointer<SIMD4<Float>>) {
-        let slot = pending == nil ? lines : lines + 2 * lineLength
-        (slot + pad).update(from: row, count: width)
+    /// Where the next row is to be written (`width` pixels), so the step before writes it in place, not copied.
+    var nextRow: UnsafeMutablePointer<SIMD4<Float>> { (pending == nil ? lines : lines + 2 * lineLength) + pad }
+
+    /// Row `y` has been written to `nextRow` (rows come in order); blurs it, with the row before it, once it
+    /// has a pair.
+    func rowWritten(_ y: Int) {
         guard let first = pending else {
             pending = y
             return
