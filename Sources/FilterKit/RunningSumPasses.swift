@@ -10,15 +10,18 @@ struct Planar {
     static let verticalBlockRows = 64
 
     /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows; `PackedRGB`
-    /// rows), strip by strip of 32 columns, all passes in one sweep down the strip: pass p computes row
+    /// rows), strip by strip of `stripColumns` columns, all passes in one sweep down the strip: pass p computes row
     /// y + (passes − p)(r + 1) when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in
-    /// the small ring the pass before it writes (row y in slot y mod `ringRows`; they stay in L1), and hands each
+    /// the small ring the pass before it writes (row y in slot y mod `ringRows`; they stay in cache), and hands each
     /// row of the last pass over as `finish(first column, columns, y, row)` (`PackedRGB`). A pass adds and scales
     /// rows element by element, four floats at a time whatever pixel and channel they belong to. Each block of
     /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
     func verticalBlur(_ buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox, passes: Int,
                       finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
-        let stripColumns = 32, stripQuads = PackedRGB.rowFloats(stripColumns) / 4
+        // 128 columns: each strip row copied, and each finished row stored, is 1.5 KB and 512 bytes in a row
+        // (with 32 columns the rings fit L1, but the copies and stores were 384 and 128 bytes a frame row
+        // apart, and a 720p all-12 frame took about 10 % more CPU).
+        let stripColumns = 128, stripQuads = PackedRGB.rowFloats(stripColumns) / 4
         let strips = (width + stripColumns - 1) / stripColumns
         let width = self.width, height = self.height, last = height - 1, rowFloats = PackedRGB.rowFloats(width)
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
