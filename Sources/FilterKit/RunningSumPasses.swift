@@ -104,7 +104,9 @@ struct Planar {
         let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
         let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
         // Rings of `window` rows: stage 1 (means of I and I²), stage 3 (means of a and b), and I.
-        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 5 * window * width)
+        // Rows of I are padded with r + 1 copies of their edge pixels, so stage 1 reads them in place.
+        let paddedWidth = width + 2 * (r + 1)
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width + window * paddedWidth)
         let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
         defer {
             ring.deallocate()
@@ -112,6 +114,10 @@ struct Planar {
         }
         let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
         let image = ring + 4 * window * width
+        /// Row `y` (clamped) of I in its ring, after its left padding.
+        func imageRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            image + (min(max(y, 0), last) % window) * paddedWidth + r + 1
+        }
         func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
             base + (min(max(y, 0), last) % window) * width
         }
@@ -120,16 +126,26 @@ struct Planar {
                      around y: Int) -> (ColumnWindow, ColumnWindow) {
             (ColumnWindow { slot(p, y + $0 - r) }, ColumnWindow { slot(q, y + $0 - r) })
         }
-        /// Stage 1 for row y (after the colour step).
+        /// Stage 1 for row y (after the colour step): the row means of I and I², the squares computed as the
+        /// window slides (the same values, in the same order of adds, as summing a row of squares).
         func stage1(_ y: Int) {
-            let row = slot(image, y)
+            let row = imageRow(y), outI = slot(meanI, y), outSquare = slot(meanSquare, y)
             colours(y, row)
-            rowMeans(into: slot(meanI, y), slot(meanSquare, y), radius: r, inverse: inverse, line: line) { i, square in
-                for x in 0..<width {
-                    let v = row[x]
-                    i[x] = v
-                    square[x] = v * v
-                }
+            for x in 1...(r + 1) {
+                row[-x] = row[0]
+                row[width - 1 + x] = row[width - 1]
+            }
+            var sumI = SIMD4<Float>.zero, sumSquare = SIMD4<Float>.zero
+            for d in -r...r {
+                sumI += row[d]
+                sumSquare += row[d] * row[d]
+            }
+            for x in 0..<width {
+                outI[x] = sumI * inverse
+                outSquare[x] = sumSquare * inverse
+                let entering = row[x + r + 1], leaving = row[x - r]
+                sumI += entering - leaving
+                sumSquare += entering * entering - leaving * leaving
             }
         }
         /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
@@ -154,7 +170,7 @@ struct Planar {
             let y = t - 2 * r
             guard band.contains(y) else { continue }
             // Stage 4: column means of a and b, then the output.
-            let source = slot(image, y), out = target(y)
+            let source = imageRow(y), out = target(y)
             let (rowsA, rowsB) = windows(a, b, around: y)
             for x in 0..<width {
                 let meanA = rowsA.sum(x) * inverse, meanB = rowsB.sum(x) * inverse
