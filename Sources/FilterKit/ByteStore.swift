@@ -19,17 +19,27 @@ enum ByteStore {
     /// Writes `count` pixels, `pixel(x)` for x in `0..<count`, as RGBA bytes to `output`, with `alpha`.
     @inline(always)
     static func store(_ count: Int, alpha: Alpha, to output: UnsafeMutablePointer<UInt8>, _ pixel: (Int) -> SIMD4<Float>) {
+        store(count, alpha: alpha, to: output, four: { (pixel($0), pixel($0 &+ 1), pixel($0 &+ 2), pixel($0 &+ 3)) }, pixel)
+    }
+
+    /// The same, with `four(x)` giving pixels x … x + 3 (x a multiple of 4) when it can share work between them.
+    @inline(always)
+    static func store(_ count: Int, alpha: Alpha, to output: UnsafeMutablePointer<UInt8>,
+                      four quad: (Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+                      _ pixel: (Int) -> SIMD4<Float>) {
         let whole = count & ~3
         switch alpha {
         case let .constant(value):
             let words = SIMD4<UInt32>(repeating: UInt32(value) << 24)
             for x in Swift.stride(from: 0, to: whole, by: 4) {
-                four(pixel(x), pixel(x + 1), pixel(x + 2), pixel(x + 3), alphaWords: words, to: output + 4 * x)
+                let p = quad(x)
+                four(p.0, p.1, p.2, p.3, alphaWords: words, to: output + 4 * x)
             }
             for x in whole..<count { FastRenderer.storeBytes(pixel(x), alpha: value, to: output + 4 * x) }
         case let .source(source):
             for x in Swift.stride(from: 0, to: whole, by: 4) {
-                four(pixel(x), pixel(x + 1), pixel(x + 2), pixel(x + 3), alphaFrom: source + 4 * x, to: output + 4 * x)
+                let p = quad(x)
+                four(p.0, p.1, p.2, p.3, alphaFrom: source + 4 * x, to: output + 4 * x)
             }
             for x in whole..<count { FastRenderer.storeBytes(pixel(x), alpha: source[4 * x + 3], to: output + 4 * x) }
         }

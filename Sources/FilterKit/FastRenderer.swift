@@ -4,7 +4,7 @@ import Synchronization
 /// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
 /// `SIMD4<Float>` pixels (lane 3 unused), split by rows across cores. Each band of rows streams through
 /// colour step → guided filter → sharpen (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`)
-/// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer; the blur's
+/// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer (`PackedRGB`); the blur's
 /// vertical passes then run strip by strip and write vignette and bytes as they finish each strip (without a
 /// blur, each finished row goes straight to bytes). Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
@@ -34,8 +34,8 @@ enum FastRenderer {
                 let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
                                         pool: renderer.scratch)
                 defer { writer.release(to: renderer.scratch) }
-                let count = width * height, pool = renderer.scratch
-                let blurred = values.blur > 0 ? pool.take(SIMD4<Float>.self, count: count) : nil
+                let count = PackedRGB.rowFloats(width) * height, pool = renderer.scratch
+                let blurred = values.blur > 0 ? pool.take(Float.self, count: count) : nil
                 defer { if let blurred { pool.give(blurred, count: count) } }
                 let frame = Planar(width: width, height: height, threads: threads)
                 let blurBox = SpatialSteps.ExtendedBox(sigma: values.blur)
@@ -50,13 +50,19 @@ enum FastRenderer {
                     }
                     let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
                     defer { line.deallocate() }
-                    /// Row y after every step before the blur.
+                    /// Where row y after every step before the blur is written: the blur's next row, or a line.
+                    func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
+                    /// Row y after every step before the blur, written to `destination(y)`.
                     func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
-                        if let blur { blur.push(y, row) } else { writer.store(row, y: y, x0: 0, count: width) }
+                        if let blur { blur.rowWritten(y) } else { writer.store(row, y: y, x0: 0, count: width) }
                     }
-                    func target(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { sharpen?.imageRow(y) ?? line }
+                    func target(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { sharpen?.imageRow(y) ?? destination(y) }
                     func rowDone(_ y: Int) {
-                        if let sharpen { sharpen.rowWritten(y, emit: finished) } else { finished(y, line) }
+                        if let sharpen {
+                            sharpen.rowWritten(y, into: destination, emit: finished)
+                        } else {
+                            finished(y, destination(y))
+                        }
                     }
                     let colours = { (y: Int, row: UnsafeMutablePointer<SIMD4<Float>>) in
                         rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: row)
@@ -76,7 +82,7 @@ enum FastRenderer {
                 }
                 if let blurred {
                     frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses) { x0, columns, y, row in
-                        writer.store(row, y: y, x0: x0, count: columns)
+                        writer.store(packed: row, y: y, x0: x0, count: columns)
                     }
                 }
             }
@@ -144,18 +150,35 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     /// Writes pixels `x0 ..< x0 + count` of row `y` from `pixels` (the first of them at `pixels[0]`).
     @inline(always)
     func store(_ pixels: UnsafePointer<SIMD4<Float>>, y: Int, x0: Int, count: Int) {
+        store(y: y, x0: x0, count: count) { pixels[$0] }
+    }
+
+    /// Writes pixels `x0 ..< x0 + count` of row `y` from `PackedRGB` pixels (the first of them at `packed[0]`).
+    @inline(always)
+    func store(packed: UnsafePointer<Float>, y: Int, x0: Int, count: Int) {
+        store(y: y, x0: x0, count: count) { PackedRGB.load(packed, $0) }
+    }
+
+    /// Writes pixels `x0 ..< x0 + count` of row `y`, pixel `x0 + x` being `pixel(x)` (lanes 0–2).
+    @inline(always)
+    private func store(y: Int, x0: Int, count: Int, _ pixel: (Int) -> SIMD4<Float>) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
         let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s)
         guard let columnTerm else {
-            ByteStore.store(count, alpha: alpha, to: d) { pixels[$0] }
+            ByteStore.store(count, alpha: alpha, to: d, pixel)
             return
         }
-        // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row.
+        // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row; the gains of four pixels
+        // at once (the same arithmetic per lane as one at a time).
         let dy = Double(y) + 0.5 - Double(height) / 2
         let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
-        ByteStore.store(count, alpha: alpha, to: d) { x in
+        ByteStore.store(count, alpha: alpha, to: d, four: { x in
+            let rho2 = UnsafeRawPointer(column + x).loadUnaligned(as: SIMD4<Float>.self) + dy2
+            let gain = 1 - k * rho2 * rho2
+            return (pixel(x) * gain[0], pixel(x &+ 1) * gain[1], pixel(x &+ 2) * gain[2], pixel(x &+ 3) * gain[3])
+        }) { x in
             let rho2 = column[x] + dy2
-            return pixels[x] * (1 - k * rho2 * rho2)
+            return pixel(x) * (1 - k * rho2 * rho2)
         }
     }
 }

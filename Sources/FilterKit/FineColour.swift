@@ -19,12 +19,17 @@ enum FineColour {
             | FastRenderer.code(c.z, scale: 1023) << 21
     }
 
-    /// The colour a packed code stands for (lane 3 is 0).
+    /// The colour a packed code stands for (lane 3 is 0): each lane masks its channel's bits in place (no
+    /// shifts), and `fieldUnit` scales the field by `unit` and undoes its position (lane ≥ 1: the field is
+    /// c · 2^k, and c · 2^k · (unit · 2^−k) rounds as c · unit does, since the powers of two are exact).
     @inline(always)
     static func decode(_ v: UInt32) -> SIMD4<Float> {
-        let lanes = SIMD4<Int32>(Int32(v & 1023), Int32((v >> 10) & 2047), Int32((v >> 21) & 1023), 0)
-        return SIMD4<Float>(lanes) * unit
+        let fields = SIMD4<UInt32>(repeating: v) & SIMD4(1023, 2047 << 10, 1023 << 21, 0)
+        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fields)) * fieldUnit
     }
+
+    /// `unit` divided by each field's position, 2⁰, 2¹⁰ and 2²¹.
+    static var fieldUnit: SIMD4<Float> { unit * SIMD4(1, 1 / 1024, 1 / 2_097_152, 0) }
 
     /// A colour kernel whose output is rounded to fine codes (`decode(encode(c))`), as the table gives it.
     struct Rounded<Kernel: ColourKernel>: ColourKernel {

@@ -1,23 +1,26 @@
 /// The Gaussian blur's horizontal passes (`SpatialSteps`: `passes` extended boxes), one band of rows at a time
-/// as the earlier steps finish them: each row pushed is blurred along itself and written to its row of `output`
-/// (the frame-sized buffer the vertical passes then read), so the image is written to memory once.
+/// as the earlier steps finish them (writing each row straight into `nextRow`): each row is blurred along itself and written to its row of `output`
+/// (the frame-sized buffer the vertical passes then read, `PackedRGB` rows), so the image is written to memory once.
 ///
 /// Rows go in pairs: the two running sums are independent chains of adds, so each waits on its previous add
 /// half as often as one row alone would. Each pass reads an edge-padded line and writes the next pass's line
-/// (two lines per row taking turns; the row is copied in once) or, for the last pass, the output row. A band's
+/// (two lines per row taking turns; the row arrives in the first) or, for the last pass, the output row. A band's
 /// odd last row is paired with itself (same lines, same values).
 final class HorizontalBlur {
     private let box: SpatialSteps.ExtendedBox
     private let passes: Int
     private let width: Int, pad: Int, lineLength: Int
-    private let output: UnsafeMutablePointer<SIMD4<Float>>
+    /// `PackedRGB` rows of `rowFloats` floats.
+    private let output: UnsafeMutablePointer<Float>
+    private let rowFloats: Int
     /// Two lines for each row of a pair.
     private let lines: UnsafeMutablePointer<SIMD4<Float>>
     /// The first row of a pair, already copied into its lines, waiting for the second.
     private var pending: Int?
 
-    init(width: Int, box: SpatialSteps.ExtendedBox, passes: Int, output: UnsafeMutablePointer<SIMD4<Float>>) {
+    init(width: Int, box: SpatialSteps.ExtendedBox, passes: Int, output: UnsafeMutablePointer<Float>) {
         (self.width, self.box, self.passes, self.output) = (width, box, passes, output)
+        rowFloats = PackedRGB.rowFloats(width)
         pad = box.radius + 1
         lineLength = width + 2 * pad
         lines = .allocate(capacity: 4 * lineLength)
@@ -25,10 +28,12 @@ final class HorizontalBlur {
 
     deinit { lines.deallocate() }
 
-    /// Takes row `y` (rows come in order); blurs it, with the row before it, once it has a pair.
-    func push(_ y: Int, _ row: UnsafePointer<SIMD4<Float>>) {
-        let slot = pending == nil ? lines : lines + 2 * lineLength
-        (slot + pad).update(from: row, count: width)
+    /// Where the next row is to be written (`width` pixels), so the step before writes it in place, not copied.
+    var nextRow: UnsafeMutablePointer<SIMD4<Float>> { (pending == nil ? lines : lines + 2 * lineLength) + pad }
+
+    /// Row `y` has been written to `nextRow` (rows come in order); blurs it, with the row before it, once it
+    /// has a pair.
+    func rowWritten(_ y: Int) {
         guard let first = pending else {
             pending = y
             return
@@ -44,39 +49,59 @@ final class HorizontalBlur {
         pending = nil
     }
 
-    /// The passes on rows `a` and `b` (in lines 0–1 and 2–3; `a == b` uses lines 0–1 for both).
+    /// The passes on rows `a` and `b` (in lines 0–1 and 2–3; `a == b` uses lines 0–1 for both); the last pass
+    /// writes the output rows (`PackedRGB`).
     private func blurPair(_ a: Int, _ b: Int) {
         let width = width, pad = pad, lineLength = lineLength
         let linesA = lines, linesB = a == b ? lines : lines + 2 * lineLength
-        let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         for pass in 0..<passes {
             let pa = linesA + (pass % 2) * lineLength + pad, pb = linesB + (pass % 2) * lineLength + pad
-            let last = pass == passes - 1, next = ((pass + 1) % 2) * lineLength + pad
-            let outA = last ? output + a * width : linesA + next, outB = last ? output + b * width : linesB + next
             for x in 1...pad {
                 pa[-x] = pa[0]
                 pa[width - 1 + x] = pa[width - 1]
                 pb[-x] = pb[0]
                 pb[width - 1 + x] = pb[width - 1]
             }
-            if r == 0 {
-                // A three-tap filter: no running sum, so no chain of dependent adds (and it vectorises).
-                for x in 0..<width { outA[x] = (pa[x] + (pa[x - 1] + pa[x + 1]) * alpha) * scale }
-                for x in 0..<width { outB[x] = (pb[x] + (pb[x - 1] + pb[x + 1]) * alpha) * scale }
-                continue
+            if pass == passes - 1 {
+                let outA = output + a * rowFloats, outB = output + b * rowFloats
+                blurPass(pa, pb) { x, ca, cb in
+                    PackedRGB.store(ca, outA, x)
+                    PackedRGB.store(cb, outB, x)
+                }
+            } else {
+                let next = ((pass + 1) % 2) * lineLength + pad
+                let outA = linesA + next, outB = linesB + next
+                blurPass(pa, pb) { x, ca, cb in
+                    outA[x] = ca
+                    outB[x] = cb
+                }
             }
-            var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
-            for d in -r...r {
-                sumA = sumA + pa[d]
-                sumB = sumB + pb[d]
-            }
+        }
+    }
+
+    /// One pass along the padded lines `pa` and `pb`, handing pixel x of both to `put(x, a, b)` in order of x.
+    @inline(always)
+    private func blurPass(_ pa: UnsafePointer<SIMD4<Float>>, _ pb: UnsafePointer<SIMD4<Float>>,
+                          _ put: (Int, SIMD4<Float>, SIMD4<Float>) -> Void) {
+        let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
+        if r == 0 {
+            // A three-tap filter: no running sum, so no chain of dependent adds.
             for x in 0..<width {
-                outA[x] = (sumA + (pa[x - r - 1] + pa[x + r + 1]) * alpha) * scale
-                outB[x] = (sumB + (pb[x - r - 1] + pb[x + r + 1]) * alpha) * scale
-                // One dependent add per sample (the difference does not wait for the sum).
-                sumA = sumA + (pa[x + r + 1] - pa[x - r])
-                sumB = sumB + (pb[x + r + 1] - pb[x - r])
+                put(x, (pa[x] + (pa[x - 1] + pa[x + 1]) * alpha) * scale, (pb[x] + (pb[x - 1] + pb[x + 1]) * alpha) * scale)
             }
+            return
+        }
+        var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
+        for d in -r...r {
+            sumA = sumA + pa[d]
+            sumB = sumB + pb[d]
+        }
+        for x in 0..<width {
+            put(x, (sumA + (pa[x - r - 1] + pa[x + r + 1]) * alpha) * scale,
+                (sumB + (pb[x - r - 1] + pb[x + r + 1]) * alpha) * scale)
+            // One dependent add per sample (the difference does not wait for the sum).
+            sumA = sumA + (pa[x + r + 1] - pa[x - r])
+            sumB = sumB + (pb[x + r + 1] - pb[x - r])
         }
     }
 }

@@ -9,24 +9,32 @@ struct Planar {
     /// depend on how many threads share the blocks.
     static let verticalBlockRows = 64
 
-    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows), strip by
-    /// strip of 32 columns, all passes in one sweep down the strip: pass p computes row y + (passes − p)(r + 1)
-    /// when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in the small ring the
-    /// pass before it writes (row y in slot y mod `ringRows`; they stay in L1), and hands each row of the last pass
-    /// over as `finish(first column, columns, y, row)`. Each block of `verticalBlockRows` rows restarts its
-    /// running sums, so the result does not depend on the thread count.
-    func verticalBlur(_ buffer: UnsafePointer<SIMD4<Float>>, _ box: SpatialSteps.ExtendedBox, passes: Int,
-                      finish: (Int, Int, Int, UnsafePointer<SIMD4<Float>>) -> Void) {
-        let stripColumns = 512 / MemoryLayout<SIMD4<Float>>.stride
+    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows; `PackedRGB`
+    /// rows), strip by strip of `stripColumns` columns, all passes in one sweep down the strip: pass p computes row
+    /// y + (passes − p)(r + 1) when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in
+    /// the small ring the pass before it writes (row y in slot y mod `ringRows`; they stay in cache), and hands each
+    /// row of the last pass over as `finish(first column, columns, y, row)` (`PackedRGB`). A pass adds and scales
+    /// rows element by element, four floats at a time whatever pixel and channel they belong to. Each block of
+    /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
+    func verticalBlur(_ buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox, passes: Int,
+                      finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
+        // 128 columns: each strip row copied, and each finished row stored, is 1.5 KB and 512 bytes in a row
+        // (with 32 columns the rings fit L1, but the copies and stores were 384 and 128 bytes a frame row
+        // apart, and a 720p all-12 frame took about 10 % more CPU).
+        let stripColumns = 128, stripQuads = PackedRGB.rowFloats(stripColumns) / 4
         let strips = (width + stripColumns - 1) / stripColumns
-        let width = self.width, height = self.height, last = height - 1
+        let width = self.width, height = self.height, last = height - 1, rowFloats = PackedRGB.rowFloats(width)
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         // 2r + 3 rows in steady state; at the top, pass 0 runs (passes − 1)(r + 1) rows ahead of the last.
         let ringRows = max(2 * r + 3, (passes - 1) * (r + 1) + 1), blockRows = Self.verticalBlockRows
         RowBands.run(count: strips, threads: threads) { stripRange in
-            // The strip's rows, then per pass a ring of rows and a row of running sums.
-            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripColumns * height)
-            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: passes * (ringRows + 1) * stripColumns)
+            // The strip's rows, then per pass a ring of rows and a row of running sums; zeroed, so the floats
+            // past a narrow strip's pixels stay finite.
+            let stripCount = stripQuads * height, ringsCount = passes * (ringRows + 1) * stripQuads
+            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripCount)
+            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringsCount)
+            strip.initialize(repeating: .zero, count: stripCount)
+            rings.initialize(repeating: .zero, count: ringsCount)
             defer {
                 strip.deallocate()
                 rings.deallocate()
@@ -34,41 +42,47 @@ struct Planar {
             /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
             func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
                 let y = min(max(y, 0), last)
-                return pass == 0 ? strip + y * stripColumns : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripColumns
+                return pass == 0 ? strip + y * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
             }
             for stripIndex in stripRange {
                 let x0 = stripIndex * stripColumns, columns = min(stripColumns, width - x0)
+                let quads = (3 * columns + 3) / 4
                 // The strip is first copied out of `buffer` by a plain copy: its rows lie a whole row apart (a new
                 // page each, which the prefetchers do not follow), and a copy keeps many more of those loads in
                 // flight than the first pass's arithmetic did.
-                for y in 0..<height { (strip + y * stripColumns).update(from: buffer + x0 + y * width, count: columns) }
+                for y in 0..<height {
+                    UnsafeMutableRawPointer(strip + y * stripQuads)
+                        .copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                }
                 var next = [Int](repeating: 0, count: passes)  // the next row of each pass
                 for y in 0..<height {
                     for pass in 0..<passes {
-                        let ring = rings + pass * (ringRows + 1) * stripColumns, sum = ring + ringRows * stripColumns
+                        let ring = rings + pass * (ringRows + 1) * stripQuads, sum = ring + ringRows * stripQuads
                         let upTo = min(y + (passes - 1 - pass) * (r + 1), last)
                         while next[pass] <= upTo {
-                            let z = next[pass], out = ring + (z % ringRows) * stripColumns
+                            let z = next[pass], out = ring + (z % ringRows) * stripQuads
                             if r == 0 {
                                 // A three-tap filter: no running sum.
                                 let above = input(pass, z - 1), centre = input(pass, z), below = input(pass, z + 1)
-                                for x in 0..<columns { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
+                                for x in 0..<quads { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
                             } else {
                                 if z % blockRows == 0 {
-                                    for x in 0..<columns { sum[x] = .zero }
+                                    for x in 0..<quads { sum[x] = .zero }
                                     for d in -r...r {
                                         let s = input(pass, z + d)
-                                        for x in 0..<columns { sum[x] = sum[x] + s[x] }
+                                        for x in 0..<quads { sum[x] = sum[x] + s[x] }
                                     }
                                 }
                                 let above = input(pass, z - r - 1), below = input(pass, z + r + 1)
                                 let leaving = input(pass, z - r)
-                                for x in 0..<columns {
+                                for x in 0..<quads {
                                     out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
                                     sum[x] = sum[x] + (below[x] - leaving[x])
                                 }
                             }
-                            if pass == passes - 1 { finish(x0, columns, z, out) }
+                            if pass == passes - 1 {
+                                finish(x0, columns, z, UnsafeRawPointer(out).assumingMemoryBound(to: Float.self))
+                            }
                             next[pass] += 1
                         }
                     }
@@ -90,7 +104,9 @@ struct Planar {
         let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
         let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
         // Rings of `window` rows: stage 1 (means of I and I²), stage 3 (means of a and b), and I.
-        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 5 * window * width)
+        // Rows of I are padded with r + 1 copies of their edge pixels, so stage 1 reads them in place.
+        let paddedWidth = width + 2 * (r + 1)
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width + window * paddedWidth)
         let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
         defer {
             ring.deallocate()
@@ -98,6 +114,10 @@ struct Planar {
         }
         let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
         let image = ring + 4 * window * width
+        /// Row `y` (clamped) of I in its ring, after its left padding.
+        func imageRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            image + (min(max(y, 0), last) % window) * paddedWidth + r + 1
+        }
         func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
             base + (min(max(y, 0), last) % window) * width
         }
@@ -106,16 +126,26 @@ struct Planar {
                      around y: Int) -> (ColumnWindow, ColumnWindow) {
             (ColumnWindow { slot(p, y + $0 - r) }, ColumnWindow { slot(q, y + $0 - r) })
         }
-        /// Stage 1 for row y (after the colour step).
+        /// Stage 1 for row y (after the colour step): the row means of I and I², the squares computed as the
+        /// window slides (the same values, in the same order of adds, as summing a row of squares).
         func stage1(_ y: Int) {
-            let row = slot(image, y)
+            let row = imageRow(y), outI = slot(meanI, y), outSquare = slot(meanSquare, y)
             colours(y, row)
-            rowMeans(into: slot(meanI, y), slot(meanSquare, y), radius: r, inverse: inverse, line: line) { i, square in
-                for x in 0..<width {
-                    let v = row[x]
-                    i[x] = v
-                    square[x] = v * v
-                }
+            for x in 1...(r + 1) {
+                row[-x] = row[0]
+                row[width - 1 + x] = row[width - 1]
+            }
+            var sumI = SIMD4<Float>.zero, sumSquare = SIMD4<Float>.zero
+            for d in -r...r {
+                sumI += row[d]
+                sumSquare += row[d] * row[d]
+            }
+            for x in 0..<width {
+                outI[x] = sumI * inverse
+                outSquare[x] = sumSquare * inverse
+                let entering = row[x + r + 1], leaving = row[x - r]
+                sumI += entering - leaving
+                sumSquare += entering * entering - leaving * leaving
             }
         }
         /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
@@ -140,7 +170,7 @@ struct Planar {
             let y = t - 2 * r
             guard band.contains(y) else { continue }
             // Stage 4: column means of a and b, then the output.
-            let source = slot(image, y), out = target(y)
+            let source = imageRow(y), out = target(y)
             let (rowsA, rowsB) = windows(a, b, around: y)
             for x in 0..<width {
                 let meanA = rowsA.sum(x) * inverse, meanB = rowsB.sum(x) * inverse

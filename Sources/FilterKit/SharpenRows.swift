@@ -56,8 +56,10 @@ final class SharpenRows {
         floats + ((level + 1) * Self.ringRows + min(max(y, 0), height - 1) % Self.ringRows) * width
     }
 
-    /// Image row `t` has been written: emits `(y, row with its mask)` for every band row now ready, in order.
-    func rowWritten(_ t: Int, emit: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
+    /// Image row `t` has been written: for every band row y now ready, in order, writes the row with its mask
+    /// to `destination(y)` and emits `(y, that row)`.
+    func rowWritten(_ t: Int, into destination: (Int) -> UnsafeMutablePointer<SIMD4<Float>>,
+                    emit: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
         let image = imageRow(t), luma = ring(-1, t), weights = weights
         for x in 0..<width { luma[x] = (image[x] * weights).sum() }
         horizontalPasses(luma, into: ring(0, t))
@@ -71,9 +73,9 @@ final class SharpenRows {
                 let alpha = alpha, scale = scale
                 for x in 0..<width { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
                 if pass == 2 {
-                    let row = imageRow(y), l = ring(-1, y), amount = amount
-                    for x in 0..<width { row[x] = row[x] + SIMD4(repeating: amount * (l[x] - smooth[x])) }
-                    emit(y, row)
+                    let row = imageRow(y), out = destination(y), l = ring(-1, y), amount = amount
+                    for x in 0..<width { out[x] = row[x] + SIMD4(repeating: amount * (l[x] - smooth[x])) }
+                    emit(y, out)
                 }
                 next[pass] += 1
             }
