@@ -17,10 +17,12 @@
 #include <microhttpd.h>
 
 /// Starts a daemon with an options array terminated by MHD_OPTION_END (MHD_start_daemon is variadic).
+/// `accept_policy` is asked about every accepted connection (MHD_NO closes it at once); `handler_cls` is given to
+/// it too.
 static inline struct MHD_Daemon *filterz_mhd_start_daemon(
-    unsigned int flags, uint16_t port, MHD_AccessHandlerCallback handler, void *handler_cls,
-    const struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options,
+    unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback accept_policy, MHD_AccessHandlerCallback handler,
+    void *handler_cls, const struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, accept_policy, handler_cls, handler, handler_cls, MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }
 

@@ -24,6 +24,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let accessLog: (@Sendable (String) -> Void)?
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let requestsInFlight = Atomic<Int>(0)
+    /// False once `stop` has begun: connections accepted after that are closed at once.
+    private let acceptsConnections = Atomic<Bool>(true)
     /// Whole-file answers for small files, ready to give again (nil when `reusesAnswers` is off).
     private let preparedAnswers: PreparedAnswers?
 
@@ -50,20 +52,27 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections, lets requests in flight finish (up to `graceSeconds`), then closes
     /// everything. Safe to call more than once.
+    ///
+    /// New connections are closed by the accept policy rather than by `MHD_quiesce_daemon`: with a thread pool,
+    /// libmicrohttpd 0.9.75's quiesce races a worker taking the listening socket out of its epoll set, and the
+    /// loser aborts the process ("Failed to remove listen FD from epoll set", daemon.c). The listening socket
+    /// stays open until `MHD_stop_daemon`, so a client that connects meanwhile is closed, not left waiting.
     public func stop(graceSeconds: Double = 10) {
         guard let running = daemon.withLock({ current -> DaemonHandle? in
             defer { current = nil }
             return current
         })?.pointer else { return }
-        let listening = MHD_quiesce_daemon(running)
+        acceptsConnections.store(false, ordering: .sequentiallyConsistent)
         var waited = 0.0
         while requestsInFlight.load(ordering: .acquiring) > 0 && waited < graceSeconds {
             usleep(5_000)
             waited += 0.005
         }
         MHD_stop_daemon(running)
-        if listening >= 0 { close(listening) }
     }
+
+    /// False from the moment `stop` begins: new connections are then closed as soon as they are accepted.
+    public var isAcceptingConnections: Bool { acceptsConnections.load(ordering: .sequentiallyConsistent) }
 
     private func start() throws(ServerError) {
         var address = try SocketAddress(host: configuration.host, port: configuration.port)
@@ -86,7 +95,8 @@ public final class HTTPServer: @unchecked Sendable {
                 filterz_mhd_option(.END, 0, nil),
             ]
             return options.withUnsafeBufferPointer { items in
-                filterz_mhd_start_daemon(flags, configuration.port, accessHandler, context, items.baseAddress)
+                filterz_mhd_start_daemon(
+                    flags, configuration.port, acceptPolicy, accessHandler, context, items.baseAddress)
             }
         }
         guard let started else {
@@ -236,6 +246,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return server.answer(
         connection, path: String(cString: url), method: String(cString: method),
         version: version.map { String(cString: $0) } ?? "HTTP/1.0")
+}
+
+private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+    guard let cls else { return .NO }
+    return Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().isAcceptingConnections ? .YES : .NO
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
