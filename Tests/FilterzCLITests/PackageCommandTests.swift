@@ -179,11 +179,12 @@ struct PackageCommandTests {
         BadInput(name: "text", reason: "not a video libav can read, or damaged"),
         BadInput(name: "truncated", reason: "not a video libav can read, or damaged"),
         BadInput(name: "truncated-faststart", reason: "damaged or truncated"),
+        BadInput(name: "truncated-ts", reason: "damaged or truncated"),
         BadInput(name: "audio-only", reason: "no video stream"),
     ])
     func badInputIsOneClearLineAndNoMasterPlaylist(_ bad: BadInput) throws {
         let folder = try TemporaryFolder()
-        let input = folder.url.appendingPathComponent(bad.name + ".mp4")
+        let input = folder.url.appendingPathComponent(bad.name + (bad.name == "truncated-ts" ? ".ts" : ".mp4"))
         switch bad.name {
         case "empty": try Data().write(to: input)
         case "text": try Data("this is not a video\n".utf8).write(to: input)
@@ -191,6 +192,12 @@ struct PackageCommandTests {
             let whole = folder.url.appendingPathComponent("whole.mp4").path
             try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-c:v", "libx264"]
                        + (bad.name == "truncated-faststart" ? ["-movflags", "+faststart"] : []) + [whole])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+            try bytes.prefix(bytes.count / 3).write(to: input)
+        case "truncated-ts":
+            // MPEG-TS declares no duration: the cut shows only as a last picture with missing data.
+            let whole = folder.url.appendingPathComponent("whole.ts").path
+            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-c:v", "libx264", whole])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
             try bytes.prefix(bytes.count / 3).write(to: input)
         case "audio-only":

@@ -205,6 +205,11 @@ public final class VideoFileReader {
                 ?? (lastVideoTime.map { ($0 + info.frameDuration).converted(to: timeBase.den).value / Int64(max(timeBase.num, 1)) } ?? 0)
             let time = Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den)
             if let lastVideoTime, time <= lastVideoTime { continue }  // drop out-of-order duplicates
+            // An MPEG-TS declares no duration, so a cut-off one shows only as a last picture with missing data.
+            if decoded.isCorrupt {
+                throw MediaInputError(
+                    path: path, reason: "damaged or truncated (picture \(framesDecoded + 1) could not be decoded whole)")
+            }
             lastVideoTime = time
             framesDecoded += 1
             pending.append(.video(try rgbaFrame(), time))
