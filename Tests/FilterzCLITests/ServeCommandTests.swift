@@ -36,6 +36,15 @@ import Testing
         #expect(run(["serve", "/nonexistent/folder/x"]).code == 2)
         #expect(run(["serve", "/tmp", "--port", "70000"]).code == 2)
         #expect(run(["serve", "/tmp", "--token-secret", ""]).code == 2)
+        // An origin the header (or the nginx block) cannot carry would silently leave players without CORS.
+        for origin in ["", "app.example", "https://app.example/", "https://a.example https://b.example", "https://x\"; evil"] {
+            let result = run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"])
+            #expect(result.code == 2, "'\(origin)'")
+            #expect(result.err.contains("--cors-origin"), "'\(origin)': \(result.err)")
+        }
+        for origin in ["*", "null", "https://app.example:8443", "http://[::1]:8080"] {
+            #expect(run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"]).code == 0, "'\(origin)'")
+        }
         #expect(run(["sign", "abc"]).code == 2)
         #expect(run(["sign", "abc", "--token-secret", "s", "--ttl", "0"]).code == 2)
     }

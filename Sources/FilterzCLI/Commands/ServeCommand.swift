@@ -42,6 +42,9 @@ enum ServeCommand {
         configuration.host = args.value("--host") ?? "127.0.0.1"
         configuration.port = UInt16(try args.integer("--port", default: 8080, in: 0...65535))
         configuration.corsOrigin = args.value("--cors-origin") ?? "*"
+        guard CORSPolicy.isValidOrigin(configuration.corsOrigin) else {
+            throw .usage("--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
+        }
         configuration.tokenSecret = try tokenSecret(args, context)
         return configuration
     }
