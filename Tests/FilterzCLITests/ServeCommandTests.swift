@@ -47,6 +47,15 @@ import Testing
         }
         #expect(run(["sign", "abc"]).code == 2)
         #expect(run(["sign", "abc", "--token-secret", "s", "--ttl", "0"]).code == 2)
+        // Ids the server can never serve as a video folder would print URLs that are always refused.
+        for id in ["", "a/b", "..", ".", ".hidden", "a\u{0}b"] {
+            let result = run(["sign", id, "--token-secret", "s"])
+            #expect(result.code == 2, "'\(id)': \(result.out)")
+            #expect(result.out.isEmpty && result.err.contains("video id"), "'\(id)': \(result.err)")
+        }
+        for id in ["warm-film", "한국", "a?b#c", "100%"] {
+            #expect(run(["sign", id, "--token-secret", "s"]).code == 0, "'\(id)'")
+        }
     }
 
     @Test func signPrintsAURLTheServerAccepts() throws {
