@@ -31,6 +31,17 @@ import Testing
         #expect(result.out.contains("public, max-age=31536000, immutable"))
     }
 
+    /// nginx expands `$x` inside `root` (the block then fails `nginx -t` with 'unknown "x" variable').
+    @Test func nginxConfigRefusesAFolderWhosePathHasADollarSign() throws {
+        let folder = try TemporaryFolder()
+        let odd = folder.url.appendingPathComponent("price$x")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let result = run(["serve", odd.path, "--nginx-config"])
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("price$x") && result.err.contains("variable"), "\(result.err)")
+    }
+
     @Test func badArgumentsAreUsageErrors() {
         #expect(run(["serve"]).code == 2)
         #expect(run(["serve", "/nonexistent/folder/x"]).code == 2)
