@@ -156,6 +156,26 @@ struct PackageCommandTests {
         try Data(bytes).write(to: destination)
     }
 
+    /// A Filterz fMP4 rendition joined into one file (init.mp4 + fragments) starts at 10 s; libav states its
+    /// duration as its end time (~12 s for 2 s of video), which once read as "truncated".
+    @Test func aFragmentedMP4ThatStartsLateIsNotTakenForTruncated() throws {
+        let folder = try TemporaryFolder()
+        let recorded = folder.url.appendingPathComponent("recorded")
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["record", "--preset", "neutral", "--duration", "2", "--size", "320x180", "--format", "fmp4",
+                        "--ladder", "320x180@400k", "--out", recorded.path] + ["--segment-duration", "1"],
+            stdout: stdout, stderr: stderr)
+        try #require(code == 0, "\(stderr.text)")
+        let rendition = recorded.appendingPathComponent("180p")
+        var joined = try Data(contentsOf: rendition.appendingPathComponent("init.mp4"))
+        for index in 0..<2 { joined += try Data(contentsOf: rendition.appendingPathComponent("seg_0000\(index).m4s")) }
+        let input = folder.url.appendingPathComponent("joined.mp4")
+        try joined.write(to: input)
+        let result = package(input.path, out: folder.url.appendingPathComponent("out"))
+        #expect(result.code == 0, "\(result.stderr)")
+    }
+
     @Test func videoWithoutAudioIsFine() throws {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("silent.mp4").path

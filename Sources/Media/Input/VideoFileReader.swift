@@ -191,7 +191,10 @@ public final class VideoFileReader {
         guard framesDecoded > 0 else { throw MediaInputError(path: path, reason: "no video frame could be decoded") }
         if let declared = info.durationSeconds, let last = lastVideoTime {
             let decoded = last.seconds + info.frameDuration.seconds
-            if decoded + 1 < declared * 0.9 {
+            // libav gives a fragmented MP4 whose times start late (tfdt, no edit list; `record --format fmp4`
+            // starts at 10 s) its end time as its duration, so the decoded span counts from time zero too.
+            let start = Double(videoOrigin) * Double(timeBase.num) / Double(max(timeBase.den, 1))
+            if decoded + 1 < declared * 0.9 && start + decoded + 1 < declared * 0.9 {
                 throw MediaInputError(
                     path: path, reason: "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded")
             }
