@@ -10,10 +10,12 @@ struct PackageCommandTests {
     static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
 
     func package(_ input: String, out: URL, extra: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+        filterz(["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra)
+    }
+
+    func filterz(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra,
-            stdout: stdout, stderr: stderr)
+        let code = CLI.run(arguments: arguments, stdout: stdout, stderr: stderr)
         return (code, stdout.text, stderr.text)
     }
 
@@ -161,12 +163,11 @@ struct PackageCommandTests {
     @Test func aFragmentedMP4ThatStartsLateIsNotTakenForTruncated() throws {
         let folder = try TemporaryFolder()
         let recorded = folder.url.appendingPathComponent("recorded")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["record", "--preset", "neutral", "--duration", "2", "--size", "320x180", "--format", "fmp4",
-                        "--ladder", "320x180@400k", "--out", recorded.path] + ["--segment-duration", "1"],
-            stdout: stdout, stderr: stderr)
-        try #require(code == 0, "\(stderr.text)")
+        let recording = filterz([
+            "record", "--preset", "neutral", "--duration", "2", "--size", "320x180", "--format", "fmp4",
+            "--ladder", "320x180@400k", "--segment-duration", "1", "--out", recorded.path,
+        ])
+        try #require(recording.code == 0, "\(recording.stderr)")
         let rendition = recorded.appendingPathComponent("180p")
         var joined = try Data(contentsOf: rendition.appendingPathComponent("init.mp4"))
         for index in 0..<2 { joined += try Data(contentsOf: rendition.appendingPathComponent("seg_0000\(index).m4s")) }
