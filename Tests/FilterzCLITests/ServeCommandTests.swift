@@ -31,13 +31,18 @@ import Testing
         #expect(result.out.contains("public, max-age=31536000, immutable"))
     }
 
-    /// nginx expands `$x` inside `root` (the block then fails `nginx -t` with 'unknown "x" variable').
-    @Test func nginxConfigRefusesAFolderWhosePathHasADollarSign() throws {
+    /// nginx expands `$x` inside `root` (the block then fails `nginx -t` with 'unknown "x" variable'), and cannot
+    /// listen on port 0.
+    @Test func nginxConfigRefusesWhatNginxCannotLoad() throws {
         let folder = try TemporaryFolder()
         let odd = folder.url.appendingPathComponent("price$x")
         try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
         let result = run(["serve", odd.path, "--nginx-config"])
         #expect(result.code == 2)
+        // nginx refuses `listen 127.0.0.1:0` ("invalid port"), so that block would not load either.
+        let portZero = run(["serve", folder.url.path, "--port", "0", "--nginx-config"])
+        #expect(portZero.code == 2 && portZero.out.isEmpty)
+        #expect(portZero.err.contains("--port"), "\(portZero.err)")
         #expect(result.out.isEmpty)
         #expect(result.err.contains("price$x") && result.err.contains("variable"), "\(result.err)")
     }

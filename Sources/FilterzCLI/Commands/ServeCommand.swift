@@ -59,6 +59,8 @@ enum ServeCommand {
     private static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let configuration = try configuration(args, context)
         if args.flag("--nginx-config") {
+            // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
+            guard configuration.port != 0 else { throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)") }
             do throws(ServerError) {
                 context.stdout.write(try NginxConfig.serverBlock(for: configuration))
             } catch {
