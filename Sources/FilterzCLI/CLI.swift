@@ -40,18 +40,7 @@ public enum CLI {
         var remaining = arguments[...]
 
         if remaining.first == "help" {
-            remaining = remaining.dropFirst()
-            var target = root
-            var targetPath = path
-            for word in remaining {
-                guard let sub = target.subcommands.first(where: { $0.spec.name == word }) else {
-                    return usageError(.usage("unknown command '\(word)'"), command: target, path: targetPath, context)
-                }
-                target = sub
-                targetPath += " " + word
-            }
-            stdout.write(HelpScreen.render(target, path: targetPath))
-            return ExitCode.success
+            return help(remaining.dropFirst(), from: root, path: path, context)
         }
         if remaining.first == "--version" {
             stdout.line(version)
@@ -59,6 +48,8 @@ public enum CLI {
         }
         while let word = remaining.first, !command.subcommands.isEmpty {
             if word == "--help" || word == "-h" { break }
+            // `filterz preset help show`, as every command group's help screen suggests.
+            if word == "help" { return help(remaining.dropFirst(), from: command, path: path, context) }
             guard let sub = command.subcommands.first(where: { $0.spec.name == word }) else {
                 let message = word.hasPrefix("-") ? "unknown option '\(word)'" : "unknown command '\(word)'"
                 return usageError(.usage(message), command: command, path: path, context)
@@ -87,6 +78,23 @@ public enum CLI {
             stderr.line("\(path): error: \(error)")
             return ExitCode.failure
         }
+    }
+
+    /// `help [subcommand…]` below `command`: the help screen of the command those words name.
+    private static func help(
+        _ words: ArraySlice<String>, from command: Command, path: String, _ context: CommandContext
+    ) -> Int32 {
+        var target = command
+        var targetPath = path
+        for word in words {
+            guard let sub = target.subcommands.first(where: { $0.spec.name == word }) else {
+                return usageError(.usage("unknown command '\(word)'"), command: target, path: targetPath, context)
+            }
+            target = sub
+            targetPath += " " + word
+        }
+        context.stdout.write(HelpScreen.render(target, path: targetPath))
+        return ExitCode.success
     }
 
     private static func usageError(_ error: CLIError, command: Command, path: String, _ context: CommandContext)

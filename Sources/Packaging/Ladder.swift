@@ -99,8 +99,8 @@ public struct Ladder: Hashable, Sendable {
         let sourceLong = max(sourceWidth, sourceHeight)
         let portrait = sourceHeight > sourceWidth
         func sized(short: Int) -> (width: Int, height: Int) {
-            let long = Self.even(Double(sourceLong) * Double(short) / Double(sourceShort))
-            let shortEven = Self.even(Double(short))
+            let long = Self.even(Double(sourceLong) * Double(short) / Double(sourceShort), atMost: sourceLong)
+            let shortEven = Self.even(Double(short), atMost: sourceShort)
             return portrait ? (shortEven, long) : (long, shortEven)
         }
         var result: [LadderRung] = []
@@ -118,8 +118,10 @@ public struct Ladder: Hashable, Sendable {
         return Ladder(result)
     }
 
-    /// Rounds to the nearest even number, at least 2.
-    private static func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+    /// Rounds to the nearest even number that is not above `limit` (an odd source side), at least 2.
+    private static func even(_ value: Double, atMost limit: Int) -> Int {
+        max(2, min(Int((value / 2).rounded()) * 2, limit / 2 * 2))
+    }
 }
 
 /// Why a `--ladder` value was rejected.

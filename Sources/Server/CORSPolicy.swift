@@ -14,6 +14,22 @@ public struct CORSPolicy: Sendable, Hashable {
 
     public init(allowedOrigin: String = "*") { self.allowedOrigin = allowedOrigin }
 
+    /// True for what `Access-Control-Allow-Origin` may carry: `*`, `null`, or one serialised origin
+    /// (`scheme://host[:port]`, no path). Anything else would be dropped by the HTTP library or break the
+    /// generated nginx block (quotes, spaces, line breaks), silently leaving players without CORS.
+    public static func isValidOrigin(_ origin: String) -> Bool {
+        if origin == "*" || origin == "null" { return true }
+        guard let separator = origin.range(of: "://") else { return false }
+        let scheme = origin[..<separator.lowerBound].utf8
+        let authority = origin[separator.upperBound...].utf8
+        func isLetterOrDigit(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard let first = scheme.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else { return false }
+        return scheme.allSatisfy { isLetterOrDigit($0) || "+-.".utf8.contains($0) }
+            && !authority.isEmpty && authority.allSatisfy { isLetterOrDigit($0) || "-._~:[]".utf8.contains($0) }
+    }
+
     /// Headers added to every response.
     public var headers: [(String, String)] {
         var headers = [

@@ -39,6 +39,8 @@ extension NginxConfig {
     /// The server block for `configuration`, with an exact rule for every playlist now in the folder.
     public static func serverBlock(for configuration: ServerConfiguration) throws(ServerError) -> String {
         let folder = try ServedFolder(path: configuration.root)
+        // `root` is the one place the block names a path nginx expands variables in (`location =` does not).
+        guard !folder.path.contains("$") else { throw .nginxUnsafePath(folder.path) }
         let playlists = folder.relativePaths(endingWith: ".m3u8").map { relativePath in
             let segments = relativePath.split(separator: "/").map(String.init)
             let facts = folder.open(segments).flatMap { file in

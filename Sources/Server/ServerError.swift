@@ -8,6 +8,8 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     case cannotListen(host: String, port: UInt16, reason: String)
     /// The token secret is empty.
     case emptySecret
+    /// `--nginx-config` cannot name this folder: nginx expands `$name` in `root` and has no escape for `$`.
+    case nginxUnsafePath(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
         case .badHost(let host): "'\(host)' is not an IPv4 or IPv6 address"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         case .emptySecret: "the token secret is empty"
+        case .nginxUnsafePath(let path):
+            "nginx would read the '$' in '\(path)' as a variable: serve a folder whose path has no '$'"
         }
     }
 }

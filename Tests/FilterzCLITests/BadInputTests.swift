@@ -84,6 +84,8 @@ import Testing
         Case(["inspect", "$TMP/missing.m3u8"], exits: 2, says: "missing.m3u8"),
         Case(["inspect", "http://127.0.0.1:$CLOSED/master.m3u8"], exits: 2, says: "127.0.0.1:$CLOSED"),
         Case(["preview", "--preset", "no-such-preset", "-o", "$OUT/p.png"], exits: 2, says: "no-such-preset"),
+        Case(["preview", "--preset", "warm-film", "-o", "$TMP/missing-folder/p.png"], exits: 2,
+             says: "missing-folder/p.png: cannot write: No such file or directory"),
         Case(["record", "--preset", "$TMP/missing-preset.json", "--duration", "1", "--out", "$OUT"], exits: 2, says: "missing-preset.json"),
         Case(["package", "$TMP/missing.mp4", "--preset", "warm-film", "--out", "$OUT"], exits: 1, says: "missing.mp4"),
         Case(["serve", "$TMP/missing-folder", "--port", "0"], exits: 2, says: "missing-folder"),

@@ -45,6 +45,21 @@ import Testing
         }
     }
 
+    /// A command group's help screen ends with "See 'filterz preset help <subcommand>'": that line must work.
+    @Test func helpBelowACommandGroupShowsTheSubcommandsHelp() {
+        let group = run("preset", "--help")
+        #expect(group.stdout.contains("See 'filterz preset help <subcommand>'"))
+        for name in ["show", "check"] {
+            let result = run("preset", "help", name)
+            #expect(result.code == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("USAGE: filterz preset \(name)"))
+            #expect(result.stderr.isEmpty)
+        }
+        let unknown = run("preset", "help", "frobnicate")
+        #expect(unknown.code == 2)
+        #expect(unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'\n"))
+    }
+
     @Test func unknownCommandIsAUsageError() {
         let result = run("frobnicate")
         #expect(result.code == 2)

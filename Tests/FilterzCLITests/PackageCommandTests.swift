@@ -10,10 +10,12 @@ struct PackageCommandTests {
     static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
 
     func package(_ input: String, out: URL, extra: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+        filterz(["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra)
+    }
+
+    func filterz(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra,
-            stdout: stdout, stderr: stderr)
+        let code = CLI.run(arguments: arguments, stdout: stdout, stderr: stderr)
         return (code, stdout.text, stderr.text)
     }
 
@@ -156,6 +158,25 @@ struct PackageCommandTests {
         try Data(bytes).write(to: destination)
     }
 
+    /// A Filterz fMP4 rendition joined into one file (init.mp4 + fragments) starts at 10 s; libav states its
+    /// duration as its end time (~12 s for 2 s of video), which once read as "truncated".
+    @Test func aFragmentedMP4ThatStartsLateIsNotTakenForTruncated() throws {
+        let folder = try TemporaryFolder()
+        let recorded = folder.url.appendingPathComponent("recorded")
+        let recording = filterz([
+            "record", "--preset", "neutral", "--duration", "2", "--size", "320x180", "--format", "fmp4",
+            "--ladder", "320x180@400k", "--segment-duration", "1", "--out", recorded.path,
+        ])
+        try #require(recording.code == 0, "\(recording.stderr)")
+        let rendition = recorded.appendingPathComponent("180p")
+        var joined = try Data(contentsOf: rendition.appendingPathComponent("init.mp4"))
+        for index in 0..<2 { joined += try Data(contentsOf: rendition.appendingPathComponent("seg_0000\(index).m4s")) }
+        let input = folder.url.appendingPathComponent("joined.mp4")
+        try joined.write(to: input)
+        let result = package(input.path, out: folder.url.appendingPathComponent("out"))
+        #expect(result.code == 0, "\(result.stderr)")
+    }
+
     @Test func videoWithoutAudioIsFine() throws {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("silent.mp4").path
@@ -179,11 +200,12 @@ struct PackageCommandTests {
         BadInput(name: "text", reason: "not a video libav can read, or damaged"),
         BadInput(name: "truncated", reason: "not a video libav can read, or damaged"),
         BadInput(name: "truncated-faststart", reason: "damaged or truncated"),
+        BadInput(name: "truncated-ts", reason: "damaged or truncated"),
         BadInput(name: "audio-only", reason: "no video stream"),
     ])
     func badInputIsOneClearLineAndNoMasterPlaylist(_ bad: BadInput) throws {
         let folder = try TemporaryFolder()
-        let input = folder.url.appendingPathComponent(bad.name + ".mp4")
+        let input = folder.url.appendingPathComponent(bad.name + (bad.name == "truncated-ts" ? ".ts" : ".mp4"))
         switch bad.name {
         case "empty": try Data().write(to: input)
         case "text": try Data("this is not a video\n".utf8).write(to: input)
@@ -191,6 +213,12 @@ struct PackageCommandTests {
             let whole = folder.url.appendingPathComponent("whole.mp4").path
             try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-c:v", "libx264"]
                        + (bad.name == "truncated-faststart" ? ["-movflags", "+faststart"] : []) + [whole])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+            try bytes.prefix(bytes.count / 3).write(to: input)
+        case "truncated-ts":
+            // MPEG-TS declares no duration: the cut shows only as a last picture with missing data.
+            let whole = folder.url.appendingPathComponent("whole.ts").path
+            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-c:v", "libx264", whole])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
             try bytes.prefix(bytes.count / 3).write(to: input)
         case "audio-only":

@@ -31,13 +31,47 @@ import Testing
         #expect(result.out.contains("public, max-age=31536000, immutable"))
     }
 
+    /// nginx expands `$x` inside `root` (the block then fails `nginx -t` with 'unknown "x" variable'), and cannot
+    /// listen on port 0.
+    @Test func nginxConfigRefusesWhatNginxCannotLoad() throws {
+        let folder = try TemporaryFolder()
+        let odd = folder.url.appendingPathComponent("price$x")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let result = run(["serve", odd.path, "--nginx-config"])
+        #expect(result.code == 2)
+        // nginx refuses `listen 127.0.0.1:0` ("invalid port"), so that block would not load either.
+        let portZero = run(["serve", folder.url.path, "--port", "0", "--nginx-config"])
+        #expect(portZero.code == 2 && portZero.out.isEmpty)
+        #expect(portZero.err.contains("--port"), "\(portZero.err)")
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("price$x") && result.err.contains("variable"), "\(result.err)")
+    }
+
     @Test func badArgumentsAreUsageErrors() {
         #expect(run(["serve"]).code == 2)
         #expect(run(["serve", "/nonexistent/folder/x"]).code == 2)
         #expect(run(["serve", "/tmp", "--port", "70000"]).code == 2)
         #expect(run(["serve", "/tmp", "--token-secret", ""]).code == 2)
+        // An origin the header (or the nginx block) cannot carry would silently leave players without CORS.
+        for origin in ["", "app.example", "https://app.example/", "https://a.example https://b.example", "https://x\"; evil"] {
+            let result = run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"])
+            #expect(result.code == 2, "'\(origin)'")
+            #expect(result.err.contains("--cors-origin"), "'\(origin)': \(result.err)")
+        }
+        for origin in ["*", "null", "https://app.example:8443", "http://[::1]:8080"] {
+            #expect(run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"]).code == 0, "'\(origin)'")
+        }
         #expect(run(["sign", "abc"]).code == 2)
         #expect(run(["sign", "abc", "--token-secret", "s", "--ttl", "0"]).code == 2)
+        // Ids the server can never serve as a video folder would print URLs that are always refused.
+        for id in ["", "a/b", "..", ".", ".hidden", "a\u{0}b"] {
+            let result = run(["sign", id, "--token-secret", "s"])
+            #expect(result.code == 2, "'\(id)': \(result.out)")
+            #expect(result.out.isEmpty && result.err.contains("video id"), "'\(id)': \(result.err)")
+        }
+        for id in ["warm-film", "한국", "a?b#c", "100%"] {
+            #expect(run(["sign", id, "--token-secret", "s"]).code == 0, "'\(id)'")
+        }
     }
 
     @Test func signPrintsAURLTheServerAccepts() throws {

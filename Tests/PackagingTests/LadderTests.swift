@@ -41,6 +41,18 @@ import Testing
         #expect(fitted.renditions.map(\.description) == ["960x540@2000k", "640x360@730k"])
     }
 
+    /// Even sizes are rounded down where rounding to the nearest even number would pass an odd source side
+    /// (a 101×57 camera gave a 102×58 rendition; a 1281×720 source a 1282-wide one).
+    @Test(arguments: [(101, 57), (57, 101), (1281, 720), (1281, 721), (641, 361), (17, 17), (1920, 1081)])
+    func oddSourceSidesAreNeverExceeded(width: Int, height: Int) {
+        let fitted = Ladder.standard.fitted(toSourceWidth: width, height: height)
+        #expect(!fitted.renditions.isEmpty)
+        for rung in fitted.renditions {
+            #expect(rung.width <= width && rung.height <= height, "\(rung) from \(width)x\(height)")
+            #expect(rung.width % 2 == 0 && rung.height % 2 == 0, "\(rung)")
+        }
+    }
+
     @Test func portraitSourceGivesPortraitRenditions() {
         let fitted = Ladder.standard.fitted(toSourceWidth: 720, height: 1280)
         #expect(fitted.renditions.map(\.description) == ["720x1280@3000k", "540x960@2000k", "360x640@730k"])

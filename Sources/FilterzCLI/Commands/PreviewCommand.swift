@@ -85,19 +85,10 @@ enum PreviewCommand {
     }
 
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CLIError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
-            try Data(bytes).write(to: temporary)
+            try AtomicFile.write(bytes, to: path)
         } catch {
-            throw .input("\(path): cannot write: \(error.localizedDescription)")
-        }
-        // rename(2) replaces an existing file atomically.
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .input("\(path): cannot write: \(reason)")
+            throw .input("\(path): cannot write: \(error.reason)")
         }
     }
 }

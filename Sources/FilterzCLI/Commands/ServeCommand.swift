@@ -42,6 +42,9 @@ enum ServeCommand {
         configuration.host = args.value("--host") ?? "127.0.0.1"
         configuration.port = UInt16(try args.integer("--port", default: 8080, in: 0...65535))
         configuration.corsOrigin = args.value("--cors-origin") ?? "*"
+        guard CORSPolicy.isValidOrigin(configuration.corsOrigin) else {
+            throw .usage("--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
+        }
         configuration.tokenSecret = try tokenSecret(args, context)
         return configuration
     }
@@ -56,6 +59,8 @@ enum ServeCommand {
     private static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let configuration = try configuration(args, context)
         if args.flag("--nginx-config") {
+            // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
+            guard configuration.port != 0 else { throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)") }
             do throws(ServerError) {
                 context.stdout.write(try NginxConfig.serverBlock(for: configuration))
             } catch {

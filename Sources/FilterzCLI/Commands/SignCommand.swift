@@ -33,6 +33,12 @@ enum SignCommand {
                 var base = args.value("--base-url") ?? ""
                 while base.hasSuffix("/") { base.removeLast() }
                 let url = URLSigner(secret: secret).signedMasterURL(videoID: videoID, expiresAt: Int64(time(nil)) + Int64(ttl))
+                // The server's own path rules decide: an id it would refuse (empty, '/', '..', hidden) is no video.
+                let path = String(url.prefix { $0 != "?" })
+                guard case .success(let segments) = PathGuard.check(path), segments == ["v1", "videos", videoID, "master.m3u8"]
+                else {
+                    throw CLIError.usage("'\(videoID)' cannot be a video id (a folder name the server serves: not empty, no '/', not hidden)")
+                }
                 context.stdout.line(base + url)
                 return ExitCode.success
             })

@@ -55,6 +55,12 @@ public final class MediaFrame {
         return presentationTime
     }
 
+    /// True when the decoder could not rebuild the whole picture from the data (damaged or cut-off input),
+    /// as libav marks it (`AV_FRAME_FLAG_CORRUPT`, `decode_error_flags`).
+    public var isCorrupt: Bool {
+        pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || pointer.pointee.decode_error_flags != 0
+    }
+
     /// Plane `index`: its base address and bytes per row.
     func plane(_ index: Int) -> (data: UnsafeMutablePointer<UInt8>?, stride: Int) {
         withUnsafePointer(to: &pointer.pointee.data) { tuple in

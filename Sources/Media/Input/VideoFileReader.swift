@@ -191,7 +191,10 @@ public final class VideoFileReader {
         guard framesDecoded > 0 else { throw MediaInputError(path: path, reason: "no video frame could be decoded") }
         if let declared = info.durationSeconds, let last = lastVideoTime {
             let decoded = last.seconds + info.frameDuration.seconds
-            if decoded + 1 < declared * 0.9 {
+            // libav gives a fragmented MP4 whose times start late (tfdt, no edit list; `record --format fmp4`
+            // starts at 10 s) its end time as its duration, so the decoded span counts from time zero too.
+            let start = Double(videoOrigin) * Double(timeBase.num) / Double(max(timeBase.den, 1))
+            if decoded + 1 < declared * 0.9 && start + decoded + 1 < declared * 0.9 {
                 throw MediaInputError(
                     path: path, reason: "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded")
             }
@@ -205,6 +208,11 @@ public final class VideoFileReader {
                 ?? (lastVideoTime.map { ($0 + info.frameDuration).converted(to: timeBase.den).value / Int64(max(timeBase.num, 1)) } ?? 0)
             let time = Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den)
             if let lastVideoTime, time <= lastVideoTime { continue }  // drop out-of-order duplicates
+            // An MPEG-TS declares no duration, so a cut-off one shows only as a last picture with missing data.
+            if decoded.isCorrupt {
+                throw MediaInputError(
+                    path: path, reason: "damaged or truncated (picture \(framesDecoded + 1) could not be decoded whole)")
+            }
             lastVideoTime = time
             framesDecoded += 1
             pending.append(.video(try rgbaFrame(), time))
