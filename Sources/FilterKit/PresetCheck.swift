@@ -21,7 +21,11 @@ public struct PresetCheck: Sendable {
         }
 
         var asError: PresetError {
-            if key.isEmpty { return message.hasPrefix("not valid JSON") ? .invalidJSON(message) : .notAnObject }
+            if key.isEmpty {
+                // PresetError.invalidJSON states the "not valid JSON: " itself.
+                guard message.hasPrefix(PresetCheck.invalidJSONPrefix) else { return .notAnObject }
+                return .invalidJSON(String(message.dropFirst(PresetCheck.invalidJSONPrefix.count)))
+            }
             return .badValue(key: key, message: message)
         }
     }
@@ -35,13 +39,15 @@ public struct PresetCheck: Sendable {
     /// True when no problem is an error.
     public var isValid: Bool { !problems.contains { $0.severity == .error } }
 
+    static let invalidJSONPrefix = "not valid JSON: "
+
     public static func check(_ bytes: [UInt8]) -> PresetCheck {
         var report = PresetCheck()
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
-            report.problems.append(Problem(severity: .error, key: "", message: "not valid JSON: \(Self.describe(error))"))
+            report.problems.append(Problem(severity: .error, key: "", message: Self.invalidJSONPrefix + Self.describe(error, in: bytes)))
             return report
         }
         guard case .object(let object) = root else {
@@ -119,12 +125,16 @@ public struct PresetCheck: Sendable {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError { return "\(underlying)" }
-            return context.debugDescription
+    private static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
+        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
+        if let underlying = context.underlyingError { return "\(underlying)" }
+        // Foundation's decoder only says "The given data was not valid JSON."; its serializer says what and where.
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
         }
-        return "\(error)"
+        return context.debugDescription
     }
 }
 

@@ -160,6 +160,18 @@ import Testing
         #expect(report.problems.first?.message.hasPrefix("not valid JSON") == true)
     }
 
+    @Test func aPresetThatIsNotJSONSaysSoOnce() throws {
+        do {
+            _ = try Preset.parse(Array("{\"values\": ".utf8))
+            Issue.record("a truncated preset parsed")
+        } catch {
+            let text = "\(error)"
+            #expect(text.hasPrefix("not valid JSON: "))
+            #expect(text.components(separatedBy: "not valid JSON").count == 2)
+            #expect(text.contains("end of file"))  // says what is wrong, not only that something is
+        }
+    }
+
     @Test func unknownKeysAndOutOfRangeValuesAreWarningsNotErrors() {
         let report = PresetCheck.check(Array(#"{"values": {"noiseReduction": 0.5, "blur": 30}}"#.utf8))
         #expect(report.isValid)

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Playback
 import Simulation
 
@@ -101,9 +102,9 @@ enum SimulateCommand {
         if let path = args.value("--plot") {
             let svg = TimelinePlot.svg(result, manifest: manifest, trace: trace)
             do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+                try AtomicFile.write(svg, to: path)  // a viewer never sees half a plot
             } catch {
-                throw .input("cannot write \(path): \(error.localizedDescription)")
+                throw .input("cannot write \(path): \(error.reason)")
             }
         }
         if args.flag("--json") {
