@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
-/// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
-/// `SIMD4<Float>` pixels (lane 3 unused), split by rows across cores. Each band of rows streams through
+/// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes (along rows on one
+/// `SIMD4<Float>` per pixel; down columns, and the guided filter's per-sample arithmetic, four floats at a time on
+/// `PackedRGB` rows), split by rows across cores. Each band of rows streams through
 /// colour step → guided filter → sharpen (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`)
 /// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer (`PackedRGB`); the blur's
 /// vertical passes then run strip by strip and write vignette and bytes as they finish each strip (without a
@@ -345,7 +346,10 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     /// by the next; the last spills one float past the pixels).
     @inline(always)
     func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, packed d: UnsafeMutablePointer<Float>) {
-        fineColours(step, table: table, row: y) { x, c in PackedRGB.store(c, d, x) }
+        // A 16-byte copy, not `PackedRGB.store`: here the optimiser left its `storeBytes` a call per pixel.
+        fineColours(step, table: table, row: y) { x, c in
+            withUnsafeBytes(of: c) { UnsafeMutableRawPointer(d + 3 &* x).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+        }
     }
 
     /// Hands pixel x of row `y` after the colour steps to `put(x, colour)`, in order of x.
