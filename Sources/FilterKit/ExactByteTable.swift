@@ -61,11 +61,11 @@ final class ExactByteTable: Sendable {
         }
     }
 
-    /// Maps row `y` of the source rows to its `FineColour`s (a `.fine` table), one `SIMD4<Float>` per pixel
-    /// (lane 3 is 0), into `row`.
+    /// Maps row `y` of the source rows to its `FineColour`s (a `.fine` table), handing pixel x to `put(x, colour)`
+    /// in order of x (lane 3 is 0).
     @inline(always)
-    func fineColours(_ rows: SourceRows, row y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
-        map(rows, row: y) { x, _, code in row[x] = FineColour.decode(code) }
+    func fineColours(_ rows: SourceRows, row y: Int, _ put: (Int, SIMD4<Float>) -> Void) {
+        map(rows, row: y) { x, _, code in put(x, FineColour.decode(code)) }
     }
 
     /// Calls `write(x, y, source pixel, entry)` for every pixel, in parallel bands.

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
-/// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes over
-/// `SIMD4<Float>` pixels (lane 3 unused), split by rows across cores. Each band of rows streams through
+/// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes (along rows on one
+/// `SIMD4<Float>` per pixel; down columns, and the guided filter's per-sample arithmetic, four floats at a time on
+/// `PackedRGB` rows), split by rows across cores. Each band of rows streams through
 /// colour step → guided filter → sharpen (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`)
 /// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer (`PackedRGB`); the blur's
 /// vertical passes then run strip by strip and write vignette and bytes as they finish each strip (without a
@@ -49,33 +50,47 @@ enum FastRenderer {
                         HorizontalBlur(width: width, box: blurBox, passes: SpatialSteps.blurPasses, output: $0)
                     }
                     let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-                    defer { line.deallocate() }
+                    /// Without a sharpen mask, the guided filter's output row (`PackedRGB`).
+                    let packedLine = UnsafeMutableRawPointer.allocate(byteCount: 4 * PackedRGB.rowFloats(width), alignment: 64)
+                        .bindMemory(to: Float.self, capacity: PackedRGB.rowFloats(width))
+                    defer {
+                        line.deallocate()
+                        packedLine.deallocate()
+                    }
                     /// Where row y after every step before the blur is written: the blur's next row, or a line.
                     func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
                     /// Row y after every step before the blur, written to `destination(y)`.
                     func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
                         if let blur { blur.rowWritten(y) } else { writer.store(row, y: y, x0: 0, count: width) }
                     }
-                    func target(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { sharpen?.imageRow(y) ?? destination(y) }
+                    /// Where image row y (after the colour step and the guided filter) is written, `PackedRGB`.
+                    func target(_ y: Int) -> UnsafeMutablePointer<Float> { sharpen?.imageRow(y) ?? packedLine }
                     func rowDone(_ y: Int) {
                         if let sharpen {
                             sharpen.rowWritten(y, into: destination, emit: finished)
                         } else {
-                            finished(y, destination(y))
+                            let row = destination(y)
+                            for x in 0..<width { row[x] = PackedRGB.load(packedLine, x) }
+                            finished(y, row)
                         }
                     }
-                    let colours = { (y: Int, row: UnsafeMutablePointer<SIMD4<Float>>) in
-                        rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: row)
+                    let packedColours = { (y: Int, row: UnsafeMutablePointer<Float>) in
+                        rows.fineColours(renderer.colourStep, table: byteTable, row: y, packed: row)
                     }
                     let inputRows = sharpen?.inputRows ?? band
                     if values.noiseReduction > 0 {
-                        frame.guidedFilter(rows: inputRows, colours,
+                        frame.guidedFilter(rows: inputRows, packedColours,
                                            epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)),
                                            target: target, rowDone: rowDone)
+                    } else if sharpen != nil {
+                        for y in inputRows {
+                            packedColours(y, target(y))
+                            rowDone(y)
+                        }
                     } else {
                         for y in inputRows {
-                            colours(y, target(y))
-                            rowDone(y)
+                            rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: destination(y))
+                            finished(y, destination(y))
                         }
                     }
                     blur?.flush()
@@ -324,21 +339,42 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     /// (rounded the same way, so both give the same floats).
     @inline(always)
     func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
-        if let table { return table.fineColours(self, row: y, into: d) }
-        switch step {
-        case .none: fineColours(ByteScale(), row: y, into: d)
-        case let .lookupTable(lut): fineColours(FineColour.Rounded(kernel: LUTView(lut)), row: y, into: d)
-        case let .perPixel(pipeline): fineColours(FineColour.Rounded(kernel: pipeline), row: y, into: d)
+        fineColours(step, table: table, row: y) { x, c in d[x] = c }
+    }
+
+    /// The same row as `PackedRGB` floats (the pixels written in order, so each one's spilled lane is overwritten
+    /// by the next; the last spills one float past the pixels).
+    @inline(always)
+    func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, packed d: UnsafeMutablePointer<Float>) {
+        // A 16-byte copy, not `PackedRGB.store`: here the optimiser left its `storeBytes` a call per pixel.
+        fineColours(step, table: table, row: y) { x, c in
+            withUnsafeBytes(of: c) { UnsafeMutableRawPointer(d + 3 &* x).copyMemory(from: $0.baseAddress!, byteCount: 16) }
         }
     }
 
-    private func fineColours<Kernel: ColourKernel>(_ kernel: Kernel, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
+    /// Hands pixel x of row `y` after the colour steps to `put(x, colour)`, in order of x.
+    @inline(always)
+    private func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, _ put: (Int, SIMD4<Float>) -> Void) {
+        if let table { return table.fineColours(self, row: y, put) }
+        switch step {
+        case .none: fineColours(ByteScale(), row: y, put)
+        case let .lookupTable(lut): fineColours(FineColour.Rounded(kernel: LUTView(lut)), row: y, put)
+        case let .perPixel(pipeline): fineColours(FineColour.Rounded(kernel: pipeline), row: y, put)
+        }
+    }
+
+    @inline(always)
+    private func fineColours<Kernel: ColourKernel>(_ kernel: Kernel, row y: Int, _ put: (Int, SIMD4<Float>) -> Void) {
         let s = bytes + y * stride
         let whole = width & ~3
         for x in Swift.stride(from: 0, to: whole, by: 4) {
-            (d[x], d[x + 1], d[x + 2], d[x + 3]) = kernel.four(s + 4 * x)
+            let c = kernel.four(s + 4 * x)
+            put(x, c.0)
+            put(x + 1, c.1)
+            put(x + 2, c.2)
+            put(x + 3, c.3)
         }
-        for x in whole..<width { d[x] = kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+        for x in whole..<width { put(x, kernel(s[4 * x], s[4 * x + 1], s[4 * x + 2])) }
     }
 }
 

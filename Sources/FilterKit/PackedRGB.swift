@@ -22,4 +22,17 @@ enum PackedRGB {
     static func load(_ row: UnsafePointer<Float>, _ x: Int) -> SIMD4<Float> {
         UnsafeRawPointer(row).loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
     }
+
+    /// Copies pixel 0 into the `count` pixels before it and pixel `width − 1` into the `count` after it (the row's
+    /// padding), three floats each, so a window reaching past an edge reads the edge pixel.
+    @inline(always)
+    static func padEdges(_ row: UnsafeMutablePointer<Float>, width: Int, count: Int) {
+        let last = 3 * (width - 1)
+        for x in 1...count {
+            for c in 0..<3 {
+                row[c - 3 * x] = row[c]
+                row[last + 3 * x + c] = row[last + c]
+            }
+        }
+    }
 }

@@ -99,30 +99,45 @@ struct Planar {
     /// directly, so a row's output does not depend on where `rows` starts. Stages 1 and 3 keep their last 2r+1
     /// rows in small rings (row y in slot y mod 2r+1) that stay in cache, as do the rows of I (for stage 4); a
     /// sweep recomputes only the 2r rows of stage 1 and r rows of stage 3 above `rows`.
-    func guidedFilter(rows band: Range<Int>, _ colours: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void,
-                      epsilon: Float, target: (Int) -> UnsafeMutablePointer<SIMD4<Float>>, rowDone: (Int) -> Void) {
+    ///
+    /// Every row is `PackedRGB` (the rows `colours` writes and `target` gives too): the running sums along a
+    /// row (stages 1 and 3) go pixel by pixel, but the column means and the per-sample arithmetic of stages 2 and 4
+    /// (a division among them) go four floats at a time whatever pixel and channel they belong to, a quarter fewer
+    /// vector operations than `SIMD4` pixels with an unused lane; each float sees the same operations in the same
+    /// order, so the results are the same.
+    func guidedFilter(rows band: Range<Int>, _ colours: (Int, UnsafeMutablePointer<Float>) -> Void,
+                      epsilon: Float, target: (Int) -> UnsafeMutablePointer<Float>, rowDone: (Int) -> Void) {
         let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
         let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
-        // Rings of `window` rows: stage 1 (means of I and I²), stage 3 (means of a and b), and I.
-        // Rows of I are padded with r + 1 copies of their edge pixels, so stage 1 reads them in place.
-        let paddedWidth = width + 2 * (r + 1)
-        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * window * width + window * paddedWidth)
-        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (width + 2 * r + 2))
+        let rowFloats = PackedRGB.rowFloats(width), quads = rowFloats / 4
+        // Rings of `window` rows: stage 1 (means of I and I²), stage 3 (means of a and b), and I. Rows of I (and
+        // the lines of stage 3) are padded with r + 1 copies of their edge pixels, so the row means read them in
+        // place; a padded row holds the `rowFloats` floats the four-float loops read from its first pixel. Every
+        // row starts 16-byte aligned (its first pixel after `pad` floats, a multiple of 4), so those loops load
+        // and store whole aligned vectors.
+        let pad = (3 * (r + 1) + 3) & ~3, paddedFloats = pad + PackedRGB.rowFloats(width + r + 1)
+        let ringFloats = 4 * window * rowFloats + window * paddedFloats
+        let ring = UnsafeMutableRawPointer.allocate(byteCount: 4 * ringFloats, alignment: 64)
+            .bindMemory(to: Float.self, capacity: ringFloats)
+        // Zeroed: the floats past a row's pixels, which the four-float loops also read, stay finite.
+        ring.initialize(repeating: 0, count: ringFloats)
+        let line = UnsafeMutableRawPointer.allocate(byteCount: 8 * paddedFloats, alignment: 64)
+            .bindMemory(to: Float.self, capacity: 2 * paddedFloats)
         defer {
             ring.deallocate()
             line.deallocate()
         }
-        let meanI = ring, meanSquare = ring + window * width, a = ring + 2 * window * width, b = ring + 3 * window * width
-        let image = ring + 4 * window * width
+        let meanI = ring, meanSquare = ring + window * rowFloats, a = ring + 2 * window * rowFloats
+        let b = ring + 3 * window * rowFloats, image = ring + 4 * window * rowFloats
         /// Row `y` (clamped) of I in its ring, after its left padding.
-        func imageRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-            image + (min(max(y, 0), last) % window) * paddedWidth + r + 1
+        func imageRow(_ y: Int) -> UnsafeMutablePointer<Float> {
+            image + (min(max(y, 0), last) % window) * paddedFloats + pad
         }
-        func slot(_ base: UnsafeMutablePointer<SIMD4<Float>>, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-            base + (min(max(y, 0), last) % window) * width
+        func slot(_ base: UnsafeMutablePointer<Float>, _ y: Int) -> UnsafeMutablePointer<Float> {
+            base + (min(max(y, 0), last) % window) * rowFloats
         }
         /// The column windows around row `y` of the rings `p` and `q`.
-        func windows(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ q: UnsafeMutablePointer<SIMD4<Float>>,
+        func windows(_ p: UnsafeMutablePointer<Float>, _ q: UnsafeMutablePointer<Float>,
                      around y: Int) -> (ColumnWindow, ColumnWindow) {
             (ColumnWindow { slot(p, y + $0 - r) }, ColumnWindow { slot(q, y + $0 - r) })
         }
@@ -131,19 +146,17 @@ struct Planar {
         func stage1(_ y: Int) {
             let row = imageRow(y), outI = slot(meanI, y), outSquare = slot(meanSquare, y)
             colours(y, row)
-            for x in 1...(r + 1) {
-                row[-x] = row[0]
-                row[width - 1 + x] = row[width - 1]
-            }
+            PackedRGB.padEdges(row, width: width, count: r + 1)
             var sumI = SIMD4<Float>.zero, sumSquare = SIMD4<Float>.zero
             for d in -r...r {
-                sumI += row[d]
-                sumSquare += row[d] * row[d]
+                let c = PackedRGB.load(row, d)
+                sumI += c
+                sumSquare += c * c
             }
             for x in 0..<width {
-                outI[x] = sumI * inverse
-                outSquare[x] = sumSquare * inverse
-                let entering = row[x + r + 1], leaving = row[x - r]
+                PackedRGB.store(sumI * inverse, outI, x)
+                PackedRGB.store(sumSquare * inverse, outSquare, x)
+                let entering = PackedRGB.load(row, x &+ r &+ 1), leaving = PackedRGB.load(row, x &- r)
                 sumI += entering - leaving
                 sumSquare += entering * entering - leaving * leaving
             }
@@ -151,13 +164,15 @@ struct Planar {
         /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
         func stage23(_ y: Int) {
             let (rowsI, rowsSquare) = windows(meanI, meanSquare, around: y)
-            rowMeans(into: slot(a, y), slot(b, y), radius: r, inverse: inverse, line: line) { ta, tb in
-                for x in 0..<width {
+            rowMeans(into: slot(a, y), slot(b, y), radius: r, inverse: inverse, line: line, pad: pad,
+                     lineFloats: paddedFloats) { ta, tb in
+                let va: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(ta), vb: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(tb)
+                for x in 0..<quads {
                     let m = rowsI.sum(x) * inverse, q = rowsSquare.sum(x) * inverse
                     let variance = q - m * m
                     let coefficient = variance / (variance + eps)
-                    ta[x] = coefficient
-                    tb[x] = m - coefficient * m
+                    va[x] = coefficient
+                    vb[x] = m - coefficient * m
                 }
             }
         }
@@ -170,9 +185,10 @@ struct Planar {
             let y = t - 2 * r
             guard band.contains(y) else { continue }
             // Stage 4: column means of a and b, then the output.
-            let source = imageRow(y), out = target(y)
+            let source: UnsafePointer<SIMD4<Float>> = ColumnWindow.vectors(imageRow(y))
+            let out: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(target(y))
             let (rowsA, rowsB) = windows(a, b, around: y)
-            for x in 0..<width {
+            for x in 0..<quads {
                 let meanA = rowsA.sum(x) * inverse, meanB = rowsB.sum(x) * inverse
                 out[x] = meanA * source[x] + meanB
             }
@@ -180,51 +196,59 @@ struct Planar {
         }
     }
 
-    /// Row-wise (2r+1) box means of two rows of samples that `fill(a, b)` writes to `a[0..<width]` and
-    /// `b[0..<width]` (inside an edge-padded `line` of 2 · (width + 2r + 2) samples, so the rows are computed
-    /// straight into it), edges clamped, into `outA`, `outB`.
+    /// Row-wise (2r+1) box means of two `PackedRGB` rows of samples that `fill(a, b)` writes to `a` and `b` (their
+    /// `rowFloats` floats, inside an edge-padded `line` of two rows of `lineFloats` floats, `pad` floats before the
+    /// first pixel, so the rows are computed straight into it), edges clamped, into `outA`, `outB`.
     @inline(__always)
-    private func rowMeans(into outA: UnsafeMutablePointer<SIMD4<Float>>, _ outB: UnsafeMutablePointer<SIMD4<Float>>,
-                          radius r: Int, inverse: Float, line: UnsafeMutablePointer<SIMD4<Float>>,
-                          _ fill: (UnsafeMutablePointer<SIMD4<Float>>, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
-        let pa = line + r + 1, pb = line + (width + 2 * r + 2) + r + 1
+    private func rowMeans(into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
+                          radius r: Int, inverse: Float, line: UnsafeMutablePointer<Float>, pad: Int, lineFloats: Int,
+                          _ fill: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) {
+        let pa = line + pad, pb = line + lineFloats + pad
         fill(pa, pb)
-        for x in 1...(r + 1) {
-            pa[-x] = pa[0]
-            pb[-x] = pb[0]
-            pa[width - 1 + x] = pa[width - 1]
-            pb[width - 1 + x] = pb[width - 1]
-        }
+        PackedRGB.padEdges(pa, width: width, count: r + 1)
+        PackedRGB.padEdges(pb, width: width, count: r + 1)
         var sumA = SIMD4<Float>.zero, sumB = SIMD4<Float>.zero
         for d in -r...r {
-            sumA += pa[d]
-            sumB += pb[d]
+            sumA += PackedRGB.load(pa, d)
+            sumB += PackedRGB.load(pb, d)
         }
         for x in 0..<width {
-            outA[x] = sumA * inverse
-            outB[x] = sumB * inverse
-            sumA += pa[x + r + 1] - pa[x - r]
-            sumB += pb[x + r + 1] - pb[x - r]
+            PackedRGB.store(sumA * inverse, outA, x)
+            PackedRGB.store(sumB * inverse, outB, x)
+            sumA += PackedRGB.load(pa, x &+ r &+ 1) - PackedRGB.load(pa, x &- r)
+            sumB += PackedRGB.load(pb, x &+ r &+ 1) - PackedRGB.load(pb, x &- r)
         }
     }
 
 }
 
 /// The five rows of a guided-filter column window (r = `SpatialSteps.noiseRadius` = 2), as five values rather
-/// than an array: the inner loop then keeps the row pointers in registers and loads only samples.
+/// than an array: the inner loop then keeps the row pointers in registers and loads only samples. Rows are read
+/// four floats at a time (`SIMD4` number x is floats 4x … 4x + 3, whatever pixels they belong to).
 struct ColumnWindow {
     let r0, r1, r2, r3, r4: UnsafePointer<SIMD4<Float>>
 
-    /// `row(d)` is the d-th row of the window, d in 0…4.
+    /// `row(d)` is the d-th row of the window, d in 0…4 (16-byte aligned).
     @inline(__always)
-    init(_ row: (Int) -> UnsafeMutablePointer<SIMD4<Float>>) {
+    init(_ row: (Int) -> UnsafeMutablePointer<Float>) {
         precondition(SpatialSteps.noiseRadius == 2, "ColumnWindow holds the 2r + 1 = 5 rows of r = 2")
-        (r0, r1, r2, r3, r4) = (UnsafePointer(row(0)), UnsafePointer(row(1)), UnsafePointer(row(2)),
-                                UnsafePointer(row(3)), UnsafePointer(row(4)))
+        (r0, r1, r2, r3, r4) = (Self.vectors(row(0)), Self.vectors(row(1)), Self.vectors(row(2)),
+                                Self.vectors(row(3)), Self.vectors(row(4)))
     }
 
-    /// The sum of column `x` over the window, top row first.
+    /// The sum of floats 4x … 4x + 3 over the window, top row first.
     @inline(always)
     func sum(_ x: Int) -> SIMD4<Float> { r0[x] + r1[x] + r2[x] + r3[x] + r4[x] }
-}
 
+    /// A 16-byte aligned row of floats as `SIMD4`s (number x is floats 4x … 4x + 3).
+    @inline(always)
+    static func vectors(_ row: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<SIMD4<Float>> {
+        assert(Int(bitPattern: row) % 16 == 0, "aligned rows")
+        return UnsafeMutableRawPointer(row).assumingMemoryBound(to: SIMD4<Float>.self)
+    }
+
+    @inline(always)
+    static func vectors(_ row: UnsafeMutablePointer<Float>) -> UnsafePointer<SIMD4<Float>> {
+        UnsafePointer(vectors(row) as UnsafeMutablePointer<SIMD4<Float>>)
+    }
+}

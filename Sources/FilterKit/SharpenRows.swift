@@ -19,7 +19,9 @@ final class SharpenRows {
     private let width: Int, height: Int
     private let amount: Float, alpha: Float, scale: Float
     private let weights: SIMD4<Float>
-    private let images: UnsafeMutablePointer<SIMD4<Float>>
+    /// The ring of image rows, `PackedRGB` rows of `rowFloats` floats.
+    private let images: UnsafeMutablePointer<Float>
+    private let rowFloats: Int
     /// Rings of the luma (level −1 below), then the luma after the horizontal passes (level 0) and after one and
     /// two vertical passes (levels 1 and 2); then two edge-padded lines for the horizontal passes and one line
     /// for the last vertical pass (Ŷ of the row being emitted).
@@ -39,7 +41,9 @@ final class SharpenRows {
         inputRows = max(0, band.lowerBound - Self.halo)..<min(height, band.upperBound + Self.halo)
         next = SIMD4(max(0, band.lowerBound - 2), max(0, band.lowerBound - 1), band.lowerBound, 0)
         end = SIMD4(min(height, band.upperBound + 2), min(height, band.upperBound + 1), band.upperBound, 0)
-        images = .allocate(capacity: Self.ringRows * width)
+        rowFloats = PackedRGB.rowFloats(width)
+        images = UnsafeMutableRawPointer.allocate(byteCount: 4 * Self.ringRows * rowFloats, alignment: 64)
+            .bindMemory(to: Float.self, capacity: Self.ringRows * rowFloats)  // aligned rows: the guided filter writes whole vectors
         floats = .allocate(capacity: 4 * Self.ringRows * width + 3 * (width + 2))
     }
 
@@ -48,8 +52,8 @@ final class SharpenRows {
         floats.deallocate()
     }
 
-    /// Where image row `y` (in `inputRows`) is to be written.
-    func imageRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { images + (y % Self.ringRows) * width }
+    /// Where image row `y` (in `inputRows`) is to be written, `PackedRGB`.
+    func imageRow(_ y: Int) -> UnsafeMutablePointer<Float> { images + (y % Self.ringRows) * rowFloats }
 
     /// Ring `level` (−1 luma, 0 horizontal passes, 1–2 vertical passes), row `y` clamped to the frame.
     private func ring(_ level: Int, _ y: Int) -> UnsafeMutablePointer<Float> {
@@ -61,7 +65,7 @@ final class SharpenRows {
     func rowWritten(_ t: Int, into destination: (Int) -> UnsafeMutablePointer<SIMD4<Float>>,
                     emit: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
         let image = imageRow(t), luma = ring(-1, t), weights = weights
-        for x in 0..<width { luma[x] = (image[x] * weights).sum() }
+        for x in 0..<width { luma[x] = (PackedRGB.load(image, x) * weights).sum() }  // weights lane 3 is 0
         horizontalPasses(luma, into: ring(0, t))
         let lines = floats + 4 * Self.ringRows * width, smooth = lines + 2 * (width + 2)
         var ready = t  // the last row of the level above
@@ -74,7 +78,7 @@ final class SharpenRows {
                 for x in 0..<width { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
                 if pass == 2 {
                     let row = imageRow(y), out = destination(y), l = ring(-1, y), amount = amount
-                    for x in 0..<width { out[x] = row[x] + SIMD4(repeating: amount * (l[x] - smooth[x])) }
+                    for x in 0..<width { out[x] = PackedRGB.load(row, x) + SIMD4(repeating: amount * (l[x] - smooth[x])) }
                     emit(y, out)
                 }
                 next[pass] += 1
