@@ -6,8 +6,16 @@ import Simulation
 /// Pensieve ladder, `filterz` rule, seeded synthetic traces), with the fast segment loop. The anchor measured
 /// in the same run is the machine-driven path (`PlaybackRunner` over `PlaybackMachine`), which must give the
 /// same numbers; the published Python simulators (Sabre) manage about 30–50 sessions/s here.
+///
+/// Each path is timed in `windows` consecutive windows of CPU time (5 × 0.6 s by default) and its figure is the
+/// median window's rate, with the slowest and fastest window printed beside it: on a shared machine one window
+/// can lose a quarter of its speed to cache and memory contention from other processes, and the median keeps
+/// one such moment (or one unusually quiet one) from deciding the figure.
 enum SimulateBenchmark {
+    /// CPU seconds each path is timed for in all (`FILTERZ_BENCH_SECONDS`, default 3).
     static let seconds = Double(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
+    /// Windows the time is split into (`FILTERZ_BENCH_WINDOWS`, default 5, odd so the median is one window's).
+    static let windows = max(Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_WINDOWS"] ?? "") ?? 5, 1)
 
     static func run() -> Int32 {
         let manifest = makeManifest(segments: 150)
@@ -36,39 +44,58 @@ enum SimulateBenchmark {
             print("\(count) sessions, checksum \(checksum)")
             return 0
         }
-        let fastRate = measure { i in
+        let fast = measure { i in
             checksum += SessionSimulator.run(
                 manifest: manifest, trace: traces[i % traces.count], configuration: configuration, keepLog: false
             ).summary.qoeLin
         }
-        let machineRate = measure { i in
+        let machine = measure { i in
             checksum += PlaybackRunner.run(
                 manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
             ).summary.qoeLin
         }
+        let (fastRate, machineRate) = (fast.median, machine.median)
         let python = 40.0
         print("simulated 10-minute sessions (150 x 4 s segments, \(rule.rawValue) rule, one core; per second of CPU time)")
-        print("fast segment loop:        \(Int(fastRate.rounded())) sessions/s")
-        print("machine-driven (anchor):  \(Int(machineRate.rounded())) sessions/s   ratio fast/anchor \(String(format: "%.1f", fastRate / machineRate))x")
+        print("fast segment loop:        \(Int(fastRate.rounded())) sessions/s   \(spread(fast))")
+        print("machine-driven (anchor):  \(Int(machineRate.rounded())) sessions/s   \(spread(machine))")
+        print("ratio fast/anchor \(String(format: "%.1f", fastRate / machineRate))x")
         print("vs Python reference ~\(Int(python))/s: \(String(format: "%.0f", fastRate / python))x (target >= 100x)   [checksum \(String(format: "%.1f", checksum))]")
         print("{\"bench\":\"simulate\",\"sessions_per_s\":\(Int(fastRate.rounded())),\"machine_sessions_per_s\":\(Int(machineRate.rounded())),\"ratio_vs_python_40\":\(Int((fastRate / python).rounded()))}")
         return 0
     }
 
-    /// Runs `body` repeatedly for `seconds` of this thread's CPU time; returns calls per CPU second. CPU time,
-    /// not wall time, so a loaded machine (other processes on the same cores) slows the figure far less.
-    static func measure(_ body: (Int) -> Void) -> Double {
-        let start = threadCPUSeconds()
+    /// Runs `body` repeatedly for `seconds` of this thread's CPU time, in `windows` equal windows; returns the
+    /// calls per CPU second of each window and their median. CPU time, not wall time, so a loaded machine (other
+    /// processes on the same cores) slows the figure far less.
+    static func measure(_ body: (Int) -> Void) -> (median: Double, rates: [Double]) {
         var count = 0
-        var elapsed = 0.0
-        repeat {
-            for _ in 0..<8 {
-                body(count)
-                count += 1
-            }
-            elapsed = threadCPUSeconds() - start
-        } while elapsed < seconds
-        return Double(count) / elapsed
+        var rates: [Double] = []
+        for _ in 0..<windows {
+            let start = threadCPUSeconds()
+            var calls = 0
+            var elapsed = 0.0
+            repeat {
+                for _ in 0..<8 {
+                    body(count)
+                    count += 1
+                    calls += 1
+                }
+                elapsed = threadCPUSeconds() - start
+            } while elapsed < seconds / Double(windows)
+            rates.append(Double(calls) / elapsed)
+        }
+        let sorted = rates.sorted()
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        return (median, rates)
+    }
+
+    /// "median of N windows, slowest–fastest", for the text lines.
+    static func spread(_ measured: (median: Double, rates: [Double])) -> String {
+        let low = Int((measured.rates.min() ?? 0).rounded())
+        let high = Int((measured.rates.max() ?? 0).rounded())
+        return "(median of \(measured.rates.count) windows of \(String(format: "%.1f", seconds / Double(windows))) s; \(low)–\(high))"
     }
 
     static func threadCPUSeconds() -> Double {

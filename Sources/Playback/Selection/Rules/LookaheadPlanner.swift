@@ -117,6 +117,7 @@ struct LookaheadPlanner {
             for level in 0..<levels { mbps[level] = self.mbps(level) }
             scratch.prepareSwitchGains(mbps: UnsafeBufferPointer(start: mbps, count: levels))
             let switchGains = scratch.switchGains
+            let ascending = scratch.ladderAscending
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
                 return scratch.seen.withUnsafeMutableBufferPointer { seen in
@@ -124,6 +125,7 @@ struct LookaheadPlanner {
                         switchGains.withUnsafeBufferPointer { switchGains in
                             var search = Search(
                                 planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
+                                ascending: ascending,
                                 seen: seen.baseAddress!, seenCount: counts.baseAddress!,
                                 nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
                                 reserveTables: downloads + 2 * cells, steps: steps, bestFirst: allowed.lowerBound)
@@ -149,6 +151,9 @@ struct LookaheadPlanner {
         /// terms); made again only when the ladder's Mbps change (`switchGainsMbps`).
         var switchGains: [Double] = []
         var switchGainsMbps: [Double] = []
+        /// True when the ladder's Mbps never fall with the level (made with `switchGains`): then so do those of
+        /// any allowed range, which `Search.finishLast` relies on to stop early.
+        var ladderAscending = true
 
         init() {}
 
@@ -164,6 +169,7 @@ struct LookaheadPlanner {
                 if unchanged { return }
             }
             switchGainsMbps = Array(mbps)
+            ladderAscending = !(1..<max(levels, 1)).contains { mbps[$0 - 1] > mbps[$0] }
             switchGains = Array(repeating: 0, count: levels * levels)
             for previous in 0..<levels {
                 for level in 0..<levels {
@@ -293,7 +299,9 @@ struct LookaheadPlanner {
         let allowedCount: Int
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
-        /// True when the allowed bitrates never fall with the level (a ladder's order).
+        /// True when the ladder's bitrates never fall with the level (a ladder's order), so neither do the allowed
+        /// ones (false for a ladder out of order, even if its allowed part is in order: `finishLast` then only
+        /// stops later).
         let ascending: Bool
         /// The reserve bound's price of a second of download (0: no reserve bound; see `init`).
         let reservePrice: Double
@@ -315,7 +323,7 @@ struct LookaheadPlanner {
         var bestFirst: Int
 
         init(
-            planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>,
+            planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>, ascending: Bool,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
             nearestFirst: UnsafePointer<Int>, switchGains: UnsafePointer<Double>,
             reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
@@ -340,10 +348,6 @@ struct LookaheadPlanner {
             allowedCount = planner.allowed.count
             self.nearestFirst = nearestFirst
             topGain = mbps[planner.allowed.upperBound]
-            var ascending = true
-            for level in planner.allowed where level > planner.allowed.lowerBound && mbps[level - 1] > mbps[level] {
-                ascending = false
-            }
             self.ascending = ascending
             self.bestFirst = bestFirst
             best = -Double.infinity
