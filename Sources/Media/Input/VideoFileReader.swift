@@ -57,6 +57,8 @@ public final class VideoFileReader {
     private let timeBase: AVRational
     /// The video stream's start time in its ticks: subtracted from every video time.
     private let videoOrigin: Int64
+    /// `videoOrigin` in seconds.
+    private var videoStartSeconds: Double { Double(videoOrigin) * Double(timeBase.num) / Double(max(timeBase.den, 1)) }
     private let audioTimeBase: AVRational
     /// Samples per channel still to cut from the start of the audio (it began before the video); nil until
     /// the first audio frame has been placed.
@@ -193,8 +195,7 @@ public final class VideoFileReader {
             let decoded = last.seconds + info.frameDuration.seconds
             // libav gives a fragmented MP4 whose times start late (tfdt, no edit list; `record --format fmp4`
             // starts at 10 s) its end time as its duration, so the decoded span counts from time zero too.
-            let start = Double(videoOrigin) * Double(timeBase.num) / Double(max(timeBase.den, 1))
-            if decoded + 1 < declared * 0.9 && start + decoded + 1 < declared * 0.9 {
+            if decoded + max(0, videoStartSeconds) + 1 < declared * 0.9 {
                 throw MediaInputError(
                     path: path, reason: "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded")
             }
@@ -293,7 +294,7 @@ public final class VideoFileReader {
     /// Lines the audio up with the first video frame: silence before audio that starts later, a cut for
     /// audio that starts earlier (by the first decoded frame's time against the video stream's start).
     private func placeFirstAudio(sampleRate: Int, channels: Int) {
-        let videoStart = Double(videoOrigin) * Double(timeBase.num) / Double(timeBase.den)
+        let videoStart = videoStartSeconds
         let audioStart = decoded.bestEffortTimestamp.map {
             Double($0) * Double(audioTimeBase.num) / Double(audioTimeBase.den)
         } ?? videoStart
