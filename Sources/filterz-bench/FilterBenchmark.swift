@@ -50,8 +50,7 @@ enum FilterBenchmark {
         // All cores, two ways: one frame at a time split by rows (`preview`, `package`), and frames side by side.
         var ours720 = 0.0, oursSideBySide720 = 0.0
         for (width, height) in [(1280, 720), (1920, 1080)] {
-            let camera = SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: 42))
-            let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+            let frames = cameraFrames(width: width, height: height)
             // colour-only twice: the per-pixel pass (before) and the exact byte table (after), same run.
             let cases: [(String, FilterValues, FilterRenderer.ByteTableUse)] = [
                 ("colour-only", colourOnly, .never), ("colour-only", colourOnly, .whenItPays), ("all-12", allTwelve, .always),
@@ -80,11 +79,11 @@ enum FilterBenchmark {
             for threads in [1, cores] {
                 // A 2×2 frame with the table forced on: the time is the table's set-up (entries fill on demand).
                 let renderer = FilterRenderer(values: values, threads: threads, byteTable: .always)
-                let start = Date(), cpuStart = processCPUSeconds()
+                let start = Date(), cpuStart = Measuring.processCPUSeconds()
                 _ = renderer.renderFrame(Frame(rgbaWidth: 2, height: 2))
                 print(String(format: "  ours   exact byte table set-up (%@) %@ %7.0f ms, %7.0f ms CPU", name,
                              threads == 1 ? "1 thread  " : "\(threads) threads", Date().timeIntervalSince(start) * 1000,
-                             (processCPUSeconds() - cpuStart) * 1000))
+                             (Measuring.processCPUSeconds() - cpuStart) * 1000))
             }
         }
         let anchor720 = ffmpegFPS(width: 1280, height: 720, frames: 120)
@@ -105,15 +104,11 @@ enum FilterBenchmark {
 
     /// The 720p all-12 case alone, 5 s per thread count (see the type's doc).
     static func profileAllTwelve(cores: Int) -> Int32 {
-        let camera = SimulatedCamera(.init(width: 1280, height: 720, durationSeconds: 2, seed: 42))
-        let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+        let frames = cameraFrames(width: 1280, height: 720)
         for threads in [1, cores] {
             let renderer = FilterRenderer(values: allTwelve, threads: threads, byteTable: .always)
             let (fps, cpuFPS, _) = measure(renderer, frames, seconds: 5)
-            // FNV-1a of the first frame's output: equal across builds when an optimisation keeps the bytes.
-            let digest = renderer.renderFrame(frames[0]).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
-                ($0 ^ UInt64($1)) &* 0x100_0000_01b3
-            }
+            let digest = outputDigest(renderer, frames[0])
             print(String(format: "  ours   1280x720  all-12 %@ %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
                          threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
         }
@@ -127,23 +122,20 @@ enum FilterBenchmark {
     /// The 720p all-12 case on one thread for exactly `frames` frames after the first (see the type's doc): a fixed
     /// amount of work, so `perf stat -e cycles:u` compares builds on a busy machine where the timed loops swing.
     static func countedAllTwelve(frames count: Int) -> Int32 {
-        let camera = SimulatedCamera(.init(width: 1280, height: 720, durationSeconds: 2, seed: 42))
-        let frames = (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+        let frames = cameraFrames(width: 1280, height: 720)
         let renderer = FilterRenderer(values: allTwelve, threads: 1, byteTable: .always)
         var output = frames[0]
         renderer.renderFrame(frames[0], into: &output)
         var frameCPU: [Double] = []  // this thread's CPU seconds per frame
-        let start = Date(), cpuStart = processCPUSeconds()
+        let start = Date(), cpuStart = Measuring.processCPUSeconds()
         for index in 0..<count {
-            let before = threadCPUSeconds()
+            let before = Measuring.threadCPUSeconds()
             renderer.renderFrame(frames[index % frames.count], into: &output)
-            frameCPU.append(threadCPUSeconds() - before)
+            frameCPU.append(Measuring.threadCPUSeconds() - before)
         }
-        let (seconds, cpu) = (Date().timeIntervalSince(start), processCPUSeconds() - cpuStart)
+        let (seconds, cpu) = (Date().timeIntervalSince(start), Measuring.processCPUSeconds() - cpuStart)
         frameCPU.sort()
-        let digest = renderer.renderFrame(frames[0]).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
-            ($0 ^ UInt64($1)) &* 0x100_0000_01b3
-        }
+        let digest = outputDigest(renderer, frames[0])
         // The fastest frames are the least disturbed by other work on the machine: a steadier figure under load.
         print(String(format: "  ours   1280x720  all-12 1 thread   %d frames: %7.1f fps, %7.1f per CPU-second, CPU per frame fastest %.2f ms, median %.2f ms, output FNV-1a %016llx",
                      count, Double(count) / seconds, Double(count) / cpu, frameCPU[0] * 1000, frameCPU[count / 2] * 1000,
@@ -162,13 +154,24 @@ enum FilterBenchmark {
         renderer.renderFrame(frames[0], into: &output)
         let firstFrame = Date().timeIntervalSince(first)
         var count = 0
-        let start = Date(), cpuStart = processCPUSeconds()
+        let start = Date(), cpuStart = Measuring.processCPUSeconds()
         while count < 3 || Date().timeIntervalSince(start) < seconds {
             renderer.renderFrame(frames[count % frames.count], into: &output)
             count += 1
         }
-        return (Double(count) / Date().timeIntervalSince(start), Double(count) / (processCPUSeconds() - cpuStart),
+        return (Double(count) / Date().timeIntervalSince(start), Double(count) / (Measuring.processCPUSeconds() - cpuStart),
                 firstFrame)
+    }
+
+    /// Four frames of the seeded camera (seed 42) a third of a second apart: every case renders the same pictures.
+    static func cameraFrames(width: Int, height: Int) -> [Frame] {
+        let camera = SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: 42))
+        return (0..<4).map { camera.frame(for: camera.captures[$0 * 10]).image }
+    }
+
+    /// FNV-1a of `frame` filtered by `renderer`: equal across builds when an optimisation keeps the bytes.
+    static func outputDigest(_ renderer: FilterRenderer, _ frame: Frame) -> UInt64 {
+        renderer.renderFrame(frame).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
     /// Frames per second with `workers` threads each rendering whole frames on its own (the renderer built with
@@ -181,7 +184,7 @@ enum FilterBenchmark {
             var output = frames[worker % frames.count]
             renderer.renderFrame(frames[worker % frames.count], into: &output)
         }
-        let start = Date(), cpuStart = processCPUSeconds()
+        let start = Date(), cpuStart = Measuring.processCPUSeconds()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var output = frames[0], count = 0
             while count < 3 || Date().timeIntervalSince(start) < seconds {
@@ -191,21 +194,10 @@ enum FilterBenchmark {
             rendered.add(count, ordering: .relaxed)
         }
         let total = Double(rendered.load(ordering: .relaxed))
-        return (total / Date().timeIntervalSince(start), total / (processCPUSeconds() - cpuStart))
+        return (total / Date().timeIntervalSince(start), total / (Measuring.processCPUSeconds() - cpuStart))
     }
 
-    /// CPU seconds of the calling thread.
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
-    static func processCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
     static func ffmpegFPS(width: Int, height: Int, frames: Int) -> Double? {
         let arguments = [

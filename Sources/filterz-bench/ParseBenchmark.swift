@@ -149,9 +149,9 @@ enum ParseBenchmark {
         var wall: [Double] = []
         for _ in 0..<runs {
             let startWall = DispatchTime.now().uptimeNanoseconds
-            let startCPU = threadCPUSeconds()
+            let startCPU = Measuring.threadCPUSeconds()
             body()
-            cpu.append(threadCPUSeconds() - startCPU)
+            cpu.append(Measuring.threadCPUSeconds() - startCPU)
             wall.append(Double(DispatchTime.now().uptimeNanoseconds - startWall) / 1e9)
         }
         cpu.sort()
@@ -159,11 +159,6 @@ enum ParseBenchmark {
         return (cpu[cpu.count / 2], wall[wall.count / 2])
     }
 
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
     /// Peak resident bytes added while `body` runs, from VmHWM after resetting it; nil when unsupported.
     static func measurePeakMemory(_ body: () -> Void) -> Int? {

@@ -143,7 +143,7 @@ enum ServeBenchmark {
         for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {
             let ratios = zip(runs["ours \(file)"] ?? [], runs["nginx \(file)"] ?? []).map { $0.requestsPerSecond / $1.requestsPerSecond }
             guard let lowest = ratios.min(), let highest = ratios.max() else { continue }
-            print("  \(label) ours ÷ nginx round by round: " + String(format: "median %.3f, from %.3f to %.3f", middle(ratios), lowest, highest))
+            print("  \(label) ours ÷ nginx round by round: " + String(format: "median %.3f, from %.3f to %.3f", Measuring.median(ratios), lowest, highest))
         }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
         print(String(format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#, playlistRatio, segmentRatio, p99Ratio))
@@ -153,14 +153,9 @@ enum ServeBenchmark {
     /// Each figure's median over the runs.
     static func median(_ runs: [Measurement]) -> Measurement {
         Measurement(
-            requestsPerSecond: middle(runs.map(\.requestsPerSecond)), p50Milliseconds: middle(runs.map(\.p50Milliseconds)),
-            p99Milliseconds: middle(runs.map(\.p99Milliseconds)))
-    }
-
-    /// The median of `values` (0 when empty).
-    static func middle(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            requestsPerSecond: Measuring.median(runs.map(\.requestsPerSecond)),
+            p50Milliseconds: Measuring.median(runs.map(\.p50Milliseconds)),
+            p99Milliseconds: Measuring.median(runs.map(\.p99Milliseconds)))
     }
 
     /// A VOD media playlist of about 2 KB.

@@ -72,7 +72,7 @@ enum SimulateBenchmark {
         var count = 0
         var rates: [Double] = []
         for _ in 0..<windows {
-            let start = threadCPUSeconds()
+            let start = Measuring.threadCPUSeconds()
             var calls = 0
             var elapsed = 0.0
             repeat {
@@ -81,14 +81,11 @@ enum SimulateBenchmark {
                     count += 1
                     calls += 1
                 }
-                elapsed = threadCPUSeconds() - start
+                elapsed = Measuring.threadCPUSeconds() - start
             } while elapsed < seconds / Double(windows)
             rates.append(Double(calls) / elapsed)
         }
-        let sorted = rates.sorted()
-        let middle = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        return (median, rates)
+        return (Measuring.median(rates), rates)
     }
 
     /// "median of N windows, slowest–fastest", for the text lines.
@@ -98,11 +95,6 @@ enum SimulateBenchmark {
         return "(median of \(measured.rates.count) windows of \(String(format: "%.1f", seconds / Double(windows))) s; \(low)–\(high))"
     }
 
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
     static func makeManifest(segments: Int) -> StreamManifest {
         let bitrates: [Double] = [300, 750, 1200, 1850, 2850, 4300]
