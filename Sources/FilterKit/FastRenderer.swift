@@ -51,8 +51,7 @@ enum FastRenderer {
                     }
                     let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
                     /// Without a sharpen mask, the guided filter's output row (`PackedRGB`).
-                    let packedLine = UnsafeMutableRawPointer.allocate(byteCount: 4 * PackedRGB.rowFloats(width), alignment: 64)
-                        .bindMemory(to: Float.self, capacity: PackedRGB.rowFloats(width))
+                    let packedLine = PackedRGB.allocateFloats(PackedRGB.rowFloats(width))
                     defer {
                         line.deallocate()
                         packedLine.deallocate()

@@ -10,6 +10,12 @@ enum PackedRGB {
     /// 16-byte aligned and a row is a whole number of `SIMD4<Float>`s).
     static func rowFloats(_ width: Int) -> Int { (3 * width + 4) & ~3 }
 
+    /// Uninitialised room for `count` floats starting on a 64-byte boundary, so rows whose offsets are multiples of 4
+    /// floats load and store whole aligned vectors. Free it with `deallocate()`.
+    static func allocateFloats(_ count: Int) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer.allocate(byteCount: 4 * count, alignment: 64).bindMemory(to: Float.self, capacity: count)
+    }
+
     /// Writes `c` as pixel `x` of the row at `row` (lanes 0–2; lane 3 lands on the float after the pixel).
     @inline(always)
     static func store(_ c: SIMD4<Float>, _ row: UnsafeMutablePointer<Float>, _ x: Int) {

@@ -117,12 +117,10 @@ struct Planar {
         // and store whole aligned vectors.
         let pad = (3 * (r + 1) + 3) & ~3, paddedFloats = pad + PackedRGB.rowFloats(width + r + 1)
         let ringFloats = 4 * window * rowFloats + window * paddedFloats
-        let ring = UnsafeMutableRawPointer.allocate(byteCount: 4 * ringFloats, alignment: 64)
-            .bindMemory(to: Float.self, capacity: ringFloats)
+        let ring = PackedRGB.allocateFloats(ringFloats)
         // Zeroed: the floats past a row's pixels, which the four-float loops also read, stay finite.
         ring.initialize(repeating: 0, count: ringFloats)
-        let line = UnsafeMutableRawPointer.allocate(byteCount: 8 * paddedFloats, alignment: 64)
-            .bindMemory(to: Float.self, capacity: 2 * paddedFloats)
+        let line = PackedRGB.allocateFloats(2 * paddedFloats)
         defer {
             ring.deallocate()
             line.deallocate()

@@ -42,8 +42,7 @@ final class SharpenRows {
         next = SIMD4(max(0, band.lowerBound - 2), max(0, band.lowerBound - 1), band.lowerBound, 0)
         end = SIMD4(min(height, band.upperBound + 2), min(height, band.upperBound + 1), band.upperBound, 0)
         rowFloats = PackedRGB.rowFloats(width)
-        images = UnsafeMutableRawPointer.allocate(byteCount: 4 * Self.ringRows * rowFloats, alignment: 64)
-            .bindMemory(to: Float.self, capacity: Self.ringRows * rowFloats)  // aligned rows: the guided filter writes whole vectors
+        images = PackedRGB.allocateFloats(Self.ringRows * rowFloats)  // aligned rows: the guided filter writes whole vectors
         floats = .allocate(capacity: 4 * Self.ringRows * width + 3 * (width + 2))
     }
 
