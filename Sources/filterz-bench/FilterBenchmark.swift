@@ -13,8 +13,9 @@ import Synchronization
 /// unsharp,gblur,vignette -f null -`, fps = frames / the `rtime` that `-benchmark` prints.
 /// All cores are used two ways: one frame at a time split into row bands (as `preview` and `package` render), and
 /// frames side by side, one thread each (as `record` renders the camera's frames): the stream's throughput.
-/// Last line: `{"bench":"filter","ours_fps":…,"anchor_fps":…,"ratio":…,"side_by_side_fps":…,"side_by_side_ratio":…}`
-/// (all-12, 720p, all cores; `ours_fps` one frame at a time split by rows, as before).
+/// Last line: `{"bench":"filter","ours_fps":…,"anchor_fps":…,"ratio":…,"side_by_side_fps":…,"side_by_side_ratio":…,
+/// "colour_only_1080p_fps":…}` (all-12, 720p, all cores; `ours_fps` one frame at a time split by rows, as before;
+/// the last, colour-only at 1080p through the byte table, one frame at a time, for the issue's 300 fps target).
 ///
 /// `filterz-bench filter all-12` renders only the 720p all-12 case, on 1 thread, split by rows on all cores and
 /// side by side on all cores, for about
@@ -22,6 +23,7 @@ import Synchronization
 /// a hash of one output frame, to check that a change kept the bytes). `filterz-bench filter all-12 --frames N`
 /// renders exactly N frames on one thread (and the hash): a fixed amount of work to count with `perf stat` or
 /// `valgrind --tool=cachegrind`, with the CPU time of its fastest and median frame (steadier than fps under load).
+/// `filterz-bench filter colour-only` does the same for the 1080p colour-only case (3 s each, no anchor).
 enum FilterBenchmark {
     static let allTwelve = FilterValues(
         brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 10, vignette: 0.5,
@@ -39,6 +41,7 @@ enum FilterBenchmark {
     static func run() -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let arguments = Array(CommandLine.arguments.dropFirst(2))
+        if arguments.first == "colour-only" { return profileColourOnly(cores: cores) }
         if arguments.first == "all-12" {
             if arguments.count == 3, arguments[1] == "--frames", let frames = Int(arguments[2]), frames > 0 {
                 return countedAllTwelve(frames: frames)
@@ -48,7 +51,7 @@ enum FilterBenchmark {
         print("filter benchmark: FilterKit fast path vs ffmpeg \(ffmpegVersion()) (\(cores) cores)")
         print("colour-only = warm-film colour steps; all-12 = every value active, blur 10")
         // All cores, two ways: one frame at a time split by rows (`preview`, `package`), and frames side by side.
-        var ours720 = 0.0, oursSideBySide720 = 0.0
+        var ours720 = 0.0, oursSideBySide720 = 0.0, colourOnly1080 = 0.0
         for (width, height) in [(1280, 720), (1920, 1080)] {
             let frames = cameraFrames(width: width, height: height)
             // colour-only twice: the per-pixel pass (before) and the exact byte table (after), same run.
@@ -66,6 +69,9 @@ enum FilterBenchmark {
                                  width, height, name, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS,
                                  colour, renderer.lookupTableError ?? 0, setup * 1000, firstFrame * 1000))
                     if width == 1280 && name == "all-12" && threads == cores { ours720 = fps }
+                    if width == 1920 && name == "colour-only" && byteTable == .whenItPays && threads == cores {
+                        colourOnly1080 = fps
+                    }
                 }
             }
             // The video path's way to use every core: frames side by side, each on one thread.
@@ -98,7 +104,24 @@ enum FilterBenchmark {
         }
         print(String(format: "ratio (all-12, 720p, all cores, one frame split by rows): %.2fx; frames side by side: %.2fx",
                      ours720 / anchor, oursSideBySide720 / anchor))
-        print(#"{"bench":"filter","ours_fps":\#(round1(ours720)),"anchor_fps":\#(round1(anchor)),"ratio":\#(round2(ours720 / anchor)),"side_by_side_fps":\#(round1(oursSideBySide720)),"side_by_side_ratio":\#(round2(oursSideBySide720 / anchor))}"#)
+        print(#"{"bench":"filter","ours_fps":\#(round1(ours720)),"anchor_fps":\#(round1(anchor)),"ratio":\#(round2(ours720 / anchor)),"side_by_side_fps":\#(round1(oursSideBySide720)),"side_by_side_ratio":\#(round2(oursSideBySide720 / anchor)),"colour_only_1080p_fps":\#(round1(colourOnly1080))}"#)
+        return 0
+    }
+
+    /// The 1080p colour-only case alone (exact byte table from the first frame), 3 s each on 1 thread, on all cores
+    /// one frame at a time, and frames side by side: the steady state of `filterz-bench filter`'s byte-table lines.
+    static func profileColourOnly(cores: Int) -> Int32 {
+        let frames = cameraFrames(width: 1920, height: 1080)
+        for threads in [1, cores] {
+            let renderer = FilterRenderer(values: colourOnly, threads: threads, byteTable: .always)
+            let (fps, cpuFPS, _) = measure(renderer, frames, seconds: 3)
+            print(String(format: "  ours   1920x1080 colour-only %@ %7.1f fps, %7.1f per CPU-second",
+                         threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS))
+        }
+        let (fps, cpuFPS) = measureSideBySide(FilterRenderer(values: colourOnly, threads: 1, byteTable: .always), frames,
+                                              workers: cores)
+        print(String(format: "  ours   1920x1080 colour-only %d threads %7.1f fps, %7.1f per CPU-second, frames side by side",
+                     cores, fps, cpuFPS))
         return 0
     }
 
