@@ -91,6 +91,15 @@ enum SimulateBenchmark {
         }
         let pythonThroughputRate = timePython(.throughput, seconds: seconds / 2)
         let throughput = fastLoop(SessionConfiguration(rule: .throughput))
+        // Python as the published simulators are run: a process per session (`perProcessSessionsPerSecond`).
+        var pythonPerProcessRate: Double?
+        if pythonProblem == nil {
+            do throws(PythonReferenceSimulator.Problem) {
+                pythonPerProcessRate = try python.perProcessSessionsPerSecond(rule: .bola, sessions: 24)
+            } catch {
+                pythonProblem = error.description
+            }
+        }
 
         let (fastRate, machineRate) = (fast.median, machine.median)
         let ratio = pythonRate.map { fastRate / $0 }
@@ -111,12 +120,18 @@ enum SimulateBenchmark {
             }
             print("ratio \(rule.rawValue) / Python bola: \(format(ratio))x (target >= 100x); same rule, bola / Python bola: \(format(sameRule))x")
         }
+        if let pythonPerProcessRate {
+            // Not the anchor: mostly interpreter start-up, which depends on the Python installation.
+            print("Python reference, bola, one python3 process per session, start-up included (as a command-line "
+                + "simulator such as Sabre is run, one trace per run): \(format(pythonPerProcessRate)) sessions/s")
+        }
         print("ratio fast/machine-driven \(String(format: "%.1f", fastRate / machineRate))x   [checksum \(String(format: "%.1f", checksum))]")
         print("{\"bench\":\"simulate\",\"sessions_per_s\":\(whole(fastRate)),\"rule\":\"\(rule.rawValue)\","
             + "\"python_sessions_per_s\":\(json(pythonRate)),\"ratio_vs_python\":\(json(ratio)),"
             + "\"bola_sessions_per_s\":\(whole(bola.median)),\"same_rule_ratio\":\(json(sameRule)),"
             + "\"python_throughput_sessions_per_s\":\(json(pythonThroughputRate)),"
-            + "\"throughput_ratio\":\(json(throughputRatio)),\"machine_sessions_per_s\":\(whole(machineRate))}")
+            + "\"throughput_ratio\":\(json(throughputRatio)),"
+            + "\"python_per_process_sessions_per_s\":\(json(pythonPerProcessRate)),\"machine_sessions_per_s\":\(whole(machineRate))}")
         return 0
     }
 
