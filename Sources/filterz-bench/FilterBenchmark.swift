@@ -41,12 +41,14 @@ enum FilterBenchmark {
     static func run() -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let arguments = Array(CommandLine.arguments.dropFirst(2))
-        if arguments.first == "colour-only" { return profileColourOnly(cores: cores) }
+        if arguments.first == "colour-only" {
+            return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
+        }
         if arguments.first == "all-12" {
             if arguments.count == 3, arguments[1] == "--frames", let frames = Int(arguments[2]), frames > 0 {
                 return countedAllTwelve(frames: frames)
             }
-            return profileAllTwelve(cores: cores)
+            return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
         }
         print("filter benchmark: FilterKit fast path vs ffmpeg \(ffmpegVersion()) (\(cores) cores)")
         print("colour-only = warm-film colour steps; all-12 = every value active, blur 10")
@@ -108,37 +110,23 @@ enum FilterBenchmark {
         return 0
     }
 
-    /// The 1080p colour-only case alone (exact byte table from the first frame), 3 s each on 1 thread, on all cores
-    /// one frame at a time, and frames side by side: the steady state of `filterz-bench filter`'s byte-table lines.
-    static func profileColourOnly(cores: Int) -> Int32 {
-        let frames = cameraFrames(width: 1920, height: 1080)
+    /// One case alone, `seconds` each on 1 thread, on all cores one frame at a time, and frames side by side (the
+    /// exact byte table from the first frame), with a hash of one output frame: `filter all-12` (720p, 5 s) and
+    /// `filter colour-only` (1080p, 3 s; see the type's doc).
+    static func profile(_ name: String, _ values: FilterValues, width: Int, height: Int, seconds: Double, cores: Int)
+        -> Int32 {
+        let frames = cameraFrames(width: width, height: height)
+        let label = String(format: "  ours   %4dx%-4d %@", width, height, name)
         for threads in [1, cores] {
-            let renderer = FilterRenderer(values: colourOnly, threads: threads, byteTable: .always)
-            let (fps, cpuFPS, _) = measure(renderer, frames, seconds: 3)
-            print(String(format: "  ours   1920x1080 colour-only %@ %7.1f fps, %7.1f per CPU-second",
-                         threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS))
-        }
-        let (fps, cpuFPS) = measureSideBySide(FilterRenderer(values: colourOnly, threads: 1, byteTable: .always), frames,
-                                              workers: cores)
-        print(String(format: "  ours   1920x1080 colour-only %d threads %7.1f fps, %7.1f per CPU-second, frames side by side",
-                     cores, fps, cpuFPS))
-        return 0
-    }
-
-    /// The 720p all-12 case alone, 5 s per thread count (see the type's doc).
-    static func profileAllTwelve(cores: Int) -> Int32 {
-        let frames = cameraFrames(width: 1280, height: 720)
-        for threads in [1, cores] {
-            let renderer = FilterRenderer(values: allTwelve, threads: threads, byteTable: .always)
-            let (fps, cpuFPS, _) = measure(renderer, frames, seconds: 5)
+            let renderer = FilterRenderer(values: values, threads: threads, byteTable: .always)
+            let (fps, cpuFPS, _) = measure(renderer, frames, seconds: seconds)
             let digest = outputDigest(renderer, frames[0])
-            print(String(format: "  ours   1280x720  all-12 %@ %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
-                         threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
+            print(String(format: "%@ %@ %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
+                         label, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
         }
-        let (fps, cpuFPS) = measureSideBySide(FilterRenderer(values: allTwelve, threads: 1, byteTable: .always), frames,
-                                              workers: cores, seconds: 5)
-        print(String(format: "  ours   1280x720  all-12 %d threads %7.1f fps, %7.1f per CPU-second, frames side by side",
-                     cores, fps, cpuFPS))
+        let (fps, cpuFPS) = measureSideBySide(FilterRenderer(values: values, threads: 1, byteTable: .always), frames,
+                                              workers: cores, seconds: seconds)
+        print(String(format: "%@ %d threads %7.1f fps, %7.1f per CPU-second, frames side by side", label, cores, fps, cpuFPS))
         return 0
     }
 
