@@ -12,8 +12,8 @@ import Synchronization
 /// rounded as `FastRenderer.storeBytes` does) or, for presets with spatial steps, the colour as a
 /// `FineColour` code that the spatial steps start from; `missing` (all bits set, which neither kind uses)
 /// until a frame needs it: whoever meets a missing entry computes and stores it. Entries are atomics
-/// (relaxed: a plain load or store on x86 and ARM) because the bands of a frame with spatial steps, and
-/// renders sharing the table, run at once; an entry only ever goes from `missing` to its one value, so two
+/// (relaxed: a plain load or store on x86 and ARM) because the bands of a frame, and renders sharing the
+/// table, run at once; an entry only ever goes from `missing` to its one value, so two
 /// threads filling the same entry store the same bits.
 final class ExactByteTable: Sendable {
     /// What an entry holds.
@@ -52,23 +52,23 @@ final class ExactByteTable: Sendable {
         return value
     }
 
-    /// Maps every pixel of the source rows to the output rows (a `.bytes` table; alpha copied), on the calling
-    /// thread only, whatever `rows.threads` says.
+    /// Maps every pixel of the source rows to the output rows (a `.bytes` table; alpha copied), split by rows.
     ///
-    /// Why one thread: a frame here is one table load per pixel, memory-bound, and splitting one frame's rows
-    /// between the two cores of the benchmark machine doubled the CPU time per frame and *lowered* the frame
-    /// rate (1080p on a quiet machine: 288 fps on one thread, 227 split in 8 bands; under load 380–440 frames
-    /// per CPU-second on one thread against 160–200 split, with `concurrentPerform` bands, one band per core,
-    /// or two plain threads taking a half each alike), while two threads each mapping *their own* frames
-    /// through the same shared table kept the one-thread rate per CPU-second. So callers with several frames
-    /// (`record`, `package`) get the cores' worth by running frames side by side, and a single frame runs here
-    /// at the one-thread rate (a 1080p frame in about 3 ms).
+    /// Each band calls `applyRow`, a method, not a closure: when the pixel loop's store was a closure handed
+    /// through `RowBands`, the bands called it once per pixel (the closure could not be inlined into the
+    /// `concurrentPerform` body), and splitting a frame across two cores cost twice the CPU of one thread.
     func apply(_ rows: SourceRows, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
-        for y in 0..<rows.height {
-            let d = UnsafeMutableRawPointer(output + y * outputStride)
-            map(rows, row: y) { x, pixel, colour in
-                d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
-            }
+        nonisolated(unsafe) let output = output  // the bands write disjoint rows
+        RowBands.run(count: rows.height, threads: rows.threads) { band in
+            for y in band { applyRow(rows, row: y, into: output + y * outputStride) }
+        }
+    }
+
+    /// Row `y` of `apply`.
+    private func applyRow(_ rows: SourceRows, row y: Int, into output: UnsafeMutablePointer<UInt8>) {
+        let d = UnsafeMutableRawPointer(output)
+        map(rows, row: y) { x, pixel, colour in
+            d.storeBytes(of: (colour | (pixel & 0xFF00_0000)).littleEndian, toByteOffset: 4 * x, as: UInt32.self)
         }
     }
 
