@@ -45,7 +45,8 @@ import Testing
                 latencySeconds: tight ? 0 : 0.2 * random.unit(), rebufferPenalty: 4.3)
             if random.unit() < 0.5 {
                 planner.terminalTarget = 30 * random.unit()
-                planner.terminalWeight = random.unit()
+                // Mostly below the rebuffer penalty's half (the reserve bound's largest price), sometimes above.
+                planner.terminalWeight = random.unit() * (random.unit() < 0.2 ? 6 : 1)
             }
             if random.unit() < 0.5 {
                 planner.pessimisticBitsPerSecond = planner.bitsPerSecond * (0.2 + 0.8 * random.unit())
