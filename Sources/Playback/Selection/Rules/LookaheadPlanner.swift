@@ -81,6 +81,7 @@ struct LookaheadPlanner {
     /// `bestFirstLevel(steps:)` in memory the caller keeps from one decision to the next (a rule's `Scratch`), so
     /// that a decision allocates nothing.
     func bestFirstLevel(steps: Int, scratch: inout Scratch) -> Int {
+        if holdingTopIsBest(steps: steps) { return allowed.upperBound }
         let cells = steps * levels
         let slowRate = pessimisticRate
         scratch.prepare(cells: cells, allowed: allowed, levels: levels)
@@ -139,6 +140,31 @@ struct LookaheadPlanner {
                 }
             }
         }
+    }
+
+    /// True when the plan that holds the top allowed level throughout is provably the best, so the search's
+    /// answer is known without it: the previous level is that top level, every other allowed level has a lower
+    /// bitrate, and the plan stalls in neither scenario and ends with at least the terminal target. It then
+    /// loses nothing (`play` gives exactly the top bitrate at each step) and earns steps × the top bitrate, the
+    /// most any plan can (penalties only subtract); every other plan plays a lower level somewhere and so earns
+    /// at least the gap to that level less, far more than any rounding. The search, which tries this plan
+    /// first, would answer the top level too. Common on fast links with a full buffer; it costs one `play` per
+    /// step, and only when the previous level is the top one.
+    func holdingTopIsBest(steps: Int) -> Bool {
+        let top = allowed.upperBound
+        guard previousLevel == top, rebufferPenalty >= 0, pessimisticPenalty >= 0, terminalWeight >= 0 else {
+            return false
+        }
+        let topMbps = mbps(top)
+        for level in allowed where level != top && !(mbps(level) < topMbps) { return false }
+        var buffer = startBuffer
+        var worse = startBuffer
+        for depth in 0..<steps {
+            var value = 0.0
+            play(depth: depth, level: top, previous: top, buffer: &buffer, worse: &worse, value: &value)
+            if value != topMbps { return false }
+        }
+        return buffer >= terminalTarget
     }
 
     /// Memory the search reuses between decisions: the partial plans seen per (depth, level), and the levels
