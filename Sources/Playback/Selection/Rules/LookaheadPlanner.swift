@@ -130,6 +130,7 @@ struct LookaheadPlanner {
                                 seen: seen.baseAddress!, seenCount: counts.baseAddress!,
                                 nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
                                 restValues: rests.baseAddress!, steps: steps, bestFirst: allowed.lowerBound)
+                            if search.holdingWins() { return search.bestFirst }
                             search.play(
                                 depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
                                 worse: startBuffer, reward: 0, first: -1)
@@ -443,6 +444,44 @@ struct LookaheadPlanner {
                     level &-= 1
                 }
             }
+        }
+
+        /// Plays the plan that holds the previous level throughout and makes it the best plan so far; true when
+        /// no other first level can then beat it (each cut by the bounds of the first step, as `playLevels` cuts),
+        /// so its first level is the answer whatever else its own subtree holds: only the first level of the best
+        /// plan is asked for, and the rest of that subtree could only find plans that also start with it. Else the
+        /// search runs as usual, from this plan as its best so far (a real plan, so its answer is unchanged). The
+        /// search would try this plan first anyway (nearest the previous level first); this skips the siblings
+        /// it would weigh at every depth below it when the first step alone settles the answer.
+        mutating func holdingWins() -> Bool {
+            let held = startLevel
+            // Without the reserve bound the first step's bound alone seldom settles it: not worth the plan.
+            guard hasReserve, steps > 1, held >= allowed.lowerBound, held <= allowed.upperBound else { return false }
+            var value = 0.0
+            var buffer = startBuffer
+            var worse = startBuffer
+            for depth in 0..<steps {
+                (value, buffer, worse) = step(
+                    row: downloads + depth &* levels, slowRow: slowDownloads + depth &* levels, level: held,
+                    previous: held, start: clamped(buffer), worseStart: clamped(worse), reward: value)
+            }
+            finish(value: value, buffer: buffer, first: held)
+            let start = clamped(startBuffer)
+            let worseStart = clamped(startBuffer)
+            let laterGain = Double(steps &- 2) * topGain + 1e-9
+            for level in allowed where level != held {
+                let value = stepValue(
+                    row: downloads, slowRow: slowDownloads, level: level, previous: held, start: start,
+                    worseStart: worseStart, reward: 0, switches: true)
+                let bound = value + (laterGain + mbps[level])
+                if bound < best || (bound == best && level >= bestFirst) { continue }
+                let buffer = positivePart(start - downloads[level]) + segmentSeconds
+                let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
+                let reserve = (margin + restValues[level] + prices * buffer).min()
+                if reserve < best || (reserve == best && level >= bestFirst) { continue }
+                return false
+            }
+            return true
         }
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
