@@ -62,7 +62,10 @@ struct LookaheadPlanner {
     ///
     /// Levels nearest the previous one are visited first, so the first plan tried holds the previous level and
     /// good plans are found early (starting the bound at the best plan that holds one level, or at the last
-    /// decision's plan shifted by a segment, cost more than they cut). Cuts, all exact:
+    /// decision's plan shifted by a segment, cost more than they cut). Two shortcuts answer without the whole
+    /// search: holding the top level when that is provably best (`holdingTopIsBest`), and the previous level
+    /// when its plan alone makes every other first level lose at the first step (`Search.holdingWins`). Cuts,
+    /// all exact:
     /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored (two bounds: the
     ///   top bitrate at every step; and the reserve bound, see `Search.init`, which prices the buffer a plan
     ///   spends and finds the best priced rest by dynamic programming over the levels alone);
