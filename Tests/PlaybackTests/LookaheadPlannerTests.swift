@@ -45,7 +45,8 @@ import Testing
                 latencySeconds: tight ? 0 : 0.2 * random.unit(), rebufferPenalty: 4.3)
             if random.unit() < 0.5 {
                 planner.terminalTarget = 30 * random.unit()
-                planner.terminalWeight = random.unit()
+                // Mostly below the rebuffer penalty's half (the reserve bound's largest price), sometimes above.
+                planner.terminalWeight = random.unit() * (random.unit() < 0.2 ? 6 : 1)
             }
             if random.unit() < 0.5 {
                 planner.pessimisticBitsPerSecond = planner.bitsPerSecond * (0.2 + 0.8 * random.unit())
@@ -58,5 +59,36 @@ import Testing
             firstLevels.insert(chosen)
         }
         #expect(firstLevels.count >= 5, "the cases cover most first levels")
+    }
+    /// On a fast link with buffer to spare, holding the top level is the best plan and is answered without a
+    /// search; a pessimistic scenario that would stall there, or another previous level, needs the search. Each
+    /// answer is the plain definition's.
+    @Test func holdingTheTopLevelOnAFastLinkIsAnsweredWithoutASearch() {
+        let bitrates = [300, 750, 1200, 1850, 2850, 4300]
+        let variants = bitrates.enumerated().map { VariantInfo(index: $0, bandwidthBitsPerSecond: $1 * 1000) }
+        let sizes = (0..<5).map { _ in bitrates.map { $0 * 4000 / 8 } }
+        func planner(previous: Int) -> LookaheadPlanner {
+            let input = SelectionInput(
+                variants: variants, segmentIndex: 0, segmentDurationSeconds: 4, upcomingSegmentBytes: sizes,
+                bufferSeconds: 30, maxBufferSeconds: 60, previousVariantIndex: previous)
+            var planner = LookaheadPlanner(
+                input: input, allowed: 0...5, bitsPerSecond: 20_000_000, latencySeconds: 0.05, rebufferPenalty: 4.3)
+            planner.terminalTarget = 20
+            planner.terminalWeight = 0.4
+            return planner
+        }
+        let fast = planner(previous: 5)
+        #expect(fast.holdingTopIsBest(steps: 5))
+        #expect(fast.bestFirstLevel(steps: 5) == 5)
+        #expect(fast.referenceFirstLevel(steps: 5) == 5)
+        // At 1 Mbit/s the top level's 17.2 s downloads drain 30 s of buffer by the second step.
+        var pessimistic = fast
+        pessimistic.pessimisticBitsPerSecond = 1_000_000
+        pessimistic.pessimisticPenalty = 0.5
+        #expect(!pessimistic.holdingTopIsBest(steps: 5))
+        #expect(pessimistic.bestFirstLevel(steps: 5) == pessimistic.referenceFirstLevel(steps: 5))
+        let climbing = planner(previous: 2)
+        #expect(!climbing.holdingTopIsBest(steps: 5))
+        #expect(climbing.bestFirstLevel(steps: 5) == climbing.referenceFirstLevel(steps: 5))
     }
 }

@@ -62,9 +62,13 @@ struct LookaheadPlanner {
     ///
     /// Levels nearest the previous one are visited first, so the first plan tried holds the previous level and
     /// good plans are found early (starting the bound at the best plan that holds one level, or at the last
-    /// decision's plan shifted by a segment, cost more than they cut). Cuts, all exact:
+    /// decision's plan shifted by a segment, cost more than they cut). Two shortcuts answer without the whole
+    /// search: holding the top level when that is provably best (`holdingTopIsBest`), and the previous level
+    /// when its plan alone makes every other first level lose at the first step (`Search.holdingWins`). Cuts,
+    /// all exact:
     /// - bound: a branch whose best imaginable rest cannot beat the best plan is not explored (two bounds: the
-    ///   top bitrate at every step; and the reserve bound, see `Search.init`);
+    ///   top bitrate at every step; and the reserve bound, see `Search.init`, which prices the buffer a plan
+    ///   spends and finds the best priced rest by dynamic programming over the levels alone);
     /// - dominance: a partial plan that reaches the same level at the same depth as one already seen, with no
     ///   more buffer, no more value and no lower first level, is not explored (every continuation of it is
     ///   worth at most the same continuation of the other: the buffer only helps, and each step's arithmetic is
@@ -80,14 +84,13 @@ struct LookaheadPlanner {
     /// `bestFirstLevel(steps:)` in memory the caller keeps from one decision to the next (a rule's `Scratch`), so
     /// that a decision allocates nothing.
     func bestFirstLevel(steps: Int, scratch: inout Scratch) -> Int {
+        if holdingTopIsBest(steps: steps) { return allowed.upperBound }
         let cells = steps * levels
         let slowRate = pessimisticRate
-        scratch.prepare(cells: cells * Search.seenPerCell, allowed: allowed, levels: levels)
+        scratch.prepare(cells: cells, allowed: allowed, levels: levels)
         let nearestFirst = scratch.nearestFirst
-        // Doubles: both scenarios' download tables (2 × cells), the reserve bound's per-step tables
-        // (`Search.reserveTableCount` × (steps + 1)), the levels' Mbps.
-        let reserveDoubles = Search.reserveTableCount * (steps + 1)
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + reserveDoubles + levels) { doubles in
+        // Doubles: both scenarios' download tables (2 × cells), the levels' Mbps.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + levels) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
             // evaluates.
@@ -113,7 +116,7 @@ struct LookaheadPlanner {
                     }
                 }
             }
-            let mbps = downloads + 2 * cells + reserveDoubles
+            let mbps = downloads + 2 * cells
             for level in 0..<levels { mbps[level] = self.mbps(level) }
             scratch.prepareSwitchGains(mbps: UnsafeBufferPointer(start: mbps, count: levels))
             let switchGains = scratch.switchGains
@@ -121,6 +124,7 @@ struct LookaheadPlanner {
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
                 return scratch.seen.withUnsafeMutableBufferPointer { seen in
+                    scratch.rests.withUnsafeMutableBufferPointer { rests in
                     nearestFirst.withUnsafeBufferPointer { nearestFirst in
                         switchGains.withUnsafeBufferPointer { switchGains in
                             var search = Search(
@@ -128,22 +132,51 @@ struct LookaheadPlanner {
                                 ascending: ascending,
                                 seen: seen.baseAddress!, seenCount: counts.baseAddress!,
                                 nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
-                                reserveTables: downloads + 2 * cells, steps: steps, bestFirst: allowed.lowerBound)
+                                restValues: rests.baseAddress!, steps: steps, bestFirst: allowed.lowerBound)
+                            if search.holdingWins() { return search.bestFirst }
                             search.play(
                                 depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
                                 worse: startBuffer, reward: 0, first: -1)
                             return search.bestFirst
                         }
                     }
+                    }
                 }
             }
         }
+    }
+
+    /// True when the plan that holds the top allowed level throughout is provably the best, so the search's
+    /// answer is known without it: the previous level is that top level, every other allowed level has a lower
+    /// bitrate, and the plan stalls in neither scenario and ends with at least the terminal target. It then
+    /// loses nothing (`play` gives exactly the top bitrate at each step) and earns steps × the top bitrate, the
+    /// most any plan can (penalties only subtract); every other plan plays a lower level somewhere and so earns
+    /// at least the gap to that level less, far more than any rounding. The search, which tries this plan
+    /// first, would answer the top level too. Common on fast links with a full buffer; it costs one `play` per
+    /// step, and only when the previous level is the top one.
+    func holdingTopIsBest(steps: Int) -> Bool {
+        let top = allowed.upperBound
+        guard previousLevel == top, rebufferPenalty >= 0, pessimisticPenalty >= 0, terminalWeight >= 0 else {
+            return false
+        }
+        let topMbps = mbps(top)
+        for level in allowed where level != top && !(mbps(level) < topMbps) { return false }
+        var buffer = startBuffer
+        var worse = startBuffer
+        for depth in 0..<steps {
+            var value = 0.0
+            play(depth: depth, level: top, previous: top, buffer: &buffer, worse: &worse, value: &value)
+            if value != topMbps { return false }
+        }
+        return buffer >= terminalTarget
     }
 
     /// Memory the search reuses between decisions: the partial plans seen per (depth, level), and the levels
     /// nearest each level (computed again only when the allowed range changes).
     struct Scratch {
         var seen: [Seen] = []
+        /// The reserve bound's best rests, both prices at once: a cell each, and a row of room (`Search.init`).
+        var rests: [SIMD2<Double>] = []
         var nearestFirst: [Int] = []
         var nearestFor: (allowed: ClosedRange<Int>, levels: Int)?
         /// switchGains[previous * levels + level]: 2 · mbps[level] − |mbps[level] − mbps[previous]|, the most a
@@ -179,9 +212,10 @@ struct LookaheadPlanner {
         }
 
         mutating func prepare(cells: Int, allowed: ClosedRange<Int>, levels: Int) {
-            if seen.count < cells {
-                seen = Array(repeating: Seen(buffer: 0, worse: 0, value: 0, first: 0), count: cells)
+            if seen.count < cells * Search.seenPerCell {
+                seen = Array(repeating: Seen(buffer: 0, worse: 0, value: 0, first: 0), count: cells * Search.seenPerCell)
             }
+            if rests.count < cells + levels { rests = Array(repeating: SIMD2(), count: cells + levels) }
             if let nearestFor, nearestFor.allowed == allowed, nearestFor.levels == levels { return }
             nearestFor = (allowed, levels)
             // nearestFirst[level * levels + k]: the k-th allowed level nearest `level` (center, center + 1,
@@ -303,22 +337,18 @@ struct LookaheadPlanner {
         /// ones (false for a ladder out of order, even if its allowed part is in order: `finishLast` then only
         /// stops later).
         let ascending: Bool
-        /// The reserve bound's price of a second of download (0: no reserve bound; see `init`).
+        /// The reserve bound's largest price of a second of download (0: no reserve bound; see `init`).
         let reservePrice: Double
-        /// stepGain[depth]: max over allowed levels of mbps − reservePrice × download (the predicted rate's).
-        let stepGain: UnsafeMutablePointer<Double>
-        /// leastDownload[depth]: the shortest download at that depth among the allowed levels.
-        let leastDownload: UnsafeMutablePointer<Double>
-        /// gainAfter[depth]: stepGain summed from that depth to the last; gainAfter[steps] = 0.
-        let gainAfter: UnsafeMutablePointer<Double>
-        /// The reserve bound's terms for the rest of a plan after a step at `depth` (all but the last), the same
-        /// for every node there: the next step's least download priced, the gain after the next step with the
-        /// buffer the rest adds, and the magnitude the bound's margin is a fraction of.
-        let nextLeastPriced: UnsafeMutablePointer<Double>
-        let afterNextGain: UnsafeMutablePointer<Double>
-        let reserveScale: UnsafeMutablePointer<Double>
-        /// Tables of `steps + 1` doubles the reserve bound needs.
-        static let reserveTableCount = 6
+        /// True when the reserve bound cuts (see `init`).
+        let hasReserve: Bool
+        /// The prices the reserve bound tries, all at once: a plan that keeps a lot of buffer is bounded best by a
+        /// low price, one that spends it by a high one.
+        let prices: SIMD2<Double>
+        /// restValues[depth * levels + level]: the reserve bound's best rest at each price after a step to `level`
+        /// at `depth` (all but the last), with its constant terms (see `init`); then a row of room.
+        let restValues: UnsafeMutablePointer<SIMD2<Double>>
+        /// The magnitude of the terms the reserve bound sums (its margin is 1e-9 of it, far above any rounding).
+        var restScale = 1.0
         var best: Double
         var bestFirst: Int
 
@@ -326,7 +356,7 @@ struct LookaheadPlanner {
             planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>, ascending: Bool,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
             nearestFirst: UnsafePointer<Int>, switchGains: UnsafePointer<Double>,
-            reserveTables: UnsafeMutablePointer<Double>, steps: Int, bestFirst: Int
+            restValues: UnsafeMutablePointer<SIMD2<Double>>, steps: Int, bestFirst: Int
         ) {
             self.switchGains = switchGains
             allowed = planner.allowed
@@ -351,54 +381,110 @@ struct LookaheadPlanner {
             self.ascending = ascending
             self.bestFirst = bestFirst
             best = -Double.infinity
-            // The reserve bound (exact, a Lagrangian relaxation of the terminal value): with `final` the buffer a
-            // plan ends with, the terminal value −weight × max(target − final, 0) is at most
-            // price × (final − target) for any price in [0, weight]; and the buffer after the rest of a plan,
-            // from b after this step, is at most b + rest × segment − Σ download + Σ stall (the cap only removes
-            // buffer). The price of a stall second (rebuffer penalty − price > 0) keeps stalls a cost, so the
-            // rest is worth at most Σ over its steps of (mbps − price × download) + price × (b + rest × segment
-            // − target): each step's best level taken alone, and the next step at most the current level's
-            // bitrate (the switch). The price is the terminal weight, capped at half the rebuffer penalty so that
-            // a stall always costs enough to cover its own rounding.
+            // The reserve bound (exact, a Lagrangian relaxation of the stalls and the terminal value). Take a plan's
+            // rest after a step at `depth` that leaves buffer b: r more steps, each from its buffer c_j clamped under
+            // the cap (c_j ≤ the buffer b_j before it), download d_j, stall s_j = max(d_j − c_j, 0), then
+            // b_{j+1} = c_j − d_j + s_j + segment ≤ b_j − d_j + s_j + segment. Summed: Σ s_j ≥ final − b + Σ d_j −
+            // r × segment, with `final` the buffer the plan ends with (≥ one segment). For a price p in
+            // [0, terminal weight] (and at most the rebuffer penalty), the stalls cost at least p × Σ s_j, and the
+            // terminal value −weight × max(target − final, 0) − p × final is at most −p × max(target, segment). So
+            // the rest is worth at most
+            //     Σ over its steps of (mbps − |Δ mbps| − p × download) + p × (b + r × segment − max(target, segment))
+            // (the pessimistic scenario only subtracts), and the sum's best over all level sequences depends only
+            // on the level at `depth`: a small dynamic programme over the levels, done once per decision for each
+            // of two prices (the best price depends on the buffer: a plan with buffer to spare is bounded best by a
+            // low one; 0.4 and 1 × the largest cut the most on the shared traces, more prices cost more than they
+            // cut). The largest price is the terminal weight, capped at half the rebuffer penalty so that a
+            // stall always costs enough to cover its own rounding. The programme finds the best switch with two
+            // running maxima, which needs a ladder whose bitrates ascend (else there is no reserve bound).
             reservePrice = terminalTarget > 0 ? max(min(terminalWeight, rebufferPenalty / 2), 0) : 0
-            stepGain = reserveTables
-            leastDownload = reserveTables + (steps + 1)
-            gainAfter = reserveTables + 2 * (steps + 1)
-            nextLeastPriced = reserveTables + 3 * (steps + 1)
-            afterNextGain = reserveTables + 4 * (steps + 1)
-            reserveScale = reserveTables + 5 * (steps + 1)
-            gainAfter[steps] = 0
-            if reservePrice > 0 {
-                // One pass from the last depth back, over the allowed part of each download row (no overflow
-                // checks: the indices are within the tables); each depth's terms for the rest after it need only
-                // the depths below it.
-                let rates = mbps + allowed.lowerBound
-                var depth = steps
-                while depth > 0 {
-                    depth &-= 1
-                    let row = downloads + (depth &* levels &+ allowed.lowerBound)
-                    var gain = -Double.infinity
-                    var least = Double.infinity
-                    for k in 0..<allowedCount {
-                        // `max` and `min` as comparisons (one instruction each; the gains are never −0 or NaN).
-                        let download = row[k]
-                        let candidate = rates[k] - reservePrice * download
-                        if candidate > gain { gain = candidate }
-                        if download < least { least = download }
-                    }
-                    stepGain[depth] = gain
-                    leastDownload[depth] = least
-                    gainAfter[depth] = gainAfter[depth &+ 1] + gain
-                    guard depth &+ 1 < steps else { continue }
-                    let rest = Double(steps &- depth &- 1)
-                    let nextLeast = reservePrice * leastDownload[depth &+ 1]
-                    nextLeastPriced[depth] = nextLeast
-                    afterNextGain[depth] =
-                        gainAfter[depth &+ 2] + reservePrice * (rest * segmentSeconds - terminalTarget)
-                    reserveScale[depth] = 1 + abs(stepGain[depth &+ 1]) + nextLeast + abs(gainAfter[depth &+ 2])
-                        + 2 * rest * topGain + reservePrice * (rest * segmentSeconds + terminalTarget)
+            hasReserve = reservePrice > 0 && ascending && steps > 1
+            prices = reservePrice * SIMD2(0.4, 1)
+            self.restValues = restValues
+            if hasReserve { fillRestValues() }
+        }
+
+        /// Fills `restValues` (see `init`) and `restScale`. Each table holds the best priced rest plus its
+        /// constant terms, price × (r × segment − max(target, segment)) with r steps after the depth; those terms
+        /// grow by price × segment a depth back, so the programme carries them along: backwards from the last
+        /// depth (no rest: only the constant), the rest after `level` at `depth` is the best over the next level m
+        /// of gain(m) − |mbps[m] − mbps[level]|, gain(m) = mbps[m] − price × (download − segment) + the table at m.
+        /// With ascending bitrates that is (gain(m) + mbps[m]) − mbps[level] for m up to `level` and
+        /// (gain(m) − mbps[m]) + mbps[level] from it: a running maximum from each end.
+        mutating func fillRestValues() {
+            let lowest = allowed.lowerBound
+            let highest = allowed.upperBound
+            let target = max(terminalTarget, segmentSeconds)
+            var longest = 0.0
+            for cell in 0..<(2 &* steps &* levels) where downloads[cell] > longest { longest = downloads[cell] }
+            restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longest)
+                + reservePrice * (capSeconds + Double(steps) * segmentSeconds + target)
+            let gains = restValues + steps &* levels
+            var depth = steps &- 1
+            let lastRow = restValues + depth &* levels
+            for level in lowest...highest { lastRow[level] = -prices * target }
+            while depth > 0 {
+                depth &-= 1
+                let next = downloads + (depth &+ 1) &* levels
+                let nextRest = restValues + (depth &+ 1) &* levels
+                let rest = restValues + depth &* levels
+                // (`replacing(with:where:)` with `.>`: a running maximum, one `maxpd` for both prices.)
+                var below = SIMD2<Double>(repeating: -.infinity)
+                for level in lowest...highest {
+                    let gain = mbps[level] - prices * (next[level] - segmentSeconds) + nextRest[level]
+                    gains[level] = gain
+                    let candidate = gain + mbps[level]
+                    below = below.replacing(with: candidate, where: candidate .> below)
+                    rest[level] = below - mbps[level]
+                }
+                var above = SIMD2<Double>(repeating: -.infinity)
+                var level = highest
+                while level >= lowest {
+                    let candidate = gains[level] - mbps[level]
+                    above = above.replacing(with: candidate, where: candidate .> above)
+                    let fromAbove = above + mbps[level]
+                    rest[level] = rest[level].replacing(with: fromAbove, where: fromAbove .> rest[level])
+                    level &-= 1
                 }
             }
+        }
+
+        /// Plays the plan that holds the previous level throughout and makes it the best plan so far; true when
+        /// no other first level can then beat it (each cut by the bounds of the first step, as `playLevels` cuts),
+        /// so its first level is the answer whatever else its own subtree holds: only the first level of the best
+        /// plan is asked for, and the rest of that subtree could only find plans that also start with it. Else the
+        /// search runs as usual, from this plan as its best so far (a real plan, so its answer is unchanged). The
+        /// search would try this plan first anyway (nearest the previous level first); this skips the siblings
+        /// it would weigh at every depth below it when the first step alone settles the answer.
+        mutating func holdingWins() -> Bool {
+            let held = startLevel
+            // Without the reserve bound the first step's bound alone seldom settles it: not worth the plan.
+            guard hasReserve, steps > 1, held >= allowed.lowerBound, held <= allowed.upperBound else { return false }
+            var value = 0.0
+            var buffer = startBuffer
+            var worse = startBuffer
+            for depth in 0..<steps {
+                (value, buffer, worse) = step(
+                    row: downloads + depth &* levels, slowRow: slowDownloads + depth &* levels, level: held,
+                    previous: held, start: clamped(buffer), worseStart: clamped(worse), reward: value)
+            }
+            finish(value: value, buffer: buffer, first: held)
+            let start = clamped(startBuffer)
+            let worseStart = clamped(startBuffer)
+            let laterGain = Double(steps &- 2) * topGain + 1e-9
+            for level in allowed where level != held {
+                let value = stepValue(
+                    row: downloads, slowRow: slowDownloads, level: level, previous: held, start: start,
+                    worseStart: worseStart, reward: 0, switches: true)
+                let bound = value + (laterGain + mbps[level])
+                if bound < best || (bound == best && level >= bestFirst) { continue }
+                let buffer = positivePart(start - downloads[level]) + segmentSeconds
+                let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
+                let reserve = (margin + restValues[level] + prices * buffer).min()
+                if reserve < best || (reserve == best && level >= bestFirst) { continue }
+                return false
+            }
+            return true
         }
 
         /// True when a partial plan at this cell already seen is at least as good in buffer, value and first
@@ -460,9 +546,6 @@ struct LookaheadPlanner {
             // this step's (a step to l earns mbps[l] − |mbps[l] − mbps[level]| ≤ mbps[level]).
             // With the first bound's margin of 1e-9 already added (far above any rounding of these sums).
             let laterGain = Double(steps &- depth &- 2) * topGain + 1e-9
-            // The reserve bound's terms for the rest after this step (see `init`), and a margin of 1e-9 of their
-            // magnitudes, far above any rounding.
-            // (Read from the tables where a child needs them, not held across the loop's calls.)
             // (At depth 0 the previous level may lie outside the allowed range, or be none: start from the nearest end.)
             let center = min(max(previous, allowed.lowerBound), allowed.upperBound)
             let order = nearestFirst + center &* levels
@@ -497,11 +580,11 @@ struct LookaheadPlanner {
                 }
                 let buffer = positivePart(start - row[level]) + segmentSeconds
                 let worse = positivePart(worseStart - slowRow[level]) + segmentSeconds
-                if reservePrice > 0 {
-                    let reserve = value + min(mbps[level] - nextLeastPriced[depth], stepGain[depth &+ 1])
-                        + afterNextGain[depth] + reservePrice * buffer
-                    let reserveBound = reserve + 1e-9 * (reserveScale[depth] + abs(value) + reservePrice * buffer)
-                    if reserveBound < best || (reserveBound == best && first >= bestFirst) { continue }
+                if hasReserve {
+                    // The reserve bound at its best price (see `init`), with a margin of 1e-9 of its terms' magnitude.
+                    let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
+                    let bound = (margin + restValues[depth &* levels &+ level] + prices * buffer).min()
+                    if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
                 if depth &+ 2 == steps {
                     // The next step is the last: no partial plan to compare (dominance rarely cuts here), no call.
