@@ -32,10 +32,23 @@ enum FastRenderer {
                 // buffer; then its vertical passes, strip by strip, hand each finished row of a strip to the
                 // vignette and bytes.
                 // Without a blur the finished rows go straight to bytes.
-                let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
-                                        pool: renderer.scratch)
-                defer { writer.release(to: renderer.scratch) }
                 let count = PackedRGB.rowFloats(width) * height, pool = renderer.scratch
+                /// The byte writer for the source alpha `alpha` (`SourceRows.uniformAlpha`).
+                func byteWriter(alpha: UInt8?) -> ByteWriter {
+                    ByteWriter(source: rows, alpha: alpha, output: dst, outputStride: outputStride, vignette: values.vignette,
+                               pool: pool)
+                }
+                // Without a blur the row stage writes the bytes, so the source alpha is scanned first. With one,
+                // bytes are written only after the row stage, which checks each source row's alpha as it fetches
+                // the row (still in cache) instead of a pass over the source of its own.
+                let alphaPerRow = values.blur > 0
+                let rowWriter = alphaPerRow ? nil : byteWriter(alpha: rows.uniformAlpha())
+                defer { rowWriter?.release(to: pool) }
+                let firstAlpha = src[3], alphaDiffers = Atomic(false)
+                /// Notes whether row y's alpha differs from the first pixel's, when the alpha is checked per row.
+                func checkAlpha(_ y: Int) {
+                    if alphaPerRow && !rows.alpha(firstAlpha, fills: y) { alphaDiffers.store(true, ordering: .relaxed) }
+                }
                 let blurred = values.blur > 0 ? pool.take(Float.self, count: count) : nil
                 defer { if let blurred { pool.give(blurred, count: count) } }
                 let frame = Planar(width: width, height: height, threads: threads)
@@ -60,7 +73,7 @@ enum FastRenderer {
                     func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
                     /// Row y after every step before the blur, written to `destination(y)`.
                     func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
-                        if let blur { blur.rowWritten(y) } else { writer.store(row, y: y, x0: 0, count: width) }
+                        if let blur { blur.rowWritten(y) } else { rowWriter!.store(row, y: y, x0: 0, count: width) }
                     }
                     /// Where image row y (after the colour step and the guided filter) is written, `PackedRGB`.
                     func target(_ y: Int) -> UnsafeMutablePointer<Float> { sharpen?.imageRow(y) ?? packedLine }
@@ -75,6 +88,7 @@ enum FastRenderer {
                     }
                     let packedColours = { (y: Int, row: UnsafeMutablePointer<Float>) in
                         rows.fineColours(renderer.colourStep, table: byteTable, row: y, packed: row)
+                        checkAlpha(y)
                     }
                     let inputRows = sharpen?.inputRows ?? band
                     if values.noiseReduction > 0 {
@@ -89,13 +103,16 @@ enum FastRenderer {
                     } else {
                         for y in inputRows {
                             rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: destination(y))
+                            checkAlpha(y)
                             finished(y, destination(y))
                         }
                     }
                     blur?.flush()
                 }
                 if let blurred {
-                    frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses) { x0, columns, y, row in
+                    let writer = byteWriter(alpha: alphaDiffers.load(ordering: .relaxed) ? nil : firstAlpha)
+                    defer { writer.release(to: pool) }
+                    frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses, scratch: pool) { x0, columns, y, row in
                         writer.store(packed: row, y: y, x0: x0, count: columns)
                     }
                 }
@@ -138,9 +155,11 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     let columnTerm: UnsafeMutablePointer<Float>?
     let width: Int
 
-    init(source: SourceRows, output: UnsafeMutablePointer<UInt8>, outputStride: Int, vignette: Double, pool: ScratchPool) {
+    /// `alpha`: the alpha of every source pixel when they all have the same, else nil.
+    init(source: SourceRows, alpha: UInt8?, output: UnsafeMutablePointer<UInt8>, outputStride: Int, vignette: Double,
+         pool: ScratchPool) {
         (self.source, sourceStride, self.output, self.outputStride) = (source.bytes, source.stride, output, outputStride)
-        alpha = source.uniformAlpha()
+        self.alpha = alpha
         let (width, height) = (source.width, source.height)
         (self.width, self.height) = (width, height)
         halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
@@ -314,23 +333,28 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     /// pattern the prefetchers do not follow).
     func uniformAlpha() -> UInt8? {
         let first = bytes[3]
-        let expected = SIMD4<UInt32>(repeating: UInt32(first) << 24), alphaBits = SIMD4<UInt32>(repeating: 0xFF00_0000)
         let differs = Atomic(false)
-        let width = width, bytes = bytes, stride = stride
         RowBands.run(count: height, threads: threads) { band in
             for y in band where !differs.load(ordering: .relaxed) {
-                let s = UnsafeRawPointer(bytes + y * stride)
-                var found = SIMD4<UInt32>.zero  // bits where an alpha differs
-                let whole = width & ~3
-                for x in Swift.stride(from: 0, to: whole, by: 4) {
-                    found |= (s.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt32>.self) & alphaBits) ^ expected
-                }
-                var same = found == .zero
-                for x in whole..<width where s.load(fromByteOffset: 4 * x + 3, as: UInt8.self) != first { same = false }
-                if !same { differs.store(true, ordering: .relaxed) }
+                if !alpha(first, fills: y) { differs.store(true, ordering: .relaxed) }
             }
         }
         return differs.load(ordering: .relaxed) ? nil : first
+    }
+
+    /// Whether every pixel of row `y` has alpha `value`.
+    @inline(always)
+    func alpha(_ value: UInt8, fills y: Int) -> Bool {
+        let expected = SIMD4<UInt32>(repeating: UInt32(value) << 24), alphaBits = SIMD4<UInt32>(repeating: 0xFF00_0000)
+        let s = UnsafeRawPointer(bytes + y * stride)
+        var found = SIMD4<UInt32>.zero  // bits where an alpha differs
+        let whole = width & ~3
+        for x in Swift.stride(from: 0, to: whole, by: 4) {
+            found |= (s.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt32>.self) & alphaBits) ^ expected
+        }
+        var same = found == .zero
+        for x in whole..<width where s.load(fromByteOffset: 4 * x + 3, as: UInt8.self) != value { same = false }
+        return same
     }
 
     /// Row `y` after the colour steps, as the input of the spatial steps: one `SIMD4<Float>` per pixel (lane 3

@@ -16,7 +16,7 @@ struct Planar {
     /// row of the last pass over as `finish(first column, columns, y, row)` (`PackedRGB`). A pass adds and scales
     /// rows element by element, four floats at a time whatever pixel and channel they belong to. Each block of
     /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
-    func verticalBlur(_ buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox, passes: Int,
+    func verticalBlur(_ buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox, passes: Int, scratch: ScratchPool,
                       finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
         // 128 columns: each strip row copied, and each finished row stored, is 1.5 KB and 512 bytes in a row
         // (with 32 columns the rings fit L1, but the copies and stores were 384 and 128 bytes a frame row
@@ -27,17 +27,17 @@ struct Planar {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         // 2r + 3 rows in steady state; at the top, pass 0 runs (passes − 1)(r + 1) rows ahead of the last.
         let ringRows = max(2 * r + 3, (passes - 1) * (r + 1) + 1), blockRows = Self.verticalBlockRows
-        RowBands.run(count: strips, threads: threads) { stripRange in
-            // The strip's rows, then per pass a ring of rows and a row of running sums; zeroed, so the floats
-            // past a narrow strip's pixels stay finite.
+        // One band per strip: its buffers come from the pool (no page faults, no frame-sized zeroing per band), and
+        // a core that finishes early takes the next strip.
+        RowBands.run(count: strips, threads: threads, bandsPerThread: strips) { stripRange in
+            // The strip's rows, then per pass a ring of rows and a row of running sums. Every float a pass reads
+            // has been written first (the strip rows up to `quads` quads below; ring rows by the pass before).
             let stripCount = stripQuads * height, ringsCount = passes * (ringRows + 1) * stripQuads
-            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripCount)
-            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringsCount)
-            strip.initialize(repeating: .zero, count: stripCount)
-            rings.initialize(repeating: .zero, count: ringsCount)
+            let strip = scratch.take(SIMD4<Float>.self, count: stripCount)
+            let rings = scratch.take(SIMD4<Float>.self, count: ringsCount)
             defer {
-                strip.deallocate()
-                rings.deallocate()
+                scratch.give(strip, count: stripCount)
+                scratch.give(rings, count: ringsCount)
             }
             /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
             func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
@@ -50,9 +50,14 @@ struct Planar {
                 // The strip is first copied out of `buffer` by a plain copy: its rows lie a whole row apart (a new
                 // page each, which the prefetchers do not follow), and a copy keeps many more of those loads in
                 // flight than the first pass's arithmetic did.
+                // A narrow strip's last quad has floats past its pixels: zeroed, so they stay finite.
+                let tail = 4 * quads - 3 * columns
                 for y in 0..<height {
-                    UnsafeMutableRawPointer(strip + y * stripQuads)
-                        .copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                    let row = UnsafeMutableRawPointer(strip + y * stripQuads)
+                    row.copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                    if tail > 0 {
+                        (row.assumingMemoryBound(to: Float.self) + 3 * columns).initialize(repeating: 0, count: tail)
+                    }
                 }
                 var next = [Int](repeating: 0, count: passes)  // the next row of each pass
                 for y in 0..<height {
