@@ -6,8 +6,9 @@ import Synchronization
 /// `PackedRGB` rows), split by rows across cores. Each band of rows streams through
 /// colour step → guided filter → sharpen (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`)
 /// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer (`PackedRGB`); the blur's
-/// vertical passes then run strip by strip and write vignette and bytes as they finish each strip (without a
-/// blur, each finished row goes straight to bytes). Same formulas as `ReferenceRenderer`, in `Float`.
+/// vertical passes then run strip by strip, each following the rows as the bands write them (a core done with its
+/// bands starts on the strips), and write vignette and bytes as they finish each strip (without a blur, each
+/// finished row goes straight to bytes). Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
     static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
                        renderer: FilterRenderer, byteTable: ExactByteTable? = nil) {
@@ -30,25 +31,8 @@ enum FastRenderer {
                 // The rows stream through the steps band by band: colour step (inside the guided filter when
                 // there is noise reduction) → sharpen → the blur's horizontal passes into the one frame-sized
                 // buffer; then its vertical passes, strip by strip, hand each finished row of a strip to the
-                // vignette and bytes.
-                // Without a blur the finished rows go straight to bytes.
+                // vignette and bytes. Without a blur the finished rows go straight to bytes.
                 let count = PackedRGB.rowFloats(width) * height, pool = renderer.scratch
-                /// The byte writer for the source alpha `alpha` (`SourceRows.uniformAlpha`).
-                func byteWriter(alpha: UInt8?) -> ByteWriter {
-                    ByteWriter(source: rows, alpha: alpha, output: dst, outputStride: outputStride, vignette: values.vignette,
-                               pool: pool)
-                }
-                // Without a blur the row stage writes the bytes, so the source alpha is scanned first. With one,
-                // bytes are written only after the row stage, which checks each source row's alpha as it fetches
-                // the row (still in cache) instead of a pass over the source of its own.
-                let alphaPerRow = values.blur > 0
-                let rowWriter = alphaPerRow ? nil : byteWriter(alpha: rows.uniformAlpha())
-                defer { rowWriter?.release(to: pool) }
-                let firstAlpha = src[3], alphaDiffers = Atomic(false)
-                /// Notes whether row y's alpha differs from the first pixel's, when the alpha is checked per row.
-                func checkAlpha(_ y: Int) {
-                    if alphaPerRow && !rows.alpha(firstAlpha, fills: y) { alphaDiffers.store(true, ordering: .relaxed) }
-                }
                 let blurred = values.blur > 0 ? pool.take(Float.self, count: count) : nil
                 defer { if let blurred { pool.give(blurred, count: count) } }
                 let frame = Planar(width: width, height: height, threads: threads)
@@ -56,7 +40,26 @@ enum FastRenderer {
                 // Two bands per core, not four: each band recomputes about ten rows past its edges (the guided
                 // filter's and the sharpen mask's windows; 2 threads at 720p: 26.2 and 29.6 frames per CPU-second
                 // against 23.6 and 27.8 with four).
-                RowBands.run(count: height, threads: threads, bandsPerThread: 2) { band in
+                let bands = RowBands.ranges(count: height, threads: threads, bandsPerThread: 2)
+                // Without a blur the row stage writes the bytes, so the source alpha is scanned first. With one,
+                // the row stage notes, as it fetches each source row (still in cache), whether all its pixels
+                // have the first pixel's alpha, instead of a pass over the source of its own; the byte store
+                // writes that alpha as a constant on those rows.
+                let firstAlpha = src[3]
+                let rowHasFirstAlpha = blurred != nil ? pool.take(Bool.self, count: height) : nil
+                defer { if let rowHasFirstAlpha { pool.give(rowHasFirstAlpha, count: height) } }
+                let writer = ByteWriter(source: rows, alpha: blurred != nil ? firstAlpha : rows.uniformAlpha(),
+                                        rowHasAlpha: rowHasFirstAlpha.map { UnsafePointer($0) }, output: dst,
+                                        outputStride: outputStride, vignette: values.vignette, pool: pool)
+                defer { writer.release(to: pool) }
+                // The vertical passes run as jobs after the bands', each strip following the rows as the bands
+                // write them (`RowProgress`), so a core that finishes its bands starts on the strips instead of
+                // waiting for the other core's last band.
+                let progress = blurred != nil && bands.count > 1 ? RowProgress(bands: bands) : nil
+                let strips = blurred != nil ? frame.verticalStrips : 0
+                /// The streamed row stage on band `bands[index]`.
+                func rowStage(_ index: Int) {
+                    let band = bands[index]
                     let sharpen = values.sharpness > 0
                         ? SharpenRows(band: band, width: width, height: height, amount: Float(values.sharpness)) : nil
                     let blur = blurred.map {
@@ -69,11 +72,16 @@ enum FastRenderer {
                         line.deallocate()
                         packedLine.deallocate()
                     }
+                    /// Notes whether the band's row y has the first pixel's alpha throughout (with a blur).
+                    func checkAlpha(_ y: Int) {
+                        if let rowHasFirstAlpha, band.contains(y) { rowHasFirstAlpha[y] = rows.alpha(firstAlpha, fills: y) }
+                    }
                     /// Where row y after every step before the blur is written: the blur's next row, or a line.
                     func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
                     /// Row y after every step before the blur, written to `destination(y)`.
                     func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
-                        if let blur { blur.rowWritten(y) } else { rowWriter!.store(row, y: y, x0: 0, count: width) }
+                        guard let blur else { return writer.store(row, y: y, x0: 0, count: width) }
+                        if let done = blur.rowWritten(y) { progress?.written(through: done, band: index) }
                     }
                     /// Where image row y (after the colour step and the guided filter) is written, `PackedRGB`.
                     func target(_ y: Int) -> UnsafeMutablePointer<Float> { sharpen?.imageRow(y) ?? packedLine }
@@ -107,12 +115,13 @@ enum FastRenderer {
                             finished(y, destination(y))
                         }
                     }
-                    blur?.flush()
+                    if let done = blur?.flush() { progress?.written(through: done, band: index) }
                 }
-                if let blurred {
-                    let writer = byteWriter(alpha: alphaDiffers.load(ordering: .relaxed) ? nil : firstAlpha)
-                    defer { writer.release(to: pool) }
-                    frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses, scratch: pool) { x0, columns, y, row in
+                RowBands.jobs(bands.count + strips, threads: threads) { job in
+                    guard job >= bands.count, let blurred else { return rowStage(job) }
+                    frame.verticalBlur(strip: job - bands.count, of: blurred, blurBox, passes: SpatialSteps.blurPasses,
+                                       scratch: pool, rowsWritten: { progress?.wait(for: $0) ?? height - 1 }) {
+                        x0, columns, y, row in
                         writer.store(packed: row, y: y, x0: x0, count: columns)
                     }
                 }
@@ -145,8 +154,10 @@ enum FastRenderer {
 /// source; any run of pixels of a row, so a pass can write its rows as it finishes them.
 struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the render call owns; rows are disjoint
     let source: UnsafePointer<UInt8>, sourceStride: Int
-    /// The alpha of every source pixel when they all have the same (`SourceRows.uniformAlpha`).
+    /// The alpha of every source pixel when they all have the same (`SourceRows.uniformAlpha`), or of those of the
+    /// rows marked in `rowHasAlpha`.
     let alpha: UInt8?
+    let rowHasAlpha: UnsafePointer<Bool>?
     let output: UnsafeMutablePointer<UInt8>, outputStride: Int
     let height: Int
     let halfDiagonalSquared: Double
@@ -155,11 +166,12 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     let columnTerm: UnsafeMutablePointer<Float>?
     let width: Int
 
-    /// `alpha`: the alpha of every source pixel when they all have the same, else nil.
-    init(source: SourceRows, alpha: UInt8?, output: UnsafeMutablePointer<UInt8>, outputStride: Int, vignette: Double,
-         pool: ScratchPool) {
+    /// `alpha`: the alpha of every source pixel when they all have the same, else nil; or, with `rowHasAlpha`, the
+    /// alpha of every pixel of the rows y where `rowHasAlpha[y]` (read when row y is stored).
+    init(source: SourceRows, alpha: UInt8?, rowHasAlpha: UnsafePointer<Bool>? = nil, output: UnsafeMutablePointer<UInt8>,
+         outputStride: Int, vignette: Double, pool: ScratchPool) {
         (self.source, sourceStride, self.output, self.outputStride) = (source.bytes, source.stride, output, outputStride)
-        self.alpha = alpha
+        (self.alpha, self.rowHasAlpha) = (alpha, rowHasAlpha)
         let (width, height) = (source.width, source.height)
         (self.width, self.height) = (width, height)
         halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
@@ -174,6 +186,13 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
             term[x] = dx * dx / Float(halfDiagonalSquared)
         }
         columnTerm = term
+    }
+
+    /// The alpha of every pixel of row `y` when it is known to be one value.
+    @inline(always)
+    private func constantAlpha(_ y: Int) -> UInt8? {
+        guard let alpha, rowHasAlpha?[y] ?? true else { return nil }
+        return alpha
     }
 
     func release(to pool: ScratchPool) {
@@ -196,7 +215,7 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     @inline(always)
     private func store(y: Int, x0: Int, count: Int, _ pixel: (Int) -> SIMD4<Float>) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
-        let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s)
+        let alpha: ByteStore.Alpha = constantAlpha(y).map { .constant($0) } ?? .source(s)
         guard let columnTerm else {
             ByteStore.store(count, alpha: alpha, to: d, pixel)
             return
@@ -219,7 +238,7 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
                     let rho2 = column[x] + dy2
                     gains[x] = 1 - k * rho2 * rho2
                 }
-                let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s + 4 * start)
+                let alpha: ByteStore.Alpha = constantAlpha(y).map { .constant($0) } ?? .source(s + 4 * start)
                 ByteStore.store(run, alpha: alpha, to: d + 4 * start) { x in pixel(start &+ x) * gains[x] }
             }
         }

@@ -32,21 +32,25 @@ final class HorizontalBlur {
     var nextRow: UnsafeMutablePointer<SIMD4<Float>> { (pending == nil ? lines : lines + 2 * lineLength) + pad }
 
     /// Row `y` has been written to `nextRow` (rows come in order); blurs it, with the row before it, once it
-    /// has a pair.
-    func rowWritten(_ y: Int) {
+    /// has a pair. Returns `y` when rows up to it are now in `output`, else nil.
+    @discardableResult
+    func rowWritten(_ y: Int) -> Int? {
         guard let first = pending else {
             pending = y
-            return
+            return nil
         }
         blurPair(first, y)
         pending = nil
+        return y
     }
 
-    /// Blurs the band's last row when it has no pair.
-    func flush() {
-        guard let first = pending else { return }
+    /// Blurs the band's last row when it has no pair. Returns that row, or nil when there was none.
+    @discardableResult
+    func flush() -> Int? {
+        guard let first = pending else { return nil }
         blurPair(first, first)
         pending = nil
+        return first
     }
 
     /// The passes on rows `a` and `b` (in lines 0–1 and 2–3; `a == b` uses lines 0–1 for both); the last pass
