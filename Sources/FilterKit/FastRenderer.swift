@@ -35,7 +35,7 @@ enum FastRenderer {
                 let count = PackedRGB.rowFloats(width) * height, pool = renderer.scratch
                 let blurred = values.blur > 0 ? pool.take(Float.self, count: count) : nil
                 defer { if let blurred { pool.give(blurred, count: count) } }
-                let frame = Planar(width: width, height: height, threads: threads)
+                let frame = Planar(width: width, height: height)
                 let blurBox = SpatialSteps.ExtendedBox(sigma: values.blur)
                 // Two bands per core, not four: each band recomputes about ten rows past its edges (the guided
                 // filter's and the sharpen mask's windows; 2 threads at 720p: 26.2 and 29.6 frames per CPU-second

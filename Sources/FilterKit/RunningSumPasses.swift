@@ -1,9 +1,9 @@
 /// The spatial steps of the fast path on a width × height frame that run down columns, as running sums (O(1)
-/// per pixel whatever the radius), split by rows or strips across `threads` cores: the blur's vertical passes
-/// and the guided filter (noise reduction). Edges are clamped. The row-wise steps stream per band
-/// (`HorizontalBlur`, `SharpenRows`).
+/// per pixel whatever the radius), on one band of rows or one strip of columns at a time (the caller spreads them
+/// across cores): the blur's vertical passes and the guided filter (noise reduction). Edges are clamped. The
+/// row-wise steps stream per band (`HorizontalBlur`, `SharpenRows`).
 struct Planar {
-    let width: Int, height: Int, threads: Int
+    let width: Int, height: Int
 
     /// Rows per block of a vertical pass: each block restarts its running sums, so the result does not
     /// depend on how many threads share the blocks.
