@@ -6,8 +6,9 @@ import Synchronization
 /// `PackedRGB` rows), split by rows across cores. Each band of rows streams through
 /// colour step → guided filter → sharpen (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`)
 /// in small rings of rows, so only the horizontally blurred image fills a frame-sized buffer (`PackedRGB`); the blur's
-/// vertical passes then run strip by strip and write vignette and bytes as they finish each strip (without a
-/// blur, each finished row goes straight to bytes). Same formulas as `ReferenceRenderer`, in `Float`.
+/// vertical passes then run strip by strip, each following the rows as the bands write them (a core done with its
+/// bands starts on the strips), and write vignette and bytes as they finish each strip (without a blur, each
+/// finished row goes straight to bytes). Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
     static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
                        renderer: FilterRenderer, byteTable: ExactByteTable? = nil) {
@@ -30,20 +31,36 @@ enum FastRenderer {
                 // The rows stream through the steps band by band: colour step (inside the guided filter when
                 // there is noise reduction) → sharpen → the blur's horizontal passes into the one frame-sized
                 // buffer; then its vertical passes, strip by strip, hand each finished row of a strip to the
-                // vignette and bytes.
-                // Without a blur the finished rows go straight to bytes.
-                let writer = ByteWriter(source: rows, output: dst, outputStride: outputStride, vignette: values.vignette,
-                                        pool: renderer.scratch)
-                defer { writer.release(to: renderer.scratch) }
+                // vignette and bytes. Without a blur the finished rows go straight to bytes.
                 let count = PackedRGB.rowFloats(width) * height, pool = renderer.scratch
                 let blurred = values.blur > 0 ? pool.take(Float.self, count: count) : nil
                 defer { if let blurred { pool.give(blurred, count: count) } }
-                let frame = Planar(width: width, height: height, threads: threads)
+                let frame = Planar(width: width, height: height)
                 let blurBox = SpatialSteps.ExtendedBox(sigma: values.blur)
-                // Two bands per core, not four: each band recomputes about ten rows past its edges (the guided
-                // filter's and the sharpen mask's windows; 2 threads at 720p: 26.2 and 29.6 frames per CPU-second
-                // against 23.6 and 27.8 with four).
-                RowBands.run(count: height, threads: threads, bandsPerThread: 2) { band in
+                // One band per core: each band recomputes about ten rows past its edges (the guided filter's and
+                // the sharpen mask's windows), and with the strips following the bands (below) a core that ends
+                // its band early no longer needs a second band to stay busy (2 threads at 720p, alternated: median
+                // wall time per frame 16.3–19.1 ms against 16.6–22.7 ms with two bands per core).
+                let bands = RowBands.ranges(count: height, threads: threads, bandsPerThread: 1)
+                // Without a blur the row stage writes the bytes, so the source alpha is scanned first. With one,
+                // the row stage notes, as it fetches each source row (still in cache), whether all its pixels
+                // have the first pixel's alpha, instead of a pass over the source of its own; the byte store
+                // writes that alpha as a constant on those rows.
+                let firstAlpha = src[3]
+                let rowHasFirstAlpha = blurred != nil ? pool.take(Bool.self, count: height) : nil
+                defer { if let rowHasFirstAlpha { pool.give(rowHasFirstAlpha, count: height) } }
+                let writer = ByteWriter(source: rows, alpha: blurred != nil ? firstAlpha : rows.uniformAlpha(),
+                                        rowHasAlpha: rowHasFirstAlpha.map { UnsafePointer($0) }, output: dst,
+                                        outputStride: outputStride, vignette: values.vignette, pool: pool)
+                defer { writer.release(to: pool) }
+                // The vertical passes run as jobs after the bands', each strip following the rows as the bands
+                // write them (`RowProgress`), so a core that finishes its bands starts on the strips instead of
+                // waiting for the other core's last band.
+                let progress = blurred != nil && bands.count > 1 ? RowProgress(bands: bands) : nil
+                let strips = blurred != nil ? frame.verticalStrips : 0
+                /// The streamed row stage on band `bands[index]`.
+                func rowStage(_ index: Int) {
+                    let band = bands[index]
                     let sharpen = values.sharpness > 0
                         ? SharpenRows(band: band, width: width, height: height, amount: Float(values.sharpness)) : nil
                     let blur = blurred.map {
@@ -56,11 +73,16 @@ enum FastRenderer {
                         line.deallocate()
                         packedLine.deallocate()
                     }
+                    /// Notes whether the band's row y has the first pixel's alpha throughout (with a blur).
+                    func checkAlpha(_ y: Int) {
+                        if let rowHasFirstAlpha, band.contains(y) { rowHasFirstAlpha[y] = rows.alpha(firstAlpha, fills: y) }
+                    }
                     /// Where row y after every step before the blur is written: the blur's next row, or a line.
                     func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
                     /// Row y after every step before the blur, written to `destination(y)`.
                     func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
-                        if let blur { blur.rowWritten(y) } else { writer.store(row, y: y, x0: 0, count: width) }
+                        guard let blur else { return writer.store(row, y: y, x0: 0, count: width) }
+                        if let done = blur.rowWritten(y) { progress?.written(through: done, band: index) }
                     }
                     /// Where image row y (after the colour step and the guided filter) is written, `PackedRGB`.
                     func target(_ y: Int) -> UnsafeMutablePointer<Float> { sharpen?.imageRow(y) ?? packedLine }
@@ -75,6 +97,7 @@ enum FastRenderer {
                     }
                     let packedColours = { (y: Int, row: UnsafeMutablePointer<Float>) in
                         rows.fineColours(renderer.colourStep, table: byteTable, row: y, packed: row)
+                        checkAlpha(y)
                     }
                     let inputRows = sharpen?.inputRows ?? band
                     if values.noiseReduction > 0 {
@@ -89,13 +112,17 @@ enum FastRenderer {
                     } else {
                         for y in inputRows {
                             rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: destination(y))
+                            checkAlpha(y)
                             finished(y, destination(y))
                         }
                     }
-                    blur?.flush()
+                    if let done = blur?.flush() { progress?.written(through: done, band: index) }
                 }
-                if let blurred {
-                    frame.verticalBlur(blurred, blurBox, passes: SpatialSteps.blurPasses) { x0, columns, y, row in
+                RowBands.jobs(bands.count + strips, threads: threads) { job in
+                    guard job >= bands.count, let blurred else { return rowStage(job) }
+                    frame.verticalBlur(strip: job - bands.count, of: blurred, blurBox, passes: SpatialSteps.blurPasses,
+                                       scratch: pool, rowsWritten: { progress?.wait(for: $0) ?? height - 1 }) {
+                        x0, columns, y, row in
                         writer.store(packed: row, y: y, x0: x0, count: columns)
                     }
                 }
@@ -128,8 +155,10 @@ enum FastRenderer {
 /// source; any run of pixels of a row, so a pass can write its rows as it finishes them.
 struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the render call owns; rows are disjoint
     let source: UnsafePointer<UInt8>, sourceStride: Int
-    /// The alpha of every source pixel when they all have the same (`SourceRows.uniformAlpha`).
+    /// The alpha of every source pixel when they all have the same (`SourceRows.uniformAlpha`), or of those of the
+    /// rows marked in `rowHasAlpha`.
     let alpha: UInt8?
+    let rowHasAlpha: UnsafePointer<Bool>?
     let output: UnsafeMutablePointer<UInt8>, outputStride: Int
     let height: Int
     let halfDiagonalSquared: Double
@@ -138,9 +167,12 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     let columnTerm: UnsafeMutablePointer<Float>?
     let width: Int
 
-    init(source: SourceRows, output: UnsafeMutablePointer<UInt8>, outputStride: Int, vignette: Double, pool: ScratchPool) {
+    /// `alpha`: the alpha of every source pixel when they all have the same, else nil; or, with `rowHasAlpha`, the
+    /// alpha of every pixel of the rows y where `rowHasAlpha[y]` (read when row y is stored).
+    init(source: SourceRows, alpha: UInt8?, rowHasAlpha: UnsafePointer<Bool>? = nil, output: UnsafeMutablePointer<UInt8>,
+         outputStride: Int, vignette: Double, pool: ScratchPool) {
         (self.source, sourceStride, self.output, self.outputStride) = (source.bytes, source.stride, output, outputStride)
-        alpha = source.uniformAlpha()
+        (self.alpha, self.rowHasAlpha) = (alpha, rowHasAlpha)
         let (width, height) = (source.width, source.height)
         (self.width, self.height) = (width, height)
         halfDiagonalSquared = (Double(width) * Double(width) + Double(height) * Double(height)) / 4
@@ -155,6 +187,13 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
             term[x] = dx * dx / Float(halfDiagonalSquared)
         }
         columnTerm = term
+    }
+
+    /// The alpha of every pixel of row `y` when it is known to be one value.
+    @inline(always)
+    private func constantAlpha(_ y: Int) -> UInt8? {
+        guard let alpha, rowHasAlpha?[y] ?? true else { return nil }
+        return alpha
     }
 
     func release(to pool: ScratchPool) {
@@ -177,24 +216,38 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
     @inline(always)
     private func store(y: Int, x0: Int, count: Int, _ pixel: (Int) -> SIMD4<Float>) {
         let s = source + y * sourceStride + 4 * x0, d = output + y * outputStride + 4 * x0
-        let alpha: ByteStore.Alpha = self.alpha.map { .constant($0) } ?? .source(s)
+        let alpha: ByteStore.Alpha = constantAlpha(y).map { .constant($0) } ?? .source(s)
         guard let columnTerm else {
             ByteStore.store(count, alpha: alpha, to: d, pixel)
             return
         }
-        // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row; the gains of four pixels
-        // at once (the same arithmetic per lane as one at a time).
+        // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row. The gains of up to
+        // `gainRun` pixels go to a small buffer first, four at a time, and the store then reads them one per
+        // pixel: computed where each pixel takes its lane, the optimiser turned the four-lane arithmetic into a
+        // scalar chain per lane (32 instructions per four pixels instead of 5). Same arithmetic per pixel.
         let dy = Double(y) + 0.5 - Double(height) / 2
-        let dy2 = Float(dy * dy / halfDiagonalSquared), column = columnTerm + x0, k = k
-        ByteStore.store(count, alpha: alpha, to: d, four: { x in
-            let rho2 = UnsafeRawPointer(column + x).loadUnaligned(as: SIMD4<Float>.self) + dy2
-            let gain = 1 - k * rho2 * rho2
-            return (pixel(x) * gain[0], pixel(x &+ 1) * gain[1], pixel(x &+ 2) * gain[2], pixel(x &+ 3) * gain[3])
-        }) { x in
-            let rho2 = column[x] + dy2
-            return pixel(x) * (1 - k * rho2 * rho2)
+        let dy2 = Float(dy * dy / halfDiagonalSquared), k = k
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.gainRun) { buffer in
+            let gains = buffer.baseAddress!
+            for start in Swift.stride(from: 0, to: count, by: Self.gainRun) {
+                let run = min(Self.gainRun, count - start), column = columnTerm + x0 + start, whole = run & ~3
+                for x in Swift.stride(from: 0, to: whole, by: 4) {
+                    let rho2 = UnsafeRawPointer(column + x).loadUnaligned(as: SIMD4<Float>.self) + dy2
+                    UnsafeMutableRawPointer(gains + x).storeBytes(of: 1 - k * rho2 * rho2, as: SIMD4<Float>.self)
+                }
+                for x in whole..<run {
+                    let rho2 = column[x] + dy2
+                    gains[x] = 1 - k * rho2 * rho2
+                }
+                let alpha: ByteStore.Alpha = constantAlpha(y).map { .constant($0) } ?? .source(s + 4 * start)
+                ByteStore.store(run, alpha: alpha, to: d + 4 * start) { x in pixel(start &+ x) * gains[x] }
+            }
         }
     }
+
+    /// Pixels per run of vignette gains (a blur strip's width; 512 bytes, on the stack). Computed, not stored: a
+    /// stored `static let` is a lazy global, checked on every use.
+    private static var gainRun: Int { 128 }
 }
 
 /// Raw-pointer access to a `ColourLUT` for the inner loop (the LUT outlives every use).
@@ -314,23 +367,28 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     /// pattern the prefetchers do not follow).
     func uniformAlpha() -> UInt8? {
         let first = bytes[3]
-        let expected = SIMD4<UInt32>(repeating: UInt32(first) << 24), alphaBits = SIMD4<UInt32>(repeating: 0xFF00_0000)
         let differs = Atomic(false)
-        let width = width, bytes = bytes, stride = stride
         RowBands.run(count: height, threads: threads) { band in
             for y in band where !differs.load(ordering: .relaxed) {
-                let s = UnsafeRawPointer(bytes + y * stride)
-                var found = SIMD4<UInt32>.zero  // bits where an alpha differs
-                let whole = width & ~3
-                for x in Swift.stride(from: 0, to: whole, by: 4) {
-                    found |= (s.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt32>.self) & alphaBits) ^ expected
-                }
-                var same = found == .zero
-                for x in whole..<width where s.load(fromByteOffset: 4 * x + 3, as: UInt8.self) != first { same = false }
-                if !same { differs.store(true, ordering: .relaxed) }
+                if !alpha(first, fills: y) { differs.store(true, ordering: .relaxed) }
             }
         }
         return differs.load(ordering: .relaxed) ? nil : first
+    }
+
+    /// Whether every pixel of row `y` has alpha `value`.
+    @inline(always)
+    func alpha(_ value: UInt8, fills y: Int) -> Bool {
+        let expected = SIMD4<UInt32>(repeating: UInt32(value) << 24), alphaBits = SIMD4<UInt32>(repeating: 0xFF00_0000)
+        let s = UnsafeRawPointer(bytes + y * stride)
+        var found = SIMD4<UInt32>.zero  // bits where an alpha differs
+        let whole = width & ~3
+        for x in Swift.stride(from: 0, to: whole, by: 4) {
+            found |= (s.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<UInt32>.self) & alphaBits) ^ expected
+        }
+        var same = found == .zero
+        for x in whole..<width where s.load(fromByteOffset: 4 * x + 3, as: UInt8.self) != value { same = false }
+        return same
     }
 
     /// Row `y` after the colour steps, as the input of the spatial steps: one `SIMD4<Float>` per pixel (lane 3

@@ -32,21 +32,25 @@ final class HorizontalBlur {
     var nextRow: UnsafeMutablePointer<SIMD4<Float>> { (pending == nil ? lines : lines + 2 * lineLength) + pad }
 
     /// Row `y` has been written to `nextRow` (rows come in order); blurs it, with the row before it, once it
-    /// has a pair.
-    func rowWritten(_ y: Int) {
+    /// has a pair. Returns `y` when rows up to it are now in `output`, else nil.
+    @discardableResult
+    func rowWritten(_ y: Int) -> Int? {
         guard let first = pending else {
             pending = y
-            return
+            return nil
         }
         blurPair(first, y)
         pending = nil
+        return y
     }
 
-    /// Blurs the band's last row when it has no pair.
-    func flush() {
-        guard let first = pending else { return }
+    /// Blurs the band's last row when it has no pair. Returns that row, or nil when there was none.
+    @discardableResult
+    func flush() -> Int? {
+        guard let first = pending else { return nil }
         blurPair(first, first)
         pending = nil
+        return first
     }
 
     /// The passes on rows `a` and `b` (in lines 0–1 and 2–3; `a == b` uses lines 0–1 for both); the last pass
@@ -86,8 +90,10 @@ final class HorizontalBlur {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         if r == 0 {
             // A three-tap filter: no running sum, so no chain of dependent adds.
+            let beforeA = pa - 1, beforeB = pb - 1
             for x in 0..<width {
-                put(x, (pa[x] + (pa[x - 1] + pa[x + 1]) * alpha) * scale, (pb[x] + (pb[x - 1] + pb[x + 1]) * alpha) * scale)
+                put(x, (pa[x] + (beforeA[x] + beforeA[x &+ 2]) * alpha) * scale,
+                    (pb[x] + (beforeB[x] + beforeB[x &+ 2]) * alpha) * scale)
             }
             return
         }
@@ -96,12 +102,16 @@ final class HorizontalBlur {
             sumA = sumA + pa[d]
             sumB = sumB + pb[d]
         }
+        // Pixel x reads the samples x − r − 1 (just before its window; x − r, leaving it, is the one after) and
+        // x + r + 1 (entering it) through pointers set once, so the loop has no index arithmetic and no overflow
+        // checks (they cost about a third of its instructions, and registers it then spilled).
+        let beforeA = pa - (r + 1), enteringA = pa + (r + 1), beforeB = pb - (r + 1), enteringB = pb + (r + 1)
         for x in 0..<width {
-            put(x, (sumA + (pa[x - r - 1] + pa[x + r + 1]) * alpha) * scale,
-                (sumB + (pb[x - r - 1] + pb[x + r + 1]) * alpha) * scale)
+            put(x, (sumA + (beforeA[x] + enteringA[x]) * alpha) * scale,
+                (sumB + (beforeB[x] + enteringB[x]) * alpha) * scale)
             // One dependent add per sample (the difference does not wait for the sum).
-            sumA = sumA + (pa[x + r + 1] - pa[x - r])
-            sumB = sumB + (pb[x + r + 1] - pb[x - r])
+            sumA = sumA + (enteringA[x] - beforeA[x &+ 1])
+            sumB = sumB + (enteringB[x] - beforeB[x &+ 1])
         }
     }
 }

@@ -1,91 +1,106 @@
 /// The spatial steps of the fast path on a width × height frame that run down columns, as running sums (O(1)
-/// per pixel whatever the radius), split by rows or strips across `threads` cores: the blur's vertical passes
-/// and the guided filter (noise reduction). Edges are clamped. The row-wise steps stream per band
-/// (`HorizontalBlur`, `SharpenRows`).
+/// per pixel whatever the radius), on one band of rows or one strip of columns at a time (the caller spreads them
+/// across cores): the blur's vertical passes and the guided filter (noise reduction). Edges are clamped. The
+/// row-wise steps stream per band (`HorizontalBlur`, `SharpenRows`).
 struct Planar {
-    let width: Int, height: Int, threads: Int
+    let width: Int, height: Int
 
     /// Rows per block of a vertical pass: each block restarts its running sums, so the result does not
     /// depend on how many threads share the blocks.
     static let verticalBlockRows = 64
 
-    /// The blur's `passes` vertical extended-box passes on `buffer` (already blurred along its rows; `PackedRGB`
-    /// rows), strip by strip of `stripColumns` columns, all passes in one sweep down the strip: pass p computes row
-    /// y + (passes − p)(r + 1) when the last pass computes row y, so each pass finds the 2r + 3 rows it reads in
-    /// the small ring the pass before it writes (row y in slot y mod `ringRows`; they stay in cache), and hands each
-    /// row of the last pass over as `finish(first column, columns, y, row)` (`PackedRGB`). A pass adds and scales
-    /// rows element by element, four floats at a time whatever pixel and channel they belong to. Each block of
-    /// `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
-    func verticalBlur(_ buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox, passes: Int,
+    /// Columns per strip of the blur's vertical passes. 128: each strip row copied, and each finished row stored,
+    /// is 1.5 KB and 512 bytes in a row (with 32 columns the rings fit L1, but the copies and stores were 384 and
+    /// 128 bytes a frame row apart, and a 720p all-12 frame took about 10 % more CPU).
+    static var stripColumns: Int { 128 }
+
+    /// The strips `verticalBlur(strip:…)` takes, left to right.
+    var verticalStrips: Int { (width + Self.stripColumns - 1) / Self.stripColumns }
+
+    /// The blur's `passes` vertical extended-box passes on strip `stripIndex` (`stripColumns` columns) of `buffer`
+    /// (already blurred along its rows; `PackedRGB` rows), all passes in one sweep down the strip: pass p computes
+    /// row y + (passes − p)(r + 1) when the last pass computes row y, so each pass finds the 2r + 3 rows it reads
+    /// in the small ring the pass before it writes (row y in slot y mod `ringRows`; they stay in cache), and hands
+    /// each row of the last pass over as `finish(first column, columns, y, row)` (`PackedRGB`). A pass adds and
+    /// scales rows element by element, four floats at a time whatever pixel and channel they belong to. Each block
+    /// of `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
+    /// `rowsWritten(y)` returns once row y of `buffer` is written, with the last row of the written run from y on
+    /// (the frame's last row when the buffer is complete), so the sweep can follow rows still being written.
+    func verticalBlur(strip stripIndex: Int, of buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox,
+                      passes: Int, scratch: ScratchPool, rowsWritten: (Int) -> Int,
                       finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
-        // 128 columns: each strip row copied, and each finished row stored, is 1.5 KB and 512 bytes in a row
-        // (with 32 columns the rings fit L1, but the copies and stores were 384 and 128 bytes a frame row
-        // apart, and a 720p all-12 frame took about 10 % more CPU).
-        let stripColumns = 128, stripQuads = PackedRGB.rowFloats(stripColumns) / 4
-        let strips = (width + stripColumns - 1) / stripColumns
+        let stripQuads = PackedRGB.rowFloats(Self.stripColumns) / 4
         let width = self.width, height = self.height, last = height - 1, rowFloats = PackedRGB.rowFloats(width)
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         // 2r + 3 rows in steady state; at the top, pass 0 runs (passes − 1)(r + 1) rows ahead of the last.
         let ringRows = max(2 * r + 3, (passes - 1) * (r + 1) + 1), blockRows = Self.verticalBlockRows
-        RowBands.run(count: strips, threads: threads) { stripRange in
-            // The strip's rows, then per pass a ring of rows and a row of running sums; zeroed, so the floats
-            // past a narrow strip's pixels stay finite.
-            let stripCount = stripQuads * height, ringsCount = passes * (ringRows + 1) * stripQuads
-            let strip = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: stripCount)
-            let rings = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringsCount)
-            strip.initialize(repeating: .zero, count: stripCount)
-            rings.initialize(repeating: .zero, count: ringsCount)
-            defer {
-                strip.deallocate()
-                rings.deallocate()
-            }
-            /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
-            func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-                let y = min(max(y, 0), last)
-                return pass == 0 ? strip + y * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
-            }
-            for stripIndex in stripRange {
-                let x0 = stripIndex * stripColumns, columns = min(stripColumns, width - x0)
-                let quads = (3 * columns + 3) / 4
-                // The strip is first copied out of `buffer` by a plain copy: its rows lie a whole row apart (a new
-                // page each, which the prefetchers do not follow), and a copy keeps many more of those loads in
-                // flight than the first pass's arithmetic did.
-                for y in 0..<height {
-                    UnsafeMutableRawPointer(strip + y * stripQuads)
-                        .copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+        // The strip's rows, then per pass a ring of rows and a row of running sums, from the pool. Every float a
+        // pass reads has been written first (the strip rows up to `quads` quads below; ring rows by the pass before).
+        let stripCount = stripQuads * height, ringsCount = passes * (ringRows + 1) * stripQuads
+        let strip = scratch.take(SIMD4<Float>.self, count: stripCount)
+        let rings = scratch.take(SIMD4<Float>.self, count: ringsCount)
+        defer {
+            scratch.give(strip, count: stripCount)
+            scratch.give(rings, count: ringsCount)
+        }
+        /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
+        func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            let y = min(max(y, 0), last)
+            return pass == 0 ? strip + y * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
+        }
+        let x0 = stripIndex * Self.stripColumns, columns = min(Self.stripColumns, width - x0)
+        let quads = (3 * columns + 3) / 4
+        // The strip's rows are copied out of `buffer` by a plain copy, as many written rows at a time as there
+        // are: they lie a whole row apart (a new page each, which the prefetchers do not follow), and a copy
+        // keeps many more of those loads in flight than the first pass's arithmetic did. A narrow strip's last
+        // quad has floats past its pixels: zeroed, so they stay finite.
+        let tail = 4 * quads - 3 * columns
+        var copied = 0  // rows of the strip copied so far
+        func copy(through row: Int) {
+            while copied <= row {
+                let written = rowsWritten(copied)
+                for y in copied...written {
+                    let out = UnsafeMutableRawPointer(strip + y * stripQuads)
+                    out.copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                    if tail > 0 {
+                        (out.assumingMemoryBound(to: Float.self) + 3 * columns).initialize(repeating: 0, count: tail)
+                    }
                 }
-                var next = [Int](repeating: 0, count: passes)  // the next row of each pass
-                for y in 0..<height {
-                    for pass in 0..<passes {
-                        let ring = rings + pass * (ringRows + 1) * stripQuads, sum = ring + ringRows * stripQuads
-                        let upTo = min(y + (passes - 1 - pass) * (r + 1), last)
-                        while next[pass] <= upTo {
-                            let z = next[pass], out = ring + (z % ringRows) * stripQuads
-                            if r == 0 {
-                                // A three-tap filter: no running sum.
-                                let above = input(pass, z - 1), centre = input(pass, z), below = input(pass, z + 1)
-                                for x in 0..<quads { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
-                            } else {
-                                if z % blockRows == 0 {
-                                    for x in 0..<quads { sum[x] = .zero }
-                                    for d in -r...r {
-                                        let s = input(pass, z + d)
-                                        for x in 0..<quads { sum[x] = sum[x] + s[x] }
-                                    }
-                                }
-                                let above = input(pass, z - r - 1), below = input(pass, z + r + 1)
-                                let leaving = input(pass, z - r)
-                                for x in 0..<quads {
-                                    out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
-                                    sum[x] = sum[x] + (below[x] - leaving[x])
-                                }
+                copied = written + 1
+            }
+        }
+        var next = [Int](repeating: 0, count: passes)  // the next row of each pass
+        for y in 0..<height {
+            // Pass 0 reads up to r + 1 rows below the last row it computes.
+            copy(through: min(y + (passes - 1) * (r + 1) + r + 1, last))
+            for pass in 0..<passes {
+                let ring = rings + pass * (ringRows + 1) * stripQuads, sum = ring + ringRows * stripQuads
+                let upTo = min(y + (passes - 1 - pass) * (r + 1), last)
+                while next[pass] <= upTo {
+                    let z = next[pass], out = ring + (z % ringRows) * stripQuads
+                    if r == 0 {
+                        // A three-tap filter: no running sum.
+                        let above = input(pass, z - 1), centre = input(pass, z), below = input(pass, z + 1)
+                        for x in 0..<quads { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
+                    } else {
+                        if z % blockRows == 0 {
+                            for x in 0..<quads { sum[x] = .zero }
+                            for d in -r...r {
+                                let s = input(pass, z + d)
+                                for x in 0..<quads { sum[x] = sum[x] + s[x] }
                             }
-                            if pass == passes - 1 {
-                                finish(x0, columns, z, UnsafeRawPointer(out).assumingMemoryBound(to: Float.self))
-                            }
-                            next[pass] += 1
+                        }
+                        let above = input(pass, z - r - 1), below = input(pass, z + r + 1)
+                        let leaving = input(pass, z - r)
+                        for x in 0..<quads {
+                            out[x] = (sum[x] + (above[x] + below[x]) * alpha) * scale
+                            sum[x] = sum[x] + (below[x] - leaving[x])
                         }
                     }
+                    if pass == passes - 1 {
+                        finish(x0, columns, z, UnsafeRawPointer(out).assumingMemoryBound(to: Float.self))
+                    }
+                    next[pass] += 1
                 }
             }
         }

@@ -3,7 +3,8 @@ import Synchronization
 /// Keeps the fast path's frame-sized work buffers between frames, so a video does not allocate (and
 /// page-fault in) tens of megabytes per frame. Thread-safe; buffers are matched by byte size; at most
 /// `limit` idle buffers are kept: six per core, as callers such as `filterz record` run one single-threaded
-/// render per core side by side (a render holds at most two: the blurred image and the vignette's column terms).
+/// render per core side by side (a render holds the blurred image and the vignette's column terms, and each core
+/// running the blur's vertical passes a strip of rows and its rings: four on one thread).
 final class ScratchPool: Sendable {
     private struct Idle: @unchecked Sendable {  // raw memory owned by the pool while idle
         var buffers: [Int: [UnsafeMutableRawPointer]] = [:]

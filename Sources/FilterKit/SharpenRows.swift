@@ -63,8 +63,8 @@ final class SharpenRows {
     /// to `destination(y)` and emits `(y, that row)`.
     func rowWritten(_ t: Int, into destination: (Int) -> UnsafeMutablePointer<SIMD4<Float>>,
                     emit: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
-        let image = imageRow(t), luma = ring(-1, t), weights = weights
-        for x in 0..<width { luma[x] = (PackedRGB.load(image, x) * weights).sum() }  // weights lane 3 is 0
+        let luma = ring(-1, t)
+        lumaRow(imageRow(t), into: luma)
         horizontalPasses(luma, into: ring(0, t))
         let lines = floats + 4 * Self.ringRows * width, smooth = lines + 2 * (width + 2)
         var ready = t  // the last row of the level above
@@ -76,14 +76,52 @@ final class SharpenRows {
                 let alpha = alpha, scale = scale
                 for x in 0..<width { out[x] = (centre[x] + (above[x] + below[x]) * alpha) * scale }
                 if pass == 2 {
-                    let row = imageRow(y), out = destination(y), l = ring(-1, y), amount = amount
-                    for x in 0..<width { out[x] = PackedRGB.load(row, x) + SIMD4(repeating: amount * (l[x] - smooth[x])) }
+                    let out = destination(y)
+                    addMask(imageRow(y), luma: ring(-1, y), smooth: smooth, into: out)
                     emit(y, out)
                 }
                 next[pass] += 1
             }
             ready = next[pass] - 1
         }
+    }
+
+    /// The luma of each pixel of a `PackedRGB` row: R·wR + G·wG + B·wB, added in that order. Four pixels at a time
+    /// from the three vectors that hold them (each lane's products and adds as one pixel alone; that `sum()` also
+    /// added lane 3's weight 0 times the next pixel, which changes no sum but the sign of a zero, and no byte).
+    private func lumaRow(_ image: UnsafePointer<Float>, into luma: UnsafeMutablePointer<Float>) {
+        let w = weights, whole = width & ~3
+        let w0 = SIMD4(w.x, w.y, w.z, w.x), w1 = SIMD4(w.y, w.z, w.x, w.y), w2 = SIMD4(w.z, w.x, w.y, w.z)
+        for x in Swift.stride(from: 0, to: whole, by: 4) {
+            // Pixels x … x + 3 are floats 3x … 3x + 11: R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3.
+            let q = UnsafeRawPointer(image + 3 &* x)
+            let p0 = q.loadUnaligned(as: SIMD4<Float>.self) * w0
+            let p1 = q.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self) * w1
+            let p2 = q.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self) * w2
+            let red = SIMD4(p0[0], p0[3], p1[2], p2[1]), green = SIMD4(p0[1], p1[0], p1[3], p2[2])
+            let blue = SIMD4(p0[2], p1[1], p2[0], p2[3])
+            UnsafeMutableRawPointer(luma + x).storeBytes(of: red + green + blue, as: SIMD4<Float>.self)
+        }
+        for x in whole..<width {
+            let p = PackedRGB.load(image, x) * w
+            luma[x] = p.x + p.y + p.z
+        }
+    }
+
+    /// Row `image` (`PackedRGB`) with the mask `amount · (luma − smooth)` added to every channel, into `out`; the
+    /// masks of four pixels at a time.
+    private func addMask(_ image: UnsafePointer<Float>, luma: UnsafePointer<Float>, smooth: UnsafePointer<Float>,
+                         into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let amount = amount, whole = width & ~3
+        for x in Swift.stride(from: 0, to: whole, by: 4) {
+            let l = UnsafeRawPointer(luma + x).loadUnaligned(as: SIMD4<Float>.self)
+            let mask = amount * (l - UnsafeRawPointer(smooth + x).loadUnaligned(as: SIMD4<Float>.self))
+            out[x] = PackedRGB.load(image, x) + SIMD4(repeating: mask[0])
+            out[x &+ 1] = PackedRGB.load(image, x &+ 1) + SIMD4(repeating: mask[1])
+            out[x &+ 2] = PackedRGB.load(image, x &+ 2) + SIMD4(repeating: mask[2])
+            out[x &+ 3] = PackedRGB.load(image, x &+ 3) + SIMD4(repeating: mask[3])
+        }
+        for x in whole..<width { out[x] = PackedRGB.load(image, x) + SIMD4(repeating: amount * (luma[x] - smooth[x])) }
     }
 
     /// The three horizontal three-tap passes of one luma row, edges clamped, through two padded lines.

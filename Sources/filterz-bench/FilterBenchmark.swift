@@ -22,8 +22,10 @@ import Synchronization
 /// 5 s each and without the anchor: a steady loop to profile (`perf record`) or to compare builds (it prints
 /// a hash of one output frame, to check that a change kept the bytes). `filterz-bench filter all-12 --frames N`
 /// renders exactly N frames on one thread (and the hash): a fixed amount of work to count with `perf stat` or
-/// `valgrind --tool=cachegrind`, with the CPU time of its fastest and median frame (steadier than fps under load).
-/// `filterz-bench filter colour-only` does the same for the 1080p colour-only case (3 s each, no anchor).
+/// `valgrind --tool=cachegrind`, with the CPU time of its fastest and median frame (steadier than fps under load);
+/// `--frames N --threads T` splits each frame by rows over T threads and also prints the wall time of its fastest
+/// and median frame (the CPU time is then the whole process's, every thread's share of the frame).
+/// `filterz-bench filter colour-only` runs the 1080p colour-only case alone, like `filter all-12` (3 s each).
 enum FilterBenchmark {
     static let allTwelve = FilterValues(
         brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 10, vignette: 0.5,
@@ -45,8 +47,11 @@ enum FilterBenchmark {
             return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
         }
         if arguments.first == "all-12" {
-            if arguments.count == 3, arguments[1] == "--frames", let frames = Int(arguments[2]), frames > 0 {
-                return countedAllTwelve(frames: frames)
+            if arguments.count >= 3, arguments[1] == "--frames", let frames = Int(arguments[2]), frames > 0 {
+                if arguments.count == 3 { return countedAllTwelve(frames: frames, threads: 1) }
+                if arguments.count == 5, arguments[3] == "--threads", let threads = Int(arguments[4]), threads > 0 {
+                    return countedAllTwelve(frames: frames, threads: threads)
+                }
             }
             return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
         }
@@ -130,27 +135,34 @@ enum FilterBenchmark {
         return 0
     }
 
-    /// The 720p all-12 case on one thread for exactly `frames` frames after the first (see the type's doc): a fixed
-    /// amount of work, so `perf stat -e cycles:u` compares builds on a busy machine where the timed loops swing.
-    static func countedAllTwelve(frames count: Int) -> Int32 {
+    /// The 720p all-12 case on `threads` threads for exactly `frames` frames after the first (see the type's doc): a
+    /// fixed amount of work, so `perf stat -e cycles:u` compares builds on a busy machine where the timed loops swing.
+    static func countedAllTwelve(frames count: Int, threads: Int) -> Int32 {
         let frames = cameraFrames(width: 1280, height: 720)
-        let renderer = FilterRenderer(values: allTwelve, threads: 1, byteTable: .always)
+        let renderer = FilterRenderer(values: allTwelve, threads: threads, byteTable: .always)
         var output = frames[0]
         renderer.renderFrame(frames[0], into: &output)
-        var frameCPU: [Double] = []  // this thread's CPU seconds per frame
+        // CPU seconds per frame: this thread's alone on one thread (other processes do not count), the process's
+        // (every thread's) when the frame is split; and wall seconds per frame.
+        let frameCPUClock = threads == 1 ? Measuring.threadCPUSeconds : Measuring.processCPUSeconds
+        var frameCPU: [Double] = [], frameWall: [Double] = []
         let start = Date(), cpuStart = Measuring.processCPUSeconds()
         for index in 0..<count {
-            let before = Measuring.threadCPUSeconds()
+            let before = frameCPUClock(), wallBefore = Date()
             renderer.renderFrame(frames[index % frames.count], into: &output)
-            frameCPU.append(Measuring.threadCPUSeconds() - before)
+            frameCPU.append(frameCPUClock() - before)
+            frameWall.append(Date().timeIntervalSince(wallBefore))
         }
         let (seconds, cpu) = (Date().timeIntervalSince(start), Measuring.processCPUSeconds() - cpuStart)
         frameCPU.sort()
+        frameWall.sort()
         let digest = outputDigest(renderer, frames[0])
         // The fastest frames are the least disturbed by other work on the machine: a steadier figure under load.
-        print(String(format: "  ours   1280x720  all-12 1 thread   %d frames: %7.1f fps, %7.1f per CPU-second, CPU per frame fastest %.2f ms, median %.2f ms, output FNV-1a %016llx",
-                     count, Double(count) / seconds, Double(count) / cpu, frameCPU[0] * 1000, frameCPU[count / 2] * 1000,
-                     digest))
+        let wall = threads == 1 ? "" : String(format: ", wall per frame fastest %.2f ms, median %.2f ms",
+                                              frameWall[0] * 1000, frameWall[count / 2] * 1000)
+        print(String(format: "  ours   1280x720  all-12 %@ %d frames: %7.1f fps, %7.1f per CPU-second, CPU per frame fastest %.2f ms, median %.2f ms%@, output FNV-1a %016llx",
+                     threads == 1 ? "1 thread  " : "\(threads) threads", count, Double(count) / seconds,
+                     Double(count) / cpu, frameCPU[0] * 1000, frameCPU[count / 2] * 1000, wall, digest))
         return 0
     }
 

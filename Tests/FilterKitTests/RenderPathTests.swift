@@ -62,6 +62,28 @@ import Testing
         }
     }
 
+    /// With a blur, the row stage checks each row's alpha as it fetches it and the byte store writes a constant
+    /// only on rows found opaque: an opaque camera frame with a few rows made translucent, so some rows (near the
+    /// band edges on many threads, and the frame's last) differ from the first pixel's alpha and the rest do not.
+    @Test func alphaIsCarriedRowByRowWithABlur() {
+        var frame = TestFrames.camera(width: 40, height: 24)
+        let stride = frame.planes[0].bytesPerRow
+        for y in [2, 11, 12, 23] {
+            for x in 0..<40 { frame.planes[0].bytes[y * stride + 4 * x + 3] = UInt8((x * 37 + y * 11) % 256) }
+        }
+        for values in [Self.allTwelve, FilterValues(blur: 2, vignette: 1)] {
+            for threads in [1, 3, 8] {
+                let out = FilterRenderer(values: values, threads: threads).renderImage(frame)
+                for y in 0..<24 {
+                    for x in 0..<40 {
+                        let o = out.planes[0].bytes[y * out.planes[0].bytesPerRow + 4 * x + 3]
+                        #expect(o == frame.planes[0].bytes[y * stride + 4 * x + 3], "\(threads) threads: (\(x), \(y))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
         let yuv = YUVConversion.toYUV420(rgba)
