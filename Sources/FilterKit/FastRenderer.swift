@@ -55,8 +55,9 @@ enum FastRenderer {
                 defer { writer.release(to: pool) }
                 // The vertical passes run as jobs after the bands', each strip following the rows as the bands
                 // write them (`RowProgress`), so a core that finishes its bands starts on the strips instead of
-                // waiting for the other core's last band.
-                let progress = blurred != nil && bands.count > 1 ? RowProgress(bands: bands) : nil
+                // waiting for the other core's last band. On one thread the jobs run in order, so every row is
+                // written before the first strip; on more, even a single band (a one-row frame) needs the progress.
+                let progress = blurred != nil && threads > 1 ? RowProgress(bands: bands) : nil
                 let strips = blurred != nil ? frame.verticalStrips : 0
                 /// The streamed row stage on band `bands[index]`.
                 func rowStage(_ index: Int) {

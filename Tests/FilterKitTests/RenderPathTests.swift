@@ -84,6 +84,18 @@ import Testing
         }
     }
 
+    /// A one-row frame has one band whatever the thread count; with a blur its strips still run beside that band
+    /// and must wait for its row (a strip that read the row before the band wrote it would differ from one thread).
+    @Test func aOneRowFrameWithABlurRendersTheSameOnEveryThreadCount() {
+        let frame = TestFrames.random(width: 700, height: 1, seed: 11)
+        let values = FilterValues(sharpness: 0.5, blur: 3, vignette: 0.5, noiseReduction: 0.3)
+        let expected = FilterRenderer(values: values, threads: 1).renderImage(frame)
+        for threads in [2, 3] {
+            let renderer = FilterRenderer(values: values, threads: threads)
+            for _ in 0..<20 { #expect(renderer.renderImage(frame) == expected, "\(threads) threads") }
+        }
+    }
+
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
         let yuv = YUVConversion.toYUV420(rgba)
