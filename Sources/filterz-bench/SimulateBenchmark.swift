@@ -70,10 +70,11 @@ enum SimulateBenchmark {
         } catch {
             pythonProblem = error.description
         }
-        func timePython(_ rule: ABRRuleKind, seconds: Double) -> Double? {
+        /// A Python rate, or nil (with the reason kept) once one measurement has failed.
+        func timePython(_ measurement: () throws(PythonReferenceSimulator.Problem) -> Double) -> Double? {
             guard pythonProblem == nil else { return nil }
             do throws(PythonReferenceSimulator.Problem) {
-                return try python.sessionsPerSecond(rule: rule, cpuSeconds: seconds)
+                return try measurement()
             } catch {
                 pythonProblem = error.description
                 return nil
@@ -82,23 +83,22 @@ enum SimulateBenchmark {
 
         // Ours and Python's alternate, so that a slow spell of the host does not fall on one side only.
         let fast = fastLoop(configuration)
-        let pythonRate = timePython(.bola, seconds: seconds)
+        let pythonRate = timePython { () throws(PythonReferenceSimulator.Problem) in
+            try python.sessionsPerSecond(rule: .bola, cpuSeconds: seconds)
+        }
         let bola = fastLoop(SessionConfiguration(rule: .bola))
         let machine = measure { i in
             checksum += PlaybackRunner.run(
                 manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
             ).summary.qoeLin
         }
-        let pythonThroughputRate = timePython(.throughput, seconds: seconds / 2)
+        let pythonThroughputRate = timePython { () throws(PythonReferenceSimulator.Problem) in
+            try python.sessionsPerSecond(rule: .throughput, cpuSeconds: seconds / 2)
+        }
         let throughput = fastLoop(SessionConfiguration(rule: .throughput))
         // Python as the published simulators are run: a process per session (`perProcessSessionsPerSecond`).
-        var pythonPerProcessRate: Double?
-        if pythonProblem == nil {
-            do throws(PythonReferenceSimulator.Problem) {
-                pythonPerProcessRate = try python.perProcessSessionsPerSecond(rule: .bola, sessions: 24)
-            } catch {
-                pythonProblem = error.description
-            }
+        let pythonPerProcessRate = timePython { () throws(PythonReferenceSimulator.Problem) in
+            try python.perProcessSessionsPerSecond(rule: .bola, sessions: 24)
         }
 
         let (fastRate, machineRate) = (fast.median, machine.median)
