@@ -22,7 +22,7 @@ public struct SelectionInput: Sendable {
     public var isStartup: Bool
     /// Segments left in the stream including this one (VOD); nil when unknown or live.
     public var remainingSegments: Int?
-    /// False when nobody reads `Selection.reason` (a batch simulation): the costlier rules then skip formatting
+    /// False when nobody reads `Selection.reason` (a batch simulation): the rules then skip formatting
     /// it, which is a sizeable part of a decision.
     public var explains = true
 

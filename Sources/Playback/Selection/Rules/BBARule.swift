@@ -39,6 +39,8 @@ public struct BBARule: ABRRule {
             level = allowed.first { input.rate($0) > mapped } ?? previous
         }
         lastLevel = level
+        // The reason only when it is shown: formatting it costs more than the decision.
+        guard input.explains else { return Selection(variantIndex: level, reason: "buffer map") }
         return Selection(variantIndex: level, reason: "buffer \(format1(buffer)) s -> map \(kbps(mapped)) kbps")
     }
 }

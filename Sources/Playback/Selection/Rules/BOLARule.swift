@@ -27,19 +27,26 @@ public struct BOLARule: ABRRule {
                 level = m
             }
         }
-        var reason = "buffer \(format1(input.bufferSeconds)) s"
+        // The throughput limit applied to an upward move, if any (for the reason).
+        var limit: (held: Bool, estimate: Double)?
         if level > lastLevel, let estimate = input.throughputBitsPerSecond {
             let sustainable = input.highestSustainable(bitsPerSecond: estimate, allowed: allowed)
             if level <= sustainable {
             } else if lastLevel > sustainable {
                 level = min(lastLevel, allowed.upperBound)
-                reason += ", hold (tput \(kbps(estimate)) kbps)"
+                limit = (true, estimate)
             } else {
                 level = min(sustainable + 1, allowed.upperBound)
-                reason += ", capped by tput \(kbps(estimate)) kbps"
+                limit = (false, estimate)
             }
         }
         lastLevel = level
+        // The reason only when it is shown: formatting it costs more than the decision.
+        guard input.explains else { return Selection(variantIndex: level, reason: "buffer") }
+        var reason = "buffer \(format1(input.bufferSeconds)) s"
+        if let limit {
+            reason += limit.held ? ", hold (tput \(kbps(limit.estimate)) kbps)" : ", capped by tput \(kbps(limit.estimate)) kbps"
+        }
         return Selection(variantIndex: level, reason: reason)
     }
 }

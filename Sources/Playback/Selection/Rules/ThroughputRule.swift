@@ -18,7 +18,7 @@ public struct ThroughputRule: ABRRule {
             return Selection(variantIndex: allowed.lowerBound, reason: "start: lowest")
         }
         var level = input.highestSustainable(bitsPerSecond: estimate * safetyFactor, allowed: allowed)
-        var reason = "tput \(kbps(estimate)) kbps x \(safetyFactor)"
+        var lowBuffer = false
         if insufficientBufferRule {
             let latency = input.estimator.latencySeconds ?? 0
             let safeBits = bufferSafety * (input.bufferSeconds - latency) * estimate
@@ -26,10 +26,14 @@ public struct ThroughputRule: ABRRule {
             for lower in allowed.lowerBound..<level
             where input.rate(lower + 1) * input.segmentDurationSeconds > safeBits {
                 level = lower
-                reason += ", low buffer"
+                lowBuffer = true
                 break
             }
         }
-        return Selection(variantIndex: level, reason: reason)
+        // The reason only when it is shown: formatting it costs more than the decision.
+        guard input.explains else { return Selection(variantIndex: level, reason: "tput") }
+        return Selection(
+            variantIndex: level,
+            reason: "tput \(kbps(estimate)) kbps x \(safetyFactor)" + (lowBuffer ? ", low buffer" : ""))
     }
 }
