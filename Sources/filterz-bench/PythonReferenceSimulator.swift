@@ -15,19 +15,27 @@ struct PythonReferenceSimulator {
         var description: String
     }
 
-    /// `Benchmarks/reference_simulator.py` of the package this bench was built from.
-    static let script: String = {
+    /// The `Benchmarks` folder of the package this bench was built from.
+    static let benchmarks: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/", !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
             folder.deleteLastPathComponent()
         }
-        return folder.appendingPathComponent("Benchmarks/reference_simulator.py").path
+        return folder.appendingPathComponent("Benchmarks")
     }()
+    /// Our reference simulator.
+    static let script = benchmarks.appendingPathComponent("reference_simulator.py").path
+    /// The driver that times Sabre in process (`sabreSessionsPerSecond`).
+    static let sabreDriver = benchmarks.appendingPathComponent("sabre_anchor.py").path
 
     /// The levels Python plays on each trace with `rule` (default buffer and start-up).
     func playedLevels(rule: ABRRuleKind) throws(Problem) -> [[Int]] {
-        let output = try run(rule: rule, arguments: ["--check"])
-        return try output.split(separator: "\n").map { line throws(Problem) in
+        try levels(from: try run(rule: rule, arguments: ["--check"]))
+    }
+
+    /// The `levels` of each `--check` line.
+    private func levels(from output: String) throws(Problem) -> [[Int]] {
+        try output.split(separator: "\n").map { line throws(Problem) in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 let levels = object["levels"] as? [Int]
             else { throw Problem(description: "unreadable --check line: \(line.prefix(80))") }
@@ -37,10 +45,37 @@ struct PythonReferenceSimulator {
 
     /// Sessions per CPU second of the Python process, round-robin over the traces for `cpuSeconds`.
     func sessionsPerSecond(rule: ABRRuleKind, cpuSeconds: Double) throws(Problem) -> Double {
-        let output = try run(rule: rule, arguments: ["--bench", String(cpuSeconds)])
+        try rate(from: try run(rule: rule, arguments: ["--bench", String(cpuSeconds)]))
+    }
+
+    /// Sessions per CPU second of Sabre itself, `sabre` being its `src/sabre.py` (not part of Filterz: the
+    /// simulator that made `shared/reference/`), on the same manifest and traces with its equivalent of `rule`,
+    /// round-robin for `cpuSeconds`: its unmodified source run once per session inside one Python process by
+    /// `Benchmarks/sabre_anchor.py`, so without interpreter start-up. `abandons` false passes Sabre's `-noa`
+    /// (no download is abandoned: our model).
+    func sabreSessionsPerSecond(sabre: String, rule: ABRRuleKind, abandons: Bool, cpuSeconds: Double) throws(Problem) -> Double {
+        try rate(from: try runSabre(sabre, rule: rule, abandons: abandons, arguments: ["--bench", String(cpuSeconds)]))
+    }
+
+    /// The levels Sabre plays on each trace (`sabreSessionsPerSecond`'s sessions, from Sabre's own log).
+    func sabrePlayedLevels(sabre: String, rule: ABRRuleKind, abandons: Bool) throws(Problem) -> [[Int]] {
+        try levels(from: try runSabre(sabre, rule: rule, abandons: abandons, arguments: ["--check"]))
+    }
+
+    private func runSabre(_ sabre: String, rule: ABRRuleKind, abandons: Bool, arguments: [String]) throws(Problem) -> String {
+        guard FileManager.default.isReadableFile(atPath: sabre) else {
+            throw Problem(description: "FILTERZ_SABRE=\(sabre): no such file")
+        }
+        return try run(
+            rule: rule, script: Self.sabreDriver, arguments: arguments + (abandons ? [] : ["--no-abandon"]),
+            before: [sabre])
+    }
+
+    /// The `sessions_per_s` of a `--bench` line.
+    private func rate(from output: String) throws(Problem) -> Double {
         guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
             let rate = (object["sessions_per_s"] as? NSNumber)?.doubleValue, rate > 0
-        else { throw Problem(description: "unreadable --bench output: \(output.prefix(80))") }
+        else { throw Problem(description: "unreadable timing output: \(output.prefix(80))") }
         return rate
     }
 
@@ -50,7 +85,7 @@ struct PythonReferenceSimulator {
     /// start-up (which depends on the installation's site packages), so the bench prints it to explain the
     /// issue's "30–50 sessions/s" and does not use it as its anchor; `sessionsPerSecond` is the loop alone.
     func perProcessSessionsPerSecond(rule: ABRRuleKind, sessions: Int) throws(Problem) -> Double {
-        let folder = try temporaryFolder()
+        let folder = try temporaryFolder(for: Self.script)
         defer { try? FileManager.default.removeItem(at: folder) }
         var inputs: [URL] = []
         for (index, trace) in traces.enumerated() {
@@ -58,23 +93,26 @@ struct PythonReferenceSimulator {
         }
         let before = childrenCPUSeconds()
         for session in 0..<sessions {
-            _ = try launch(input: inputs[session % inputs.count], arguments: ["--check"])
+            _ = try launch(script: Self.script, arguments: [inputs[session % inputs.count].path, "--check"])
         }
         let seconds = childrenCPUSeconds() - before
         guard seconds > 0 else { throw Problem(description: "no CPU time measured for the python3 processes") }
         return Double(sessions) / seconds
     }
 
-    private func run(rule: ABRRuleKind, arguments: [String]) throws(Problem) -> String {
-        let folder = try temporaryFolder()
+    /// `python3 script before… INPUT arguments…`, INPUT holding all the traces and `rule`.
+    private func run(
+        rule: ABRRuleKind, script: String = Self.script, arguments: [String], before: [String] = []
+    ) throws(Problem) -> String {
+        let folder = try temporaryFolder(for: script)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try write(rule: rule, traces: traces, to: folder.appendingPathComponent("input.json"))
-        return try launch(input: input, arguments: arguments)
+        return try launch(script: script, arguments: before + [input.path] + arguments)
     }
 
-    private func temporaryFolder() throws(Problem) -> URL {
-        guard FileManager.default.fileExists(atPath: Self.script) else {
-            throw Problem(description: "\(Self.script) not found")
+    private func temporaryFolder(for script: String) throws(Problem) -> URL {
+        guard FileManager.default.fileExists(atPath: script) else {
+            throw Problem(description: "\(script) not found")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-simulate-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -90,10 +128,10 @@ struct PythonReferenceSimulator {
         return input
     }
 
-    private func launch(input: URL, arguments: [String]) throws(Problem) -> String {
+    private func launch(script: String, arguments: [String]) throws(Problem) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, input.path] + arguments
+        process.arguments = ["python3", script] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch { throw Problem(description: "cannot start python3: \(error)") }

@@ -3,12 +3,17 @@ import Playback
 import Simulation
 
 /// `filterz-bench simulate`: simulated 10-minute sessions per second on one core (150 segments of 4 s on the
-/// Pensieve ladder, seeded synthetic traces), with the fast segment loop, against two anchors measured in the
-/// same run: the Python reference simulator (`Benchmarks/reference_simulator.py`, an independent plain-Python
-/// implementation of the same model, BOLA and throughput rules, like the published Python simulators) on the
-/// same manifest and traces, and the machine-driven path (`PlaybackRunner` over `PlaybackMachine`). The issue's
-/// target is 100× a Python reference simulator; `ratio_vs_python` is our `filterz` rule over Python's `bola`
-/// (Sabre's default rule), `same_rule_ratio` our `bola` over Python's `bola`.
+/// Pensieve ladder, seeded synthetic traces), with the fast segment loop, against anchors measured in the same
+/// run on the same manifest and traces:
+/// - Sabre (UMass-LIDS/sabre, the Python simulator that made `shared/reference/` and whose speed the issue's
+///   "30–50 sessions/s" describes), when `FILTERZ_SABRE` names its `src/sabre.py`: its unmodified source, one
+///   session per run inside one Python process (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` is our `filterz`
+///   rule over Sabre's `bola -ab`, the issue's target (≥ 100×). Sabre is not part of Filterz, so without it the
+///   fields are null;
+/// - our own Python reference simulator (`Benchmarks/reference_simulator.py`, an independent plain-Python
+///   implementation of the same model, BOLA and throughput rules, lean: 20–30× Sabre's speed); `ratio_vs_python`
+///   is our `filterz` rule over its `bola`, `same_rule_ratio` our `bola` over its `bola`;
+/// - the machine-driven path (`PlaybackRunner` over `PlaybackMachine`).
 ///
 /// Our paths are timed in `windows` consecutive windows of CPU time (5 × 0.6 s by default) and each figure is the
 /// median window's rate, with the slowest and fastest window printed beside it: on a shared machine one window
@@ -57,13 +62,13 @@ enum SimulateBenchmark {
         }
         // The Python anchor simulates the same thing: its `bola` levels are ours on every trace.
         let python = PythonReferenceSimulator(manifest: manifest, traces: traces)
+        let bolaLevels = traces.map {
+            SessionSimulator.run(manifest: manifest, trace: $0, configuration: SessionConfiguration(rule: .bola), keepLog: false)
+                .playedLevels
+        }
         var pythonProblem: String?
         do throws(PythonReferenceSimulator.Problem) {
-            let ours = traces.map {
-                SessionSimulator.run(manifest: manifest, trace: $0, configuration: SessionConfiguration(rule: .bola), keepLog: false)
-                    .playedLevels
-            }
-            guard try python.playedLevels(rule: .bola) == ours else {
+            guard try python.playedLevels(rule: .bola) == bolaLevels else {
                 print("simulate benchmark: the Python reference and the fast loop disagree on bola (see PythonReferenceTests)")
                 return 1
             }
@@ -92,6 +97,20 @@ enum SimulateBenchmark {
                 manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
             ).summary.qoeLin
         }
+        // Sabre itself, when a checkout is named (`FILTERZ_SABRE`): as the shared reference ran it (`bola -ab`,
+        // abandoning downloads), and without abandonment (`-noa`), our model, where it must play our `bola` levels.
+        var sabre = SabreFigures()
+        if let path = ProcessInfo.processInfo.environment["FILTERZ_SABRE"], !path.isEmpty {
+            do throws(PythonReferenceSimulator.Problem) {
+                let theirs = try python.sabrePlayedLevels(sabre: path, rule: .bola, abandons: false)
+                sabre.sameLevels = zip(bolaLevels, theirs).filter { $0 == $1 }.count
+                sabre.rate = try python.sabreSessionsPerSecond(sabre: path, rule: .bola, abandons: true, cpuSeconds: seconds)
+                sabre.noAbandonRate = try python.sabreSessionsPerSecond(
+                    sabre: path, rule: .bola, abandons: false, cpuSeconds: seconds)
+            } catch {
+                sabre.problem = error.description
+            }
+        }
         let pythonThroughputRate = timePython { () throws(PythonReferenceSimulator.Problem) in
             try python.sessionsPerSecond(rule: .throughput, cpuSeconds: seconds / 2)
         }
@@ -105,6 +124,9 @@ enum SimulateBenchmark {
         let ratio = pythonRate.map { fastRate / $0 }
         let sameRule = pythonRate.map { bola.median / $0 }
         let throughputRatio = pythonThroughputRate.map { throughput.median / $0 }
+        let sabreRatio = sabre.rate.map { fastRate / $0 }
+        let sabreNoAbandonRatio = sabre.noAbandonRate.map { fastRate / $0 }
+        let bolaSabreNoAbandonRatio = sabre.noAbandonRate.map { bola.median / $0 }
         print("simulated 10-minute sessions (150 x 4 s segments, 32 traces, one core; per second of CPU time)")
         print("fast loop, \(rule.rawValue) rule:       \(whole(fastRate)) sessions/s   \(spread(fast))")
         print("machine-driven, \(rule.rawValue) rule:  \(whole(machineRate)) sessions/s   \(spread(machine))")
@@ -118,7 +140,20 @@ enum SimulateBenchmark {
             if let pythonThroughputRate, let throughputRatio {
                 print("Python reference, throughput:  \(format(pythonThroughputRate)) sessions/s; ours/Python \(format(throughputRatio))x")
             }
-            print("ratio \(rule.rawValue) / Python bola: \(format(ratio))x (target >= 100x); same rule, bola / Python bola: \(format(sameRule))x")
+            print("ratio \(rule.rawValue) / Python reference bola: \(format(ratio))x; same rule, bola / Python bola: \(format(sameRule))x")
+        }
+        if let sabreRate = sabre.rate, let sabreRatio, let noAbandon = sabre.noAbandonRate, let sabreNoAbandonRatio,
+            let bolaSabreNoAbandonRatio
+        {
+            print("Sabre (FILTERZ_SABRE), bola -ab, in one python3 process: \(format(sabreRate)) sessions/s; "
+                + "ratio \(rule.rawValue) / Sabre: \(format(sabreRatio))x (target >= 100x)")
+            print("Sabre, bola -ab -noa (no abandonment: our model; our bola levels on \(sabre.sameLevels) of "
+                + "\(traces.count) traces): \(format(noAbandon)) sessions/s; ratio \(rule.rawValue) / it: "
+                + "\(format(sabreNoAbandonRatio))x; same sessions, our bola / it: \(format(bolaSabreNoAbandonRatio))x")
+        } else if let problem = sabre.problem {
+            print("Sabre unavailable: \(problem); no ratio to Sabre")
+        } else {
+            print("Sabre not timed: set FILTERZ_SABRE to the src/sabre.py of a UMass-LIDS/sabre checkout to time it in this run")
         }
         if let pythonPerProcessRate {
             // Not the anchor: mostly interpreter start-up, which depends on the Python installation.
@@ -128,11 +163,26 @@ enum SimulateBenchmark {
         print("ratio fast/machine-driven \(String(format: "%.1f", fastRate / machineRate))x   [checksum \(String(format: "%.1f", checksum))]")
         print("{\"bench\":\"simulate\",\"sessions_per_s\":\(whole(fastRate)),\"rule\":\"\(rule.rawValue)\","
             + "\"python_sessions_per_s\":\(json(pythonRate)),\"ratio_vs_python\":\(json(ratio)),"
+            + "\"sabre_sessions_per_s\":\(json(sabre.rate)),\"ratio_vs_sabre\":\(json(sabreRatio)),"
+            + "\"sabre_noa_sessions_per_s\":\(json(sabre.noAbandonRate)),\"ratio_vs_sabre_noa\":\(json(sabreNoAbandonRatio)),"
+            + "\"bola_ratio_vs_sabre_noa\":\(json(bolaSabreNoAbandonRatio)),"
+            + "\"sabre_noa_same_levels\":\(sabre.rate == nil ? "null" : String(sabre.sameLevels)),"
             + "\"bola_sessions_per_s\":\(whole(bola.median)),\"same_rule_ratio\":\(json(sameRule)),"
             + "\"python_throughput_sessions_per_s\":\(json(pythonThroughputRate)),"
             + "\"throughput_ratio\":\(json(throughputRatio)),"
             + "\"python_per_process_sessions_per_s\":\(json(pythonPerProcessRate)),\"machine_sessions_per_s\":\(whole(machineRate))}")
         return 0
+    }
+
+    /// What was measured of Sabre (nil rates: not timed, or `problem`).
+    struct SabreFigures {
+        /// `bola -ab` as the shared reference ran it (downloads may be abandoned).
+        var rate: Double?
+        /// `bola -ab -noa`: our model.
+        var noAbandonRate: Double?
+        /// Traces on which `-noa` plays our `bola` levels.
+        var sameLevels = 0
+        var problem: String?
     }
 
     static func whole(_ rate: Double) -> Int { Int(rate.rounded()) }
