@@ -82,8 +82,8 @@ struct PythonReferenceSimulator {
     /// Sessions per CPU second of Python run the way the published simulators are run (Sabre is a command taking
     /// one trace): one `python3` process per session, reading a one-trace input, start-up included; `sessions`
     /// processes round-robin over the traces, timed by their CPU time (`RUSAGE_CHILDREN`). Mostly interpreter
-    /// start-up (which depends on the installation's site packages), so the bench prints it to explain the
-    /// issue's "30–50 sessions/s" and does not use it as its anchor; `sessionsPerSecond` is the loop alone.
+    /// start-up (which depends on the installation's site packages), so the bench prints it for information and
+    /// does not use it as an anchor; `sessionsPerSecond` is the loop alone.
     func perProcessSessionsPerSecond(rule: ABRRuleKind, sessions: Int) throws(Problem) -> Double {
         let folder = try temporaryFolder(for: Self.script)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,13 +5,13 @@ import Simulation
 /// `filterz-bench simulate`: simulated 10-minute sessions per second on one core (150 segments of 4 s on the
 /// Pensieve ladder, seeded synthetic traces), with the fast segment loop, against anchors measured in the same
 /// run on the same manifest and traces:
-/// - Sabre (UMass-LIDS/sabre, the Python simulator that made `shared/reference/` and whose speed the issue's
-///   "30–50 sessions/s" describes), when `FILTERZ_SABRE` names its `src/sabre.py`: its unmodified source, one
-///   session per run inside one Python process (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` is our `filterz`
-///   rule over Sabre's `bola -ab`, the target (≥ 100×). Sabre is not part of Filterz, so without it the
-///   fields are null;
+/// - Sabre (UMass-LIDS/sabre, the Python simulator of the published ABR evaluations and of `shared/reference/`;
+///   20–28 sessions/s here, the order of the "about 30–50"), when `FILTERZ_SABRE` names its
+///   `src/sabre.py`: its unmodified source, one session per run inside one Python process
+///   (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` is our `filterz` rule over Sabre's `bola -ab`, the issue's
+///   target (≥ 100×). Sabre is not part of Filterz, so without it the fields are null;
 /// - our own Python reference simulator (`Benchmarks/reference_simulator.py`, an independent plain-Python
-///   implementation of the same model, BOLA and throughput rules, lean: 20–30× Sabre's speed); `ratio_vs_python`
+///   implementation of the same model, BOLA and throughput rules, lean: 30–50× Sabre's speed as the reference ran it); `ratio_vs_python`
 ///   is our `filterz` rule over its `bola`, `same_rule_ratio` our `bola` over its `bola`;
 /// - the machine-driven path (`PlaybackRunner` over `PlaybackMachine`).
 ///
