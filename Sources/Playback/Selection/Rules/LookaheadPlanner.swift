@@ -185,7 +185,7 @@ struct LookaheadPlanner {
         var switchGains: [Double] = []
         var switchGainsMbps: [Double] = []
         /// True when the ladder's Mbps never fall with the level (made with `switchGains`): then so do those of
-        /// any allowed range, which `Search.finishLast` relies on to stop early.
+        /// any allowed range, which the reserve bound needs (`Search.init`).
         var ladderAscending = true
 
         init() {}
@@ -314,6 +314,8 @@ struct LookaheadPlanner {
         let downloads: UnsafePointer<Double>
         /// The same at the pessimistic rate.
         let slowDownloads: UnsafePointer<Double>
+        /// True when the pessimistic rate is no higher than the predicted one (its downloads are no shorter).
+        let slowerIsPessimistic: Bool
         let pessimisticPenalty: Double
         let mbps: UnsafePointer<Double>
         let seen: UnsafeMutablePointer<Seen>
@@ -334,8 +336,8 @@ struct LookaheadPlanner {
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
         /// True when the ladder's bitrates never fall with the level (a ladder's order), so neither do the allowed
-        /// ones (false for a ladder out of order, even if its allowed part is in order: `finishLast` then only
-        /// stops later).
+        /// ones (false for a ladder out of order, even if its allowed part is in order: there is then no reserve
+        /// bound).
         let ascending: Bool
         /// The reserve bound's largest price of a second of download (0: no reserve bound; see `init`).
         let reservePrice: Double
@@ -364,6 +366,7 @@ struct LookaheadPlanner {
             startLevel = planner.previousLevel ?? -1
             self.downloads = downloads
             slowDownloads = downloads + steps * planner.levels
+            slowerIsPessimistic = planner.pessimisticRate <= planner.bitsPerSecond
             pessimisticPenalty = planner.pessimisticPenalty
             self.mbps = mbps
             self.seen = seen
@@ -415,8 +418,11 @@ struct LookaheadPlanner {
             let lowest = allowed.lowerBound
             let highest = allowed.upperBound
             let target = max(terminalTarget, segmentSeconds)
+            // The longest download of both tables: each cell of the one at the lower rate is at least the same cell
+            // of the other (the same bits divided by a rate no higher, rounded), so only that table is read.
+            let slower = slowerIsPessimistic ? slowDownloads : downloads
             var longest = 0.0
-            for cell in 0..<(2 &* steps &* levels) where downloads[cell] > longest { longest = downloads[cell] }
+            for cell in 0..<(steps &* levels) where slower[cell] > longest { longest = slower[cell] }
             restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longest)
                 + reservePrice * (capSeconds + Double(steps) * segmentSeconds + target)
             let gains = restValues + steps &* levels
@@ -603,50 +609,55 @@ struct LookaheadPlanner {
         }
 
         /// The last step after `previous` at depth > 0: every level here completes a plan with the same first
-        /// level, so only the best value among them matters, and two exact shortcuts skip levels that cannot beat
-        /// the best plan (each with a margin far above any rounding, as the bound's; a tie cannot win, the first
-        /// level being the same):
-        /// - above `previous`, a level whose downloads (both scenarios) are no shorter earns the same bitrate net of
-        ///   the switch, with no less stall and no more buffer: it is worth at most `previous`'s plan, so when that
-        ///   one cannot beat the best, they are not played;
-        /// - below `previous`, a level earns at most 2 · its bitrate − `previous`'s (no stall, the switch paid),
-        ///   which falls with the level: from the first that cannot beat the best, no lower level is played.
+        /// level, so only the best value among them matters: `finish` of their maximum keeps the same best value
+        /// and first level as finishing each in turn (a later one can then only win by a strictly higher value).
+        /// The values are computed two levels at a time, with no branch (the outcome of a branch per level here
+        /// is hard to predict); a level may be computed twice, which does not change the maximum. Each lane is
+        /// `lastValue`'s arithmetic, operation for operation, so the values are the same doubles.
         mutating func finishLast(previous: Int, start: Double, worseStart: Double, reward: Double, first: Int) {
             let depth = steps &- 1
             let row = downloads + depth &* levels
             let slowRow = slowDownloads + depth &* levels
-            let held = lastValue(
-                row: row, slowRow: slowRow, level: previous, previous: previous, start: start, worseStart: worseStart,
-                reward: reward)
-            finish(value: held, first: first)
             let lowest = allowed.lowerBound
             let highest = allowed.upperBound
-            let margin = 1e-9 * (1 + abs(reward) + abs(held) + topGain)
-            let heldLoses = held + margin < best
-            if previous < highest {
-                for level in (previous + 1)...highest {
-                    if heldLoses && row[level] >= row[previous] && slowRow[level] >= slowRow[previous] { continue }
-                    finish(
-                        value: lastValue(
-                            row: row, slowRow: slowRow, level: level, previous: previous, start: start,
-                            worseStart: worseStart, reward: reward),
-                        first: first)
-                }
+            guard lowest < highest else {
+                finish(
+                    value: lastValue(
+                        row: row, slowRow: slowRow, level: lowest, previous: previous, start: start,
+                        worseStart: worseStart, reward: reward),
+                    first: first)
+                return
             }
-            var level = previous - 1
-            while level >= lowest {
-                let most = reward + 2 * mbps[level] - mbps[previous]
-                if most + 1e-9 * (1 + abs(reward) + abs(most) + topGain) < best {
-                    if ascending { break }
-                } else {
-                    finish(
-                        value: lastValue(
-                            row: row, slowRow: slowRow, level: level, previous: previous, start: start,
-                            worseStart: worseStart, reward: reward),
-                        first: first)
-                }
-                level -= 1
+            let starts = SIMD2(repeating: start)
+            let worseStarts = SIMD2(repeating: worseStart)
+            let rewards = SIMD2(repeating: reward)
+            let previousMbps = SIMD2(repeating: mbps[previous])
+            let target = SIMD2(repeating: terminalTarget)
+            var most = SIMD2(repeating: -Double.infinity)
+            var level = lowest
+            while true {
+                // Levels `pair` and `pair + 1` (the last pair overlaps the one before when the count is odd).
+                let pair = min(level, highest &- 1)
+                let download = Self.pair(row + pair)
+                let slow = Self.pair(slowRow + pair)
+                let bitrate = Self.pair(mbps + pair)
+                var value = rewards + bitrate - rebufferPenalty * positivePart(download - starts)
+                let gap = bitrate - previousMbps
+                value -= SIMD2(abs(gap[0]), abs(gap[1]))
+                value -= pessimisticPenalty * positivePart(slow - worseStarts)
+                let buffer = positivePart(starts - download) + segmentSeconds
+                value = value.replacing(with: value - terminalWeight * (target - buffer), where: buffer .< target)
+                most = most.replacing(with: value, where: value .> most)
+                level &+= 2
+                if level > highest { break }
             }
+            finish(value: max(most[0], most[1]), first: first)
+        }
+
+        /// The two doubles at `pointer` and the one after it.
+        @inline(__always)
+        static func pair(_ pointer: UnsafePointer<Double>) -> SIMD2<Double> {
+            UnsafeRawPointer(pointer).loadUnaligned(as: SIMD2<Double>.self)
         }
 
         /// The whole value of a plan whose last step plays `level` after `previous` (the arithmetic of `play` and
@@ -698,6 +709,10 @@ struct LookaheadPlanner {
         /// and the downloads and buffers here never are.
         @inline(__always)
         func positivePart(_ x: Double) -> Double { x > 0 ? x : 0 }
+
+        /// `positivePart` of each lane (one `maxpd`).
+        @inline(__always)
+        func positivePart(_ x: SIMD2<Double>) -> SIMD2<Double> { x.replacing(with: 0, where: .!(x .> 0)) }
 
         /// A buffer before a request: idle until one more segment fits under the cap.
         @inline(__always)
