@@ -436,15 +436,17 @@ struct LookaheadPlanner {
                 let rest = restValues + depth &* levels
                 // (`replacing(with:where:)` with `.>`: a running maximum, one `maxpd` for both prices.)
                 var below = SIMD2<Double>(repeating: -.infinity)
-                for level in lowest...highest {
+                var level = lowest
+                while level <= highest {
                     let gain = mbps[level] - prices * (next[level] - segmentSeconds) + nextRest[level]
                     gains[level] = gain
                     let candidate = gain + mbps[level]
                     below = below.replacing(with: candidate, where: candidate .> below)
                     rest[level] = below - mbps[level]
+                    level &+= 1
                 }
                 var above = SIMD2<Double>(repeating: -.infinity)
-                var level = highest
+                level = highest
                 while level >= lowest {
                     let candidate = gains[level] - mbps[level]
                     above = above.replacing(with: candidate, where: candidate .> above)
@@ -486,7 +488,7 @@ struct LookaheadPlanner {
                 if bound < best || (bound == best && level >= bestFirst) { continue }
                 let buffer = positivePart(start - downloads[level]) + segmentSeconds
                 let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
-                let reserve = (margin + restValues[level] + prices * buffer).min()
+                let reserve = lesser(margin + restValues[level] + prices * buffer)
                 if reserve < best || (reserve == best && level >= bestFirst) { continue }
                 return false
             }
@@ -589,7 +591,7 @@ struct LookaheadPlanner {
                 if hasReserve {
                     // The reserve bound at its best price (see `init`), with a margin of 1e-9 of its terms' magnitude.
                     let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
-                    let bound = (margin + restValues[depth &* levels &+ level] + prices * buffer).min()
+                    let bound = lesser(margin + restValues[depth &* levels &+ level] + prices * buffer)
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
                 if depth &+ 2 == steps {
@@ -709,6 +711,11 @@ struct LookaheadPlanner {
         /// and the downloads and buffers here never are.
         @inline(__always)
         func positivePart(_ x: Double) -> Double { x > 0 ? x : 0 }
+
+        /// The lesser lane: `x.min()` (`x[1] < x[0] ? x[1] : x[0]`), without the test for NaN it adds (the bounds
+        /// never are).
+        @inline(__always)
+        func lesser(_ x: SIMD2<Double>) -> Double { x[1] < x[0] ? x[1] : x[0] }
 
         /// `positivePart` of each lane (one `maxpd`).
         @inline(__always)
