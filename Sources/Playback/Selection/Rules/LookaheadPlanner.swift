@@ -586,8 +586,8 @@ struct LookaheadPlanner {
                     let bound = value + (laterGain + mbps[level])
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
-                let buffer = positivePart(start - row[level]) + segmentSeconds
-                let worse = positivePart(worseStart - slowRow[level]) + segmentSeconds
+                let (buffer, worse) = buffersAfter(
+                    row: row, slowRow: slowRow, level: level, start: start, worseStart: worseStart)
                 if hasReserve {
                     // The reserve bound at its best price (see `init`), with a margin of 1e-9 of its terms' magnitude.
                     let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
@@ -688,7 +688,20 @@ struct LookaheadPlanner {
             let value = stepValue(
                 row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
                 reward: reward, switches: true)
-            return (value, positivePart(start - row[level]) + segmentSeconds, positivePart(worseStart - slowRow[level]) + segmentSeconds)
+            let (buffer, worse) = buffersAfter(
+                row: row, slowRow: slowRow, level: level, start: start, worseStart: worseStart)
+            return (value, buffer, worse)
+        }
+
+        /// Both buffers after downloading `level` from `start` and `worseStart`: positivePart(start − download) +
+        /// segment in each scenario, both lanes at once (the compiler otherwise branches on the second's sign,
+        /// which is hard to predict).
+        @inline(__always)
+        func buffersAfter(
+            row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, start: Double, worseStart: Double
+        ) -> (buffer: Double, worse: Double) {
+            let buffers = positivePart(SIMD2(start, worseStart) - SIMD2(row[level], slowRow[level])) + segmentSeconds
+            return (buffers[0], buffers[1])
         }
 
         /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone;
