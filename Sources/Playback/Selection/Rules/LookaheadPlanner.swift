@@ -76,6 +76,10 @@ struct LookaheadPlanner {
     /// The answer is still the lowest first level among the best plans (what visiting every sequence in order
     /// and keeping the first best gives: `referenceFirstLevel`): a tie with a lower first level wins and is
     /// never cut.
+    /// Where a comparison's outcome is hard to predict and both outcomes are cheap to compute (the levels of the
+    /// last step, `Search.finishLast`; the two buffers after a step, `Search.buffersAfter`), the arithmetic runs
+    /// two lanes at a time with no branch (`SIMD2`): lane by lane the same operations, so the same doubles. A
+    /// mispredicted branch costs more than the instructions it skips (see README, "Simulation").
     func bestFirstLevel(steps: Int) -> Int {
         var scratch = Scratch()
         return bestFirstLevel(steps: steps, scratch: &scratch)
