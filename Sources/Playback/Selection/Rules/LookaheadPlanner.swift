@@ -97,7 +97,11 @@ struct LookaheadPlanner {
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + levels) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
-            // evaluates.
+            // evaluates, both scenarios' in the two lanes of one division; and the longest of them all (the reserve
+            // bound's margin, `Search.fillRestValues`), a running maximum per lane.
+            let rates = SIMD2(bitsPerSecond, slowRate)
+            let latencies = SIMD2(repeating: latencySeconds)
+            var longest = SIMD2<Double>()
             upcomingBytes.withUnsafeBufferPointer { rows in
                 for depth in 0..<steps {
                     let fast = downloads + depth * levels
@@ -105,17 +109,20 @@ struct LookaheadPlanner {
                     if depth < rows.count && rows[depth].count >= levels {
                         // The sizes are known: read the row in place (`bits(depth:level:)` for each cell).
                         rows[depth].withUnsafeBufferPointer { row in
+                            let sizes = row.baseAddress!
                             for level in 0..<levels {
-                                let bits = Double(row[level]) * 8
-                                fast[level] = latencySeconds + bits / bitsPerSecond
-                                slow[level] = latencySeconds + bits / slowRate
+                                let times = latencies + SIMD2(repeating: Double(sizes[level]) * 8) / rates
+                                fast[level] = times[0]
+                                slow[level] = times[1]
+                                longest = longest.replacing(with: times, where: times .> longest)
                             }
                         }
                     } else {
                         for level in 0..<levels {
-                            let bits = bits(depth: depth, level: level)
-                            fast[level] = latencySeconds + bits / bitsPerSecond
-                            slow[level] = latencySeconds + bits / slowRate
+                            let times = latencies + SIMD2(repeating: bits(depth: depth, level: level)) / rates
+                            fast[level] = times[0]
+                            slow[level] = times[1]
+                            longest = longest.replacing(with: times, where: times .> longest)
                         }
                     }
                 }
@@ -136,7 +143,8 @@ struct LookaheadPlanner {
                                 ascending: ascending,
                                 seen: seen.baseAddress!, seenCount: counts.baseAddress!,
                                 nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
-                                restValues: rests.baseAddress!, steps: steps, bestFirst: allowed.lowerBound)
+                                restValues: rests.baseAddress!, longestDownload: max(longest[0], longest[1]),
+                                steps: steps, bestFirst: allowed.lowerBound)
                             if search.holdingWins() { return search.bestFirst }
                             search.play(
                                 depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
@@ -318,8 +326,8 @@ struct LookaheadPlanner {
         let downloads: UnsafePointer<Double>
         /// The same at the pessimistic rate.
         let slowDownloads: UnsafePointer<Double>
-        /// True when the pessimistic rate is no higher than the predicted one (its downloads are no shorter).
-        let slowerIsPessimistic: Bool
+        /// The longest download of both tables (at least 0).
+        let longestDownload: Double
         let pessimisticPenalty: Double
         let mbps: UnsafePointer<Double>
         let seen: UnsafeMutablePointer<Seen>
@@ -362,15 +370,15 @@ struct LookaheadPlanner {
             planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>, ascending: Bool,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
             nearestFirst: UnsafePointer<Int>, switchGains: UnsafePointer<Double>,
-            restValues: UnsafeMutablePointer<SIMD2<Double>>, steps: Int, bestFirst: Int
+            restValues: UnsafeMutablePointer<SIMD2<Double>>, longestDownload: Double, steps: Int, bestFirst: Int
         ) {
+            self.longestDownload = longestDownload
             self.switchGains = switchGains
             allowed = planner.allowed
             startBuffer = planner.startBuffer
             startLevel = planner.previousLevel ?? -1
             self.downloads = downloads
             slowDownloads = downloads + steps * planner.levels
-            slowerIsPessimistic = planner.pessimisticRate <= planner.bitsPerSecond
             pessimisticPenalty = planner.pessimisticPenalty
             self.mbps = mbps
             self.seen = seen
@@ -422,12 +430,7 @@ struct LookaheadPlanner {
             let lowest = allowed.lowerBound
             let highest = allowed.upperBound
             let target = max(terminalTarget, segmentSeconds)
-            // The longest download of both tables: each cell of the one at the lower rate is at least the same cell
-            // of the other (the same bits divided by a rate no higher, rounded), so only that table is read.
-            let slower = slowerIsPessimistic ? slowDownloads : downloads
-            var longest = 0.0
-            for cell in 0..<(steps &* levels) where slower[cell] > longest { longest = slower[cell] }
-            restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longest)
+            restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longestDownload)
                 + reservePrice * (capSeconds + Double(steps) * segmentSeconds + target)
             let gains = restValues + steps &* levels
             var depth = steps &- 1
