@@ -93,8 +93,8 @@ struct LookaheadPlanner {
         let slowRate = pessimisticRate
         scratch.prepare(cells: cells, allowed: allowed, levels: levels)
         let nearestFirst = scratch.nearestFirst
-        // Doubles: both scenarios' download tables (2 × cells), the levels' Mbps.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + levels) { doubles in
+        // Doubles: both scenarios' download tables (2 × cells).
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
             // evaluates, both scenarios' in the two lanes of one division; and the longest of them all (the reserve
@@ -127,10 +127,9 @@ struct LookaheadPlanner {
                     }
                 }
             }
-            let mbps = downloads + 2 * cells
-            for level in 0..<levels { mbps[level] = self.mbps(level) }
-            scratch.prepareSwitchGains(mbps: UnsafeBufferPointer(start: mbps, count: levels))
+            scratch.prepareLadder(variants)
             let switchGains = scratch.switchGains
+            let ladderMbps = scratch.mbps
             let ascending = scratch.ladderAscending
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
@@ -138,8 +137,9 @@ struct LookaheadPlanner {
                     scratch.rests.withUnsafeMutableBufferPointer { rests in
                     nearestFirst.withUnsafeBufferPointer { nearestFirst in
                         switchGains.withUnsafeBufferPointer { switchGains in
+                        ladderMbps.withUnsafeBufferPointer { mbps in
                             var search = Search(
-                                planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
+                                planner: self, downloads: UnsafePointer(downloads), mbps: mbps.baseAddress!,
                                 ascending: ascending,
                                 seen: seen.baseAddress!, seenCount: counts.baseAddress!,
                                 nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
@@ -150,6 +150,7 @@ struct LookaheadPlanner {
                                 depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
                                 worse: startBuffer, reward: 0, first: -1)
                             return search.bestFirst
+                        }
                         }
                     }
                     }
@@ -191,29 +192,38 @@ struct LookaheadPlanner {
         var rests: [SIMD2<Double>] = []
         var nearestFirst: [Int] = []
         var nearestFor: (allowed: ClosedRange<Int>, levels: Int)?
+        /// The ladder's Mbps (`LookaheadPlanner.mbps(_:)` of each level), made again only when its bitrates change
+        /// (`ladderBitsPerSecond`), with `switchGains` and `ladderAscending`.
+        var mbps: [Double] = []
+        var ladderBitsPerSecond: [Int] = []
         /// switchGains[previous * levels + level]: 2 · mbps[level] − |mbps[level] − mbps[previous]|, the most a
         /// step to `level` after `previous` and the step after it can earn without stalls (the first bound's
-        /// terms); made again only when the ladder's Mbps change (`switchGainsMbps`).
+        /// terms).
         var switchGains: [Double] = []
-        var switchGainsMbps: [Double] = []
         /// True when the ladder's Mbps never fall with the level (made with `switchGains`): then so do those of
         /// any allowed range, which the reserve bound needs (`Search.init`).
         var ladderAscending = true
 
         init() {}
 
-        mutating func prepareSwitchGains(mbps: UnsafeBufferPointer<Double>) {
-            let levels = mbps.count
-            if switchGainsMbps.count == levels {
+        /// Makes `mbps`, `switchGains` and `ladderAscending` for the ladder `variants` unless they are made for its
+        /// bitrates already (the same bitrates give the same Mbps): a decision compares integers, and neither
+        /// divides nor fills tables.
+        mutating func prepareLadder(_ variants: [VariantInfo]) {
+            let levels = variants.count
+            if ladderBitsPerSecond.count == levels {
                 // A plain loop: the generic `elementsEqual` costs more than the search saves with the table.
-                let unchanged = switchGainsMbps.withUnsafeBufferPointer { kept in
-                    var level = 0
-                    while level < levels && kept[level] == mbps[level] { level &+= 1 }
-                    return level == levels
+                let unchanged = ladderBitsPerSecond.withUnsafeBufferPointer { kept in
+                    variants.withUnsafeBufferPointer { variants in
+                        var level = 0
+                        while level < levels && kept[level] == variants[level].nominalBitsPerSecond { level &+= 1 }
+                        return level == levels
+                    }
                 }
                 if unchanged { return }
             }
-            switchGainsMbps = Array(mbps)
+            ladderBitsPerSecond = variants.map(\.nominalBitsPerSecond)
+            mbps = variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
             ladderAscending = !(1..<max(levels, 1)).contains { mbps[$0 - 1] > mbps[$0] }
             switchGains = Array(repeating: 0, count: levels * levels)
             for previous in 0..<levels {
