@@ -76,6 +76,10 @@ struct LookaheadPlanner {
     /// The answer is still the lowest first level among the best plans (what visiting every sequence in order
     /// and keeping the first best gives: `referenceFirstLevel`): a tie with a lower first level wins and is
     /// never cut.
+    /// Where a comparison's outcome is hard to predict and both outcomes are cheap to compute (the levels of the
+    /// last step, `Search.finishLast`; the two buffers after a step, `Search.buffersAfter`), the arithmetic runs
+    /// two lanes at a time with no branch (`SIMD2`): lane by lane the same operations, so the same doubles. A
+    /// mispredicted branch costs more than the instructions it skips (see README, "Simulation").
     func bestFirstLevel(steps: Int) -> Int {
         var scratch = Scratch()
         return bestFirstLevel(steps: steps, scratch: &scratch)
@@ -89,11 +93,15 @@ struct LookaheadPlanner {
         let slowRate = pessimisticRate
         scratch.prepare(cells: cells, allowed: allowed, levels: levels)
         let nearestFirst = scratch.nearestFirst
-        // Doubles: both scenarios' download tables (2 × cells), the levels' Mbps.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells + levels) { doubles in
+        // Doubles: both scenarios' download tables (2 × cells).
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * cells) { doubles in
             let downloads = doubles.baseAddress!
             // Download time of every (depth, level) in both scenarios: the expressions `referenceFirstLevel`
-            // evaluates.
+            // evaluates, both scenarios' in the two lanes of one division; and the longest of them all (the reserve
+            // bound's margin, `Search.fillRestValues`), a running maximum per lane.
+            let rates = SIMD2(bitsPerSecond, slowRate)
+            let latencies = SIMD2(repeating: latencySeconds)
+            var longest = SIMD2<Double>()
             upcomingBytes.withUnsafeBufferPointer { rows in
                 for depth in 0..<steps {
                     let fast = downloads + depth * levels
@@ -101,25 +109,27 @@ struct LookaheadPlanner {
                     if depth < rows.count && rows[depth].count >= levels {
                         // The sizes are known: read the row in place (`bits(depth:level:)` for each cell).
                         rows[depth].withUnsafeBufferPointer { row in
+                            let sizes = row.baseAddress!
                             for level in 0..<levels {
-                                let bits = Double(row[level]) * 8
-                                fast[level] = latencySeconds + bits / bitsPerSecond
-                                slow[level] = latencySeconds + bits / slowRate
+                                let times = latencies + SIMD2(repeating: Double(sizes[level]) * 8) / rates
+                                fast[level] = times[0]
+                                slow[level] = times[1]
+                                longest = longest.replacing(with: times, where: times .> longest)
                             }
                         }
                     } else {
                         for level in 0..<levels {
-                            let bits = bits(depth: depth, level: level)
-                            fast[level] = latencySeconds + bits / bitsPerSecond
-                            slow[level] = latencySeconds + bits / slowRate
+                            let times = latencies + SIMD2(repeating: bits(depth: depth, level: level)) / rates
+                            fast[level] = times[0]
+                            slow[level] = times[1]
+                            longest = longest.replacing(with: times, where: times .> longest)
                         }
                     }
                 }
             }
-            let mbps = downloads + 2 * cells
-            for level in 0..<levels { mbps[level] = self.mbps(level) }
-            scratch.prepareSwitchGains(mbps: UnsafeBufferPointer(start: mbps, count: levels))
+            scratch.prepareLadder(variants)
             let switchGains = scratch.switchGains
+            let ladderMbps = scratch.mbps
             let ascending = scratch.ladderAscending
             return withUnsafeTemporaryAllocation(of: Int.self, capacity: cells) { counts in
                 counts.initialize(repeating: 0)
@@ -127,17 +137,20 @@ struct LookaheadPlanner {
                     scratch.rests.withUnsafeMutableBufferPointer { rests in
                     nearestFirst.withUnsafeBufferPointer { nearestFirst in
                         switchGains.withUnsafeBufferPointer { switchGains in
+                        ladderMbps.withUnsafeBufferPointer { mbps in
                             var search = Search(
-                                planner: self, downloads: UnsafePointer(downloads), mbps: UnsafePointer(mbps),
+                                planner: self, downloads: UnsafePointer(downloads), mbps: mbps.baseAddress!,
                                 ascending: ascending,
                                 seen: seen.baseAddress!, seenCount: counts.baseAddress!,
                                 nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
-                                restValues: rests.baseAddress!, steps: steps, bestFirst: allowed.lowerBound)
+                                restValues: rests.baseAddress!, longestDownload: max(longest[0], longest[1]),
+                                steps: steps, bestFirst: allowed.lowerBound)
                             if search.holdingWins() { return search.bestFirst }
                             search.play(
                                 depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
                                 worse: startBuffer, reward: 0, first: -1)
                             return search.bestFirst
+                        }
                         }
                     }
                     }
@@ -179,29 +192,38 @@ struct LookaheadPlanner {
         var rests: [SIMD2<Double>] = []
         var nearestFirst: [Int] = []
         var nearestFor: (allowed: ClosedRange<Int>, levels: Int)?
+        /// The ladder's Mbps (`LookaheadPlanner.mbps(_:)` of each level), made again only when its bitrates change
+        /// (`ladderBitsPerSecond`), with `switchGains` and `ladderAscending`.
+        var mbps: [Double] = []
+        var ladderBitsPerSecond: [Int] = []
         /// switchGains[previous * levels + level]: 2 · mbps[level] − |mbps[level] − mbps[previous]|, the most a
         /// step to `level` after `previous` and the step after it can earn without stalls (the first bound's
-        /// terms); made again only when the ladder's Mbps change (`switchGainsMbps`).
+        /// terms).
         var switchGains: [Double] = []
-        var switchGainsMbps: [Double] = []
         /// True when the ladder's Mbps never fall with the level (made with `switchGains`): then so do those of
-        /// any allowed range, which `Search.finishLast` relies on to stop early.
+        /// any allowed range, which the reserve bound needs (`Search.init`).
         var ladderAscending = true
 
         init() {}
 
-        mutating func prepareSwitchGains(mbps: UnsafeBufferPointer<Double>) {
-            let levels = mbps.count
-            if switchGainsMbps.count == levels {
+        /// Makes `mbps`, `switchGains` and `ladderAscending` for the ladder `variants` unless they are made for its
+        /// bitrates already (the same bitrates give the same Mbps): a decision compares integers, and neither
+        /// divides nor fills tables.
+        mutating func prepareLadder(_ variants: [VariantInfo]) {
+            let levels = variants.count
+            if ladderBitsPerSecond.count == levels {
                 // A plain loop: the generic `elementsEqual` costs more than the search saves with the table.
-                let unchanged = switchGainsMbps.withUnsafeBufferPointer { kept in
-                    var level = 0
-                    while level < levels && kept[level] == mbps[level] { level &+= 1 }
-                    return level == levels
+                let unchanged = ladderBitsPerSecond.withUnsafeBufferPointer { kept in
+                    variants.withUnsafeBufferPointer { variants in
+                        var level = 0
+                        while level < levels && kept[level] == variants[level].nominalBitsPerSecond { level &+= 1 }
+                        return level == levels
+                    }
                 }
                 if unchanged { return }
             }
-            switchGainsMbps = Array(mbps)
+            ladderBitsPerSecond = variants.map(\.nominalBitsPerSecond)
+            mbps = variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
             ladderAscending = !(1..<max(levels, 1)).contains { mbps[$0 - 1] > mbps[$0] }
             switchGains = Array(repeating: 0, count: levels * levels)
             for previous in 0..<levels {
@@ -314,6 +336,8 @@ struct LookaheadPlanner {
         let downloads: UnsafePointer<Double>
         /// The same at the pessimistic rate.
         let slowDownloads: UnsafePointer<Double>
+        /// The longest download of both tables (at least 0).
+        let longestDownload: Double
         let pessimisticPenalty: Double
         let mbps: UnsafePointer<Double>
         let seen: UnsafeMutablePointer<Seen>
@@ -334,8 +358,8 @@ struct LookaheadPlanner {
         /// The top allowed bitrate: what any step can earn at most.
         let topGain: Double
         /// True when the ladder's bitrates never fall with the level (a ladder's order), so neither do the allowed
-        /// ones (false for a ladder out of order, even if its allowed part is in order: `finishLast` then only
-        /// stops later).
+        /// ones (false for a ladder out of order, even if its allowed part is in order: there is then no reserve
+        /// bound).
         let ascending: Bool
         /// The reserve bound's largest price of a second of download (0: no reserve bound; see `init`).
         let reservePrice: Double
@@ -356,8 +380,9 @@ struct LookaheadPlanner {
             planner: LookaheadPlanner, downloads: UnsafePointer<Double>, mbps: UnsafePointer<Double>, ascending: Bool,
             seen: UnsafeMutablePointer<Seen>, seenCount: UnsafeMutablePointer<Int>,
             nearestFirst: UnsafePointer<Int>, switchGains: UnsafePointer<Double>,
-            restValues: UnsafeMutablePointer<SIMD2<Double>>, steps: Int, bestFirst: Int
+            restValues: UnsafeMutablePointer<SIMD2<Double>>, longestDownload: Double, steps: Int, bestFirst: Int
         ) {
+            self.longestDownload = longestDownload
             self.switchGains = switchGains
             allowed = planner.allowed
             startBuffer = planner.startBuffer
@@ -415,9 +440,7 @@ struct LookaheadPlanner {
             let lowest = allowed.lowerBound
             let highest = allowed.upperBound
             let target = max(terminalTarget, segmentSeconds)
-            var longest = 0.0
-            for cell in 0..<(2 &* steps &* levels) where downloads[cell] > longest { longest = downloads[cell] }
-            restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longest)
+            restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longestDownload)
                 + reservePrice * (capSeconds + Double(steps) * segmentSeconds + target)
             let gains = restValues + steps &* levels
             var depth = steps &- 1
@@ -430,15 +453,17 @@ struct LookaheadPlanner {
                 let rest = restValues + depth &* levels
                 // (`replacing(with:where:)` with `.>`: a running maximum, one `maxpd` for both prices.)
                 var below = SIMD2<Double>(repeating: -.infinity)
-                for level in lowest...highest {
+                var level = lowest
+                while level <= highest {
                     let gain = mbps[level] - prices * (next[level] - segmentSeconds) + nextRest[level]
                     gains[level] = gain
                     let candidate = gain + mbps[level]
                     below = below.replacing(with: candidate, where: candidate .> below)
                     rest[level] = below - mbps[level]
+                    level &+= 1
                 }
                 var above = SIMD2<Double>(repeating: -.infinity)
-                var level = highest
+                level = highest
                 while level >= lowest {
                     let candidate = gains[level] - mbps[level]
                     above = above.replacing(with: candidate, where: candidate .> above)
@@ -480,7 +505,7 @@ struct LookaheadPlanner {
                 if bound < best || (bound == best && level >= bestFirst) { continue }
                 let buffer = positivePart(start - downloads[level]) + segmentSeconds
                 let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
-                let reserve = (margin + restValues[level] + prices * buffer).min()
+                let reserve = lesser(margin + restValues[level] + prices * buffer)
                 if reserve < best || (reserve == best && level >= bestFirst) { continue }
                 return false
             }
@@ -578,12 +603,12 @@ struct LookaheadPlanner {
                     let bound = value + (laterGain + mbps[level])
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
-                let buffer = positivePart(start - row[level]) + segmentSeconds
-                let worse = positivePart(worseStart - slowRow[level]) + segmentSeconds
+                let (buffer, worse) = buffersAfter(
+                    row: row, slowRow: slowRow, level: level, start: start, worseStart: worseStart)
                 if hasReserve {
                     // The reserve bound at its best price (see `init`), with a margin of 1e-9 of its terms' magnitude.
                     let margin = value + 1e-9 * (restScale + abs(value) + reservePrice * buffer)
-                    let bound = (margin + restValues[depth &* levels &+ level] + prices * buffer).min()
+                    let bound = lesser(margin + restValues[depth &* levels &+ level] + prices * buffer)
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
                 if depth &+ 2 == steps {
@@ -603,50 +628,55 @@ struct LookaheadPlanner {
         }
 
         /// The last step after `previous` at depth > 0: every level here completes a plan with the same first
-        /// level, so only the best value among them matters, and two exact shortcuts skip levels that cannot beat
-        /// the best plan (each with a margin far above any rounding, as the bound's; a tie cannot win, the first
-        /// level being the same):
-        /// - above `previous`, a level whose downloads (both scenarios) are no shorter earns the same bitrate net of
-        ///   the switch, with no less stall and no more buffer: it is worth at most `previous`'s plan, so when that
-        ///   one cannot beat the best, they are not played;
-        /// - below `previous`, a level earns at most 2 · its bitrate − `previous`'s (no stall, the switch paid),
-        ///   which falls with the level: from the first that cannot beat the best, no lower level is played.
+        /// level, so only the best value among them matters: `finish` of their maximum keeps the same best value
+        /// and first level as finishing each in turn (a later one can then only win by a strictly higher value).
+        /// The values are computed two levels at a time, with no branch (the outcome of a branch per level here
+        /// is hard to predict); a level may be computed twice, which does not change the maximum. Each lane is
+        /// `lastValue`'s arithmetic, operation for operation, so the values are the same doubles.
         mutating func finishLast(previous: Int, start: Double, worseStart: Double, reward: Double, first: Int) {
             let depth = steps &- 1
             let row = downloads + depth &* levels
             let slowRow = slowDownloads + depth &* levels
-            let held = lastValue(
-                row: row, slowRow: slowRow, level: previous, previous: previous, start: start, worseStart: worseStart,
-                reward: reward)
-            finish(value: held, first: first)
             let lowest = allowed.lowerBound
             let highest = allowed.upperBound
-            let margin = 1e-9 * (1 + abs(reward) + abs(held) + topGain)
-            let heldLoses = held + margin < best
-            if previous < highest {
-                for level in (previous + 1)...highest {
-                    if heldLoses && row[level] >= row[previous] && slowRow[level] >= slowRow[previous] { continue }
-                    finish(
-                        value: lastValue(
-                            row: row, slowRow: slowRow, level: level, previous: previous, start: start,
-                            worseStart: worseStart, reward: reward),
-                        first: first)
-                }
+            guard lowest < highest else {
+                finish(
+                    value: lastValue(
+                        row: row, slowRow: slowRow, level: lowest, previous: previous, start: start,
+                        worseStart: worseStart, reward: reward),
+                    first: first)
+                return
             }
-            var level = previous - 1
-            while level >= lowest {
-                let most = reward + 2 * mbps[level] - mbps[previous]
-                if most + 1e-9 * (1 + abs(reward) + abs(most) + topGain) < best {
-                    if ascending { break }
-                } else {
-                    finish(
-                        value: lastValue(
-                            row: row, slowRow: slowRow, level: level, previous: previous, start: start,
-                            worseStart: worseStart, reward: reward),
-                        first: first)
-                }
-                level -= 1
+            let starts = SIMD2(repeating: start)
+            let worseStarts = SIMD2(repeating: worseStart)
+            let rewards = SIMD2(repeating: reward)
+            let previousMbps = SIMD2(repeating: mbps[previous])
+            let target = SIMD2(repeating: terminalTarget)
+            var most = SIMD2(repeating: -Double.infinity)
+            var level = lowest
+            while true {
+                // Levels `pair` and `pair + 1` (the last pair overlaps the one before when the count is odd).
+                let pair = min(level, highest &- 1)
+                let download = Self.pair(row + pair)
+                let slow = Self.pair(slowRow + pair)
+                let bitrate = Self.pair(mbps + pair)
+                var value = rewards + bitrate - rebufferPenalty * positivePart(download - starts)
+                let gap = bitrate - previousMbps
+                value -= SIMD2(abs(gap[0]), abs(gap[1]))
+                value -= pessimisticPenalty * positivePart(slow - worseStarts)
+                let buffer = positivePart(starts - download) + segmentSeconds
+                value = value.replacing(with: value - terminalWeight * (target - buffer), where: buffer .< target)
+                most = most.replacing(with: value, where: value .> most)
+                level &+= 2
+                if level > highest { break }
             }
+            finish(value: max(most[0], most[1]), first: first)
+        }
+
+        /// The two doubles at `pointer` and the one after it.
+        @inline(__always)
+        static func pair(_ pointer: UnsafePointer<Double>) -> SIMD2<Double> {
+            UnsafeRawPointer(pointer).loadUnaligned(as: SIMD2<Double>.self)
         }
 
         /// The whole value of a plan whose last step plays `level` after `previous` (the arithmetic of `play` and
@@ -675,7 +705,20 @@ struct LookaheadPlanner {
             let value = stepValue(
                 row: row, slowRow: slowRow, level: level, previous: previous, start: start, worseStart: worseStart,
                 reward: reward, switches: true)
-            return (value, positivePart(start - row[level]) + segmentSeconds, positivePart(worseStart - slowRow[level]) + segmentSeconds)
+            let (buffer, worse) = buffersAfter(
+                row: row, slowRow: slowRow, level: level, start: start, worseStart: worseStart)
+            return (value, buffer, worse)
+        }
+
+        /// Both buffers after downloading `level` from `start` and `worseStart`: positivePart(start − download) +
+        /// segment in each scenario, both lanes at once (the compiler otherwise branches on the second's sign,
+        /// which is hard to predict).
+        @inline(__always)
+        func buffersAfter(
+            row: UnsafePointer<Double>, slowRow: UnsafePointer<Double>, level: Int, start: Double, worseStart: Double
+        ) -> (buffer: Double, worse: Double) {
+            let buffers = positivePart(SIMD2(start, worseStart) - SIMD2(row[level], slowRow[level])) + segmentSeconds
+            return (buffers[0], buffers[1])
         }
 
         /// The QoE after the step of `step(row:slowRow:level:previous:start:worseStart:reward:)`, alone;
@@ -698,6 +741,15 @@ struct LookaheadPlanner {
         /// and the downloads and buffers here never are.
         @inline(__always)
         func positivePart(_ x: Double) -> Double { x > 0 ? x : 0 }
+
+        /// The lesser lane: `x.min()` (`x[1] < x[0] ? x[1] : x[0]`), without the test for NaN it adds (the bounds
+        /// never are).
+        @inline(__always)
+        func lesser(_ x: SIMD2<Double>) -> Double { x[1] < x[0] ? x[1] : x[0] }
+
+        /// `positivePart` of each lane (one `maxpd`).
+        @inline(__always)
+        func positivePart(_ x: SIMD2<Double>) -> SIMD2<Double> { x.replacing(with: 0, where: .!(x .> 0)) }
 
         /// A buffer before a request: idle until one more segment fits under the cap.
         @inline(__always)
