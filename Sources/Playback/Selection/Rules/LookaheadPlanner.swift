@@ -56,7 +56,12 @@ struct LookaheadPlanner {
 
     /// The nominal bitrate of `level`, Mbps: what QoE_lin counts.
     @inline(__always)
-    func mbps(_ level: Int) -> Double { Double(variants[level].nominalBitsPerSecond) / 1_000_000 }
+    func mbps(_ level: Int) -> Double { Self.mbps(of: variants[level]) }
+
+    /// The nominal bitrate of `variant`, Mbps (one expression for `mbps(_:)` and the scratch's ladder, so both
+    /// give the same doubles).
+    @inline(__always)
+    static func mbps(of variant: VariantInfo) -> Double { Double(variant.nominalBitsPerSecond) / 1_000_000 }
 
     /// The first level of the best plan over `steps` segments.
     ///
@@ -223,7 +228,7 @@ struct LookaheadPlanner {
                 if unchanged { return }
             }
             ladderBitsPerSecond = variants.map(\.nominalBitsPerSecond)
-            mbps = variants.map { Double($0.nominalBitsPerSecond) / 1_000_000 }
+            mbps = variants.map(LookaheadPlanner.mbps(of:))
             ladderAscending = !(1..<max(levels, 1)).contains { mbps[$0 - 1] > mbps[$0] }
             switchGains = Array(repeating: 0, count: levels * levels)
             for previous in 0..<levels {
