@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 
-# Debian packages: C libraries we link (libav*, libmicrohttpd, libcrypto), real clients the tests and
+# Debian packages: C libraries we link (libav*, libcrypto, zlib), real clients the tests and
 # benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
 # Node for the index page player's script test).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \

@@ -24,12 +24,13 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Linux system calls Glibc's module lacks (openat2, statx, epoll, eventfd): a header only, nothing to link.
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Adapters: the only modules that touch C.
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
-        .target(name: "Server", dependencies: ["HLS", "CMicroHTTPD", "CCrypto"]),
+        .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto"]),
 
         // Command line.
         .target(

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Synchronization
-internal import CMicroHTTPD
+internal import CLinux
 
 /// The videos of the served folder: every sub-folder (not hidden) holding a `master.m3u8`, id = folder name.
 ///

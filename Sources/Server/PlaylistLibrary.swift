@@ -24,6 +24,11 @@ final class PlaylistLibrary: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
+    /// True when the version of `file` is already parsed and kept under `key`.
+    func holds(_ file: ServedFolder.File, key: String) -> Bool {
+        entries.withLock { $0[key]?.stamp == file.stamp }
+    }
+
     /// The entry for `file`, found under `key` (its path below the folder).
     func playlist(_ file: ServedFolder.File, key: String) -> Entry {
         let stamp = file.stamp

@@ -1,30 +1,27 @@
 import Synchronization
-internal import CMicroHTTPD
 
-/// Whole-file 200 answers for small files (playlists, subtitles, posters), kept as ready libmicrohttpd
-/// responses and given again while the file on disk is unchanged: a repeated request then costs one `fstatat`
-/// and a queue call instead of the path guard, an open, a parse and a dozen header strings.
+/// Whole-file 200 answers for small files (playlists, subtitles, posters), kept serialised (field block and
+/// body) and given again while the file on disk is unchanged: a repeated request then costs one `fstatat` and
+/// one send instead of the path guard, an open, a parse and a dozen header strings.
 ///
 /// Keyed by the request target exactly as received (path and query), so an entry is only ever found by a
 /// request that took the full route to the same answer before. Each use is checked by
 /// `RequestHandler.stillHolds` (same inode, size and nanosecond mtime; token still valid), so a live playlist is
 /// never answered from an older version, and the Cache-Control that goes with a version goes with it.
 final class PreparedAnswers: Sendable {
-    /// One prepared answer: a libmicrohttpd response (reference-counted by the library, so it can be queued on
-    /// many connections at once) and the file version it was made from.
-    final class Answer: @unchecked Sendable {
-        let response: OpaquePointer
+    /// One prepared answer: its header fields as `ResponseHead.fieldBlock` writes them (CORS and
+    /// `Content-Length` included), its body, and the file version it was made from.
+    final class Answer: Sendable {
+        let fieldBlock: [UInt8]
+        let body: [UInt8]
         let version: ServedFileVersion
-        let bodyLength: Int64
+        var bodyLength: Int64 { Int64(body.count) }
 
-        fileprivate init(response: OpaquePointer, version: ServedFileVersion, bodyLength: Int64) {
-            self.response = response
+        fileprivate init(fieldBlock: [UInt8], body: [UInt8], version: ServedFileVersion) {
+            self.fieldBlock = fieldBlock
+            self.body = body
             self.version = version
-            self.bodyLength = bodyLength
         }
-
-        // Connections still sending it hold their own reference.
-        deinit { MHD_destroy_response(response) }
     }
 
     /// Larger files go out with sendfile on every request.
@@ -64,9 +61,9 @@ final class PreparedAnswers: Sendable {
             body = region.file.read(offset: region.offset, count: Int(region.length))
             guard body.count == region.length, FileStamp(of: region.file) == version.stamp else { return nil }
         }
-        guard body.count <= Self.maximumBodyBytes, let made = HTTPServer.makeResponse(headers: response.headers, body: body)
-        else { return nil }
-        let answer = Answer(response: made, version: version, bodyLength: Int64(body.count))
+        guard body.count <= Self.maximumBodyBytes else { return nil }
+        let fieldBlock = ResponseHead.fieldBlock(status: 200, headers: response.headers, contentLength: Int64(body.count))
+        let answer = Answer(fieldBlock: fieldBlock, body: body, version: version)
         store.withLock { store in
             if store.answers.count >= Self.capacity || store.bodyBytes + answer.bodyLength > Self.budgetBytes {
                 store = Store()

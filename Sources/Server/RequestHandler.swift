@@ -30,10 +30,23 @@ public final class RequestHandler: Sendable {
 
     /// The answer to `request` at `now` (seconds since the epoch, for token expiry).
     public func respond(to request: HTTPRequest, now: Int64) -> HTTPResponse {
-        var response = route(request, now: now)
+        var response = route(request, now: now, inline: false) ?? HTTPResponse(status: 500)
         response.headers.append(contentsOf: corsHeaders)
         return response
     }
+
+    /// The same answer as `respond`, or nil when making it may take long: parsing (or rewriting for a token) a
+    /// playlist larger than `inlinePlaylistBytes` that is not already parsed, or reading the catalogue. The event
+    /// loops answer with this and pass the rest to background workers, so that one slow answer never holds up the
+    /// requests of other clients.
+    func quickResponse(to request: HTTPRequest, now: Int64) -> HTTPResponse? {
+        guard var response = route(request, now: now, inline: true) else { return nil }
+        response.headers.append(contentsOf: corsHeaders)
+        return response
+    }
+
+    /// Playlists up to this size are parsed on the event loop (well under a millisecond).
+    static let inlinePlaylistBytes: Int64 = 64 * 1024
 
     /// True while the answer made for `version` still holds at `now`: the file on disk is still that version
     /// and, when URLs are signed, its token is still valid. Together with a request that `canReuseAnswer`, this
@@ -47,7 +60,7 @@ public final class RequestHandler: Sendable {
         return folder.currentStamp(relativePath: version.relativePath) == version.stamp
     }
 
-    private func route(_ request: HTTPRequest, now: Int64) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, now: Int64, inline: Bool) -> HTTPResponse? {
         let isAPI = request.rawPath.hasPrefix("/v1/") || request.rawPath == "/v1"
         switch request.method {
         case "GET", "HEAD": break
@@ -65,18 +78,23 @@ public final class RequestHandler: Sendable {
         guard let query = request.queryParameters else {
             return error(400, "bad_query", "malformed query string", json: isAPI)
         }
-        if segments.isEmpty { return indexPage() }
-        if segments[0] == "v1" { return api(Array(segments.dropFirst()), request, query: query, now: now) }
+        if segments.isEmpty { return inline ? nil : indexPage() }
+        if segments[0] == "v1" { return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline) }
         // A plain file: the first segment is the video it belongs to.
-        return file(segments, videoID: segments.count > 1 ? segments[0] : nil, request, query: query, now: now, json: false)
+        return file(
+            segments, videoID: segments.count > 1 ? segments[0] : nil, request, query: query, now: now, json: false,
+            inline: inline)
     }
 
-    private func api(_ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64) -> HTTPResponse {
+    private func api(
+        _ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64, inline: Bool
+    ) -> HTTPResponse? {
         guard segments.first == "videos" else { return error(404, "not_found", "unknown endpoint", json: true) }
         switch segments.count {
         case 1:
-            return videoList(query: query)
+            return inline ? nil : videoList(query: query)
         case 3 where segments[2] == "stream":
+            if inline { return nil }
             let id = segments[1]
             if let signer, !signer.isValid(query["token"], videoID: id, now: now) { return forbidden() }
             guard let video = catalogue.video(id) else {
@@ -86,7 +104,9 @@ public final class RequestHandler: Sendable {
         case 2:
             return error(404, "not_found", "unknown endpoint", json: true)
         default:
-            return file(Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true)
+            return file(
+                Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true,
+                inline: inline)
         }
     }
 
@@ -111,8 +131,8 @@ public final class RequestHandler: Sendable {
 
     private func file(
         _ segments: [String], videoID: String?, _ request: HTTPRequest, query: [String: String], now: Int64,
-        json: Bool
-    ) -> HTTPResponse {
+        json: Bool, inline: Bool
+    ) -> HTTPResponse? {
         var token: String?
         if let signer {
             token = query["token"]
@@ -130,7 +150,10 @@ public final class RequestHandler: Sendable {
         var size = file.size
         var cacheControl: String
         if kind == .playlist {
-            let playlist = playlists.playlist(file, key: segments.joined(separator: "/"))
+            let key = segments.joined(separator: "/")
+            let isLarge = file.size > Self.inlinePlaylistBytes
+            if inline && isLarge && (token != nil || !playlists.holds(file, key: key)) { return nil }
+            let playlist = playlists.playlist(file, key: key)
             cacheControl = CachePolicy.cacheControl(for: kind, playlist: playlist.facts)
             if let token {
                 let bytes = playlist.appendingToken(token)
@@ -215,20 +238,9 @@ public final class RequestHandler: Sendable {
         return HTTPResponse(
             status: status,
             headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)] + extra,
-            body: .bytes(Array("\(status) \(Self.reason(status))\n".utf8)))
+            body: .bytes(Array("\(status) \(HTTPStatus.reason(status))\n".utf8)))
     }
 
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 414: "URI Too Long"
-        case 416: "Range Not Satisfiable"
-        default: "Error"
-        }
-    }
 }
 
 extension ClosedRange<Int64> {

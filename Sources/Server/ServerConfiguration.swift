@@ -13,17 +13,21 @@ public struct ServerConfiguration: Sendable {
     public var tokenSecret: String?
     /// Threads answering requests (each with its own epoll loop); 0 means one per processor.
     public var threadCount: Int = 0
-    /// Keep whole-file answers for small files ready and give them again while the file is unchanged (see
-    /// `PreparedAnswers`); off only to compare with the uncached path.
-    public var reusesAnswers: Bool = true
-    /// Simultaneous connections accepted; more wait in the listen backlog.
+    /// Simultaneous connections. When all are taken, the connection that has waited longest for a request is
+    /// closed to make room; when none is waiting, the newcomer gets 503.
     public var connectionLimit: Int = 4096
-    /// A connection idle (or trickling) this long is closed.
-    public var idleTimeoutSeconds: Int = 30
+    /// Simultaneous connections from one client address (0: no cap); beyond it, 503. Behind a proxy every
+    /// connection comes from the proxy's address: raise it or set 0 there.
+    public var connectionsPerAddress: Int = 256
+    /// How long a request head may take to arrive, and how long a connection may stay idle.
+    public var timeouts = ConnectionTimeouts()
+    /// Sizes of the request line and head.
+    public var requestLimits = RequestLimits()
     /// Longest request path accepted (414 beyond).
     public var maximumPathBytes: Int = PathGuard.defaultMaximumBytes
-    /// Memory per connection for the request line and headers; larger requests get 431 (or 414).
-    public var requestHeaderBytes: Int = 16 * 1024
+    /// Keep whole-file answers for small files ready (see `PreparedAnswers`); off only in tests that compare
+    /// both paths.
+    var reusesAnswers: Bool = true
 
     public init(root: String) { self.root = root }
 }
