@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "FilterzCLITests", dependencies: ["FilterzCLI", "HLS", "FilterzTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

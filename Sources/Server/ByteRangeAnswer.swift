@@ -5,7 +5,9 @@
 ///     ByteRangeAnswer(rangeHeader: "bytes=1000-", size: 1000)  // .unsatisfiable
 ///
 /// Only single ranges are honoured; a list of ranges (`bytes=0-1,5-6`) and anything malformed is answered with
-/// the whole file (a server may ignore `Range`). Sizes are in bytes.
+/// the whole file (a server may ignore `Range`). Sizes are in bytes. Positions of any length are read, those
+/// past 2⁶³ − 1 as 2⁶³ − 1: a first position past the end is 416, a last position or suffix past it is clamped
+/// to the file (RFC 9110 §14.1.2).
 public enum ByteRangeAnswer: Sendable, Hashable {
     /// 200 with the whole file.
     case whole
@@ -73,9 +75,16 @@ public enum ByteRangeAnswer: Sendable, Hashable {
         }
     }
 
-    /// Digits only (no sign, no spaces), at most 18 of them so the value fits in Int64.
+    /// Digits only (no sign, no spaces), any number of them; values past `Int64.max` saturate there.
     private static func digits(_ text: Substring) -> Int64? {
-        guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int64(text)
+        guard !text.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte - 0x30))
+            value = overflowTimes || overflowSum ? Int64.max : sum
+        }
+        return value
     }
 }

@@ -8,7 +8,7 @@ public struct CORSPolicy: Sendable, Hashable {
     public var allowedOrigin: String
 
     public static let allowedMethods = "GET, HEAD, OPTIONS"
-    public static let allowedHeaders = "Range, If-None-Match, If-Modified-Since, Origin, Accept"
+    public static let allowedHeaders = "Range, If-None-Match, If-Modified-Since, Origin, Accept, X-API-Key"
     public static let exposedHeaders = "Content-Length, Content-Range"
     public static let preflightMaxAgeSeconds = 86_400
 

@@ -48,14 +48,15 @@ public struct CatalogueVideo: Sendable, Hashable {
         self.createdAtNanoseconds = createdAtNanoseconds
     }
 
-    /// The list entry of `GET /v1/videos`.
-    public var summaryJSON: JSONValue {
-        .object([
+    /// The list entry of `GET /v1/videos`; the thumbnail URL carries `token` when one is given.
+    public func summaryJSON(token: String? = nil) -> JSONValue {
+        let suffix = token.map { "?token=" + CatalogueURLs.encodeSegment($0) } ?? ""
+        return .object([
             ("video_id", .string(id)),
             ("title", .string(title)),
             ("description", .string(description)),
             ("duration", durationSeconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
-            ("thumbnail_url", posterRelativePath.map { .string(CatalogueURLs.file(videoID: id, relativePath: $0)) } ?? .null),
+            ("thumbnail_url", posterRelativePath.map { .string(CatalogueURLs.file(videoID: id, relativePath: $0) + suffix) } ?? .null),
             ("available_qualities", .array(qualities.map { .string($0.name) })),
             ("created_at", .string(ISO8601.format(nanoseconds: createdAtNanoseconds))),
         ])

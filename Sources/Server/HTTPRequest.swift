@@ -30,12 +30,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The header `name` (lower case), if sent.
     public func header(_ name: String) -> String? { headers[name] }
 
-    /// The names of the request headers the server reads (lower case); the adapter fetches only these.
-    public static let headerNames = [
-        "range", "if-range", "if-none-match", "if-modified-since", "origin", "access-control-request-method",
-    ]
-
-    /// True when no header asks for a part or a condition (Range, If-Range, If-None-Match, If-Modified-Since)
+    /// True when no header asks for a part or a condition (Range, If-Range, If-None-Match, If-Modified-Since,
+    /// If-Match, If-Unmodified-Since)
     /// and the query is empty or a lone `token`: the answer for a file is then its whole 200, the same for every
     /// such request. (Other queries are not worth keeping answers for, and would let a client fill memory with
     /// `?1`, `?2`, ….)
@@ -43,7 +39,7 @@ public struct HTTPRequest: Sendable, Hashable {
         (method == "GET" || method == "HEAD")
             && (rawQuery.isEmpty || (rawQuery.hasPrefix("token=") && !rawQuery.contains("&")))
             && headers["range"] == nil && headers["if-range"] == nil && headers["if-none-match"] == nil
-            && headers["if-modified-since"] == nil
+            && headers["if-modified-since"] == nil && headers["if-match"] == nil && headers["if-unmodified-since"] == nil
     }
 
     /// The decoded query parameters (`+` is a space); the first occurrence of a name wins. Nil for a malformed

@@ -30,6 +30,8 @@ public final class HTTPServer: @unchecked Sendable {
     public init(configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerError) {
         self.configuration = configuration
         let handler = try RequestHandler(configuration: configuration)
+        // sendfile(2) takes no MSG_NOSIGNAL: a client that goes away mid-file must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit(toAtLeast: configuration.connectionLimit + 256)
         listener = try ListeningSocket(host: configuration.host, port: configuration.port)
         port = listener.port

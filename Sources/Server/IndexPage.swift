@@ -20,7 +20,8 @@
 /// `data-player="none"` and adds `<p class="player-note">` after the video. Until `data-player` is set the
 /// page has not decided, so a script that starts playback should wait for it.
 enum IndexPage {
-    static func render(videos: [CatalogueVideo], tokensRequired: Bool) -> String {
+    /// `token` gives each video's token when URLs are signed (nil: unsigned); every link and source then carries it.
+    static func render(videos: [CatalogueVideo], token: (String) -> String? = { _ in nil }) -> String {
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>Filterz videos</title>
@@ -30,17 +31,15 @@ enum IndexPage {
             <body><h1>Filterz videos</h1>
 
             """
-        if tokensRequired {
-            html += "<p>Media on this server needs signed URLs (<code>filterz sign VIDEO_ID</code>).</p>\n"
-        }
         let ordered = videos.sorted(by: CataloguePage.catalogueOrder)
         if ordered.isEmpty { html += "<p>No videos yet: a video is a folder with a <code>master.m3u8</code>.</p>\n" }
         for video in ordered {
-            let master = CatalogueURLs.master(videoID: video.id)
+            let suffix = token(video.id).map { "?token=" + CatalogueURLs.encodeSegment($0) } ?? ""
+            let master = CatalogueURLs.master(videoID: video.id) + suffix
             html += "<article id=\"\(escape(video.id))\"><h2>\(escape(video.title))</h2>\n"
             var videoTag = "<video id=\"video-\(escape(video.id))\" data-master=\"\(escape(master))\" controls preload=\"none\" width=\"640\""
             if let poster = video.posterRelativePath {
-                let url = CatalogueURLs.file(videoID: video.id, relativePath: poster)
+                let url = CatalogueURLs.file(videoID: video.id, relativePath: poster) + suffix
                 videoTag += " poster=\"\(escape(url))\""
             }
             html += videoTag + "><source src=\"\(escape(master))\" type=\"application/vnd.apple.mpegurl\">"

@@ -11,9 +11,9 @@ final class PlaylistLibrary: Sendable {
         var facts: PlaylistFacts?
         var stamp: FileStamp
 
-        /// The playlist with `token=` added to every URI in it.
-        func appendingToken(_ token: String) -> [UInt8] {
-            TokenRewriter.appendingToken(token, to: bytes)
+        /// The playlist with `token=` added to every URI in it that stays within the video (see `TokenRewriter`).
+        func appendingToken(_ token: String, directory: [String], root: [String]) -> [UInt8] {
+            TokenRewriter.appendingToken(token, to: bytes, directory: directory, root: root)
         }
     }
 

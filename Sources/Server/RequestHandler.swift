@@ -10,6 +10,9 @@ public final class RequestHandler: Sendable {
     /// `cors.headers`, computed once.
     let corsHeaders: [(String, String)]
     let signer: URLSigner?
+    let apiKey: [UInt8]?
+    let tokenLifetimeSeconds: Int64
+    let servesIndexWhenSigned: Bool
     let playlists: PlaylistLibrary
     let maximumPathBytes: Int
 
@@ -24,6 +27,14 @@ public final class RequestHandler: Sendable {
         } else {
             signer = nil
         }
+        if let key = configuration.apiKey {
+            guard !key.isEmpty else { throw .emptyAPIKey }
+            apiKey = Array(key.utf8)
+        } else {
+            apiKey = nil
+        }
+        tokenLifetimeSeconds = configuration.tokenLifetimeSeconds
+        servesIndexWhenSigned = configuration.servesIndexWhenSigned
         playlists = PlaylistLibrary()
         maximumPathBytes = configuration.maximumPathBytes
     }
@@ -78,7 +89,10 @@ public final class RequestHandler: Sendable {
         guard let query = request.queryParameters else {
             return error(400, "bad_query", "malformed query string", json: isAPI)
         }
-        if segments.isEmpty { return inline ? nil : indexPage() }
+        if segments.isEmpty {
+            if signer != nil && !servesIndexWhenSigned { return error(404, "not_found", "no index here", json: false) }
+            return inline ? nil : indexPage(now: now)
+        }
         if segments[0] == "v1" { return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline) }
         // A plain file: the first segment is the video it belongs to.
         return file(
@@ -92,15 +106,16 @@ public final class RequestHandler: Sendable {
         guard segments.first == "videos" else { return error(404, "not_found", "unknown endpoint", json: true) }
         switch segments.count {
         case 1:
-            return inline ? nil : videoList(query: query)
+            if let refusal = apiRefusal(request) { return refusal }
+            return inline ? nil : videoList(query: query, now: now)
         case 3 where segments[2] == "stream":
+            if let refusal = apiRefusal(request) { return refusal }
             if inline { return nil }
             let id = segments[1]
-            if let signer, !signer.isValid(query["token"], videoID: id, now: now) { return forbidden() }
             guard let video = catalogue.video(id) else {
                 return error(404, "video_not_found", "no video '\(id)'", json: true)
             }
-            return json(200, video.streamJSON(token: signer == nil ? nil : query["token"]))
+            return json(200, video.streamJSON(token: freshToken(videoID: id, now: now)))
         case 2:
             return error(404, "not_found", "unknown endpoint", json: true)
         default:
@@ -110,7 +125,28 @@ public final class RequestHandler: Sendable {
         }
     }
 
-    private func videoList(query: [String: String]) -> HTTPResponse {
+    /// The answer that keeps a request out of the catalogue API, or nil when it may come in: with an API key
+    /// configured the request must send it (`X-API-Key`, compared in constant time); with signed URLs and no
+    /// key the API is closed.
+    private func apiRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        if let apiKey {
+            guard let given = request.header("x-api-key"), ConstantTime.equal(Array(given.utf8), apiKey) else {
+                return error(403, "api_key_required", "send the app's API key in X-API-Key", json: true)
+            }
+            return nil
+        }
+        if signer != nil {
+            return error(403, "api_closed", "the catalogue API needs --api-key when URLs are signed", json: true)
+        }
+        return nil
+    }
+
+    /// A token for `videoID` valid for the configured lifetime, nil when URLs are not signed.
+    private func freshToken(videoID: String, now: Int64) -> String? {
+        signer?.token(videoID: videoID, expiresAt: now + tokenLifetimeSeconds)
+    }
+
+    private func videoList(query: [String: String], now: Int64) -> HTTPResponse {
         var limit = CataloguePage.defaultLimit
         if let text = query["limit"] {
             guard let value = Int(text), (1...CataloguePage.maximumLimit).contains(value) else {
@@ -126,7 +162,7 @@ public final class RequestHandler: Sendable {
             cursor = decoded
         }
         let page = CataloguePage(videos: catalogue.videos(), after: cursor, limit: limit)
-        return json(200, page.json)
+        return json(200, page.json(token: { freshToken(videoID: $0, now: now) }))
     }
 
     private func file(
@@ -155,8 +191,10 @@ public final class RequestHandler: Sendable {
             if inline && isLarge && (token != nil || !playlists.holds(file, key: key)) { return nil }
             let playlist = playlists.playlist(file, key: key)
             cacheControl = CachePolicy.cacheControl(for: kind, playlist: playlist.facts)
-            if let token {
-                let bytes = playlist.appendingToken(token)
+            if let token, let videoID {
+                // The video's root as this request reached it: /v1/videos/{id}/… or /{id}/….
+                let root = json ? ["v1", "videos", videoID] : [videoID]
+                let bytes = playlist.appendingToken(token, directory: root + segments.dropFirst().dropLast(), root: root)
                 validators = validators.variant(token)
                 size = Int64(bytes.count)
                 body = .bytes(bytes)
@@ -173,10 +211,15 @@ public final class RequestHandler: Sendable {
         headers.append(("ETag", validators.entityTag))
         headers.append(("Last-Modified", validators.lastModified))
         headers.append(("Cache-Control", cacheControl))
+        guard validators.preconditionsHold(
+            ifMatch: request.header("if-match"), ifUnmodifiedSince: request.header("if-unmodified-since"))
+        else {
+            return HTTPResponse(status: 412, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" })
+        }
         if validators.isNotModified(
             ifNoneMatch: request.header("if-none-match"), ifModifiedSince: request.header("if-modified-since"))
         {
-            // libmicrohttpd sends no body with a 304 but states the body's length: give it the real one.
+            // The body stays attached so the length it states is the real one; a 304 sends none.
             return HTTPResponse(
                 status: 304, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" }, body: body)
         }
@@ -207,8 +250,8 @@ public final class RequestHandler: Sendable {
         }
     }
 
-    private func indexPage() -> HTTPResponse {
-        let html = IndexPage.render(videos: catalogue.videos(), tokensRequired: signer != nil)
+    private func indexPage(now: Int64) -> HTTPResponse {
+        let html = IndexPage.render(videos: catalogue.videos(), token: { freshToken(videoID: $0, now: now) })
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)],

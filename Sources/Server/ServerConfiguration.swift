@@ -11,6 +11,14 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigin: String = "*"
     /// When set, every media request needs a valid `token` (see `URLSigner`).
     public var tokenSecret: String?
+    /// The app's API key: when set, the catalogue API (`/v1/videos`, `/v1/videos/{id}/stream`) answers only
+    /// requests that send it in `X-API-Key`. With `tokenSecret` and no key the API is closed (403), since it
+    /// would hand out URLs nobody could play.
+    public var apiKey: String?
+    /// How long the tokens inside the stream API's and the index page's signed URLs stay valid.
+    public var tokenLifetimeSeconds: Int64 = 3600
+    /// With `tokenSecret`, the HTML index at `/` is off (404) unless this is set; when set, it links signed URLs.
+    public var servesIndexWhenSigned: Bool = false
     /// Threads answering requests (each with its own epoll loop); 0 means one per processor.
     public var threadCount: Int = 0
     /// Simultaneous connections. When all are taken, the connection that has waited longest for a request is

@@ -31,6 +31,21 @@ public struct Validators: Sendable, Hashable {
         return copy
     }
 
+    /// False when a precondition of the request fails and the answer must be 412 (RFC 9110 §13.1.1, §13.1.4,
+    /// evaluated in the order of §13.2.2): `If-Match` (strong comparison, `*` matches any version) decides when
+    /// present; otherwise `If-Unmodified-Since` (a version modified after the date fails; a date that does not
+    /// parse is ignored).
+    public func preconditionsHold(ifMatch: String?, ifUnmodifiedSince: String?) -> Bool {
+        if let ifMatch {
+            let wanted = ifMatch.split(separator: ",").map { $0.trimmingSpaces() }
+            return wanted.contains { $0 == "*" || (!$0.hasPrefix("W/") && $0 == Substring(entityTag)) }
+        }
+        if let ifUnmodifiedSince, let since = HTTPDate.parse(ifUnmodifiedSince) {
+            return lastModifiedSeconds <= since
+        }
+        return true
+    }
+
     /// True when a GET/HEAD with these request headers may be answered 304 Not Modified (RFC 9110 §13.1.2–3):
     /// `If-None-Match` (weak comparison, `*` matches) decides when present; otherwise `If-Modified-Since`.
     public func isNotModified(ifNoneMatch: String?, ifModifiedSince: String?) -> Bool {

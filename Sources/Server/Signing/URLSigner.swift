@@ -19,15 +19,17 @@ public struct URLSigner: Sendable {
         "\(expiresAt)." + hex(signature(videoID: videoID, expiresAt: expiresAt))
     }
 
-    /// True when `token` was made with this secret for `videoID` and has not expired at `now`.
+    /// True when `token` was made with this secret for `videoID` and has not expired at `now`. Only the exact
+    /// form `token(videoID:expiresAt:)` writes is accepted: an expiry with a sign or leading zeros, or a signature
+    /// in capitals, is refused even though it names the same numbers (a token has one spelling, so it cannot be
+    /// varied to slip past a cache key or a log filter).
     public func isValid(_ token: String?, videoID: String, now: Int64) -> Bool {
-        guard let token, let dot = token.firstIndex(of: "."),
-            let expiresAt = Int64(token[..<dot]), expiresAt > now
-        else { return false }
+        guard let token, let dot = token.firstIndex(of: ".") else { return false }
+        let expiryText = token[..<dot]
+        guard let expiresAt = Int64(expiryText), String(expiresAt) == expiryText, expiresAt > now else { return false }
         let given = Array(token[token.index(after: dot)...].utf8)
         let expected = Array(hex(signature(videoID: videoID, expiresAt: expiresAt)).utf8)
-        guard given.count == expected.count else { return false }
-        return CRYPTO_memcmp(given, expected, expected.count) == 0
+        return ConstantTime.equal(given, expected)
     }
 
     /// The root-relative URL of the video's multivariant playlist with a fresh token.

@@ -1,17 +1,23 @@
 import HLS
 
-/// Adds `token=` to every relative URI inside a playlist (variants, I-frame variants, renditions, session data
-/// and keys, content steering, segments, keys, maps, parts, preload hints, rendition reports), so a player that
-/// was given one signed URL can fetch everything below it. Parsed and written back with the `HLS` module, so
-/// untouched lines stay byte for byte. Absolute URLs (another host) are left alone: the token is ours.
+/// Adds `token=` to every URI inside a playlist that leads back into the same video on this server (variants,
+/// I-frame variants, renditions, session data and keys, content steering, segments, keys, maps, parts, preload
+/// hints, rendition reports), so a player that was given one signed URL can fetch everything of that video and
+/// nothing else. Whether a URI stays is decided as browsers resolve it (`SameVideoReference`): a URI that leads
+/// to another host or another video keeps no token, since the token is ours to give. Parsed and written back
+/// with the `HLS` module, so untouched lines stay byte for byte.
 ///
-///     TokenRewriter.appendingToken("9.ab", to: Array("#EXTM3U\n#EXTINF:4,\nseg_0.ts\n".utf8))
+///     TokenRewriter.appendingToken("9.ab", to: Array("#EXTM3U\n#EXTINF:4,\nseg_0.ts\n".utf8),
+///                                  directory: ["a", "v0"], root: ["a"])
 ///     // "#EXTM3U\n#EXTINF:4,\nseg_0.ts?token=9.ab\n"
 public enum TokenRewriter {
-    public static func appendingToken(_ token: String, to bytes: [UInt8]) -> [UInt8] {
+    /// - Parameters:
+    ///   - directory: the decoded path segments of the folder the playlist is served from.
+    ///   - root: the decoded path segments of the video's root folder.
+    public static func appendingToken(_ token: String, to bytes: [UInt8], directory: [String], root: [String]) -> [UInt8] {
         let suffix = "token=" + CatalogueURLs.encodeSegment(token)
         func sign(_ uri: String) -> String {
-            guard !uri.isEmpty, !isAbsolute(uri) else { return uri }
+            guard !uri.isEmpty, SameVideoReference.staysWithin(uri, directory: directory, root: root) else { return uri }
             if let hash = uri.firstIndex(of: "#") {
                 return sign(String(uri[..<hash])) + uri[hash...]
             }
@@ -52,13 +58,5 @@ public enum TokenRewriter {
         case nil:
             return bytes
         }
-    }
-
-    /// `scheme:` URLs and `//host` references point elsewhere.
-    static func isAbsolute(_ uri: String) -> Bool {
-        if uri.hasPrefix("//") { return true }
-        guard let colon = uri.firstIndex(of: ":") else { return false }
-        let scheme = uri[..<colon]
-        return !scheme.isEmpty && !scheme.contains("/") && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
     }
 }
