@@ -13,6 +13,7 @@ import Glibc
     static let site: TestSite? = try? TestSite { site in
         try site.addVideo("a")
         try site.write("big/file.ts", [UInt8](repeating: 0x47, count: 64 << 20))
+        try site.write("big/other.ts", [UInt8](repeating: 0x47, count: 16 << 20))
     }
 
     /// The statuses of every response to `request` on one connection, read until the server closes it.
@@ -169,5 +170,18 @@ import Glibc
         // short of the 64 MiB the head promised.
         #expect(rest.closedByPeer)
         #expect(rest.bytes.count + 4096 < 64 << 20)
+    }
+
+    @Test func clientsLeavingInTheMiddleOfAFileDoNotStopTheServer() throws {
+        let site = try #require(Self.site)
+        for _ in 0..<5 {
+            let connection = try RawConnection(port: site.port)
+            try connection.send("GET /big/other.ts HTTP/1.1\r\nHost: x\r\n\r\n")
+            var first = [UInt8](repeating: 0, count: 1024)
+            #expect(recv(connection.descriptor, &first, first.count, 0) > 0)
+            // Closing with the rest unread resets the connection while sendfile is writing to it.
+        }
+        usleep(200_000)
+        #expect(try fetch(site.port, "GET", "/a/master.m3u8").status == 200)
     }
 }

@@ -24,6 +24,16 @@ enum ServeCommand {
                     .value(
                         "--token-secret", placeholder: "secret",
                         help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET)."),
+                    .value(
+                        "--api-key", placeholder: "key",
+                        help: "The app's API key: the catalogue API answers only requests sending it in X-API-Key (or $FILTERZ_API_KEY). Needed for the API when URLs are signed."),
+                    .value(
+                        "--token-ttl", placeholder: "seconds",
+                        help: "Lifetime of the tokens in the stream API's and the index page's signed URLs.", defaultValue: "3600"),
+                    .flag("--index", help: "With --token-secret, serve the HTML index anyway (its links are signed)."),
+                    .value(
+                        "--connections-per-address", placeholder: "n",
+                        help: "Connections one client address may hold; 0 for no cap (behind a proxy).", defaultValue: "256"),
                     .flag("--quiet", help: "No access log on stderr."),
                     .flag("--nginx-config", help: "Print an equivalent nginx server block and exit."),
                 ],
@@ -46,6 +56,13 @@ enum ServeCommand {
             throw .usage("--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
         }
         configuration.tokenSecret = try tokenSecret(args, context)
+        if let key = args.value("--api-key") ?? context.environment["FILTERZ_API_KEY"] {
+            guard !key.isEmpty else { throw .usage("--api-key (or FILTERZ_API_KEY) is empty") }
+            configuration.apiKey = key
+        }
+        configuration.tokenLifetimeSeconds = Int64(try args.integer("--token-ttl", default: 3600, in: 1...31_536_000))
+        configuration.servesIndexWhenSigned = args.flag("--index")
+        configuration.connectionsPerAddress = try args.integer("--connections-per-address", default: 256, in: 0...1_000_000)
         return configuration
     }
 
@@ -90,7 +107,9 @@ enum ServeCommand {
         let videos = server.handler.catalogue.videos().count
         context.stderr.line(
             "filterz serve: \(server.handler.folder.path) (\(videos) video\(videos == 1 ? "" : "s"))"
-                + (configuration.tokenSecret != nil ? ", signed URLs required" : "") + "; Ctrl-C stops")
+                + (configuration.tokenSecret != nil ? ", signed URLs required" : "")
+                + (configuration.tokenSecret != nil && configuration.apiKey == nil ? ", catalogue API closed (no --api-key)" : "")
+                + "; Ctrl-C stops")
         let signal = TerminationSignals.wait()
         context.stderr.line("filterz serve: \(signal == 2 ? "SIGINT" : "SIGTERM"): finishing requests in flight")
         server.stop(graceSeconds: 10)
