@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One answer: status, headers and a body that is nothing, bytes, or a region of an open file (sent with
 /// sendfile by the adapter, never copied through Swift).
 public struct HTTPResponse: Sendable {
@@ -57,49 +53,4 @@ struct ServedFileVersion: Sendable, Hashable {
     var stamp: FileStamp
     var videoID: String?
     var token: String?
-}
-
-/// A byte range of an open file.
-public struct FileRegion: Sendable {
-    public var file: OpenFile
-    public var offset: Int64
-    public var length: Int64
-}
-
-/// An open file descriptor with one owner: closed in `deinit` unless `release()` handed it to someone else
-/// (libmicrohttpd closes the descriptors of the responses it was given).
-public final class OpenFile: @unchecked Sendable {
-    private var descriptor: Int32
-
-    public init(descriptor: Int32) { self.descriptor = descriptor }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
-    }
-
-    /// The descriptor, still owned by this object.
-    public var fileDescriptor: Int32 { descriptor }
-
-    /// Gives up ownership: the caller must close the returned descriptor.
-    public func release() -> Int32 {
-        let released = descriptor
-        descriptor = -1
-        return released
-    }
-
-    /// Reads up to `count` bytes at `offset` (short only at end of file or on error).
-    public func read(offset: Int64, count: Int) -> [UInt8] {
-        guard count > 0, descriptor >= 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-            }
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 { break }
-            filled += got
-        }
-        return Array(bytes[..<filled])
-    }
 }
