@@ -26,11 +26,12 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         // Linux system calls Glibc's module lacks (openat2, statx, epoll, eventfd): a header only, nothing to link.
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Adapters: the only modules that touch C.
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
-        .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto"]),
+        .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
 
         // Command line.
         .target(

@@ -1,5 +1,6 @@
 // Linux system calls that Glibc's Swift module does not expose: openat2(2) for opening files strictly below a
-// folder, statx(2) for birth times, and epoll(7), eventfd(2), accept4(2) and sendfile(2) for the event loops.
+// folder, statx(2) for birth times, epoll(7), eventfd(2), accept4(2) and sendfile(2) for the event loops, and
+// inotify(7) for learning of new files.
 #ifndef FILTERZ_CLINUX_SHIM_H
 #define FILTERZ_CLINUX_SHIM_H
 #include <stdint.h>
@@ -13,6 +14,8 @@
 #include <sys/eventfd.h>
 #include <sys/epoll.h>
 #include <sys/sendfile.h>
+#include <sys/inotify.h>
+#include <poll.h>
 #include <linux/stat.h>
 #include <linux/openat2.h>
 

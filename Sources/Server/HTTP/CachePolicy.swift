@@ -9,12 +9,21 @@
 /// | segments, init sections, subtitles | `public, max-age=31536000, immutable` |
 /// | posters, metadata, other files | `public, max-age=60` |
 /// | API answers, the index page, errors | `no-cache` |
+/// | a blocking playlist reload's answer (`_HLS_msn`) | `public, max-age=6 × target duration` |
+/// | a file not found below a video (a live stream's next part, until it is published) | `public, max-age=1` |
 public enum CachePolicy {
     public static let immutable = "public, max-age=31536000, immutable"
     public static let finishedPlaylist = "public, max-age=60"
     public static let multivariantPlaylist = "public, max-age=10"
     public static let otherFile = "public, max-age=60"
     public static let dynamic = "no-cache"
+    public static let missingFile = "public, max-age=1"
+
+    /// A blocking reload's answer: the same request URL always gets the same version, so it may be cached for
+    /// six target durations (RFC 8216bis Appendix B.1).
+    public static func blockingPlaylist(targetDurationSeconds: Double) -> String {
+        "public, max-age=\(Int((6 * targetDurationSeconds).rounded()))"
+    }
 
     /// The seconds a live media playlist may be cached: at most half its target duration, so a client never
     /// misses a whole segment interval.

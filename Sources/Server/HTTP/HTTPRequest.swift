@@ -30,16 +30,20 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The header `name` (lower case), if sent.
     public func header(_ name: String) -> String? { headers[name] }
 
-    /// True when no header asks for a part or a condition (Range, If-Range, If-None-Match, If-Modified-Since,
-    /// If-Match, If-Unmodified-Since)
-    /// and the query is empty or a lone `token`: the answer for a file is then its whole 200, the same for every
-    /// such request. (Other queries are not worth keeping answers for, and would let a client fill memory with
-    /// `?1`, `?2`, ….)
-    public var canReuseAnswer: Bool {
+    /// True for a GET or HEAD whose headers ask for no part and no condition (Range, If-Range, If-None-Match,
+    /// If-Modified-Since, If-Match, If-Unmodified-Since): its answer depends only on the target (and on the
+    /// coding accepted).
+    public var isUnconditional: Bool {
         (method == "GET" || method == "HEAD")
-            && (rawQuery.isEmpty || (rawQuery.hasPrefix("token=") && !rawQuery.contains("&")))
             && headers["range"] == nil && headers["if-range"] == nil && headers["if-none-match"] == nil
             && headers["if-modified-since"] == nil && headers["if-match"] == nil && headers["if-unmodified-since"] == nil
+    }
+
+    /// True when the request `isUnconditional` and its query is empty or a lone `token`: the answer for a file is
+    /// then its whole 200, the same for every such request. (Other queries are not worth keeping answers for,
+    /// and would let a client fill memory with `?1`, `?2`, ….)
+    public var canReuseAnswer: Bool {
+        isUnconditional && (rawQuery.isEmpty || (rawQuery.hasPrefix("token=") && !rawQuery.contains("&")))
     }
 
     /// The decoded query parameters (`+` is a space); the first occurrence of a name wins. Nil for a malformed

@@ -12,6 +12,15 @@ final class Connection {
         case answering
         /// Sending an answer.
         case sending(OutgoingMessage)
+        /// Waiting for a file to change before the request can be answered (LL-HLS).
+        case held(HeldRequest)
+    }
+
+    /// A request parked until its watched file changes, or until `deadline` (monotonic milliseconds).
+    struct HeldRequest {
+        var request: HTTPRequest
+        var hold: Hold
+        var deadline: Int64
     }
 
     let descriptor: Int32

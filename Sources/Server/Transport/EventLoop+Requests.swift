@@ -11,6 +11,17 @@ extension EventLoop {
             switch connection.phase {
             case .answering:
                 return
+            case .held:
+                // Only a client that leaves matters now (what else it sends waits in `input`).
+                if !connection.inputDrained && connection.input.count <= core.parser.limits.headBytes {
+                    guard connection.readAvailable(capacity: core.parser.limits.headBytes + 1, scratch: scratchBuffer),
+                        !connection.peerClosed
+                    else {
+                        close(connection)
+                        return
+                    }
+                }
+                return
             case .sending(var message):
                 let progress = message.send(on: connection.descriptor)
                 switch progress {
@@ -91,32 +102,61 @@ extension EventLoop {
         let request = head.request
         let now = Int64(time(nil))
         let reusable = core.preparedAnswers != nil && request.canReuseAnswer
-        if reusable, let prepared = core.preparedAnswers?.answer(for: head.rawTarget),
+        if reusable, let prepared = core.preparedAnswers?.answer(for: PreparedAnswers.key(head.rawTarget, request)),
             core.handler.stillHolds(prepared.version, now: now)
         {
             send(prepared, for: request, on: connection)
             return
         }
-        if let response = core.handler.quickResponse(to: request, now: now) {
-            queue(response, for: request, on: connection)
+        evaluate(request, on: connection)
+    }
+
+    /// Asks the handler, on this loop when the answer is quick, else on a background worker.
+    func evaluate(_ request: HTTPRequest, on connection: Connection) {
+        let now = Int64(time(nil))
+        if let answer = core.handler.quickAnswer(to: request, now: now) {
+            apply(answer, for: request, on: connection)
             return
         }
+        let held: Connection.HeldRequest?
+        if case .held(let current) = connection.phase { held = current } else { held = nil }
         connection.phase = .answering
         connection.deadline = .max
         let descriptor = connection.descriptor, serial = connection.serial
         let handler = core.handler
+        let asked = MonotonicClock.milliseconds()
         let submitted = core.background.submit { [self] in
-            let response = handler.respond(to: request, now: now)
-            post(Completion(descriptor: descriptor, serial: serial, request: request, response: response))
+            let answer = handler.answer(to: request, now: now)
+            post(Completion(descriptor: descriptor, serial: serial, request: request, answer: answer, asked: asked, held: held))
         }
         if !submitted {
             queue(refusalResponse(RequestRefusal(503, "the server is busy")), for: nil, on: connection)
         }
     }
 
+    /// Sends `answer`, or parks the connection until its watched file changes. `held`: the wait this request
+    /// was already in (it keeps its first deadline).
+    func apply(_ answer: HandlerAnswer, for request: HTTPRequest, on connection: Connection, held: Connection.HeldRequest? = nil) {
+        let previous: Connection.HeldRequest?
+        if case .held(let current) = connection.phase { previous = current } else { previous = held }
+        switch answer {
+        case .response(let response):
+            if previous != nil { unpark(connection, path: previous?.hold.watchedPath) }
+            queue(response, for: request, on: connection)
+        case .hold(let hold):
+            let deadline = previous?.deadline ?? MonotonicClock.milliseconds() + Int64(hold.timeoutSeconds * 1000)
+            if let old = previous?.hold.watchedPath, old != hold.watchedPath { unpark(connection, path: old) }
+            connection.phase = .held(Connection.HeldRequest(request: request, hold: hold, deadline: deadline))
+            connection.deadline = deadline
+            park(connection, path: hold.watchedPath)
+        }
+    }
+
     /// Puts `response` on the connection's way out (and keeps it as a prepared answer when it can be given again).
     func queue(_ response: HTTPResponse, for request: HTTPRequest?, on connection: Connection) {
-        if let request, request.canReuseAnswer, let prepared = core.preparedAnswers?.prepare(response, for: connection.current?.target ?? "") {
+        if let request, request.canReuseAnswer,
+            let prepared = core.preparedAnswers?.prepare(response, for: PreparedAnswers.key(connection.current?.target ?? "", request))
+        {
             send(prepared, for: request, on: connection)
             return
         }

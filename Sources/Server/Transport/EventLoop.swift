@@ -10,11 +10,15 @@ import Synchronization
 /// is locked but the mailbox of finished background answers.
 final class EventLoop: @unchecked Sendable {
     /// An answer made by a background worker for a connection of this loop.
-    struct Completion: Sendable {
+    struct Completion: @unchecked Sendable {
         var descriptor: Int32
         var serial: UInt64
         var request: HTTPRequest
-        var response: HTTPResponse
+        var answer: HandlerAnswer
+        /// When the worker was asked (monotonic milliseconds): a change after it means the answer may be stale.
+        var asked: Int64
+        /// The wait the request was in before it went to the worker.
+        var held: Connection.HeldRequest?
     }
 
     let core: ServerCore
@@ -24,6 +28,12 @@ final class EventLoop: @unchecked Sendable {
     private var listening = true
     var connections: [Int32: Connection] = [:]
     private let completions = Mutex<[Completion]>([])
+    /// Files below the folder that changed, posted by the folder watcher.
+    private let changes = Mutex<[String]>([])
+    /// Held connections by the file they wait on.
+    private var held: [String: [ObjectIdentifier: Connection]] = [:]
+    /// When each watched file last changed (monotonic milliseconds).
+    private var lastChange: [String: Int64] = [:]
     private var nextSerial: UInt64 = 0
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// Kept open so that, when descriptors run out, one can be given up to accept and close a connection.
@@ -71,6 +81,22 @@ final class EventLoop: @unchecked Sendable {
     func post(_ completion: Completion) {
         completions.withLock { $0.append(completion) }
         wake()
+    }
+
+    /// Tells the loop that files changed (from the folder watcher's thread).
+    func post(changes paths: [String]) {
+        changes.withLock { $0.append(contentsOf: paths) }
+        wake()
+    }
+
+    func park(_ connection: Connection, path: String) {
+        held[path, default: [:]][ObjectIdentifier(connection)] = connection
+    }
+
+    func unpark(_ connection: Connection, path: String?) {
+        guard let path else { return }
+        held[path]?[ObjectIdentifier(connection)] = nil
+        if held[path]?.isEmpty == true { held[path] = nil }
     }
 
     /// Runs until the server terminates, then closes every connection of this loop.
@@ -211,18 +237,58 @@ final class EventLoop: @unchecked Sendable {
             epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &unused)
             stoppedListening.store(true, ordering: .releasing)
         }
+        let changed = changes.withLock { taken in defer { taken = [] }; return taken }
+        if !changed.isEmpty { reconsider(Set(changed)) }
         for completion in completions.withLock({ taken in defer { taken = [] }; return taken }) {
             guard let connection = connections[completion.descriptor], connection.serial == completion.serial,
                 case .answering = connection.phase
             else { continue }
-            queue(completion.response, for: completion.request, on: connection)
+            if case .hold(let hold) = completion.answer, let changedAt = lastChange[hold.watchedPath], changedAt >= completion.asked {
+                // The file changed while the worker decided to wait: decide again on what is there now.
+                if let previous = completion.held { connection.phase = .held(previous) }
+                evaluate(completion.request, on: connection)
+            } else {
+                apply(completion.answer, for: completion.request, on: connection, held: completion.held)
+            }
             drive(connection)
         }
     }
 
-    /// Closes the connections whose deadline has passed: a head not complete in time gets 408 first.
+    /// Asks again for every request held on a file of `paths`. Held requests with the same target and no
+    /// conditions share one answer (a thousand viewers waiting for the same part cost one decision).
+    private func reconsider(_ paths: Set<String>) {
+        let now = MonotonicClock.milliseconds()
+        var shared: [String: HandlerAnswer] = [:]
+        for path in paths {
+            lastChange[path] = now
+            guard let waiting = held[path] else { continue }
+            for connection in waiting.values {
+                guard case .held(let wait) = connection.phase else { continue }
+                let key = wait.request.isUnconditional ? PreparedAnswers.key(connection.current?.target ?? "", wait.request) : nil
+                if let key, let answer = shared[key] {
+                    apply(answer, for: wait.request, on: connection)
+                } else if let answer = core.handler.quickAnswer(to: wait.request, now: Int64(time(nil))) {
+                    if let key { shared[key] = answer }
+                    apply(answer, for: wait.request, on: connection)
+                } else {
+                    evaluate(wait.request, on: connection)
+                }
+                drive(connection)
+            }
+        }
+    }
+
+    /// Closes the connections whose deadline has passed: a head not complete in time gets 408 first, a held
+    /// request its timeout answer. Without a folder watcher, held requests are asked again on every sweep.
     private func sweep(_ now: Int64) {
+        if !core.watchesFolder && !held.isEmpty { reconsider(Set(held.keys)) }
         for connection in connections.values.filter({ $0.deadline <= now }) {
+            if case .held(let wait) = connection.phase {
+                unpark(connection, path: wait.hold.watchedPath)
+                queue(wait.hold.timeoutResponse, for: wait.request, on: connection)
+                drive(connection)
+                continue
+            }
             if connection.isAwaitingHead && connection.headStarted {
                 sendAtOnce(connection.descriptor, RequestRefusal(408, "the request head took too long"))
                 log(connection, requestLine: "-", status: 408, bytes: nil)
@@ -235,6 +301,9 @@ final class EventLoop: @unchecked Sendable {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
         switch connection.phase {
         case .answering, .sending: core.requestEnded()
+        case .held(let wait):
+            unpark(connection, path: wait.hold.watchedPath)
+            core.requestEnded()
         case .awaitingHead: break
         }
         Glibc.close(connection.descriptor)

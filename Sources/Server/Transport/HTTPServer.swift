@@ -24,6 +24,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let listener: ListeningSocket
     private let loops: [EventLoop]
     private let threads = Mutex<[pthread_t]>([])
+    private let watcher: FolderWatcher?
 
     /// Starts listening.
     /// - Parameter accessLog: receives one Common Log Format line per request (without newline); nil: no log.
@@ -45,6 +46,11 @@ public final class HTTPServer: @unchecked Sendable {
             throw error
         }
         loops = made
+        let notified = made
+        watcher = FolderWatcher(root: handler.folder.path) { paths in
+            for loop in notified { loop.post(changes: paths) }
+        }
+        core.setWatchesFolder(watcher != nil)
         var started: [pthread_t] = []
         for loop in loops {
             if let thread = ThreadStarter.start({ loop.run() }) { started.append(thread) }
@@ -96,6 +102,7 @@ public final class HTTPServer: @unchecked Sendable {
         core.terminate()
         for loop in loops { loop.wake() }
         for thread in running { pthread_join(thread, nil) }
+        watcher?.stop()
         core.background.stop()
     }
 

@@ -38,6 +38,12 @@ final class PreparedAnswers: Sendable {
 
     private let store = Mutex(Store())
 
+    /// The key an answer is kept under: the request target as received, and whether the client takes gzip (the
+    /// answer for a playlist differs).
+    static func key(_ target: String, _ request: HTTPRequest) -> String {
+        AcceptEncoding.allowsGzip(request.header("accept-encoding")) ? target + "\u{0}gzip" : target
+    }
+
     /// Entries kept now, and the bytes of their bodies.
     var size: (answers: Int, bodyBytes: Int64) { store.withLock { ($0.answers.count, $0.bodyBytes) } }
 

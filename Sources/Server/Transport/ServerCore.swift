@@ -13,6 +13,11 @@ final class ServerCore: Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let terminating = Atomic<Bool>(false)
+    private let watching = Atomic<Bool>(false)
+
+    /// True when a folder watcher reports changes; otherwise held requests are asked again on each sweep.
+    var watchesFolder: Bool { watching.load(ordering: .acquiring) }
+    func setWatchesFolder(_ value: Bool) { watching.store(value, ordering: .releasing) }
 
     /// Starts the background workers (`background.stop()` ends them).
     init(handler: RequestHandler, configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)?) {
