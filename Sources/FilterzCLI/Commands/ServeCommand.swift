@@ -36,12 +36,21 @@ enum ServeCommand {
                         help: "Connections one client address may hold; 0 for no cap (behind a proxy).", defaultValue: "256"),
                     .flag("--quiet", help: "No access log on stderr."),
                     .flag("--nginx-config", help: "Print an equivalent nginx server block and exit."),
+                    .value(
+                        "--upstream", placeholder: "url",
+                        help: "With --nginx-config: print an edge block instead, nginx in front of the filterz origin at URL (listening on --host/--port)."),
+                    .value("--tls-cert", placeholder: "file", help: "With --upstream: the edge's TLS certificate (PEM); HTTP/2 is served over TLS."),
+                    .value("--tls-key", placeholder: "file", help: "With --upstream: the certificate's private key (PEM)."),
+                    .value(
+                        "--cache-dir", placeholder: "dir", help: "With --upstream: nginx's cache folder.",
+                        defaultValue: "/var/cache/nginx/filterz"),
                 ],
                 examples: [
                     "filterz serve out --port 0",
                     "filterz serve out --host 0.0.0.0 --port 8080 --cors-origin https://app.example",
                     "FILTERZ_TOKEN_SECRET=s3cret filterz serve out",
                     "filterz serve out --nginx-config > filterz.conf",
+                    "filterz serve out --nginx-config --upstream http://127.0.0.1:8080 --port 443 --tls-cert edge.pem --tls-key edge.key",
                 ]),
             action: run)
     }
@@ -78,8 +87,21 @@ enum ServeCommand {
         if args.flag("--nginx-config") {
             // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
             guard configuration.port != 0 else { throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)") }
+            let certificate = args.value("--tls-cert"), key = args.value("--tls-key")
+            guard (certificate == nil) == (key == nil) else { throw CLIError.usage("--tls-cert and --tls-key go together") }
+            let upstream = args.value("--upstream")
+            if let upstream, !upstream.hasPrefix("http://") || upstream.count <= 7 {
+                throw CLIError.usage("--upstream expects the origin's http://host:port, got '\(upstream)'")
+            }
             do throws(ServerError) {
-                context.stdout.write(try NginxConfig.serverBlock(for: configuration))
+                if let upstream {
+                    context.stdout.write(
+                        try NginxEdgeConfig.serverBlock(
+                            for: configuration, upstream: upstream, certificate: certificate, key: key,
+                            cacheFolder: args.value("--cache-dir") ?? "/var/cache/nginx/filterz"))
+                } else {
+                    context.stdout.write(try NginxConfig.serverBlock(for: configuration))
+                }
             } catch {
                 throw CLIError.input(error.description)
             }

@@ -129,7 +129,8 @@ public enum NginxConfig {
         headers.map { "\(indent)add_header \($0.0) \(quoted($0.1))\(always ? " always" : "");\n" }.joined()
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// `text` as an nginx quoted string.
+    static func quoted(_ text: String) -> String {
         var out = "\""
         for character in text {
             if character == "\"" || character == "\\" { out += "\\" }
