@@ -15,7 +15,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release test fuzz bench demo clean
 
-## deps: install missing Debian packages (apt-get update only when something is missing) and the Python reference parser.
+## deps: install missing Debian packages (apt-get update only when something is missing), the Python reference parser,
+## and hls.js for the browser tests (scripts/fetch-hlsjs.sh).
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
@@ -26,6 +27,7 @@ deps:
 	fi
 	@python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("m3u8") != "6.0.0")' 2>/dev/null || \
 	  { echo "make deps: installing python m3u8 6.0.0"; python3 -m pip install -q --disable-pip-version-check $(PY_PACKAGES); }
+	@scripts/fetch-hlsjs.sh
 
 build: deps
 	$(SWIFT) build

@@ -41,7 +41,8 @@ public final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Starts chromedriver and a headless browser (root-friendly flags, autoplay without a user gesture).
-    public static func start() async throws -> HeadlessChromium {
+    /// `acceptsAnyCertificate`: trust self-signed certificates (for a TLS edge made in a test).
+    public static func start(acceptsAnyCertificate: Bool = false) async throws -> HeadlessChromium {
         let browser = try HeadlessChromium(port: try LoopbackPort.unused(), profile: TemporaryFolder(prefix: "filterz-chromium"))
         do {
             try await browser.waitUntilReady()
@@ -49,7 +50,7 @@ public final class HeadlessChromium: @unchecked Sendable {
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio",
                 "--autoplay-policy=no-user-gesture-required", "--window-size=1024,768", "--no-first-run",
                 "--disable-crash-reporter", "--disable-breakpad", "--user-data-dir=\(browser.profile.url.path)/profile",
-            ]
+            ] + (acceptsAnyCertificate ? ["--ignore-certificate-errors"] : [])
             let capabilities: [String: Any] = [
                 "capabilities": ["alwaysMatch": [
                     "browserName": "chrome",
@@ -74,6 +75,12 @@ public final class HeadlessChromium: @unchecked Sendable {
     /// Runs a script's body in the page (`arguments[0]`… are `arguments`); its return value is decoded as `T`.
     public func run<T: Decodable>(_ script: String, _ arguments: [Any] = [], as type: T.Type) async throws -> T {
         try await command("POST", "/session/\(sessionID)/execute/sync", ["script": script, "args": arguments], as: T.self)
+    }
+
+    /// How long an asynchronous script may run (WebDriver's default is 30 s).
+    public func setScriptTimeout(seconds: Double) async throws {
+        struct Empty: Decodable {}
+        _ = try await command("POST", "/session/\(sessionID)/timeouts", ["script": Int(seconds * 1000)], as: Empty?.self)
     }
 
     /// Runs an asynchronous script: it ends by calling `arguments[arguments.length - 1](result)`.

@@ -1,0 +1,111 @@
+import Foundation
+
+/// hls.js 1.6 in headless Chromium (tests and benchmarks only): `make deps` puts the ES module that the pinned
+/// gradio wheel carries at `.build/test-assets/hls.mjs`; it is loaded into the page from a Blob URL.
+///
+/// The wheel's module exports `isSupported` (`n`) and a helper (`t`) that returns a player instance; the player
+/// class is that instance's constructor, so the harness makes its own instance with its own settings.
+public enum HLSJSPlayer {
+    public static let modulePath = SharedData.packageRoot.appendingPathComponent(".build/test-assets/hls.mjs")
+
+    /// Why hls.js cannot run here (nil when the module and the browser are there).
+    public static var unavailableReason: String? {
+        if let reason = HeadlessChromium.unavailableReason { return reason }
+        guard FileManager.default.fileExists(atPath: modulePath.path) else {
+            return "hls.js is not at \(modulePath.path) (make deps fetches it)"
+        }
+        return nil
+    }
+
+    /// What one playback did.
+    public struct Report: Decodable, Sendable {
+        public var error: String?
+        /// Seconds between the wall clock and the program date time of the frame playing, sampled every 250 ms
+        /// once playback started.
+        public var latencies: [Double]
+        /// hls.js's own `latency` (live edge − position), sampled alike.
+        public var playerLatencies: [Double]
+        public var stalls: Int
+        public var stallSeconds: Double
+        /// Playlist requests carrying `_HLS_msn` (blocking reloads), and their time to answer in seconds.
+        public var blockingRequests: Int
+        public var blockingHoldSeconds: [Double]
+        public var partsLoaded: Int
+        public var fragmentsLoaded: Int
+        /// Levels switched to, in order.
+        public var levelsSwitched: [Int]
+        /// Media time when the run ended, and when the switch was asked for.
+        public var endTime: Double
+        public var switchTime: Double?
+        public var levelCount: Int
+    }
+
+    static let harness = #"""
+        const [source, url, seconds, lowLatency, switchAt] = arguments;
+        const done = arguments[arguments.length - 1];
+        (async () => {
+          const module = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+          if (!module.n()) return done({error: "hls.js is not supported in this browser"});
+          const probe = module.t(document.createElement("video"), "data:,");
+          const Hls = probe.constructor; probe.destroy();
+          const video = document.createElement("video");
+          video.muted = true; video.autoplay = true; video.playsInline = true;
+          document.body.appendChild(video);
+          const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
+            blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
+            switchTime: null, levelCount: 0, error: null};
+          const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true});
+          hls.on(Hls.Events.FRAG_LOADED, (_, data) => { if (data.part) report.partsLoaded++; else report.fragmentsLoaded++; });
+          hls.on(Hls.Events.LEVEL_LOADED, (_, data) => {
+            if (data.deliveryDirectives && data.deliveryDirectives.msn !== undefined && data.deliveryDirectives.msn !== null) {
+              report.blockingRequests++;
+              const stats = data.stats;
+              if (stats && stats.loading) report.blockingHoldSeconds.push((stats.loading.first - stats.loading.start) / 1000);
+            }
+          });
+          hls.on(Hls.Events.LEVEL_SWITCHED, (_, data) => report.levelsSwitched.push(data.level));
+          hls.on(Hls.Events.MANIFEST_PARSED, (_, data) => { report.levelCount = data.levels.length; });
+          hls.on(Hls.Events.ERROR, (_, data) => { if (data.fatal) report.error = data.type + ": " + data.details; });
+          let playing = false, stalledSince = null;
+          video.addEventListener("playing", () => {
+            playing = true;
+            if (stalledSince !== null) { report.stallSeconds += (performance.now() - stalledSince) / 1000; stalledSince = null; }
+          });
+          video.addEventListener("waiting", () => { if (playing && stalledSince === null) { report.stalls++; stalledSince = performance.now(); } });
+          hls.loadSource(url);
+          hls.attachMedia(video);
+          const started = performance.now();
+          const timer = setInterval(() => {
+            const elapsed = (performance.now() - started) / 1000;
+            if (playing && stalledSince === null && hls.playingDate) {
+              report.latencies.push((Date.now() - hls.playingDate.getTime()) / 1000);
+              if (Number.isFinite(hls.latency)) report.playerLatencies.push(hls.latency);
+            }
+            if (switchAt !== null && report.switchTime === null && elapsed >= switchAt && hls.levels.length > 1) {
+              report.switchTime = video.currentTime;
+              hls.currentLevel = hls.currentLevel === 0 ? hls.levels.length - 1 : 0;
+            }
+            if (elapsed >= seconds || report.error) {
+              clearInterval(timer);
+              if (stalledSince !== null) report.stallSeconds += (performance.now() - stalledSince) / 1000;
+              report.endTime = video.currentTime;
+              hls.destroy();
+              done(report);
+            }
+          }, 250);
+        })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
+          blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
+          endTime: 0, switchTime: null, levelCount: 0}));
+        """#
+
+    /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)
+    /// and reports. `switchAt`: seconds after the start at which to ask for another quality.
+    public static func play(
+        _ url: String, in browser: HeadlessChromium, seconds: Double, lowLatency: Bool, switchAt: Double? = nil
+    ) async throws -> Report {
+        let source = try String(contentsOf: modulePath, encoding: .utf8)
+        try await browser.setScriptTimeout(seconds: seconds + 60)
+        return try await browser.runAsync(
+            harness, [source, url, seconds, lowLatency, switchAt.map { $0 as Any } ?? NSNull()], as: Report.self)
+    }
+}
