@@ -9,7 +9,7 @@ SWIFT ?= swift
 # benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
 # Node for the index page player's script test).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libmicrohttpd-dev libssl-dev zlib1g-dev ffmpeg curl nginx wrk hyperfine chromium chromium-driver nodejs
+	libssl-dev zlib1g-dev ffmpeg curl nginx wrk hyperfine chromium chromium-driver nodejs
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
