@@ -105,7 +105,7 @@ public enum NginxConfig {
             sendfile on;
             tcp_nopush on;
             tcp_nodelay on;
-            # Keep connections open as long as libmicrohttpd does (nginx closes after 1000 requests by default).
+            # Keep connections open as long as filterz serve does (nginx closes after 1000 requests by default).
             keepalive_requests 1000000;
             client_body_temp_path \(stateFolder)/body;
             proxy_temp_path \(stateFolder)/proxy;
