@@ -86,6 +86,7 @@ import Testing
                 Prints what the playlist is (variants by bandwidth, renditions by group, or segment
                 statistics), then every problem as file:line:column: severity: message [code] (spec section).
                 Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
+                A download is stopped as soon as its body passes 64 MiB (after decompression).
 
                 USAGE: filterz inspect [<options>] <playlist>
 
@@ -98,6 +99,7 @@ import Testing
                                               playlist's URL or folder) and check that they line up.
                   -H, --header <header>       Send 'Name: value' with every HTTP request (protected origins). (repeatable)
                   --strict                    Stop at the first error (no summary).
+                  --timeout <seconds>         Longest time one HTTP request may take, from connecting to the last byte. (default: 20)
                   -h, --help                  Show help information.
 
                 EXAMPLES:
