@@ -5,11 +5,13 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 
-# Debian packages: C libraries we link (libav*, libmicrohttpd, libcrypto), real clients the tests and
-# benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
-# Node for the index page player's script test).
+# Debian packages: C libraries we link (libav*, libmicrohttpd, libcrypto, libjpeg-turbo, libheif, libpng, zlib),
+# real clients the tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over
+# chromedriver, Node for the index page player's script test, exiftool for photo metadata, ImageMagick and libvips
+# as the photo benchmark's anchors).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libmicrohttpd-dev libssl-dev zlib1g-dev ffmpeg curl nginx wrk hyperfine chromium chromium-driver nodejs
+	libmicrohttpd-dev libssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
+	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
