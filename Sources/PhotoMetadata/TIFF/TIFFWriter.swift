@@ -52,7 +52,8 @@ public enum TIFFWriter {
             }
             if kind == .ifd1, let thumbnail = metadata.thumbnail {
                 ifd.set(.long(ExifTag.jpegInterchangeFormat, 0, order: order))
-                ifd.set(.long(ExifTag.jpegInterchangeFormatLength, UInt32(thumbnail.count), order: order))
+                ifd.set(.integer(ExifTag.jpegInterchangeFormatLength, UInt32(thumbnail.count),
+                                 preferring: ifd[ExifTag.jpegInterchangeFormatLength]?.type ?? .long, order: order))
             }
             ifds.append(ifd)
         }
