@@ -8,10 +8,10 @@ SWIFT ?= swift
 # Debian packages: C libraries we link (libav*, libmicrohttpd, libcrypto, libjpeg-turbo, libheif, libpng, zlib),
 # real clients the tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over
 # chromedriver, Node for the index page player's script test, exiftool for photo metadata, ImageMagick and libvips
-# as the photo benchmark's anchors).
+# as the photo benchmark's anchors, GNU time for its children's peak memory).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libmicrohttpd-dev libssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
-	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools
+	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools time
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -46,7 +46,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve or simulate.
+## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve, simulate, abr or photo.
 BENCH ?= parse
 bench: release
 	.build/release/filterz-bench $(BENCH)

@@ -27,7 +27,7 @@ enum PhotoInfoReport {
         add("Format", d.format + (d.formatDetail.map { " (\($0))" } ?? ""))
         add("File size", d.fileSize)
         var metadata: [String] = []
-        if d.exifEntryCount > 0 { metadata.append("EXIF (\(d.exifEntryCount) entries)") }
+        if d.exifEntryCount > 0 { metadata.append("EXIF (\(d.exifEntryCount) \(d.exifEntryCount == 1 ? "entry" : "entries"))") }
         if d.hasXMP { metadata.append("XMP") }
         add("Metadata", metadata.isEmpty ? "none" : metadata.joined(separator: ", "))
         return rows
