@@ -60,6 +60,26 @@ import Media
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["filtered.\(c.output)", "source.\(c.input)"])
     }
 
+    /// The ICC profile reaches the output byte for byte, in APP2 chunks (JPEG, here more than one), iCCP (PNG) or
+    /// the colour box (HEIF), and exiftool reads the same profile tags in both files.
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    func theICCProfileIsCarriedWhole(_ formats: (String, String)) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("icc.\(formats.0)").path
+        let output = folder.url.appendingPathComponent("out.\(formats.1)").path
+        let profile = TestICCProfile.make(name: "Filterz wide RGB", padding: 100_000)
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 32, height: 24), to: source, orientation: 1, iccProfile: profile)
+        let result = Self.run(["photo", "apply", source, "--preset", "crisp", "-o", output])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(try PhotoReader.decode(Self.bytes(output)).metadata.iccProfile == profile)
+        let sourceTags = try ExifTool.tags(of: source), outputTags = try ExifTool.tags(of: output)
+        #expect(sourceTags["ICC_Profile:ProfileDescription"] == "Filterz wide RGB")
+        let differences = MetadataComparison.differences(source: sourceTags, output: outputTags, width: 32, height: 24)
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        let info = PhotoInfoCommandTests.run(["photo", "info", output])
+        #expect(PhotoInfoCommandTests.row("Colour profile", in: info.out) == "Filterz wide RGB")
+    }
+
     /// The promise of "one pipeline": a camera frame saved as PNG and filtered by `photo apply` has the bytes of
     /// the same frame filtered as `record` filters its frames (one thread, into a ring of frame buffers).
     @Test(arguments: ["warm-film", "noir", "dreamy"])

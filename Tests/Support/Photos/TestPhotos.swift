@@ -13,17 +13,17 @@ public enum TestPhotos {
         SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: seed)).frame(atSeconds: 0.5).image
     }
 
-    /// `frame` encoded as `format`, with no metadata.
-    public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95) throws -> [UInt8] {
-        try PhotoWriter.encode(frame, metadata: CarriedMetadata(), as: format, quality: quality).bytes
+    /// `frame` encoded as `format`, with no metadata but the ICC profile when given.
+    public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
+        try PhotoWriter.encode(frame, metadata: CarriedMetadata(iccProfile: iccProfile), as: format, quality: quality).bytes
     }
 
     /// Writes a camera-like photo to `path` (format by extension): `frame` encoded, then the tags of
     /// `cameraTags(orientation:)` written by exiftool.
     public static func writeCameraPhoto(_ frame: Frame, to path: String, orientation: Int = 1,
-                                        extraTags: [String] = []) throws {
+                                        extraTags: [String] = [], iccProfile: [UInt8]? = nil) throws {
         let format = PhotoFormat.forOutput(path) ?? .jpeg
-        try Data(encode(frame, as: format)).write(to: URL(fileURLWithPath: path))
+        try Data(encode(frame, as: format, iccProfile: iccProfile)).write(to: URL(fileURLWithPath: path))
         let size = ["-ExifIFD:ExifImageWidth=\(frame.width)", "-ExifIFD:ExifImageHeight=\(frame.height)"]
         try ExifTool.write(cameraTags(orientation: orientation) + size + extraTags, to: path)
     }
