@@ -35,16 +35,18 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every Swift test, then the playlist-parser fuzzer for 60 s (a crash fails the target).
+## test: every Swift test, then the playlist-parser and photo-metadata fuzzers for 60 s each (a crash fails the target).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh 60
+	scripts/fuzz.sh 60 photo-metadata
 
-## fuzz: libFuzzer on the HLS playlist parser for FUZZ_SECONDS (see scripts/fuzz.sh).
+## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default) or photo-metadata (see scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60
+FUZZ_TARGET ?= playlist
 fuzz:
-	scripts/fuzz.sh $(FUZZ_SECONDS)
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 ## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve, simulate, abr or photo.
 BENCH ?= parse
