@@ -45,7 +45,7 @@ import Testing
               Captured        2024-05-01 14:03:22 +09:00
               Location        35.658581, 139.745433, altitude 150.5 m
               Map             https://www.openstreetmap.org/?mlat=35.658581&mlon=139.745433#map=17/35.658581/139.745433
-              Pixels          48 × 64 (0.0 MP)
+              Pixels          48 × 64
               Orientation     6 (Rotate 90 CW)
               Colour profile  sRGB
               Format          JPEG (baseline, YCbCr, 8-bit)

@@ -20,7 +20,8 @@ enum PhotoInfoReport {
             add("Map", location.mapLink)
         }
         if let width = d.pixelWidth, let height = d.pixelHeight {
-            add("Pixels", "\(width) × \(height) (\(DetailFormat.decimal(Double(width * height) / 1e6, places: 1, trimmingZeros: false)) MP)")
+            let megapixels = Double(width * height) / 1e6
+            add("Pixels", "\(width) × \(height)" + (megapixels >= 0.1 ? " (\(DetailFormat.decimal(megapixels, places: 1, trimmingZeros: false)) MP)" : ""))
         }
         add("Orientation", d.orientation.map { value in "\(value)" + (DetailFormat.orientation(value).map { " (\($0))" } ?? "") })
         add("Colour profile", d.colourProfile)
