@@ -130,6 +130,24 @@ import Media
         #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
     }
 
+    @Test func aBatchDrawsItsProgressOnATerminalOnly() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let inputs = try (0..<3).map { index -> String in
+            let path = folder.url.appendingPathComponent("p\(index).jpg").path
+            try Data(TestPhotos.encode(TestPhotos.frame(width: 16, height: 16, seed: UInt64(index)), as: .jpeg)).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let arguments = ["photo", "apply"] + inputs + ["--preset", "noir", "--out-dir", folder.url.appendingPathComponent("out").path]
+        let out = CapturedOutput(), terminal = CapturedOutput(isTerminal: true)
+        #expect(CLI.run(arguments: arguments, stdout: out, stderr: terminal, environment: Self.environment) == 0)
+        #expect(terminal.text.contains("photo apply: 1/3 photos"), "\(terminal.text)")
+        #expect(terminal.text.contains("photo apply: 2/3 photos"))
+        #expect(terminal.text.hasSuffix("\r\u{1B}[K"), "the progress line is cleared at the end")
+        #expect(out.text.split(separator: "\n").count == 4, "three photos and the summary: \(out.text)")
+        let plain = Self.run(arguments)
+        #expect(plain.code == 0 && plain.err.isEmpty, "no progress drawn off a terminal: \(plain.err)")
+    }
+
     @Test func aMissingInputIsUnreadableAndACMYKJPEGIsRefused() throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let missing = Self.run(["photo", "apply", folder.url.appendingPathComponent("nope.jpg").path, "--preset", "noir",
