@@ -5,10 +5,10 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 
-# Debian packages: C libraries we link (libav*, libmicrohttpd, libcrypto, libjpeg-turbo, libheif, libpng, zlib),
-# real clients the tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over
-# chromedriver, Node for the index page player's script test, exiftool for photo metadata, ImageMagick and libvips
-# as the photo benchmark's anchors, GNU time for its children's peak memory).
+# Debian packages: C libraries we link (libav*, libcrypto, zlib, libjpeg-turbo, libheif, libpng), real clients the
+# tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
+# Node for the index page player's script test, exiftool for photo metadata, ImageMagick and libvips as the photo
+# benchmark's anchors, GNU time for its children's peak memory).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libmicrohttpd-dev libssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
 	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools time

@@ -25,16 +25,17 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Linux system calls Glibc's module lacks (openat2, statx, epoll, eventfd): a header only, nothing to link.
+        .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Adapters: the only modules that touch C.
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
-        .target(name: "Server", dependencies: ["HLS", "CMicroHTTPD", "CCrypto"]),
+        .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
 
         // Command line.
@@ -61,7 +62,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
         .testTarget(
             name: "PhotosTests",

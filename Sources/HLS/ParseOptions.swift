@@ -16,11 +16,19 @@ public struct ParseOptions: Sendable {
     /// A variable value longer than this after substitution is reported and cut (protects against
     /// exponential growth through definitions that reference each other).
     public var maximumSubstitutedLength: Int
+    /// EXT-X-DEFINE tags after this many are reported once and ignored.
+    public var maximumVariableCount: Int
+    /// Bytes that substitution may produce in one playlist, all values and references together; past it,
+    /// references are reported once and left as written. With `maximumSubstitutedLength` this keeps the work
+    /// of substitution linear in the input: a chain of definitions, each one longer than the last, or many
+    /// references to one long value, cannot make a small playlist cost gigabytes.
+    public var maximumSubstitutedBytes: Int
 
     public init(
         strict: Bool = false, playlistURI: String? = nil, importedVariables: [String: String] = [:],
         maximumLineLength: Int = 1 << 20, maximumLineCount: Int = 10_000_000, maximumDiagnosticCount: Int = 1000,
-        maximumSubstitutedLength: Int = 1 << 16
+        maximumSubstitutedLength: Int = 1 << 16, maximumVariableCount: Int = 10_000,
+        maximumSubstitutedBytes: Int = 64 << 20
     ) {
         self.strict = strict
         self.playlistURI = playlistURI
@@ -29,6 +37,8 @@ public struct ParseOptions: Sendable {
         self.maximumLineCount = maximumLineCount
         self.maximumDiagnosticCount = maximumDiagnosticCount
         self.maximumSubstitutedLength = maximumSubstitutedLength
+        self.maximumVariableCount = maximumVariableCount
+        self.maximumSubstitutedBytes = maximumSubstitutedBytes
     }
 }
 

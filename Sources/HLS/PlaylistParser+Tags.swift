@@ -261,6 +261,15 @@ extension PlaylistParser {
     mutating func handleDefine(_ value: Range<Int>?) {
         let tag = TagName.define
         guard let v = requireValue(tag, value) else { return }
+        guard defines.count < options.maximumVariableCount else {
+            if !variableLimitReported {
+                variableLimitReported = true
+                report(.error, .invalidDefine,
+                       "more than \(options.maximumVariableCount) EXT-X-DEFINE tags; the rest are ignored",
+                       at: lineLocation, spec: SpecReference.define)
+            }
+            return
+        }
         scanAttributes(v, tag: tag)
         var nameSlot: AttributeSlot?
         var valueSlot: AttributeSlot?
@@ -316,7 +325,7 @@ extension PlaylistParser {
                        at: valueLocation(slot), spec: SpecReference.define)
             }
         }
-        if variables[variable] != nil || defines.contains(where: { $0.name == variable }) {
+        if !definedNames.insert(variable).inserted {
             report(.error, .duplicateVariable, "variable \(variable) is defined twice", at: valueLocation(slot),
                    spec: SpecReference.define)
         }

@@ -23,8 +23,17 @@ extension PlaylistParser {
                 while j < text.count, PlaylistParser.isVariableNameByte(text[j]) { j += 1 }
                 if j < text.count, text[j] == UInt8(ascii: "}"), j > i + 2 {
                     let name = String(decoding: text[i + 2..<j], as: UTF8.self)
-                    if let value = variables[name] {
+                    if let value = variables[name], substitutedBytes + value.utf8.count <= options.maximumSubstitutedBytes {
                         output.append(contentsOf: value.utf8)
+                        substitutedBytes += value.utf8.count
+                    } else if variables[name] != nil {
+                        if !substitutionExhausted {
+                            substitutionExhausted = true
+                            report(.error, .invalidDefine,
+                                   "variable substitution would produce more than \(options.maximumSubstitutedBytes) bytes; later references are left as written",
+                                   at: offset.map { self.location($0 + i) } ?? location, spec: SpecReference.variableSubstitution)
+                        }
+                        output.append(contentsOf: text[i...j])
                     } else {
                         let at = offset.map { self.location($0 + i) } ?? location
                         report(.error, .undefinedVariable, "variable {$\(name)} is not defined by an EXT-X-DEFINE",

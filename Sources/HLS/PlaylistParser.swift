@@ -33,6 +33,13 @@ struct PlaylistParser {
     var start: Start?
     var defines: [Define] = []
     var variables: [String: String] = [:]
+    /// Every name an EXT-X-DEFINE gave, with a value or not (duplicates are found in constant time).
+    var definedNames: Set<String> = []
+    /// Bytes substitution has produced so far (`ParseOptions.maximumSubstitutedBytes`); `substitutionExhausted`
+    /// once the budget ran out and that was reported.
+    var substitutedBytes = 0
+    var substitutionExhausted = false
+    var variableLimitReported = false
     var headerVerbatim: [VerbatimLine] = []
     var queryParameters: [String: String]?
 

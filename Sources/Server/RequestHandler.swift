@@ -10,6 +10,9 @@ public final class RequestHandler: Sendable {
     /// `cors.headers`, computed once.
     let corsHeaders: [(String, String)]
     let signer: URLSigner?
+    let apiKey: [UInt8]?
+    let tokenLifetimeSeconds: Int64
+    let servesIndexWhenSigned: Bool
     let playlists: PlaylistLibrary
     let maximumPathBytes: Int
 
@@ -24,16 +27,54 @@ public final class RequestHandler: Sendable {
         } else {
             signer = nil
         }
+        if let key = configuration.apiKey {
+            guard !key.isEmpty else { throw .emptyAPIKey }
+            apiKey = Array(key.utf8)
+        } else {
+            apiKey = nil
+        }
+        tokenLifetimeSeconds = configuration.tokenLifetimeSeconds
+        servesIndexWhenSigned = configuration.servesIndexWhenSigned
         playlists = PlaylistLibrary()
         maximumPathBytes = configuration.maximumPathBytes
     }
 
-    /// The answer to `request` at `now` (seconds since the epoch, for token expiry).
-    public func respond(to request: HTTPRequest, now: Int64) -> HTTPResponse {
-        var response = route(request, now: now)
-        response.headers.append(contentsOf: corsHeaders)
-        return response
+    /// What to do with `request` at `now` (seconds since the epoch, for token expiry): answer it, or hold it
+    /// until a file changes (a blocking playlist reload, a hinted part).
+    public func answer(to request: HTTPRequest, now: Int64) -> HandlerAnswer {
+        route(request, now: now, inline: false).map(withCORS) ?? .response(HTTPResponse(status: 500))
     }
+
+    /// The response to `request`; a request that would be held gets the answer it would get when its wait ran
+    /// out (for tests and callers without a connection to park).
+    public func respond(to request: HTTPRequest, now: Int64) -> HTTPResponse {
+        switch answer(to: request, now: now) {
+        case .response(let response): response
+        case .hold(let hold): hold.timeoutResponse
+        }
+    }
+
+    /// The same answer as `answer`, or nil when making it may take long: parsing (or rewriting for a token) a
+    /// playlist larger than `inlinePlaylistBytes` that is not already parsed, or reading the catalogue. The event
+    /// loops answer with this and pass the rest to background workers, so that one slow answer never holds up the
+    /// requests of other clients.
+    func quickAnswer(to request: HTTPRequest, now: Int64) -> HandlerAnswer? {
+        route(request, now: now, inline: true).map(withCORS)
+    }
+
+    private func withCORS(_ answer: HandlerAnswer) -> HandlerAnswer {
+        switch answer {
+        case .response(var response):
+            response.headers.append(contentsOf: corsHeaders)
+            return .response(response)
+        case .hold(var hold):
+            hold.timeoutResponse.headers.append(contentsOf: corsHeaders)
+            return .hold(hold)
+        }
+    }
+
+    /// Playlists up to this size are parsed on the event loop (well under a millisecond).
+    static let inlinePlaylistBytes: Int64 = 64 * 1024
 
     /// True while the answer made for `version` still holds at `now`: the file on disk is still that version
     /// and, when URLs are signed, its token is still valid. Together with a request that `canReuseAnswer`, this
@@ -47,152 +88,37 @@ public final class RequestHandler: Sendable {
         return folder.currentStamp(relativePath: version.relativePath) == version.stamp
     }
 
-    private func route(_ request: HTTPRequest, now: Int64) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, now: Int64, inline: Bool) -> HandlerAnswer? {
         let isAPI = request.rawPath.hasPrefix("/v1/") || request.rawPath == "/v1"
         switch request.method {
         case "GET", "HEAD": break
-        case "OPTIONS": return HTTPResponse(status: 204, headers: cors.preflightHeaders)
+        case "OPTIONS": return .response(HTTPResponse(status: 204, headers: cors.preflightHeaders))
         default:
-            return error(405, "method_not_allowed", "use GET, HEAD or OPTIONS", json: isAPI, extra: [("Allow", CORSPolicy.allowedMethods)])
+            return .response(
+                error(405, "method_not_allowed", "use GET, HEAD or OPTIONS", json: isAPI, extra: [("Allow", CORSPolicy.allowedMethods)]))
         }
         let segments: [String]
         switch PathGuard.check(request.rawPath, maximumBytes: maximumPathBytes) {
         case .success(let checked): segments = checked
-        case .failure(.tooLong): return error(414, "uri_too_long", "the path is too long", json: isAPI)
-        case .failure(.notFound): return error(404, "not_found", "no such file", json: isAPI)
-        case .failure(.badRequest(let reason)): return error(400, "bad_path", reason, json: isAPI)
+        case .failure(.tooLong): return .response(error(414, "uri_too_long", "the path is too long", json: isAPI))
+        case .failure(.notFound): return .response(error(404, "not_found", "no such file", json: isAPI))
+        case .failure(.badRequest(let reason)): return .response(error(400, "bad_path", reason, json: isAPI))
         }
         guard let query = request.queryParameters else {
-            return error(400, "bad_query", "malformed query string", json: isAPI)
+            return .response(error(400, "bad_query", "malformed query string", json: isAPI))
         }
-        if segments.isEmpty { return indexPage() }
-        if segments[0] == "v1" { return api(Array(segments.dropFirst()), request, query: query, now: now) }
+        if segments.isEmpty {
+            if signer != nil && !servesIndexWhenSigned { return .response(error(404, "not_found", "no index here", json: false)) }
+            return inline ? nil : .response(indexPage(now: now))
+        }
+        if segments[0] == "v1" { return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline) }
         // A plain file: the first segment is the video it belongs to.
-        return file(segments, videoID: segments.count > 1 ? segments[0] : nil, request, query: query, now: now, json: false)
+        return file(
+            segments, videoID: segments.count > 1 ? segments[0] : nil, request, query: query, now: now, json: false,
+            inline: inline)
     }
 
-    private func api(_ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64) -> HTTPResponse {
-        guard segments.first == "videos" else { return error(404, "not_found", "unknown endpoint", json: true) }
-        switch segments.count {
-        case 1:
-            return videoList(query: query)
-        case 3 where segments[2] == "stream":
-            let id = segments[1]
-            if let signer, !signer.isValid(query["token"], videoID: id, now: now) { return forbidden() }
-            guard let video = catalogue.video(id) else {
-                return error(404, "video_not_found", "no video '\(id)'", json: true)
-            }
-            return json(200, video.streamJSON(token: signer == nil ? nil : query["token"]))
-        case 2:
-            return error(404, "not_found", "unknown endpoint", json: true)
-        default:
-            return file(Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true)
-        }
-    }
-
-    private func videoList(query: [String: String]) -> HTTPResponse {
-        var limit = CataloguePage.defaultLimit
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...CataloguePage.maximumLimit).contains(value) else {
-                return error(400, "bad_limit", "limit must be a whole number in 1…\(CataloguePage.maximumLimit)", json: true)
-            }
-            limit = value
-        }
-        var cursor: CatalogueCursor?
-        if let text = query["next"], !text.isEmpty, text != CatalogueCursor.end {
-            guard let decoded = CatalogueCursor(encoded: text) else {
-                return error(400, "bad_cursor", "next is not a cursor this server issued", json: true)
-            }
-            cursor = decoded
-        }
-        let page = CataloguePage(videos: catalogue.videos(), after: cursor, limit: limit)
-        return json(200, page.json)
-    }
-
-    private func file(
-        _ segments: [String], videoID: String?, _ request: HTTPRequest, query: [String: String], now: Int64,
-        json: Bool
-    ) -> HTTPResponse {
-        var token: String?
-        if let signer {
-            token = query["token"]
-            guard let videoID, signer.isValid(token, videoID: videoID, now: now) else { return forbidden() }
-        }
-        guard let file = folder.open(segments) else { return error(404, "not_found", "no such file", json: json) }
-        let name = segments[segments.count - 1]
-        let kind = FileKind(path: name)
-        var headers: [(String, String)] = [
-            ("Content-Type", FileKind.contentType(forPath: name)),
-            ("Accept-Ranges", "bytes"),
-        ]
-        var validators = file.validators
-        var body: HTTPResponse.Body
-        var size = file.size
-        var cacheControl: String
-        if kind == .playlist {
-            let playlist = playlists.playlist(file, key: segments.joined(separator: "/"))
-            cacheControl = CachePolicy.cacheControl(for: kind, playlist: playlist.facts)
-            if let token {
-                let bytes = playlist.appendingToken(token)
-                validators = validators.variant(token)
-                size = Int64(bytes.count)
-                body = .bytes(bytes)
-            } else if playlist.bytes.count == file.size {
-                // Already in memory: one write with the headers beats a sendfile of a few kilobytes.
-                body = .bytes(playlist.bytes)
-            } else {
-                body = .file(FileRegion(file: file.handle, offset: 0, length: file.size))
-            }
-        } else {
-            cacheControl = CachePolicy.cacheControl(for: kind)
-            body = .file(FileRegion(file: file.handle, offset: 0, length: file.size))
-        }
-        headers.append(("ETag", validators.entityTag))
-        headers.append(("Last-Modified", validators.lastModified))
-        headers.append(("Cache-Control", cacheControl))
-        if validators.isNotModified(
-            ifNoneMatch: request.header("if-none-match"), ifModifiedSince: request.header("if-modified-since"))
-        {
-            // libmicrohttpd sends no body with a 304 but states the body's length: give it the real one.
-            return HTTPResponse(
-                status: 304, headers: headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" }, body: body)
-        }
-        let range: ByteRangeAnswer =
-            validators.allowsRange(ifRange: request.header("if-range"))
-            ? ByteRangeAnswer(rangeHeader: request.header("range"), size: size) : .whole
-        switch range {
-        case .whole:
-            var response = HTTPResponse(status: 200, headers: headers, body: body)
-            response.servedFile = ServedFileVersion(
-                relativePath: segments.joined(separator: "/"), stamp: file.stamp, videoID: videoID, token: token)
-            return response
-        case .unsatisfiable:
-            headers.removeAll { $0.0 == "Content-Type" }
-            headers.append(("Content-Range", range.contentRange(size: size) ?? ""))
-            return HTTPResponse(status: 416, headers: headers)
-        case .partial(let bytes):
-            headers.append(("Content-Range", range.contentRange(size: size) ?? ""))
-            switch body {
-            case .file(let region):
-                body = .file(FileRegion(file: region.file, offset: bytes.lowerBound, length: bytes.count64))
-            case .bytes(let all):
-                body = .bytes(Array(all[Int(bytes.lowerBound)...Int(bytes.upperBound)]))
-            case .empty:
-                break
-            }
-            return HTTPResponse(status: 206, headers: headers, body: body)
-        }
-    }
-
-    private func indexPage() -> HTTPResponse {
-        let html = IndexPage.render(videos: catalogue.videos(), tokensRequired: signer != nil)
-        return HTTPResponse(
-            status: 200,
-            headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)],
-            body: .bytes(Array(html.utf8)))
-    }
-
-    private func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+    func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         HTTPResponse(
             status: status,
             headers: [("Content-Type", "application/json"), ("Cache-Control", CachePolicy.dynamic)],
@@ -200,11 +126,11 @@ public final class RequestHandler: Sendable {
     }
 
     /// 403 with no body: the client learns nothing about why.
-    private func forbidden() -> HTTPResponse {
+    func forbidden() -> HTTPResponse {
         HTTPResponse(status: 403, headers: [("Cache-Control", CachePolicy.dynamic)])
     }
 
-    private func error(_ status: Int, _ code: String, _ message: String, json isJSON: Bool, extra: [(String, String)] = [])
+    func error(_ status: Int, _ code: String, _ message: String, json isJSON: Bool, extra: [(String, String)] = [])
         -> HTTPResponse
     {
         if isJSON {
@@ -215,19 +141,7 @@ public final class RequestHandler: Sendable {
         return HTTPResponse(
             status: status,
             headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)] + extra,
-            body: .bytes(Array("\(status) \(Self.reason(status))\n".utf8)))
-    }
-
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 414: "URI Too Long"
-        case 416: "Range Not Satisfiable"
-        default: "Error"
-        }
+            body: .bytes(Array("\(status) \(HTTPStatus.reason(status))\n".utf8)))
     }
 }
 

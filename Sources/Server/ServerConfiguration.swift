@@ -11,19 +11,31 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigin: String = "*"
     /// When set, every media request needs a valid `token` (see `URLSigner`).
     public var tokenSecret: String?
+    /// The app's API key: when set, the catalogue API (`/v1/videos`, `/v1/videos/{id}/stream`) answers only
+    /// requests that send it in `X-API-Key`. With `tokenSecret` and no key the API is closed (403), since it
+    /// would hand out URLs nobody could play.
+    public var apiKey: String?
+    /// How long the tokens inside the stream API's and the index page's signed URLs stay valid.
+    public var tokenLifetimeSeconds: Int64 = 3600
+    /// With `tokenSecret`, the HTML index at `/` is off (404) unless this is set; when set, it links signed URLs.
+    public var servesIndexWhenSigned: Bool = false
     /// Threads answering requests (each with its own epoll loop); 0 means one per processor.
     public var threadCount: Int = 0
-    /// Keep whole-file answers for small files ready and give them again while the file is unchanged (see
-    /// `PreparedAnswers`); off only to compare with the uncached path.
-    public var reusesAnswers: Bool = true
-    /// Simultaneous connections accepted; more wait in the listen backlog.
+    /// Simultaneous connections. When all are taken, the connection that has waited longest for a request is
+    /// closed to make room; when none is waiting, the newcomer gets 503.
     public var connectionLimit: Int = 4096
-    /// A connection idle (or trickling) this long is closed.
-    public var idleTimeoutSeconds: Int = 30
+    /// Simultaneous connections from one client address (0: no cap); beyond it, 503. Behind a proxy every
+    /// connection comes from the proxy's address: raise it or set 0 there.
+    public var connectionsPerAddress: Int = 256
+    /// How long a request head may take to arrive, and how long a connection may stay idle.
+    public var timeouts = ConnectionTimeouts()
+    /// Sizes of the request line and head.
+    public var requestLimits = RequestLimits()
     /// Longest request path accepted (414 beyond).
     public var maximumPathBytes: Int = PathGuard.defaultMaximumBytes
-    /// Memory per connection for the request line and headers; larger requests get 431 (or 414).
-    public var requestHeaderBytes: Int = 16 * 1024
+    /// Keep whole-file answers for small files ready (see `PreparedAnswers`); off only in tests that compare
+    /// both paths.
+    var reusesAnswers: Bool = true
 
     public init(root: String) { self.root = root }
 }

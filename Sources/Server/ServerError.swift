@@ -4,10 +4,12 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     case folderUnreadable(path: String, reason: String)
     /// The host is not an IPv4 or IPv6 address.
     case badHost(String)
-    /// libmicrohttpd refused to start (port in use, no permission, …).
+    /// The port cannot be listened on (in use, no permission, …).
     case cannotListen(host: String, port: UInt16, reason: String)
     /// The token secret is empty.
     case emptySecret
+    /// The API key is empty.
+    case emptyAPIKey
     /// `--nginx-config` cannot name this folder: nginx expands `$name` in `root` and has no escape for `$`.
     case nginxUnsafePath(String)
 
@@ -17,6 +19,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
         case .badHost(let host): "'\(host)' is not an IPv4 or IPv6 address"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         case .emptySecret: "the token secret is empty"
+        case .emptyAPIKey: "the API key is empty"
         case .nginxUnsafePath(let path):
             "nginx would read the '$' in '\(path)' as a variable: serve a folder whose path has no '$'"
         }

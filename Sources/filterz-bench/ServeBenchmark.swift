@@ -4,8 +4,7 @@ import Server
 /// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes
 /// auto) serving the same folder, in the same run: requests/s for a 2 KB playlist, MB/s for a 1 MiB segment,
 /// p50/p99 latency, and the ratios ours ÷ nginx (of the medians, and round by round to show the spread). Both with
-/// `wrk -t2 -c64`, no access log. Our server also runs with `reusesAnswers` off (every answer made afresh, as
-/// before `PreparedAnswers`), so one run shows both.
+/// `wrk -t2 -c64`, no access log.
 /// `FILTERZ_BENCH_SERVE_THREADS` sets our thread count (default: one per processor, as `filterz serve`).
 enum ServeBenchmark {
     struct Measurement {
@@ -15,7 +14,7 @@ enum ServeBenchmark {
     }
 
     static let seconds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
-    /// A multiple of 3 puts each server in each position equally often.
+    /// An even number puts each server in each position equally often.
     static let rounds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_ROUNDS"] ?? "") ?? 3
     static let segmentBytes = 1 << 20
     /// `FILTERZ_BENCH_VERBOSE=1`: print every wrk run, not only the medians.
@@ -61,10 +60,6 @@ enum ServeBenchmark {
         }
         let ours = try HTTPServer(configuration: configuration, accessLog: logLine)
         defer { ours.stop(graceSeconds: 1) }
-        var freshConfiguration = configuration
-        freshConfiguration.reusesAnswers = false
-        let fresh = try HTTPServer(configuration: freshConfiguration, accessLog: logLine)
-        defer { fresh.stop(graceSeconds: 1) }
 
         var nginxConfiguration = configuration
         nginxConfiguration.port = freePort()
@@ -82,18 +77,17 @@ enum ServeBenchmark {
         Thread.sleep(forTimeInterval: 0.5)
 
         let threads = configuration.threadCount > 0 ? configuration.threadCount : ProcessInfo.processInfo.activeProcessorCount
-        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (libmicrohttpd, \(threads) threads; \"fresh\": reusesAnswers off) vs nginx (worker_processes auto); access logs \(logging ? "on (files)" : "off")")
+        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (\(threads) event loops) vs nginx (worker_processes auto); access logs \(logging ? "on (files)" : "off")")
         print("playlist \(playlist.utf8.count) B, segment \(segmentBytes) B")
         let oursURL = "http://127.0.0.1:\(ours.port)/bench/"
-        let freshURL = "http://127.0.0.1:\(fresh.port)/bench/"
         let nginxURL = "http://127.0.0.1:\(nginxConfiguration.port)/bench/"
         // Warm all three (page cache, our playlist cache and prepared answers).
-        for url in [oursURL, freshURL, nginxURL] { _ = try wrkRun(wrk, url + "index.m3u8", seconds: 1) }
+        for url in [oursURL, nginxURL] { _ = try wrkRun(wrk, url + "index.m3u8", seconds: 1) }
         // The machine is shared: measure over several rounds and keep the medians. The order rotates every round
         // so that each server takes each position equally often (the run after another heavy run tends to be
         // slower), with a short pause between runs.
         var runs: [String: [Measurement]] = [:]
-        let servers = [("ours", oursURL), ("nginx", nginxURL), ("fresh", freshURL)]
+        let servers = [("ours", oursURL), ("nginx", nginxURL)]
         for round in 0..<rounds {
             let order = Array(servers[(round % servers.count)...] + servers[..<(round % servers.count)])
             for file in ["index.m3u8", "seg_00000.ts"] {
@@ -111,8 +105,6 @@ enum ServeBenchmark {
         let nginxPlaylist = median(runs["nginx index.m3u8"] ?? [])
         let oursSegment = median(runs["ours seg_00000.ts"] ?? [])
         let nginxSegment = median(runs["nginx seg_00000.ts"] ?? [])
-        let freshPlaylist = median(runs["fresh index.m3u8"] ?? [])
-        let freshSegment = median(runs["fresh seg_00000.ts"] ?? [])
 
         let megabytes = Double(segmentBytes) / 1_000_000
         func row(_ name: String, _ m: Measurement, perSecond: String) -> String {
@@ -121,23 +113,13 @@ enum ServeBenchmark {
         }
         print(row("playlist  ours", oursPlaylist, perSecond: String(format: "%9.0f req/s", oursPlaylist.requestsPerSecond)))
         print(row("playlist  nginx", nginxPlaylist, perSecond: String(format: "%9.0f req/s", nginxPlaylist.requestsPerSecond)))
-        print(row("playlist  ours (fresh)", freshPlaylist, perSecond: String(format: "%9.0f req/s", freshPlaylist.requestsPerSecond)))
         print(row("segment   ours", oursSegment, perSecond: String(format: "%9.0f MB/s", oursSegment.requestsPerSecond * megabytes)))
         print(row("segment   nginx", nginxSegment, perSecond: String(format: "%9.0f MB/s", nginxSegment.requestsPerSecond * megabytes)))
-        print(row("segment   ours (fresh)", freshSegment, perSecond: String(format: "%9.0f MB/s", freshSegment.requestsPerSecond * megabytes)))
         let playlistRatio = oursPlaylist.requestsPerSecond / nginxPlaylist.requestsPerSecond
         let segmentRatio = oursSegment.requestsPerSecond / nginxSegment.requestsPerSecond
         let p99Ratio = max(
             oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds, oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
         print(String(format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f", playlistRatio, segmentRatio, p99Ratio))
-        print(
-            String(
-                format: "fresh answers ÷ nginx (reusesAnswers off): playlist %.3f, segment %.3f, p99 %.3f",
-                freshPlaylist.requestsPerSecond / nginxPlaylist.requestsPerSecond,
-                freshSegment.requestsPerSecond / nginxSegment.requestsPerSecond,
-                max(
-                    freshPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
-                    freshSegment.p99Milliseconds / nginxSegment.p99Milliseconds)))
         // The same ratios round by round (ours and nginx measured within seconds of each other): their spread shows
         // how much the load of the moment moved the figure above.
         for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {

@@ -100,4 +100,33 @@ import Testing
         #expect(longest <= 4096 + 8 * 2)
         #expect(result.diagnostics.contains { $0.code == .invalidDefine })
     }
+
+    @Test func definitionsPastTheCountLimitAreReportedOnceAndIgnored() {
+        var text = "#EXTM3U\n"
+        for k in 0..<30 { text += "#EXT-X-DEFINE:NAME=\"v\(k)\",VALUE=\"\(k)\"\n" }
+        text += "#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n{$v5}.ts\n"
+        let result = HLS.parse(text, options: ParseOptions(maximumVariableCount: 20))
+        #expect(result.playlist?.media?.defines.count == 20)
+        #expect(result.diagnostics.filter { $0.code == .invalidDefine }.count == 1)
+        #expect(result.playlist?.media?.segments.first?.uri == "5.ts")
+    }
+
+    @Test func aChainOfGrowingDefinitionsStopsAtTheSubstitutionBudget() {
+        // Each value is the previous one and one more byte: 1 + 2 + … + 2000 ≈ 2 MB if unbounded.
+        var text = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"v0\",VALUE=\"x\"\n"
+        for k in 1..<2000 { text += "#EXT-X-DEFINE:NAME=\"v\(k)\",VALUE=\"{$v\(k - 1)}x\"\n" }
+        let result = HLS.parse(text, options: ParseOptions(maximumSubstitutedBytes: 100_000))
+        let produced = result.playlist?.media?.defines.compactMap(\.value).map(\.utf8.count).reduce(0, +) ?? 0
+        #expect(produced <= 100_000 + 2000 * 8)
+        #expect(result.diagnostics.filter { $0.message.contains("more than 100000 bytes") }.count == 1)
+    }
+
+    @Test func manyReferencesToOneLongValueStopAtTheBudget() {
+        var text = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"long\",VALUE=\"" + String(repeating: "a", count: 1000) + "\"\n#EXT-X-TARGETDURATION:4\n"
+        for _ in 0..<500 { text += "#EXTINF:4,\n{$long}.ts\n" }
+        let result = HLS.parse(text, options: ParseOptions(maximumSubstitutedBytes: 50_000))
+        let substituted = result.playlist?.media?.segments.filter { !$0.uri.contains("{$") }.count ?? 0
+        #expect(substituted < 500 && substituted >= 48)
+        #expect(result.diagnostics.filter { $0.code == .invalidDefine }.count == 1)
+    }
 }

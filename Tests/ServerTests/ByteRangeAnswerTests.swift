@@ -28,7 +28,9 @@ import Testing
         Case(header: "bytes=abc", size: 100, expected: .whole),
         Case(header: "bytes=-", size: 100, expected: .whole),
         Case(header: "bytes=+1-2", size: 100, expected: .whole),
-        Case(header: "bytes=99999999999999999999-", size: 100, expected: .whole),
+        Case(header: "bytes=99999999999999999999-", size: 100, expected: .unsatisfiable),
+        Case(header: "bytes=5-99999999999999999999", size: 100, expected: .partial(5...99)),
+        Case(header: "bytes=-99999999999999999999", size: 100, expected: .partial(0...99)),
         Case(header: "Bytes= 3 - 4 ", size: 100, expected: .partial(3...4)),
     ]
 

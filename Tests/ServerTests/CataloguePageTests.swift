@@ -57,7 +57,7 @@ import Testing
         video.qualities = [.init(name: "720p", relativePath: "v0/index.m3u8")]
         let page = CataloguePage(videos: [video], after: nil, limit: 10)
         #expect(
-            page.json.rendered(indent: nil)
+            page.json().rendered(indent: nil)
                 == #"{"data":[{"video_id":"warm film","title":"warm film","description":"","duration":20.033,"thumbnail_url":"/v1/videos/warm%20film/poster.jpg","available_qualities":["720p"],"created_at":"2026-11-29T19:20:44Z"}],"next_cursor":"0"}"#
         )
     }

@@ -12,7 +12,11 @@ import HLS
         site = try TestSite(populate: { site in
             try site.addVideo("a")
             try site.addVideo("b")
-        }, configure: { $0.tokenSecret = "s3cret" })
+        }, configure: {
+            $0.tokenSecret = "s3cret"
+            $0.apiKey = "app-key"
+            $0.tokenLifetimeSeconds = 900
+        })
     }
 
     func token(_ id: String, expiresIn seconds: Int64 = 600) -> String {
@@ -21,7 +25,7 @@ import HLS
 
     @Test func aValidTokenOpensEveryFileOfItsVideo() throws {
         let token = token("a")
-        for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/v1/videos/a/subs/ko_1.vtt", "/v1/videos/a/stream"] {
+        for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/v1/videos/a/subs/ko_1.vtt"] {
             #expect(try fetch(site.port, "GET", "\(path)?token=\(token)").status == 200, "\(path)")
         }
     }
@@ -32,19 +36,40 @@ import HLS
         let forged = String(good.dropLast()) + (good.last == "0" ? "1" : "0")
         let otherSecret = URLSigner(secret: "guess").token(videoID: "a", expiresAt: now + 600)
         let laterExpiry = "\(now + 99999)." + good.split(separator: ".")[1]
+        let parts = good.split(separator: ".")
         for (name, query) in [
             ("missing", ""), ("empty", "?token="), ("expired", "?token=\(expired)"), ("forged", "?token=\(forged)"),
             ("other video", "?token=\(token("b"))"), ("other secret", "?token=\(otherSecret)"),
             ("extended expiry", "?token=\(laterExpiry)"), ("garbage", "?token=%00%01"),
+            // The same numbers spelt otherwise: one spelling only.
+            ("leading zeros", "?token=00\(good)"), ("encoded plus sign", "?token=%2B\(good)"), ("plus sign", "?token=+\(good)"),
+            ("capital hex", "?token=\(parts[0]).\(parts[1].uppercased())"),
         ] {
-            for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/v1/videos/a/stream", "/a/nonexistent.ts"] {
+            for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/a/nonexistent.ts"] {
                 let response = try fetch(site.port, "GET", path + query)
                 #expect(response.status == 403, "\(name) \(path)")
                 #expect(response.body.isEmpty, "\(name) \(path)")
             }
         }
-        // The catalogue list itself is public metadata.
-        #expect(try fetch(site.port, "GET", "/v1/videos").status == 200)
+    }
+
+    @Test func theCatalogueNeedsTheAppsKeyAndLinksSignedURLs() throws {
+        for headers in [[:], ["X-API-Key": "wrong"], ["X-API-Key": "app-ke"]] {
+            #expect(try fetch(site.port, "GET", "/v1/videos", headers: headers).status == 403)
+            #expect(try fetch(site.port, "GET", "/v1/videos/a/stream", headers: headers).status == 403)
+        }
+        let list = try fetch(site.port, "GET", "/v1/videos", headers: ["X-API-Key": "app-key"])
+        #expect(list.status == 200)
+        let body = try #require(JSONSerialization.jsonObject(with: Data(list.body)) as? [String: Any])
+        let entries = try #require(body["data"] as? [[String: Any]])
+        #expect(entries.count == 2)
+        for entry in entries {
+            let thumbnail = try #require(entry["thumbnail_url"] as? String)
+            #expect(thumbnail.contains("?token="))
+            #expect(try fetch(site.port, "GET", thumbnail).status == 200, "\(thumbnail)")
+        }
+        // The index would link tokenless URLs: it is off unless asked for.
+        #expect(try fetch(site.port, "GET", "/").status == 404)
     }
 
     @Test func playlistsComeBackWithTheTokenOnEveryURI() throws {
@@ -77,12 +102,35 @@ import HLS
     }
 
     @Test func theStreamEndpointHandsOutSignedURLs() throws {
-        let token = token("b")
-        let response = try fetch(site.port, "GET", "/v1/videos/b/stream?token=\(token)")
+        let response = try fetch(site.port, "GET", "/v1/videos/b/stream", headers: ["X-API-Key": "app-key"])
         let body = try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         let stream = try #require(body["stream_url"] as? String)
+        let token = try #require(stream.split(separator: "=").last.map(String.init))
         #expect(stream == "/v1/videos/b/master.m3u8?token=\(token)")
+        #expect(signer.isValid(token, videoID: "b", now: now + 800))
+        #expect(!signer.isValid(token, videoID: "b", now: now + 1000))
+        #expect(!signer.isValid(token, videoID: "a", now: now))
         #expect(try fetch(site.port, "GET", stream).status == 200)
+        let qualities = try #require(body["qualities"] as? [[String: Any]])
+        for quality in qualities {
+            #expect(try fetch(site.port, "GET", try #require(quality["stream_url"] as? String)).status == 200)
+        }
+    }
+
+    @Test func withoutAnAPIKeyTheSignedCatalogueIsClosedAndTheIndexCanBeAskedFor() throws {
+        let closed = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.tokenSecret = "s3cret" })
+        #expect(try fetch(closed.port, "GET", "/v1/videos").status == 403)
+        #expect(try fetch(closed.port, "GET", "/v1/videos/a/stream").status == 403)
+        let open = try TestSite(populate: { try $0.addVideo("a") }, configure: {
+            $0.tokenSecret = "s3cret"
+            $0.servesIndexWhenSigned = true
+        })
+        let page = try fetch(open.port, "GET", "/")
+        #expect(page.status == 200)
+        let master = try #require(
+            page.bodyText.components(separatedBy: "data-master=\"").dropFirst().first?.components(separatedBy: "\"").first)
+        #expect(master.contains("?token="))
+        #expect(try fetch(open.port, "GET", master).status == 200)
     }
 
     @Test func rewritingKeepsAbsoluteURLsAndAddsToExistingQueries() {
@@ -98,7 +146,7 @@ import HLS
             #EXT-X-ENDLIST
 
             """
-        let rewritten = String(decoding: TokenRewriter.appendingToken("1.ab", to: Array(text.utf8)), as: UTF8.self)
+        let rewritten = String(decoding: TokenRewriter.appendingToken("1.ab", to: Array(text.utf8), directory: ["a", "v0"], root: ["a"]), as: UTF8.self)
         #expect(rewritten.contains("URI=\"init.mp4?token=1.ab\""))
         #expect(rewritten.contains("URI=\"key.bin?v=1&token=1.ab\""))
         #expect(rewritten.contains("\nseg_0.m4s?token=1.ab\n"))

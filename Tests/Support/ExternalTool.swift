@@ -48,6 +48,31 @@ public enum ExternalTool {
     }
 }
 
+extension ExternalTool {
+    /// Runs `name arguments…` with `input` on its standard input; its standard output as bytes.
+    public static func runFeeding(_ name: String, _ arguments: [String], input: [UInt8], timeoutSeconds: Double = 60) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(of: name) ?? name)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var output = Data()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            output = stdout.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+        stdin.fileHandleForWriting.write(Data(input))
+        try stdin.fileHandleForWriting.close()
+        if done.wait(timeout: .now() + timeoutSeconds) == .timedOut { process.terminate() }
+        process.waitUntilExit()
+        return [UInt8](output)
+    }
+}
+
 /// A fresh temporary folder, removed when the value is deinitialised.
 public final class TemporaryFolder: @unchecked Sendable {
     public let url: URL

@@ -11,6 +11,7 @@ enum InspectCommand {
                     Prints what the playlist is (variants by bandwidth, renditions by group, or segment
                     statistics), then every problem as file:line:column: severity: message [code] (spec section).
                     Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
+                    A download is stopped as soon as its body passes 64 MiB (after decompression).
                     """,
                 arguments: [ArgumentSpec("playlist", help: "A file path, an http(s) URL, or - for standard input.")],
                 options: [
@@ -24,6 +25,9 @@ enum InspectCommand {
                         "--header", "-H", placeholder: "header",
                         help: "Send 'Name: value' with every HTTP request (protected origins)."),
                     .flag("--strict", help: "Stop at the first error (no summary)."),
+                    .value(
+                        "--timeout", placeholder: "seconds",
+                        help: "Longest time one HTTP request may take, from connecting to the last byte.", defaultValue: "20"),
                 ],
                 examples: [
                     "filterz inspect master.m3u8",
@@ -38,7 +42,8 @@ enum InspectCommand {
         let location = try arguments.positional(0, "playlist")
         var headers: [(name: String, value: String)] = []
         for text in arguments.values("--header") { headers.append(try ResourceLoader.parseHeader(text)) }
-        let loader = ResourceLoader(headers: headers)
+        var loader = ResourceLoader(headers: headers)
+        loader.timeoutSeconds = try arguments.decimal("--timeout", default: 20, in: 0.1...3600)
         let strict = arguments.flag("--strict")
         let recursive = arguments.flag("--recursive")
 

@@ -24,14 +24,33 @@ enum ServeCommand {
                     .value(
                         "--token-secret", placeholder: "secret",
                         help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET)."),
+                    .value(
+                        "--api-key", placeholder: "key",
+                        help: "The app's API key: the catalogue API answers only requests sending it in X-API-Key (or $FILTERZ_API_KEY). Needed for the API when URLs are signed."),
+                    .value(
+                        "--token-ttl", placeholder: "seconds",
+                        help: "Lifetime of the tokens in the stream API's and the index page's signed URLs.", defaultValue: "3600"),
+                    .flag("--index", help: "With --token-secret, serve the HTML index anyway (its links are signed)."),
+                    .value(
+                        "--connections-per-address", placeholder: "n",
+                        help: "Connections one client address may hold; 0 for no cap (behind a proxy).", defaultValue: "256"),
                     .flag("--quiet", help: "No access log on stderr."),
                     .flag("--nginx-config", help: "Print an equivalent nginx server block and exit."),
+                    .value(
+                        "--upstream", placeholder: "url",
+                        help: "With --nginx-config: print an edge block instead, nginx in front of the filterz origin at URL (listening on --host/--port)."),
+                    .value("--tls-cert", placeholder: "file", help: "With --upstream: the edge's TLS certificate (PEM); HTTP/2 is served over TLS."),
+                    .value("--tls-key", placeholder: "file", help: "With --upstream: the certificate's private key (PEM)."),
+                    .value(
+                        "--cache-dir", placeholder: "dir", help: "With --upstream: nginx's cache folder.",
+                        defaultValue: "/var/cache/nginx/filterz"),
                 ],
                 examples: [
                     "filterz serve out --port 0",
                     "filterz serve out --host 0.0.0.0 --port 8080 --cors-origin https://app.example",
                     "FILTERZ_TOKEN_SECRET=s3cret filterz serve out",
                     "filterz serve out --nginx-config > filterz.conf",
+                    "filterz serve out --nginx-config --upstream http://127.0.0.1:8080 --port 443 --tls-cert edge.pem --tls-key edge.key",
                 ]),
             action: run)
     }
@@ -46,6 +65,13 @@ enum ServeCommand {
             throw .usage("--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
         }
         configuration.tokenSecret = try tokenSecret(args, context)
+        if let key = args.value("--api-key") ?? context.environment["FILTERZ_API_KEY"] {
+            guard !key.isEmpty else { throw .usage("--api-key (or FILTERZ_API_KEY) is empty") }
+            configuration.apiKey = key
+        }
+        configuration.tokenLifetimeSeconds = Int64(try args.integer("--token-ttl", default: 3600, in: 1...31_536_000))
+        configuration.servesIndexWhenSigned = args.flag("--index")
+        configuration.connectionsPerAddress = try args.integer("--connections-per-address", default: 256, in: 0...1_000_000)
         return configuration
     }
 
@@ -61,8 +87,21 @@ enum ServeCommand {
         if args.flag("--nginx-config") {
             // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
             guard configuration.port != 0 else { throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)") }
+            let certificate = args.value("--tls-cert"), key = args.value("--tls-key")
+            guard (certificate == nil) == (key == nil) else { throw CLIError.usage("--tls-cert and --tls-key go together") }
+            let upstream = args.value("--upstream")
+            if let upstream, !upstream.hasPrefix("http://") || upstream.count <= 7 {
+                throw CLIError.usage("--upstream expects the origin's http://host:port, got '\(upstream)'")
+            }
             do throws(ServerError) {
-                context.stdout.write(try NginxConfig.serverBlock(for: configuration))
+                if let upstream {
+                    context.stdout.write(
+                        try NginxEdgeConfig.serverBlock(
+                            for: configuration, upstream: upstream, certificate: certificate, key: key,
+                            cacheFolder: args.value("--cache-dir") ?? "/var/cache/nginx/filterz"))
+                } else {
+                    context.stdout.write(try NginxConfig.serverBlock(for: configuration))
+                }
             } catch {
                 throw CLIError.input(error.description)
             }
@@ -90,7 +129,9 @@ enum ServeCommand {
         let videos = server.handler.catalogue.videos().count
         context.stderr.line(
             "filterz serve: \(server.handler.folder.path) (\(videos) video\(videos == 1 ? "" : "s"))"
-                + (configuration.tokenSecret != nil ? ", signed URLs required" : "") + "; Ctrl-C stops")
+                + (configuration.tokenSecret != nil ? ", signed URLs required" : "")
+                + (configuration.tokenSecret != nil && configuration.apiKey == nil ? ", catalogue API closed (no --api-key)" : "")
+                + "; Ctrl-C stops")
         let signal = TerminationSignals.wait()
         context.stderr.line("filterz serve: \(signal == 2 ? "SIGINT" : "SIGTERM"): finishing requests in flight")
         server.stop(graceSeconds: 10)

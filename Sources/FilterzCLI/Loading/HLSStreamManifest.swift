@@ -40,10 +40,12 @@ enum HLSStreamManifest {
             let segments = media.segments
             guard !segments.isEmpty else { throw .failure("\(mediaLocation): has no segments") }
             if level == 0 { durations = segments.map(\.duration) }
+            let measured = sizes(
+                of: segments.map { $0.byteRange == nil ? URIReference.resolve($0.uri, against: mediaLocation) : nil },
+                loader: loader)
             sizesByLevel.append(
-                segments.map { segment in
-                    let bytes = segment.byteRange.map { Double($0.length) }
-                        ?? size(of: URIReference.resolve(segment.uri, against: mediaLocation), loader: loader)
+                zip(segments, measured).map { segment, size in
+                    let bytes = segment.byteRange.map { Double($0.length) } ?? size
                         ?? Double(variant.bandwidth) / 8 * segment.duration
                     return bytes * 8
                 })
@@ -71,10 +73,17 @@ enum HLSStreamManifest {
         return playlist
     }
 
-    /// Bytes of a segment file or URL, or nil when unknown.
-    private static func size(of location: String, loader: ResourceLoader) -> Double? {
-        if ResourceLoader.isHTTP(location) { return loader.contentLength(location).map(Double.init) }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: location)
-        return (attributes?[.size] as? NSNumber).map { $0.doubleValue }
+    /// Bytes of each segment file or URL (nil where the location is nil or the size unknown). URLs are asked
+    /// with HEAD requests, a few at a time.
+    private static func sizes(of locations: [String?], loader: ResourceLoader) -> [Double?] {
+        let remote = locations.indices.filter { locations[$0].map(ResourceLoader.isHTTP) == true }
+        let lengths = loader.contentLengths(remote.map { locations[$0]! })
+        var result = locations.map { location -> Double? in
+            guard let location, !ResourceLoader.isHTTP(location) else { return nil }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: location)
+            return (attributes?[.size] as? NSNumber).map { $0.doubleValue }
+        }
+        for (index, length) in zip(remote, lengths) { result[index] = length.map(Double.init) }
+        return result
     }
 }

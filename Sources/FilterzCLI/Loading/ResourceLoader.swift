@@ -46,72 +46,184 @@ struct ResourceLoader: Sendable {
             throw .input("\(path): no such file")
         }
         if isDirectory.boolValue { throw .input("\(path): is a directory, not a playlist") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .input("\(path): cannot be read (permission denied?)")
         }
-        guard data.count <= maximumBytes else { throw .input("\(path): larger than \(maximumBytes) bytes") }
+        defer { try? handle.close() }
+        // Read at most one byte past the limit, so that a huge file, a FIFO or a device that never ends is
+        // refused without being read whole.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
+        } catch {
+            throw .input("\(path): cannot be read (\(error.localizedDescription))")
+        }
+        guard data.count <= maximumBytes else { throw .input("\(path): larger than the limit of \(maximumBytes) bytes") }
         return [UInt8](data)
     }
 
     /// A blocking HTTP GET: follows redirects, fails on any status other than 2xx.
     private func get(_ location: String) throws(CLIError) -> [UInt8] {
-        let (body, _) = try request(location, method: "GET")
-        guard body.count <= maximumBytes else { throw .input("\(location): larger than \(maximumBytes) bytes") }
-        return [UInt8](body)
+        try request(location, method: "GET").body
     }
 
     /// The `Content-Length` a HEAD request to `location` answers, or nil when the request fails or the length is
     /// not given.
     func contentLength(_ location: String) -> Int? {
-        guard let (_, response) = try? request(location, method: "HEAD") else { return nil }
-        return response.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+        guard let (_, headers) = try? request(location, method: "HEAD") else { return nil }
+        return headers["content-length"].flatMap { Int($0) }
     }
 
-    /// One blocking request with the configured headers and time limit; any status other than 2xx is an error.
-    private func request(_ location: String, method: String) throws(CLIError) -> (Data, HTTPURLResponse) {
-        guard let url = URL(string: location) else { throw .input("\(location): not a valid URL") }
+    /// The `Content-Length` of each location (nil where unknown), asked with at most `concurrency` HEAD
+    /// requests at a time; in the order given.
+    func contentLengths(_ locations: [String], concurrency: Int = 8) -> [Int?] {
+        let results = LengthSlots(count: locations.count)
+        let gate = DispatchSemaphore(value: max(1, concurrency))
+        let group = DispatchGroup()
+        for (index, location) in locations.enumerated() {
+            gate.wait()
+            group.enter()
+            Thread.detachNewThread {
+                results.set(index, contentLength(location))
+                gate.signal()
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.values
+    }
+
+    /// One blocking request with the configured headers: the body is counted as it arrives (after any
+    /// decompression) and the transfer stopped as soon as it passes `maximumBytes`; the whole exchange, not only
+    /// each wait, must end within `timeoutSeconds`. Any status other than 2xx is an error.
+    private func request(_ location: String, method: String) throws(CLIError) -> (body: [UInt8], headers: [String: String]) {
+        guard let url = URL(string: location), url.host != nil else { throw .input("\(location): not a valid URL") }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
         request.httpMethod = method
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        let outcome = HTTPOutcome()
-        let done = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request) { data, response, error in
-            outcome.set(data: data, response: response as? HTTPURLResponse, error: error)
-            done.signal()
-        }
+        let download = BoundedDownload(maximumBytes: maximumBytes)
+        let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: request)
         task.resume()
-        if done.wait(timeout: .now() + timeoutSeconds + 1) == .timedOut {
+        let outcome = download.wait(seconds: timeoutSeconds)
+        switch outcome {
+        case .timedOut(let received, let responded):
             task.cancel()
-            throw .input("\(location): no response within \(Int(timeoutSeconds)) s")
+            if !responded { throw .input("\(location): no response within \(Self.seconds(timeoutSeconds))") }
+            throw .input("\(location): not complete within \(Self.seconds(timeoutSeconds)) (\(received) bytes received)")
+        case .tooLarge(let declared):
+            task.cancel()
+            if let declared {
+                throw .input("\(location): Content-Length \(declared) is larger than the limit of \(maximumBytes) bytes")
+            }
+            throw .input("\(location): body larger than the limit of \(maximumBytes) bytes (stopped there)")
+        case .failed(let message):
+            throw .input("\(location): \(message)")
+        case .finished(let status, let headers, let body):
+            guard (200..<300).contains(status) else { throw .input("\(location): HTTP \(status)") }
+            return (body, headers)
         }
-        let (data, response, error) = outcome.get()
-        if let error { throw .input("\(location): \(error.localizedDescription)") }
-        guard let response else { throw .input("\(location): no HTTP response") }
-        guard (200..<300).contains(response.statusCode) else {
-            throw .input("\(location): HTTP \(response.statusCode)")
-        }
-        return (data ?? Data(), response)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }
 
-/// The completion handler's values, handed from URLSession's queue to the waiting thread.
-private final class HTTPOutcome: @unchecked Sendable {
+/// One transfer's state, filled by URLSession's delegate calls and waited for by the requesting thread.
+private final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    enum Outcome {
+        case finished(status: Int, headers: [String: String], body: [UInt8])
+        case tooLarge(declared: Int64?)
+        case timedOut(received: Int, responded: Bool)
+        case failed(String)
+    }
+
+    private let maximumBytes: Int
     private let lock = NSLock()
-    private var data: Data?
-    private var response: HTTPURLResponse?
-    private var error: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+    private var body: [UInt8] = []
+    private var status = 0
+    private var headers: [String: String] = [:]
+    private var responded = false
+    private var ended: Outcome?
 
-    func set(data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
-        lock.lock()
-        defer { lock.unlock() }
-        (self.data, self.response, self.error) = (data, response, error)
+    init(maximumBytes: Int) { self.maximumBytes = maximumBytes }
+
+    func wait(seconds: Double) -> Outcome {
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            return lock.withLock { ended ?? .timedOut(received: body.count, responded: responded) }
+        }
+        return lock.withLock { ended ?? .failed("the transfer ended without a result") }
     }
 
-    func get() -> (Data?, HTTPURLResponse?, (any Error)?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (data, response, error)
+    private func end(_ outcome: Outcome) {
+        let first = lock.withLock { () -> Bool in
+            guard ended == nil else { return false }
+            ended = outcome
+            return true
+        }
+        if first { done.signal() }
     }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let http = response as? HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        lock.withLock {
+            status = http?.statusCode ?? 0
+            headers = fields
+            responded = true
+        }
+        // A declared length over the limit is refused before a byte of the body is read (a HEAD request only
+        // asks for the length: it has no body to refuse).
+        if dataTask.originalRequest?.httpMethod != "HEAD", let declared = fields["content-length"].flatMap({ Int64($0) }),
+            declared > maximumBytes, fields["content-encoding"] == nil
+        {
+            end(.tooLarge(declared: declared))
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over = lock.withLock { () -> Bool in
+            guard ended == nil else { return false }
+            if body.count + data.count > maximumBytes { return true }
+            body.append(contentsOf: data)
+            return false
+        }
+        if over {
+            end(.tooLarge(declared: nil))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            end(.failed(error.localizedDescription))
+            return
+        }
+        let result = lock.withLock { (status, headers, body) }
+        end(.finished(status: result.0, headers: result.1, body: result.2))
+    }
+}
+
+/// Results written by the threads of `contentLengths`, one slot each.
+private final class LengthSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Int?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Int?) { lock.withLock { slots[index] = value } }
+
+    var values: [Int?] { lock.withLock { slots } }
 }

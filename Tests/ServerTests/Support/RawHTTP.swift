@@ -21,9 +21,24 @@ final class RawConnection {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, timeoutSeconds: Int = 10) throws {
+    /// `source`: the local IPv4 address to connect from (any of 127.0.0.0/8 reaches the server), so that a test
+    /// can stand for many clients.
+    init(port: UInt16, source: String? = nil, timeoutSeconds: Int = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawHTTPError.socket(errno) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(descriptor)
+                throw RawHTTPError.connect(code)
+            }
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -95,6 +110,21 @@ final class RawConnection {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
         try send(text + "\r\n")
         return try readResponse(bodyExpected: method != "HEAD")
+    }
+
+    /// Every byte until the peer closes the connection or the receive timeout passes (what is left of a
+    /// response already read, and everything after it), and whether it was the peer that ended it.
+    func readToEnd() -> (bytes: [UInt8], closedByPeer: Bool) {
+        var received = buffer
+        buffer = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if got < 0 && errno == EINTR { continue }
+            if got == 0 || (got < 0 && errno == ECONNRESET) { return (received, true) }
+            if got < 0 { return (received, false) }
+            received += chunk[..<got]
+        }
     }
 
     /// True when the peer has closed the connection (reads EOF within `timeoutSeconds`).

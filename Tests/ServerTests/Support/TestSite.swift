@@ -9,14 +9,23 @@ final class TestSite: @unchecked Sendable {
     private(set) var server: HTTPServer!
     var port: UInt16 { server.port }
 
-    init(populate: (TestSite) throws -> Void = { _ in }, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// The access log's lines, when `logsAccess`.
+    let accessLog = AccessLines()
+
+    init(
+        populate: (TestSite) throws -> Void = { _ in }, configure: (inout ServerConfiguration) -> Void = { _ in },
+        logsAccess: Bool = false
+    ) throws {
         folder = try TemporaryFolder(prefix: "filterz-serve")
         try populate(self)
         var configuration = ServerConfiguration(root: folder.url.path)
         configuration.port = 0
         configuration.threadCount = 2
         configure(&configuration)
-        server = try HTTPServer(configuration: configuration)
+        let lines = accessLog
+        var log: (@Sendable (String) -> Void)?
+        if logsAccess { log = { @Sendable line in lines.append(line) } }
+        server = try HTTPServer(configuration: configuration, accessLog: log)
     }
 
     deinit { server?.stop(graceSeconds: 1) }
@@ -74,4 +83,14 @@ final class TestSite: @unchecked Sendable {
     static func bytes(count: Int, seed: UInt8) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 7) }
     }
+}
+
+/// Access log lines collected from the server's threads.
+final class AccessLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+    var all: [String] { lock.withLock { lines } }
 }

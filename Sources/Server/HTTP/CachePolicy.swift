@@ -1,0 +1,53 @@
+/// The `Cache-Control` value for each kind of response, so browsers and CDNs cache what never changes for a
+/// year and re-fetch live playlists in time for the next segment.
+///
+/// | what | Cache-Control |
+/// |---|---|
+/// | live media playlist (no EXT-X-ENDLIST) | `public, max-age=⌊target duration / 2⌋` (0 below 2 s) |
+/// | finished media playlist | `public, max-age=60` |
+/// | multivariant playlist | `public, max-age=10` |
+/// | segments, init sections, subtitles | `public, max-age=31536000, immutable` |
+/// | posters, metadata, other files | `public, max-age=60` |
+/// | API answers, the index page, errors | `no-cache` |
+/// | a blocking playlist reload's answer (`_HLS_msn`) | `public, max-age=6 × target duration` |
+/// | a file not found below a video (a live stream's next part, until it is published) | `public, max-age=1` |
+public enum CachePolicy {
+    public static let immutable = "public, max-age=31536000, immutable"
+    public static let finishedPlaylist = "public, max-age=60"
+    public static let multivariantPlaylist = "public, max-age=10"
+    public static let otherFile = "public, max-age=60"
+    public static let dynamic = "no-cache"
+    public static let missingFile = "public, max-age=1"
+
+    /// A blocking reload's answer: the same request URL always gets the same version, so it may be cached for
+    /// six target durations (RFC 8216bis Appendix B.1).
+    public static func blockingPlaylist(targetDurationSeconds: Double) -> String {
+        "public, max-age=\(Int((6 * targetDurationSeconds).rounded()))"
+    }
+
+    /// The seconds a live media playlist may be cached: at most half its target duration, so a client never
+    /// misses a whole segment interval.
+    public static func liveMaxAgeSeconds(targetDurationSeconds: Int) -> Int {
+        max(0, targetDurationSeconds / 2)
+    }
+
+    /// The header value for a file of `kind`; playlists need their parsed `facts` (nil: treated as live with an
+    /// unknown target duration, `max-age=0`).
+    public static func cacheControl(for kind: FileKind, playlist facts: PlaylistFacts? = nil) -> String {
+        switch kind {
+        case .segment, .initSection, .subtitles:
+            return immutable
+        case .playlist:
+            switch facts?.kind {
+            case .multivariant: return multivariantPlaylist
+            case .media(ended: true, _): return finishedPlaylist
+            case .media(ended: false, let target): return "public, max-age=\(liveMaxAgeSeconds(targetDurationSeconds: target))"
+            case nil: return "public, max-age=0"
+            }
+        case .image, .json, .other:
+            return otherFile
+        case .html:
+            return dynamic
+        }
+    }
+}

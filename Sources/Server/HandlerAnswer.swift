@@ -1,0 +1,17 @@
+/// What `RequestHandler` makes of a request: an answer now, or a wait for a file to change.
+public enum HandlerAnswer: Sendable {
+    case response(HTTPResponse)
+    /// Ask again when `Hold.watchedPath` changes; give up with `Hold.timeoutResponse` after `timeoutSeconds`.
+    case hold(Hold)
+}
+
+/// A request that cannot be answered yet: a blocking playlist reload waiting for a part, or the request for a
+/// hinted part that is not written yet (RFC 8216bis §6.2.5.2, §6.2.6).
+public struct Hold: Sendable {
+    /// The file, as a path below the served folder, whose next version may let the request be answered.
+    public var watchedPath: String
+    /// How long the request may wait in all.
+    public var timeoutSeconds: Double
+    /// The answer when the wait runs out (503 for a playlist, 404 for a part).
+    public var timeoutResponse: HTTPResponse
+}

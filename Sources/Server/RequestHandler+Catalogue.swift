@@ -1,0 +1,77 @@
+import HLS
+
+/// The catalogue API (`/v1/videos`, `/v1/videos/{id}/stream`) and the index page.
+extension RequestHandler {
+    func api(
+        _ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64, inline: Bool
+    ) -> HandlerAnswer? {
+        guard segments.first == "videos" else { return .response(error(404, "not_found", "unknown endpoint", json: true)) }
+        switch segments.count {
+        case 1:
+            if let refusal = apiRefusal(request) { return .response(refusal) }
+            return inline ? nil : .response(videoList(query: query, now: now))
+        case 3 where segments[2] == "stream":
+            if let refusal = apiRefusal(request) { return .response(refusal) }
+            if inline { return nil }
+            let id = segments[1]
+            guard let video = catalogue.video(id) else {
+                return .response(error(404, "video_not_found", "no video '\(id)'", json: true))
+            }
+            return .response(json(200, video.streamJSON(token: freshToken(videoID: id, now: now))))
+        case 2:
+            return .response(error(404, "not_found", "unknown endpoint", json: true))
+        default:
+            return file(
+                Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true,
+                inline: inline)
+        }
+    }
+
+    /// The answer that keeps a request out of the catalogue API, or nil when it may come in: with an API key
+    /// configured the request must send it (`X-API-Key`, compared in constant time); with signed URLs and no
+    /// key the API is closed.
+    private func apiRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        if let apiKey {
+            guard let given = request.header("x-api-key"), ConstantTime.equal(Array(given.utf8), apiKey) else {
+                return error(403, "api_key_required", "send the app's API key in X-API-Key", json: true)
+            }
+            return nil
+        }
+        if signer != nil {
+            return error(403, "api_closed", "the catalogue API needs --api-key when URLs are signed", json: true)
+        }
+        return nil
+    }
+
+    /// A token for `videoID` valid for the configured lifetime, nil when URLs are not signed.
+    private func freshToken(videoID: String, now: Int64) -> String? {
+        signer?.token(videoID: videoID, expiresAt: now + tokenLifetimeSeconds)
+    }
+
+    private func videoList(query: [String: String], now: Int64) -> HTTPResponse {
+        var limit = CataloguePage.defaultLimit
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...CataloguePage.maximumLimit).contains(value) else {
+                return error(400, "bad_limit", "limit must be a whole number in 1…\(CataloguePage.maximumLimit)", json: true)
+            }
+            limit = value
+        }
+        var cursor: CatalogueCursor?
+        if let text = query["next"], !text.isEmpty, text != CatalogueCursor.end {
+            guard let decoded = CatalogueCursor(encoded: text) else {
+                return error(400, "bad_cursor", "next is not a cursor this server issued", json: true)
+            }
+            cursor = decoded
+        }
+        let page = CataloguePage(videos: catalogue.videos(), after: cursor, limit: limit)
+        return json(200, page.json(token: { freshToken(videoID: $0, now: now) }))
+    }
+
+    func indexPage(now: Int64) -> HTTPResponse {
+        let html = IndexPage.render(videos: catalogue.videos(), token: { freshToken(videoID: $0, now: now) })
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)],
+            body: .bytes(Array(html.utf8)))
+    }
+}

@@ -1,0 +1,324 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CLinux
+import Synchronization
+
+/// One thread's share of the server: an epoll set with the listening socket (shared by all loops,
+/// `EPOLLEXCLUSIVE`, so one loop wakes per new connection), its own connections (edge-triggered), and an eventfd
+/// that background answers and `stop` use to wake it. Connections never move between loops, so nothing here
+/// is locked but the mailbox of finished background answers.
+final class EventLoop: @unchecked Sendable {
+    /// An answer made by a background worker for a connection of this loop.
+    struct Completion: @unchecked Sendable {
+        var descriptor: Int32
+        var serial: UInt64
+        var request: HTTPRequest
+        var answer: HandlerAnswer
+        /// When the worker was asked (monotonic milliseconds): a change after it means the answer may be stale.
+        var asked: Int64
+        /// The wait the request was in before it went to the worker.
+        var held: Connection.HeldRequest?
+    }
+
+    let core: ServerCore
+    private let epoll: Int32
+    private let wakeDescriptor: Int32
+    private let listener: Int32
+    private var listening = true
+    var connections: [Int32: Connection] = [:]
+    private let completions = Mutex<[Completion]>([])
+    /// Files below the folder that changed, posted by the folder watcher.
+    private let changes = Mutex<[String]>([])
+    /// Held connections by the file they wait on.
+    private var held: [String: [ObjectIdentifier: Connection]] = [:]
+    /// When each watched file last changed (monotonic milliseconds).
+    private var lastChange: [String: Int64] = [:]
+    private var nextSerial: UInt64 = 0
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// Kept open so that, when descriptors run out, one can be given up to accept and close a connection.
+    private var reserveDescriptor: Int32
+    private var cachedDateSecond: Int64 = -1
+    private var cachedDateLine: [UInt8] = []
+    /// The listener was taken out of this loop's set (`stop` waits for every loop to do so).
+    let stoppedListening = Atomic<Bool>(false)
+
+    private static let listenerToken: UInt64 = 0
+    private static let wakeToken: UInt64 = 1
+    /// How often deadlines are checked, in milliseconds.
+    private static let sweepInterval: Int64 = 250
+
+    init(core: ServerCore, listener: Int32) throws(ServerError) {
+        self.core = core
+        self.listener = listener
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wakeDescriptor = filterz_eventfd()
+        reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard epoll >= 0, wakeDescriptor >= 0 else {
+            throw .cannotListen(host: "-", port: 0, reason: ListeningSocket.lastError())
+        }
+        var listenEvent = epoll_event(events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, data: epoll_data_t(u64: Self.listenerToken))
+        var wakeEvent = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: Self.wakeToken))
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &listenEvent) == 0,
+            epoll_ctl(epoll, EPOLL_CTL_ADD, wakeDescriptor, &wakeEvent) == 0
+        else { throw .cannotListen(host: "-", port: 0, reason: ListeningSocket.lastError()) }
+    }
+
+    deinit {
+        Glibc.close(epoll)
+        Glibc.close(wakeDescriptor)
+        if reserveDescriptor >= 0 { Glibc.close(reserveDescriptor) }
+        scratch.deallocate()
+    }
+
+    /// Wakes the loop (from any thread).
+    func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, 8)
+    }
+
+    /// Hands a background answer to the loop (from a worker thread).
+    func post(_ completion: Completion) {
+        completions.withLock { $0.append(completion) }
+        wake()
+    }
+
+    /// Tells the loop that files changed (from the folder watcher's thread).
+    func post(changes paths: [String]) {
+        changes.withLock { $0.append(contentsOf: paths) }
+        wake()
+    }
+
+    func park(_ connection: Connection, path: String) {
+        held[path, default: [:]][ObjectIdentifier(connection)] = connection
+    }
+
+    func unpark(_ connection: Connection, path: String?) {
+        guard let path else { return }
+        held[path]?[ObjectIdentifier(connection)] = nil
+        if held[path]?.isEmpty == true { held[path] = nil }
+    }
+
+    /// Runs until the server terminates, then closes every connection of this loop.
+    func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var nextSweep = MonotonicClock.milliseconds() + Self.sweepInterval
+        while !core.isTerminating {
+            let count = epoll_wait(epoll, &events, Int32(events.count), Int32(Self.sweepInterval))
+            if count < 0 && errno != EINTR { break }
+            for index in 0..<max(0, Int(count)) {
+                let token = events[index].data.u64
+                let flags = events[index].events
+                switch token {
+                case Self.listenerToken: acceptConnections()
+                case Self.wakeToken: takeWakeUps()
+                default:
+                    if let connection = connections[Int32(truncatingIfNeeded: token &- 2)] { handle(connection, flags) }
+                }
+            }
+            let now = MonotonicClock.milliseconds()
+            if now >= nextSweep {
+                sweep(now)
+                nextSweep = now + Self.sweepInterval
+            }
+        }
+        for connection in Array(connections.values) { close(connection) }
+    }
+
+    // MARK: - Accepting
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let descriptor = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    filterz_accept(listener, $0, &length)
+                }
+            }
+            if descriptor < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE: shedOneConnection()
+                default: break
+                }
+                return
+            }
+            admit(descriptor, peer: PeerAddress(storage))
+        }
+    }
+
+    private func admit(_ descriptor: Int32, peer: PeerAddress) {
+        if core.isStopping {
+            Glibc.close(descriptor)
+            return
+        }
+        var admission = core.budget.admit(peer.text)
+        if admission == .serverFull, evictLongestWaiting() {
+            admission = core.budget.admit(peer.text)
+        }
+        guard admission == .admitted else {
+            let reason = admission == .addressFull ? "too many connections from your address" : "the server is full"
+            refuseAtOnce(descriptor, RequestRefusal(503, reason))
+            return
+        }
+        var yes: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let now = MonotonicClock.milliseconds()
+        nextSerial += 1
+        let connection = Connection(
+            descriptor: descriptor, peer: peer, serial: nextSerial, now: now,
+            headDeadline: now + core.timeouts.requestHeadMilliseconds)
+        var event = epoll_event(
+            events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue,
+            data: epoll_data_t(u64: UInt64(UInt32(bitPattern: descriptor)) + 2))
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == 0 else {
+            Glibc.close(descriptor)
+            core.budget.release(peer.text)
+            return
+        }
+        connections[descriptor] = connection
+    }
+
+    /// Every slot is taken: closes this loop's connection that has waited longest for a request (idle, or a head
+    /// still trickling in), so that a new client is not locked out by ones that send nothing. False when every
+    /// connection of this loop is busy answering.
+    private func evictLongestWaiting() -> Bool {
+        guard let victim = connections.values.filter(\.isAwaitingHead).min(by: { $0.waitingSince < $1.waitingSince })
+        else { return false }
+        if victim.headStarted { sendAtOnce(victim.descriptor, RequestRefusal(503, "the server is full")) }
+        close(victim)
+        return true
+    }
+
+    /// Out of descriptors: accept one waiting connection with the reserve descriptor's slot, tell it so, close it.
+    private func shedOneConnection() {
+        guard reserveDescriptor >= 0 else { return }
+        Glibc.close(reserveDescriptor)
+        let descriptor = filterz_accept(listener, nil, nil)
+        if descriptor >= 0 { refuseAtOnce(descriptor, RequestRefusal(503, "the server is out of file descriptors")) }
+        reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Answers a connection that is not kept with one short status, and closes it.
+    private func refuseAtOnce(_ descriptor: Int32, _ refusal: RequestRefusal) {
+        // Read what has arrived first: closing with unread bytes resets the connection and can lose the answer.
+        _ = recv(descriptor, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+        sendAtOnce(descriptor, refusal)
+        Glibc.close(descriptor)
+    }
+
+    /// One non-blocking send of a refusal (nothing more is tried: the connection is being closed).
+    func sendAtOnce(_ descriptor: Int32, _ refusal: RequestRefusal) {
+        let response = refusalResponse(refusal)
+        let fieldBlock = ResponseHead.fieldBlock(status: refusal.status, headers: response.headers, contentLength: response.bodyLength)
+        let bytes = ResponseHead.bytes(status: refusal.status, dateLine: dateLine(), fieldBlock: fieldBlock, closes: true, version: .http11)
+            + response.bodyBytes()
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    // MARK: - Events and deadlines
+
+    private func handle(_ connection: Connection, _ flags: UInt32) {
+        if flags & EPOLLERR.rawValue != 0 {
+            close(connection)
+            return
+        }
+        if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.inputDrained = false }
+        drive(connection)
+    }
+
+    private func takeWakeUps() {
+        var value: UInt64 = 0
+        _ = read(wakeDescriptor, &value, 8)
+        if core.isStopping && listening {
+            listening = false
+            var unused = epoll_event()
+            epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &unused)
+            stoppedListening.store(true, ordering: .releasing)
+        }
+        let changed = changes.withLock { taken in defer { taken = [] }; return taken }
+        if !changed.isEmpty { reconsider(Set(changed)) }
+        for completion in completions.withLock({ taken in defer { taken = [] }; return taken }) {
+            guard let connection = connections[completion.descriptor], connection.serial == completion.serial,
+                case .answering = connection.phase
+            else { continue }
+            if case .hold(let hold) = completion.answer, let changedAt = lastChange[hold.watchedPath], changedAt >= completion.asked {
+                // The file changed while the worker decided to wait: decide again on what is there now.
+                if let previous = completion.held { connection.phase = .held(previous) }
+                evaluate(completion.request, on: connection)
+            } else {
+                apply(completion.answer, for: completion.request, on: connection, held: completion.held)
+            }
+            drive(connection)
+        }
+    }
+
+    /// Asks again for every request held on a file of `paths`. Held requests with the same target and no
+    /// conditions share one answer (a thousand viewers waiting for the same part cost one decision).
+    private func reconsider(_ paths: Set<String>) {
+        let now = MonotonicClock.milliseconds()
+        var shared: [String: HandlerAnswer] = [:]
+        for path in paths {
+            lastChange[path] = now
+            guard let waiting = held[path] else { continue }
+            for connection in waiting.values {
+                guard case .held(let wait) = connection.phase else { continue }
+                let key = wait.request.isUnconditional ? PreparedAnswers.key(connection.current?.target ?? "", wait.request) : nil
+                if let key, let answer = shared[key] {
+                    apply(answer, for: wait.request, on: connection)
+                } else if let answer = core.handler.quickAnswer(to: wait.request, now: Int64(time(nil))) {
+                    if let key { shared[key] = answer }
+                    apply(answer, for: wait.request, on: connection)
+                } else {
+                    evaluate(wait.request, on: connection)
+                }
+                drive(connection)
+            }
+        }
+    }
+
+    /// Closes the connections whose deadline has passed: a head not complete in time gets 408 first, a held
+    /// request its timeout answer. Without a folder watcher, held requests are asked again on every sweep.
+    private func sweep(_ now: Int64) {
+        if !core.watchesFolder && !held.isEmpty { reconsider(Set(held.keys)) }
+        for connection in connections.values.filter({ $0.deadline <= now }) {
+            if case .held(let wait) = connection.phase {
+                unpark(connection, path: wait.hold.watchedPath)
+                queue(wait.hold.timeoutResponse, for: wait.request, on: connection)
+                drive(connection)
+                continue
+            }
+            if connection.isAwaitingHead && connection.headStarted {
+                sendAtOnce(connection.descriptor, RequestRefusal(408, "the request head took too long"))
+                log(connection, requestLine: "-", status: 408, bytes: nil)
+            }
+            close(connection)
+        }
+    }
+
+    func close(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
+        switch connection.phase {
+        case .answering, .sending: core.requestEnded()
+        case .held(let wait):
+            unpark(connection, path: wait.hold.watchedPath)
+            core.requestEnded()
+        case .awaitingHead: break
+        }
+        Glibc.close(connection.descriptor)
+        core.budget.release(connection.peer.text)
+    }
+
+    /// `Date: …\r\n` for the current second.
+    func dateLine() -> [UInt8] {
+        let second = Int64(time(nil))
+        if second != cachedDateSecond {
+            cachedDateSecond = second
+            cachedDateLine = ResponseHead.dateLine(second)
+        }
+        return cachedDateLine
+    }
+
+    var scratchBuffer: UnsafeMutableRawBufferPointer { scratch }
+}

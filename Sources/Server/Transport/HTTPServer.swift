@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The HTTP/1.1 server: a listening socket and one epoll event loop per thread, answering every request through a
+/// `RequestHandler` and sending files with sendfile.
+///
+///     var configuration = ServerConfiguration(root: "out")
+///     configuration.port = 0
+///     let server = try HTTPServer(configuration: configuration)
+///     print("http://127.0.0.1:\(server.port)/")
+///     …
+///     server.stop()
+///
+/// The request head is read by `RequestHeadParser` and checked by `RequestAdmission` (pure rules, tested
+/// without sockets); the path reaches the handler with its percent-escapes intact. Limits: `RequestLimits`,
+/// `ConnectionTimeouts`, `connectionLimit` and `connectionsPerAddress`.
+public final class HTTPServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    /// The port listened on (the one picked by the system when configured as 0).
+    public let port: UInt16
+    private let core: ServerCore
+    private let listener: ListeningSocket
+    private let loops: [EventLoop]
+    private let threads = Mutex<[pthread_t]>([])
+    private let watcher: FolderWatcher?
+
+    /// Starts listening.
+    /// - Parameter accessLog: receives one Common Log Format line per request (without newline); nil: no log.
+    public init(configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerError) {
+        self.configuration = configuration
+        let handler = try RequestHandler(configuration: configuration)
+        // sendfile(2) takes no MSG_NOSIGNAL: a client that goes away mid-file must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        Self.raiseDescriptorLimit(toAtLeast: configuration.connectionLimit + 256)
+        listener = try ListeningSocket(host: configuration.host, port: configuration.port)
+        port = listener.port
+        core = ServerCore(handler: handler, configuration: configuration, accessLog: accessLog)
+        let count = configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        var made: [EventLoop] = []
+        do {
+            for _ in 0..<max(1, count) { made.append(try EventLoop(core: core, listener: listener.descriptor)) }
+        } catch {
+            core.background.stop()
+            throw error
+        }
+        loops = made
+        let notified = made
+        watcher = FolderWatcher(root: handler.folder.path) { paths in
+            for loop in notified { loop.post(changes: paths) }
+        }
+        core.setWatchesFolder(watcher != nil)
+        var started: [pthread_t] = []
+        for loop in loops {
+            if let thread = ThreadStarter.start({ loop.run() }) { started.append(thread) }
+        }
+        threads.withLock { $0 = started }
+    }
+
+    deinit { stop(graceSeconds: 0) }
+
+    public var handler: RequestHandler { core.handler }
+
+    /// `http://host:port` (IPv6 hosts in brackets).
+    public var baseURL: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "http://\(host):\(port)"
+    }
+
+    /// Requests received and not yet completed.
+    public var inFlightCount: Int { core.inFlightCount }
+
+    /// Connections open now.
+    public var connectionCount: Int { core.budget.openCount }
+
+    /// False from the moment `stop` begins: connections are no longer accepted.
+    public var isAcceptingConnections: Bool { !core.isStopping }
+
+    /// Stops accepting connections (the listening socket is closed, so new clients are refused), lets requests in
+    /// flight finish (up to `graceSeconds`), then closes everything. Safe to call more than once.
+    public func stop(graceSeconds: Double = 10) {
+        let running = threads.withLock { current -> [pthread_t] in
+            defer { current = [] }
+            return current
+        }
+        guard !running.isEmpty else { return }
+        core.beginStopping()
+        for loop in loops { loop.wake() }
+        // The listener is closed only once no loop has it in its epoll set any more.
+        var waited = 0.0
+        while !loops.allSatisfy({ $0.stoppedListening.load(ordering: .acquiring) }) && waited < 5 {
+            usleep(1_000)
+            waited += 0.001
+        }
+        listener.close()
+        waited = 0
+        while core.inFlightCount > 0 && waited < graceSeconds {
+            usleep(5_000)
+            waited += 0.005
+        }
+        core.terminate()
+        for loop in loops { loop.wake() }
+        for thread in running { pthread_join(thread, nil) }
+        watcher?.stop()
+        core.background.stop()
+    }
+
+    /// Lets this process hold as many descriptors as the connection limit needs (the soft limit is raised
+    /// towards the hard one).
+    private static func raiseDescriptorLimit(toAtLeast wanted: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

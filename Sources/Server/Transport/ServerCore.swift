@@ -1,0 +1,45 @@
+import Synchronization
+
+/// What the event loops of one server share: the handler and its prepared answers, the request rules and
+/// limits, the connection budget, the background workers, the access log and the counts `stop` waits on.
+final class ServerCore: Sendable {
+    let handler: RequestHandler
+    let preparedAnswers: PreparedAnswers?
+    let parser: RequestHeadParser
+    let timeouts: ConnectionTimeouts
+    let budget: ConnectionBudget
+    let background: BackgroundWorkers
+    let accessLog: (@Sendable (String) -> Void)?
+    private let requestsInFlight = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let terminating = Atomic<Bool>(false)
+    private let watching = Atomic<Bool>(false)
+
+    /// True when a folder watcher reports changes; otherwise held requests are asked again on each sweep.
+    var watchesFolder: Bool { watching.load(ordering: .acquiring) }
+    func setWatchesFolder(_ value: Bool) { watching.store(value, ordering: .releasing) }
+
+    /// Starts the background workers (`background.stop()` ends them).
+    init(handler: RequestHandler, configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)?) {
+        self.handler = handler
+        preparedAnswers = configuration.reusesAnswers ? PreparedAnswers() : nil
+        parser = RequestHeadParser(limits: configuration.requestLimits)
+        timeouts = configuration.timeouts
+        budget = ConnectionBudget(
+            limit: configuration.connectionLimit, perAddressLimit: configuration.connectionsPerAddress)
+        background = BackgroundWorkers(threads: 2, capacity: 1024)
+        self.accessLog = accessLog
+    }
+
+    var inFlightCount: Int { requestsInFlight.load(ordering: .acquiring) }
+    func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }
+    func requestEnded() { requestsInFlight.subtract(1, ordering: .releasing) }
+
+    /// True once `stop` has begun: nothing new is accepted.
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    func beginStopping() { stopping.store(true, ordering: .releasing) }
+
+    /// True when the loops must close every connection and end.
+    var isTerminating: Bool { terminating.load(ordering: .acquiring) }
+    func terminate() { terminating.store(true, ordering: .releasing) }
+}

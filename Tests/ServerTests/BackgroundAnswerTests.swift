@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import Server
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Slow answers (large playlists to parse, the catalogue) are made off the event loops, so they never hold up
+/// the answers to other clients.
+@Suite struct BackgroundAnswerTests {
+    /// A media playlist of about `bytes` bytes, with definitions and references to substitute.
+    static func largePlaylist(bytes: Int) -> String {
+        var text = "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-TARGETDURATION:4\n"
+        for k in 0..<2000 { text += "#EXT-X-DEFINE:NAME=\"v\(k)\",VALUE=\"seg\(k)\"\n" }
+        var index = 0
+        while text.utf8.count < bytes {
+            text += "#EXTINF:4.000,\n{$v\(index % 2000)}_\(index).ts\n"
+            index += 1
+        }
+        return text + "#EXT-X-ENDLIST\n"
+    }
+
+    @Test func aLargePlaylistNotYetParsedIsLeftToTheBackground() throws {
+        let site = try TestSite { site in
+            try site.addVideo("a")
+            try site.write("a/v0/big.m3u8", Self.largePlaylist(bytes: 200_000))
+        }
+        let handler = site.server.handler
+        let now = Int64(time(nil))
+        func quickStatus(_ target: String) -> Int? {
+            guard case .response(let response) = handler.quickAnswer(to: HTTPRequest(method: "GET", target: target), now: now)
+            else { return nil }
+            return response.status
+        }
+        #expect(quickStatus("/a/v0/big.m3u8") == nil)
+        #expect(quickStatus("/a/master.m3u8") == 200)
+        #expect(quickStatus("/v1/videos") == nil)
+        // Once parsed (by the background), the same version is answered on the loop.
+        #expect(handler.respond(to: HTTPRequest(method: "GET", target: "/a/v0/big.m3u8"), now: now).status == 200)
+        #expect(quickStatus("/a/v0/big.m3u8") == 200)
+    }
+
+    @Test func largePlaylistsBeingParsedDoNotHoldUpAnotherClient() throws {
+        let site = try TestSite { site in
+            try site.addVideo("a")
+            for k in 0..<4 { try site.write("a/v0/big\(k).m3u8", Self.largePlaylist(bytes: 8 << 20)) }
+        }
+        // Four clients ask for the large playlists at once, then another for the small master.
+        let big = try (0..<4).map { k -> RawConnection in
+            let connection = try RawConnection(port: site.port, timeoutSeconds: 60)
+            try connection.send("GET /a/v0/big\(k).m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+            return connection
+        }
+        let small = try RawConnection(port: site.port, timeoutSeconds: 60)
+        #expect(try small.request("GET", "/a/master.m3u8").status == 200)
+        // The master came back while the large ones were still being parsed: none had begun to answer.
+        var waiting = 0
+        for connection in big {
+            var ready = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) == 0 { waiting += 1 }
+        }
+        #expect(waiting > 0)
+        for connection in big { #expect(try connection.readResponse().status == 200) }
+    }
+}
