@@ -5,11 +5,13 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 
-# Debian packages: C libraries we link (libav*, libcrypto, zlib), real clients the tests and
-# benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
-# Node for the index page player's script test).
+# Debian packages: C libraries we link (libav*, libcrypto, zlib, libjpeg-turbo, libheif, libpng), real clients the
+# tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
+# Node for the index page player's script test and as the URL judge, exiftool for photo metadata, ImageMagick and libvips as the photo
+# benchmark's anchors, GNU time for its children's peak memory).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libssl-dev zlib1g-dev ffmpeg curl nginx wrk hyperfine chromium chromium-driver nodejs
+	libssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
+	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools time
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -35,18 +37,20 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every Swift test, then the playlist-parser fuzzer for 60 s (a crash fails the target).
+## test: every Swift test, then the playlist-parser and photo-metadata fuzzers for 60 s each (a crash fails the target).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh 60
+	scripts/fuzz.sh 60 photo-metadata
 
-## fuzz: libFuzzer on the HLS playlist parser for FUZZ_SECONDS (see scripts/fuzz.sh).
+## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default) or photo-metadata (see scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60
+FUZZ_TARGET ?= playlist
 fuzz:
-	scripts/fuzz.sh $(FUZZ_SECONDS)
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
-## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve or simulate.
+## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve, simulate, abr or photo.
 BENCH ?= parse
 bench: release
 	.build/release/filterz-bench $(BENCH)

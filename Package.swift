@@ -19,6 +19,7 @@ let package = Package(
         .target(name: "Playback", dependencies: ["HLS"]),
         .target(name: "Simulation", dependencies: ["HLS", "Playback"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
+        .target(name: "PhotoMetadata"),
 
         // C libraries (Debian -dev packages, found through pkg-config).
         .systemLibrary(
@@ -28,22 +29,33 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Adapters: the only modules that touch C.
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
         .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
+        .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
 
         // Command line.
         .target(
             name: "FilterzCLI",
-            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server"]),
+            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos"]),
         .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
-            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "FilterzCLI"]),
+            dependencies: [
+                "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos",
+                "FilterzCLI",
+            ]),
 
-        // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients.
-        .target(name: "FilterzTestSupport", path: "Tests/Support"),
+        // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
+        // makes test photos (generated frames encoded by Photos, EXIF written by exiftool).
+        .target(name: "FilterzTestSupport", path: "Tests/Support", exclude: ["Photos"]),
+        .target(
+            name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
+            path: "Tests/Support/Photos"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
@@ -51,7 +63,13 @@ let package = Package(
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterKit", "FilterzTestSupport"]),
-        .testTarget(name: "FilterzCLITests", dependencies: ["FilterzCLI", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
+        .testTarget(
+            name: "PhotosTests",
+            dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
+        .testTarget(
+            name: "FilterzCLITests",
+            dependencies: ["FilterzCLI", "HLS", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,36 +1,63 @@
 #!/usr/bin/env bash
-# Fuzzes the HLS playlist parser (Fuzz/PlaylistFuzzer.swift) with libFuzzer for FUZZ_SECONDS (default 60).
-#   scripts/fuzz.sh [seconds]      exit 0: no crash; non-zero: a crash, its input is in .build/fuzz/artifacts/
-# Built with swiftc directly (Sources/HLS + the entry point as one module), so Package.swift and a normal
-# `swift build` are untouched. Seeds: ../shared/corpus/playlists (or $FILTERZ_SHARED/corpus/playlists),
-# SampleMedia/playlists and the HLS test fixtures; new interesting inputs go to .build/fuzz/corpus.
+# Fuzzes a parser with libFuzzer for FUZZ_SECONDS (default 60):
+#   scripts/fuzz.sh [seconds] [playlist|photo-metadata]
+#     playlist (default)  the HLS playlist parser, validator, writer and WebVTT reader (Fuzz/PlaylistFuzzer.swift)
+#     photo-metadata      the EXIF/TIFF, JPEG segment, PNG chunk, ICC and XMP readers and writers (Fuzz/PhotoMetadataFuzzer.swift)
+#   exit 0: no crash; non-zero: a crash, its input is in .build/fuzz[-photo-metadata]/artifacts/
+# Built with swiftc directly (the module's sources + the entry point as one module), so Package.swift and a normal
+# `swift build` are untouched. Playlist seeds: ../shared/corpus/playlists (or $FILTERZ_SHARED/corpus/playlists),
+# SampleMedia/playlists and the HLS test fixtures; photo seeds: SampleMedia/photos. New interesting inputs go to
+# the work folder's corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-${FUZZ_SECONDS:-60}}"
-work=.build/fuzz
-binary="$work/fuzz-playlist"
+target="${2:-playlist}"
+
+case "$target" in
+  playlist)
+    work=.build/fuzz
+    binary="$work/fuzz-playlist"
+    module=HLSFuzz
+    sources=(Sources/HLS/*.swift Sources/HLS/*/*.swift Sources/HLS/*/*/*.swift Fuzz/PlaylistFuzzer.swift)
+    dictionary=Fuzz/hls.dict
+    ;;
+  photo-metadata)
+    work=.build/fuzz-photo-metadata
+    binary="$work/fuzz-photo-metadata"
+    module=PhotoMetadataFuzz
+    sources=(Sources/PhotoMetadata/*.swift Sources/PhotoMetadata/*/*.swift Fuzz/PhotoMetadataFuzzer.swift)
+    dictionary=Fuzz/photo-metadata.dict
+    ;;
+  *)
+    echo "usage: scripts/fuzz.sh [seconds] [playlist|photo-metadata]" >&2
+    exit 2
+    ;;
+esac
 mkdir -p "$work/corpus" "$work/artifacts"
 
-sources=(Sources/HLS/*.swift Sources/HLS/*/*.swift Sources/HLS/*/*/*.swift Fuzz/PlaylistFuzzer.swift)
 existing=()
 for f in "${sources[@]}"; do [ -f "$f" ] && existing+=("$f"); done
 if [ ! -x "$binary" ] || [ -n "$(find "${existing[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
   echo "fuzz: compiling $binary (${#existing[@]} files, -sanitize=fuzzer,address -O)"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name HLSFuzz "${existing[@]}" -o "$binary"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${existing[@]}" -o "$binary"
 fi
 
-shared="${FILTERZ_SHARED:-../shared}"
 seeds=("$work/corpus")
-[ -d "$shared/corpus/playlists" ] && seeds+=("$shared/corpus/playlists") \
-  || echo "fuzz: $shared/corpus/playlists not found; seeding from SampleMedia and test fixtures only"
-[ -d SampleMedia/playlists ] && seeds+=(SampleMedia/playlists)
-[ -d Tests/HLSTests/Fixtures ] && seeds+=(Tests/HLSTests/Fixtures)
+if [ "$target" = playlist ]; then
+  shared="${FILTERZ_SHARED:-../shared}"
+  [ -d "$shared/corpus/playlists" ] && seeds+=("$shared/corpus/playlists") \
+    || echo "fuzz: $shared/corpus/playlists not found; seeding from SampleMedia and test fixtures only"
+  [ -d SampleMedia/playlists ] && seeds+=(SampleMedia/playlists)
+  [ -d Tests/HLSTests/Fixtures ] && seeds+=(Tests/HLSTests/Fixtures)
+else
+  [ -d SampleMedia/photos ] && seeds+=(SampleMedia/photos)
+fi
 
-echo "fuzz: running for ${seconds}s (seeds: ${seeds[*]})"
+echo "fuzz: running $target for ${seconds}s (seeds: ${seeds[*]})"
 export SWIFT_BACKTRACE=enable=no
 set +e
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -dict=Fuzz/hls.dict -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${seeds[@]}" 2>&1 \
+  -dict="$dictionary" -print_final_stats=1 -artifact_prefix="$work/artifacts/" "${seeds[@]}" 2>&1 \
   | awk '/Recommended dictionary/ { skip = 1 } !skip && !/^\tNEW_FUNC/ && !/^#[0-9]+[ \t]+(NEW|REDUCE|pulse)/ { print } /End of recommended dictionary/ { skip = 0 }'
 status=${PIPESTATUS[0]}
 set -e
@@ -39,4 +66,4 @@ if [ "$status" -ne 0 ]; then
   ls -1 "$work/artifacts" >&2
   exit "$status"
 fi
-echo "fuzz: no crash in ${seconds}s"
+echo "fuzz: no crash in ${seconds}s ($target)"

@@ -1,4 +1,4 @@
-// zlib (Debian zlib1g-dev), for gzip-compressed playlists.
+// zlib (Debian zlib1g-dev), for gzip-compressed playlists and the compressed ICC profile of PNG's iCCP chunk.
 #ifndef FILTERZ_CZLIB_SHIM_H
 #define FILTERZ_CZLIB_SHIM_H
 #include <zlib.h>

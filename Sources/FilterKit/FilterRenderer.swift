@@ -32,6 +32,9 @@ public struct FilterRenderer: Sendable {
     public let byteTable: ByteTableUse
     /// The exact byte table, built on first use (shared by copies of this renderer).
     let byteTableCache = ExactByteTableCache()
+    /// With a blur, the fast path renders a frame of more pixels in sections of about this many (`BlurSections`),
+    /// so a large photo's work buffer stays near 50 MB; the bytes do not depend on it.
+    var sectionPixels = 1 << 22
 
     /// When the fast path maps a frame's colours through a table of the colour step's output for all 2²⁴
     /// input colours (`ExactByteTable`, 64 MB, filled on demand: the colour step then runs once per distinct

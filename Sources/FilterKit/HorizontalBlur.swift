@@ -10,16 +10,18 @@ final class HorizontalBlur {
     private let box: SpatialSteps.ExtendedBox
     private let passes: Int
     private let width: Int, pad: Int, lineLength: Int
-    /// `PackedRGB` rows of `rowFloats` floats.
+    /// `PackedRGB` rows of `rowFloats` floats, image row `firstRow` first.
     private let output: UnsafeMutablePointer<Float>
+    private let firstRow: Int
     private let rowFloats: Int
     /// Two lines for each row of a pair.
     private let lines: UnsafeMutablePointer<SIMD4<Float>>
     /// The first row of a pair, already copied into its lines, waiting for the second.
     private var pending: Int?
 
-    init(width: Int, box: SpatialSteps.ExtendedBox, passes: Int, output: UnsafeMutablePointer<Float>) {
-        (self.width, self.box, self.passes, self.output) = (width, box, passes, output)
+    /// - Parameter output: where image row y goes: `output + (y − firstRow) · rowFloats`.
+    init(width: Int, box: SpatialSteps.ExtendedBox, passes: Int, output: UnsafeMutablePointer<Float>, firstRow: Int = 0) {
+        (self.width, self.box, self.passes, self.output, self.firstRow) = (width, box, passes, output, firstRow)
         rowFloats = PackedRGB.rowFloats(width)
         pad = box.radius + 1
         lineLength = width + 2 * pad
@@ -67,7 +69,7 @@ final class HorizontalBlur {
                 pb[width - 1 + x] = pb[width - 1]
             }
             if pass == passes - 1 {
-                let outA = output + a * rowFloats, outB = output + b * rowFloats
+                let outA = output + (a - firstRow) * rowFloats, outB = output + (b - firstRow) * rowFloats
                 blurPass(pa, pb) { x, ca, cb in
                     PackedRGB.store(ca, outA, x)
                     PackedRGB.store(cb, outB, x)

@@ -25,9 +25,14 @@ struct Planar {
     /// scales rows element by element, four floats at a time whatever pixel and channel they belong to. Each block
     /// of `verticalBlockRows` rows restarts its running sums, so the result does not depend on the thread count.
     /// `rowsWritten(y)` returns once row y of `buffer` is written, with the last row of the written run from y on
-    /// (the frame's last row when the buffer is complete), so the sweep can follow rows still being written.
-    func verticalBlur(strip stripIndex: Int, of buffer: UnsafePointer<Float>, _ box: SpatialSteps.ExtendedBox,
-                      passes: Int, scratch: ScratchPool, rowsWritten: (Int) -> Int,
+    /// (the window's last row when the buffer is complete), so the sweep can follow rows still being written.
+    ///
+    /// `buffer` holds the image rows `window` (its first row is image row `window.lowerBound`), and the sweep
+    /// finishes the rows `rows` (`BlurSections`: `rows` starts on a block, `window` covers what the passes read);
+    /// pass p starts `passes − 1 − p` blocks above `rows`, on a restart of its sums, and the passes run in step from
+    /// there, so every row is computed as in a sweep of the whole frame.
+    func verticalBlur(strip stripIndex: Int, of buffer: UnsafePointer<Float>, rows: Range<Int>, window: Range<Int>,
+                      _ box: SpatialSteps.ExtendedBox, passes: Int, scratch: ScratchPool, rowsWritten: (Int) -> Int,
                       finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
         let stripQuads = PackedRGB.rowFloats(Self.stripColumns) / 4
         let width = self.width, height = self.height, last = height - 1, rowFloats = PackedRGB.rowFloats(width)
@@ -36,7 +41,8 @@ struct Planar {
         let ringRows = max(2 * r + 3, (passes - 1) * (r + 1) + 1), blockRows = Self.verticalBlockRows
         // The strip's rows, then per pass a ring of rows and a row of running sums, from the pool. Every float a
         // pass reads has been written first (the strip rows up to `quads` quads below; ring rows by the pass before).
-        let stripCount = stripQuads * height, ringsCount = passes * (ringRows + 1) * stripQuads
+        let first = window.lowerBound
+        let stripCount = stripQuads * window.count, ringsCount = passes * (ringRows + 1) * stripQuads
         let strip = scratch.take(SIMD4<Float>.self, count: stripCount)
         let rings = scratch.take(SIMD4<Float>.self, count: ringsCount)
         defer {
@@ -46,7 +52,7 @@ struct Planar {
         /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
         func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
             let y = min(max(y, 0), last)
-            return pass == 0 ? strip + y * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
+            return pass == 0 ? strip + (y - first) * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
         }
         let x0 = stripIndex * Self.stripColumns, columns = min(Self.stripColumns, width - x0)
         let quads = (3 * columns + 3) / 4
@@ -55,13 +61,14 @@ struct Planar {
         // keeps many more of those loads in flight than the first pass's arithmetic did. A narrow strip's last
         // quad has floats past its pixels: zeroed, so they stay finite.
         let tail = 4 * quads - 3 * columns
-        var copied = 0  // rows of the strip copied so far
+        var copied = first  // the next row of the strip to copy
         func copy(through row: Int) {
             while copied <= row {
                 let written = rowsWritten(copied)
                 for y in copied...written {
-                    let out = UnsafeMutableRawPointer(strip + y * stripQuads)
-                    out.copyMemory(from: buffer + y * rowFloats + 3 * x0, byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                    let out = UnsafeMutableRawPointer(strip + (y - first) * stripQuads)
+                    out.copyMemory(from: buffer + (y - first) * rowFloats + 3 * x0,
+                                   byteCount: 3 * columns * MemoryLayout<Float>.stride)
                     if tail > 0 {
                         (out.assumingMemoryBound(to: Float.self) + 3 * columns).initialize(repeating: 0, count: tail)
                     }
@@ -69,10 +76,12 @@ struct Planar {
                 copied = written + 1
             }
         }
-        var next = [Int](repeating: 0, count: passes)  // the next row of each pass
-        for y in 0..<height {
+        // The next row of each pass: pass p starts passes − 1 − p blocks above `rows` (a restart of its sums).
+        var next = (0..<passes).map { max(0, rows.lowerBound - (passes - 1 - $0) * blockRows) }
+        // y is the row the last pass reaches; pass p runs (passes − 1 − p)(r + 1) rows ahead of it.
+        for y in (next[0] - (passes - 1) * (r + 1))..<rows.upperBound {
             // Pass 0 reads up to r + 1 rows below the last row it computes.
-            copy(through: min(y + (passes - 1) * (r + 1) + r + 1, last))
+            copy(through: min(y + (passes - 1) * (r + 1) + r + 1, window.upperBound - 1))
             for pass in 0..<passes {
                 let ring = rings + pass * (ringRows + 1) * stripQuads, sum = ring + ringRows * stripQuads
                 let upTo = min(y + (passes - 1 - pass) * (r + 1), last)

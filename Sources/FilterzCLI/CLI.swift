@@ -13,6 +13,7 @@ public enum CLI {
             PresetCommand.command,
             RecordCommand.command,
             PackageCommand.command,
+            PhotoCommand.command,
             ServeCommand.command,
             SignCommand.command,
             SimulateCommand.command,

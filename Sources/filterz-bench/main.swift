@@ -1,5 +1,5 @@
 // filterz-bench: benchmarks that generate their inputs and print ratios against anchors measured in the same run.
-// Usage: filterz-bench <parse|filter|segment|serve|simulate|abr>
+// Usage: filterz-bench <parse|filter|segment|serve|simulate|abr|photo>
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +11,7 @@ let benchmarks: [String: () -> Int32] = [
     "segment": SegmentBenchmark.run,
     "simulate": SimulateBenchmark.run,
     "abr": ABRBenchmark.run,
+    "photo": PhotoBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,48 @@
+import Foundation
+import HLS
+import PhotoMetadata
+import Photos
+
+/// `filterz photo info IN [--json]`: the app's detail screen for one photo.
+enum PhotoInfoCommand {
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "info",
+                abstract: "Show a photo's details: camera, lens, exposure, capture time, location, size, profile.",
+                discussion: """
+                    Read from the metadata without decoding the pixels: camera make and model, lens, focal length \
+                    (and its 35 mm equivalent), aperture, ISO, shutter speed, capture time with its time zone offset, \
+                    GPS position in decimal degrees with altitude and a map link, pixel size (upright), orientation, \
+                    colour profile and file size. Fields the photo does not record are left out. Malformed metadata \
+                    is reported as warnings on stderr with what could be read (exit 0); exit 1 when the file is not a \
+                    photo, 2 when it cannot be read.
+                    """,
+                arguments: [ArgumentSpec("input", help: "A JPEG, PNG or HEIC/HEIF photo.")],
+                options: [.flag("--json", help: "Print the details as one JSON object (snake_case keys; absent fields left out).")],
+                examples: ["filterz photo info IMG_0001.heic", "filterz photo info IMG_0001.jpg --json"]),
+            action: run)
+    }
+
+    static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let path = try args.positional(0, "input")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.input("\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot read file" : "no such file")")
+        }
+        let details: PhotoDetails
+        do {
+            details = try PhotoReader.details([UInt8](data))
+        } catch {
+            throw CLIError.failure("\(path): \(error.description)")
+        }
+        for warning in details.warnings where warning.severity == .warning {
+            context.stderr.line("\(path): \(warning.description)")
+        }
+        if args.flag("--json") {
+            context.stdout.line(PhotoInfoReport.json(details, file: path).rendered())
+        } else {
+            context.stdout.write(PhotoInfoReport.text(details, file: path))
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,215 @@
+import FilterKit
+import FilterzTestSupport
+import Foundation
+import PhotoMetadata
+import PhotoTestSupport
+import Photos
+import Testing
+
+@testable import FilterzCLI
+import Media
+
+/// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the
+/// same bytes as the video path, batches with bad files among good ones, nothing half-written.
+@Suite struct PhotoApplyCommandTests {
+    static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
+
+    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        let out = CapturedOutput(), err = CapturedOutput()
+        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)
+        return (code, out.text, err.text)
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] {
+        try #require(FileManager.default.contents(atPath: path).map { [UInt8]($0) }, "\(path) missing")
+    }
+
+    struct FormatCase: Sendable, CustomTestStringConvertible {
+        var input: String
+        var output: String
+        var orientation: Int
+        var testDescription: String { "\(input) → \(output), orientation \(orientation)" }
+    }
+
+    /// Every orientation from JPEG to JPEG, and the other ways between formats on a few.
+    static let formatCases: [FormatCase] = (1...8).map { FormatCase(input: "jpg", output: "jpg", orientation: $0) } + [
+        FormatCase(input: "jpg", output: "png", orientation: 6), FormatCase(input: "png", output: "jpg", orientation: 8),
+        FormatCase(input: "png", output: "png", orientation: 3), FormatCase(input: "png", output: "png", orientation: 5),
+        FormatCase(input: "heic", output: "jpg", orientation: 1), FormatCase(input: "jpg", output: "heic", orientation: 7),
+    ]
+
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: formatCases)
+    func everyTagSurvivesAndThePixelsAreUpright(_ c: FormatCase) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("source.\(c.input)").path
+        let output = folder.url.appendingPathComponent("filtered.\(c.output)").path
+        let (width, height) = (48, 32)
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: width, height: height), to: source, orientation: c.orientation)
+        let result = Self.run(["photo", "apply", source, "--preset", "warm-film", "-o", output])
+        #expect(result.code == 0, "\(result.err)")
+        // HEIF readers turn the picture with the container's own transformations, never with EXIF.
+        let swaps = c.input != "heic" && c.orientation >= 5
+        let (outWidth, outHeight) = swaps ? (height, width) : (width, height)
+        #expect(result.out.contains("-> \(output): \(outWidth)x\(outHeight)"), "\(result.out)")
+        let decoded = try PhotoReader.decode(Self.bytes(output))
+        #expect((decoded.frame.width, decoded.frame.height) == (outWidth, outHeight))
+        #expect(decoded.metadata.exif?.orientation == 1)
+        let differences = MetadataComparison.differences(
+            source: try ExifTool.tags(of: source), output: try ExifTool.tags(of: output), width: outWidth, height: outHeight)
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["filtered.\(c.output)", "source.\(c.input)"])
+    }
+
+    /// The ICC profile reaches the output byte for byte, in APP2 chunks (JPEG, here more than one), iCCP (PNG) or
+    /// the colour box (HEIF), and exiftool reads the same profile tags in both files.
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    func theICCProfileIsCarriedWhole(_ formats: (String, String)) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("icc.\(formats.0)").path
+        let output = folder.url.appendingPathComponent("out.\(formats.1)").path
+        let profile = TestICCProfile.make(name: "Filterz wide RGB", padding: 100_000)
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 32, height: 24), to: source, orientation: 1, iccProfile: profile)
+        let result = Self.run(["photo", "apply", source, "--preset", "crisp", "-o", output])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(try PhotoReader.decode(Self.bytes(output)).metadata.iccProfile == profile)
+        let sourceTags = try ExifTool.tags(of: source), outputTags = try ExifTool.tags(of: output)
+        #expect(sourceTags["ICC_Profile:ProfileDescription"] == "Filterz wide RGB")
+        let differences = MetadataComparison.differences(source: sourceTags, output: outputTags, width: 32, height: 24)
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        let info = PhotoInfoCommandTests.run(["photo", "info", output])
+        #expect(PhotoInfoCommandTests.row("Colour profile", in: info.out) == "Filterz wide RGB")
+    }
+
+    /// The promise of "one pipeline": a camera frame saved as PNG and filtered by `photo apply` has the bytes of
+    /// the same frame filtered as `record` filters its frames (one thread, into a ring of frame buffers).
+    @Test(arguments: ["warm-film", "noir", "dreamy"])
+    func aPNGOfACameraFrameComesOutAsTheVideoPathRendersIt(_ preset: String) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let frame = SimulatedCamera(.init(width: 640, height: 360, durationSeconds: 2, seed: 4)).frame(atSeconds: 1).image
+        let source = folder.url.appendingPathComponent("frame.png").path
+        try Data(PNGEncoder.png(from: frame)).write(to: URL(fileURLWithPath: source))  // libavcodec's encoder, as preview writes PNGs
+        let output = folder.url.appendingPathComponent("filtered.png").path
+        let result = Self.run(["photo", "apply", source, "--preset", preset, "-o", output])
+        #expect(result.code == 0, "\(result.err)")
+        let values = try PresetLocator(environment: Self.environment).load(preset).values
+        let video = FrameRing(count: 6, width: 640, height: 360).render(frame, with: FilterRenderer(values: values, threads: 1))
+        let photo = try PhotoReader.decode(Self.bytes(output)).frame
+        let same = photo.packedBytes() == video.packedBytes()
+        #expect(same, "photo apply and the video path give different bytes")
+    }
+
+    @Test func aBatchGoesOnPastBadFilesAndLeavesNothingHalfWritten() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        var inputs: [String] = []
+        for index in 0..<4 {
+            let name = path("good\(index).\(index == 3 ? "png" : "jpg")")
+            try Data(TestPhotos.encode(TestPhotos.frame(width: 40, height: 30, seed: UInt64(index)), as: index == 3 ? .png : .jpeg))
+                .write(to: URL(fileURLWithPath: name))
+            inputs.append(name)
+        }
+        try Data("not a photo at all".utf8).write(to: URL(fileURLWithPath: path("text.jpg")))
+        var truncated = try TestPhotos.encode(TestPhotos.frame(width: 40, height: 30), as: .jpeg)
+        truncated.removeLast(truncated.count / 4)
+        try Data(truncated).write(to: URL(fileURLWithPath: path("truncated.jpg")))
+        let out = path("out"), kept = path("originals")
+        let result = Self.run(["photo", "apply"] + inputs + [path("text.jpg"), path("truncated.jpg"), "--preset", "noir",
+                                                            "--out-dir", out, "--keep-original", kept])
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.err.contains("text.jpg: error: not a JPEG, PNG or HEIC/HEIF photo"), "\(result.err)")
+        #expect(result.out.contains("photo apply: 5 of 6 photos written to \(out) with 'noir' (1 failed)"), "\(result.out)")
+        // libjpeg decodes what is there of a cut-off file and says so.
+        #expect(result.err.contains("truncated.jpg: warning:"), "\(result.err)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(written == ["good0.jpg", "good1.jpg", "good2.jpg", "good3.png", "truncated.jpg"])
+        for input in inputs {
+            let name = (input as NSString).lastPathComponent
+            #expect(try Self.bytes((kept as NSString).appendingPathComponent(name)) == Self.bytes(input), "\(name) kept byte for byte")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out) + FileManager.default.contentsOfDirectory(atPath: kept)
+        #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
+    }
+
+    @Test func aBatchDrawsItsProgressOnATerminalOnly() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let inputs = try (0..<3).map { index -> String in
+            let path = folder.url.appendingPathComponent("p\(index).jpg").path
+            try Data(TestPhotos.encode(TestPhotos.frame(width: 16, height: 16, seed: UInt64(index)), as: .jpeg)).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let arguments = ["photo", "apply"] + inputs + ["--preset", "noir", "--out-dir", folder.url.appendingPathComponent("out").path]
+        let out = CapturedOutput(), terminal = CapturedOutput(isTerminal: true)
+        #expect(CLI.run(arguments: arguments, stdout: out, stderr: terminal, environment: Self.environment) == 0)
+        #expect(terminal.text.contains("photo apply: 1/3 photos"), "\(terminal.text)")
+        #expect(terminal.text.contains("photo apply: 2/3 photos"))
+        #expect(terminal.text.hasSuffix("\r\u{1B}[K"), "the progress line is cleared at the end")
+        #expect(out.text.split(separator: "\n").count == 4, "three photos and the summary: \(out.text)")
+        let plain = Self.run(arguments)
+        #expect(plain.code == 0 && plain.err.isEmpty, "no progress drawn off a terminal: \(plain.err)")
+    }
+
+    @Test func aMissingInputIsUnreadableAndACMYKJPEGIsRefused() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let missing = Self.run(["photo", "apply", folder.url.appendingPathComponent("nope.jpg").path, "--preset", "noir",
+                                "-o", folder.url.appendingPathComponent("x.jpg").path])
+        #expect(missing.code == 2)
+        #expect(missing.err.contains("nope.jpg: error: no such file"))
+        guard ExternalTool.isInstalled("convert") else {
+            Issue.record("ImageMagick's convert is not installed (make deps installs imagemagick); the CMYK case is not checked")
+            return
+        }
+        let cmyk = folder.url.appendingPathComponent("cmyk.jpg").path
+        #expect(try ExternalTool.run("convert", ["-size", "16x16", "xc:orange", "-colorspace", "CMYK", cmyk]).exitCode == 0)
+        let refused = Self.run(["photo", "apply", cmyk, "--preset", "noir", "-o", folder.url.appendingPathComponent("x.jpg").path])
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("cmyk.jpg: error: CMYK JPEG is not supported"), "\(refused.err)")
+    }
+
+    struct UsageCase: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let usageCases: [UsageCase] = [
+        .init(arguments: ["photo", "apply", "a.jpg", "-o", "b.jpg"], message: "missing option --preset"),
+        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir"], message: "give -o/--output (one input) or --out-dir"),
+        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.jpg", "--out-dir", "d"], message: "not both"),
+        .init(arguments: ["photo", "apply", "a.jpg", "c.jpg", "--preset", "noir", "-o", "b.jpg"], message: "-o/--output takes one input"),
+        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.gif"], message: "must end in .jpg, .jpeg, .png, .heic or .heif"),
+        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.jpg", "--quality", "0"], message: "--quality expects a whole number in 1…100"),
+        .init(arguments: ["photo", "apply", "--preset", "noir", "-o", "b.jpg"], message: "missing argument <input>"),
+        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "nothing-here", "-o", "b.jpg"], message: "preset 'nothing-here' not found"),
+        .init(arguments: ["photo", "info"], message: "missing argument <input>"),
+    ]
+
+    @Test(arguments: usageCases)
+    func badUsageExitsWithTwo(_ c: UsageCase) {
+        let result = Self.run(c.arguments)
+        #expect(result.code == 2)
+        #expect(result.err.contains(c.message), "\(result.err)")
+    }
+
+    @Test func anOutputThatWouldOverwriteItsInputIsRefused() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("a.jpg").path
+        let original = try TestPhotos.encode(TestPhotos.frame(width: 20, height: 10), as: .jpeg)
+        try Data(original).write(to: URL(fileURLWithPath: source))
+        let result = Self.run(["photo", "apply", source, "--preset", "noir", "--out-dir", folder.url.path])
+        #expect(result.code == 1)
+        #expect(result.err.contains("would overwrite the input"))
+        #expect(try Self.bytes(source) == original)
+    }
+
+    @Test func helpScreensNameEveryOption() {
+        let apply = Self.run(["photo", "apply", "--help"])
+        #expect(apply.code == 0)
+        for option in ["--preset", "--output", "-o", "--out-dir", "--quality", "--keep-original", "(default: 92)"] {
+            #expect(apply.out.contains(option), "photo apply --help lacks \(option)")
+        }
+        let info = Self.run(["photo", "info", "--help"])
+        #expect(info.code == 0 && info.out.contains("--json"))
+        let group = Self.run(["photo", "--help"])
+        #expect(group.out.contains("apply") && group.out.contains("info"))
+    }
+}

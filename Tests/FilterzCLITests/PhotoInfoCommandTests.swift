@@ -1,0 +1,141 @@
+import FilterKit
+import FilterzTestSupport
+import Foundation
+import PhotoMetadata
+import PhotoTestSupport
+import Photos
+import Testing
+
+@testable import FilterzCLI
+
+/// `filterz photo info`: the app's detail screen from a camera photo's tags (written by exiftool), as text and
+/// JSON; broken metadata as warnings with what could be read.
+@Suite struct PhotoInfoCommandTests {
+    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        let out = CapturedOutput(), err = CapturedOutput()
+        let code = CLI.run(arguments: arguments, stdout: out, stderr: err)
+        return (code, out.text, err.text)
+    }
+
+    /// The value of the row labelled `label` in the text screen (the labels' column width varies with the rows shown).
+    static func row(_ label: String, in text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix("  " + label + " ") {
+            return line.dropFirst(2 + label.count).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"))
+    func theDetailScreenShowsTheCamerasTags() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("IMG_0001.jpg").path
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 64, height: 48), to: path, orientation: 6)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let result = Self.run(["photo", "info", path])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.isEmpty, "\(result.err)")
+        let expected = """
+            \(path)
+              Camera          Filterz Test Camera 12
+              Lens            Test Lens 4.2mm f/1.8
+              Focal length    4.2 mm (26 mm in 35 mm film)
+              Aperture        ƒ/1.8
+              ISO             125
+              Shutter speed   1/120 s
+              Captured        2024-05-01 14:03:22 +09:00
+              Location        35.658581, 139.745433, altitude 150.5 m
+              Map             https://www.openstreetmap.org/?mlat=35.658581&mlon=139.745433#map=17/35.658581/139.745433
+              Pixels          48 × 64
+              Orientation     6 (Rotate 90 CW)
+              Colour profile  sRGB
+              Format          JPEG (baseline, YCbCr, 8-bit)
+              File size       \(DetailFormat.fileSize(size))
+
+            """
+        // Every row but the metadata count, which depends on how many tags exiftool adds of its own.
+        let rows = result.out.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("Metadata") }
+        #expect(rows.joined(separator: "\n") == expected)
+        #expect(result.out.contains("  Metadata        EXIF ("), "\(result.out)")
+    }
+
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"))
+    func jsonHasTheSameFactsWithUnitsInTheKeys() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("photo.png").path
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 30, height: 20), to: path, orientation: 1)
+        let result = Self.run(["photo", "info", path, "--json"])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "PNG")
+        #expect(object["format_detail"] as? String == "8-bit RGB")
+        #expect(object["pixel_width"] as? Int == 30 && object["pixel_height"] as? Int == 20)
+        #expect(object["camera"] as? String == "Filterz Test Camera 12")
+        #expect(object["f_number"] as? Double == 1.8 && object["aperture"] as? String == "ƒ/1.8")
+        #expect(object["iso"] as? Int == 125)
+        #expect(object["shutter_speed"] as? String == "1/120 s")
+        #expect(object["focal_length_mm"] as? Double == 4.2 && object["focal_length_35mm_mm"] as? Int == 26)
+        #expect(object["capture_time"] as? String == "2024-05-01T14:03:22.120+09:00")
+        #expect(object["capture_time_offset"] as? String == "+09:00")
+        let location = try #require(object["location"] as? [String: Any])
+        #expect(abs((location["latitude"] as? Double ?? 0) - 35.658581) < 1e-6)
+        #expect(abs((location["longitude"] as? Double ?? 0) - 139.745433) < 1e-6)
+        #expect(location["altitude_m"] as? Double == 150.5)
+        #expect((object["orientation"] as? [String: Any])?["value"] as? Int == 1)
+        #expect(object["xmp"] as? Bool == true)
+        #expect((object["warnings"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aPhotoWithoutMetadataShowsOnlyWhatItHas() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("plain.png").path
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 10, height: 10), as: .png)).write(to: URL(fileURLWithPath: path))
+        let result = Self.run(["photo", "info", path])
+        #expect(result.code == 0)
+        let labels = result.out.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces).prefix(while: { $0 != " " }) }
+        #expect(labels == ["Pixels", "Format", "File", "Metadata"], "\(result.out)")
+        #expect(Self.row("Metadata", in: result.out) == "none")
+    }
+
+    /// EXIF whose IFDs loop and whose GPS pointer is dangling, in a JPEG: warnings, and the tags before the damage.
+    @Test func malformedExifIsAWarningWithWhatCouldBeRead() throws {
+        let order = ByteOrder.bigEndian
+        var tiff = order.marker + order.bytes(UInt16(42)) + order.bytes(UInt32(8))
+        let entries: [[UInt8]] = [
+            order.bytes(UInt16(0x010F)) + order.bytes(UInt16(2)) + order.bytes(UInt32(4)) + Array("Cam\0".utf8),
+            order.bytes(UInt16(0x8825)) + order.bytes(UInt16(4)) + order.bytes(UInt32(1)) + order.bytes(UInt32(60_000)),
+            order.bytes(UInt16(0x8769)) + order.bytes(UInt16(4)) + order.bytes(UInt32(1)) + order.bytes(UInt32(8)),
+        ]
+        tiff += order.bytes(UInt16(entries.count)) + entries.flatMap { $0 } + order.bytes(UInt32(8))
+        let encoded = try TestPhotos.encode(TestPhotos.frame(width: 16, height: 16), as: .jpeg)
+        let payload = Array("Exif\0\0".utf8) + tiff
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("broken.jpg").path
+        try Data(Array(encoded[0..<2]) + app1 + Array(encoded[2...])).write(to: URL(fileURLWithPath: path))
+        let result = Self.run(["photo", "info", path])
+        #expect(result.code == 0)
+        #expect(Self.row("Camera", in: result.out) == "Cam")
+        #expect(Self.row("Metadata", in: result.out) == "EXIF (1 entry)")
+        #expect(result.err.contains("warning: GPS at offset 60000 lies outside the 50-byte EXIF block [exif.ifd-offset]"), "\(result.err)")
+        #expect(result.err.contains("[exif.ifd-loop]"), "\(result.err)")
+        // photo apply writes what could be read, and the result reads back clean.
+        let output = folder.url.appendingPathComponent("fixed.jpg").path
+        let applied = PhotoApplyCommandTests.run(["photo", "apply", path, "--preset", "noir", "-o", output])
+        #expect(applied.code == 0)
+        let again = Self.run(["photo", "info", output])
+        #expect(again.err.isEmpty, "\(again.err)")
+        #expect(Self.row("Camera", in: again.out) == "Cam")
+    }
+
+    @Test func notAPhotoIsAFailureAndAMissingFileIsUnreadable() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let text = folder.url.appendingPathComponent("notes.txt").path
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        let notPhoto = Self.run(["photo", "info", text])
+        #expect(notPhoto.code == 1)
+        #expect(notPhoto.err.contains("not a JPEG, PNG or HEIC/HEIF photo (it starts with \"hello\")"), "\(notPhoto.err)")
+        let missing = Self.run(["photo", "info", folder.url.appendingPathComponent("none.jpg").path])
+        #expect(missing.code == 2)
+        #expect(missing.err.contains("no such file"))
+    }
+}

@@ -1,0 +1,52 @@
+import FilterKit
+import FilterzTestSupport
+import Foundation
+import PhotoMetadata
+import Photos
+
+/// Test photos made in the tests: simulated camera frames encoded by the `Photos` adapter (libjpeg-turbo, libpng,
+/// libheif's x265 encoder), with EXIF written by exiftool where a test needs a camera's tags. No camera file is
+/// committed.
+public enum TestPhotos {
+    /// A seeded camera frame (colour chart, skin tones, sky, moving shapes, noise): a photo's kind of content.
+    public static func frame(width: Int, height: Int, seed: UInt64 = 7) -> Frame {
+        SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: seed)).frame(atSeconds: 0.5).image
+    }
+
+    /// `frame` encoded as `format`, with no metadata but the ICC profile when given.
+    public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
+        try PhotoWriter.encode(frame, metadata: CarriedMetadata(iccProfile: iccProfile), as: format, quality: quality).bytes
+    }
+
+    /// Writes a camera-like photo to `path` (format by extension): `frame` encoded, then the tags of
+    /// `cameraTags(orientation:)` written by exiftool.
+    public static func writeCameraPhoto(_ frame: Frame, to path: String, orientation: Int = 1,
+                                        extraTags: [String] = [], iccProfile: [UInt8]? = nil) throws {
+        let format = PhotoFormat.forOutput(path) ?? .jpeg
+        try Data(encode(frame, as: format, iccProfile: iccProfile)).write(to: URL(fileURLWithPath: path))
+        let size = ["-ExifIFD:ExifImageWidth=\(frame.width)", "-ExifIFD:ExifImageHeight=\(frame.height)"]
+        try ExifTool.write(cameraTags(orientation: orientation) + size + extraTags, to: path)
+    }
+
+    /// The tags of a phone camera's photo: make, model, lens, focal length and its 35 mm equivalent, aperture, ISO,
+    /// exposure, capture time with sub-seconds and offset, a GPS block (Tokyo Tower, 150 m), the orientation,
+    /// colour space, a user comment (UNDEFINED), an SRATIONAL (exposure bias), and XMP. `writeCameraPhoto` adds the
+    /// pixel dimensions (ExifIFD) of the stored frame.
+    public static func cameraTags(orientation: Int) -> [String] {
+        [
+            "-IFD0:Make=Filterz", "-IFD0:Model=Test Camera 12", "-IFD0:Software=filterz tests",
+            "-IFD0:Orientation=\(orientation)", "-IFD0:XResolution=72", "-IFD0:YResolution=72", "-IFD0:ResolutionUnit=2",
+            "-IFD0:ModifyDate=2024:05:01 14:03:25",
+            "-ExifIFD:LensModel=Test Lens 4.2mm f/1.8", "-ExifIFD:LensMake=Filterz",
+            "-ExifIFD:FocalLength=4.2", "-ExifIFD:FocalLengthIn35mmFormat=26", "-ExifIFD:FNumber=1.8",
+            "-ExifIFD:ISO=125", "-ExifIFD:ExposureTime=0.008333333333", "-ExifIFD:ExposureCompensation=-0.7",
+            "-ExifIFD:DateTimeOriginal=2024:05:01 14:03:22", "-ExifIFD:SubSecTimeOriginal=120",
+            "-ExifIFD:OffsetTimeOriginal=+09:00", "-ExifIFD:CreateDate=2024:05:01 14:03:22",
+            "-ExifIFD:ColorSpace=1", "-ExifIFD:UserComment=made in the tests",
+            "-GPS:GPSLatitudeRef=N", "-GPS:GPSLatitude=35.658581", "-GPS:GPSLongitudeRef=E",
+            "-GPS:GPSLongitude=139.745433", "-GPS:GPSAltitudeRef=0", "-GPS:GPSAltitude=150.5",
+            "-GPS:GPSVersionID=2 3 0 0", "-GPS:GPSMapDatum=WGS-84",
+            "-XMP-dc:Creator=Filterz tests", "-XMP-dc:Title=Test photo", "-XMP-tiff:Orientation=\(orientation)",
+        ]
+    }
+}
