@@ -13,9 +13,9 @@ let package = Package(
         .library(name: "FilterKit", targets: ["FilterKit"]),
     ],
     targets: [
-        // Pure cores: no I/O, no C.
+        // Pure cores: no I/O, no C. FilterKit reads preset JSON with the HLS module's JSON reader.
         .target(name: "HLS"),
-        .target(name: "FilterKit"),
+        .target(name: "FilterKit", dependencies: ["HLS"]),
         .target(name: "Playback", dependencies: ["HLS"]),
         .target(name: "Simulation", dependencies: ["HLS", "Playback"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
