@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Adapters: the only modules that touch C.
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto"]),
 
         // Command line.
