@@ -122,4 +122,17 @@ import Testing
         #expect(run.code == 1, "\(run.stderr)")
         #expect(run.stderr.contains("a trace file is at most 256 MiB"), "\(run.stderr)")
     }
+
+    /// A batch keeps every trace in memory: past a total number of samples it is refused, naming the trace.
+    @Test func aBatchWithTooManySamplesInAllIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let sample = #"{"duration_ms": 1000, "bandwidth_kbps": 3000, "latency_ms": 20}"#
+        for name in ["a", "b"] {
+            try Data("[\(sample), \(sample), \(sample)]".utf8).write(to: folder.url.appendingPathComponent("\(name).json"))
+        }
+        #expect(try TraceLoader.loadFolder(folder.url.path, maximumPeriods: 6).count == 2)
+        #expect {
+            try TraceLoader.loadFolder(folder.url.path, maximumPeriods: 5)
+        } throws: { "\($0)".contains("more than 5 samples in all (reached at \(folder.url.path)/b.json)") }
+    }
 }

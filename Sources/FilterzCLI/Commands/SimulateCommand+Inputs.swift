@@ -14,8 +14,11 @@ enum TraceLoader {
         }
     }
 
-    /// Every `*.json` under `folder`, sorted by path (deterministic).
-    static func loadFolder(_ folder: String) throws(CLIError) -> [NetworkTrace] {
+    /// Samples of all the traces of one batch (they are all in memory at once: 24 bytes each).
+    static let maximumBatchPeriods = 20_000_000
+
+    /// Every `*.json` under `folder`, sorted by path (deterministic), with at most `maximumPeriods` samples in all.
+    static func loadFolder(_ folder: String, maximumPeriods: Int = maximumBatchPeriods) throws(CLIError) -> [NetworkTrace] {
         let root = URL(fileURLWithPath: folder)
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
             throw .input("cannot read folder \(folder)")
@@ -24,7 +27,17 @@ enum TraceLoader {
         for case let url as URL in walker where url.pathExtension == "json" { paths.append(url.path) }
         paths.sort()
         guard !paths.isEmpty else { throw .input("no *.json traces under \(folder)") }
-        return try paths.map { (path: String) throws(CLIError) in try load(path) }
+        var traces: [NetworkTrace] = []
+        var periods = 0
+        for path in paths {
+            let trace = try load(path)
+            periods += trace.periods.count
+            guard periods <= maximumPeriods else {
+                throw .failure("\(folder): more than \(maximumPeriods) samples in all (reached at \(path)); split the batch")
+            }
+            traces.append(trace)
+        }
+        return traces
     }
 
     /// `--trace FILE`, or `--bandwidth RATE [--latency TIME]`.
