@@ -13,9 +13,9 @@ let package = Package(
         .library(name: "FilterKit", targets: ["FilterKit"]),
     ],
     targets: [
-        // Pure cores: no I/O, no C.
+        // Pure cores: no I/O, no C. FilterKit reads preset JSON with the HLS module's JSON reader.
         .target(name: "HLS"),
-        .target(name: "FilterKit"),
+        .target(name: "FilterKit", dependencies: ["HLS"]),
         .target(name: "Playback", dependencies: ["HLS"]),
         .target(name: "Simulation", dependencies: ["HLS", "Playback"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Adapters: the only modules that touch C.
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
 

@@ -19,6 +19,13 @@
 #include <linux/stat.h>
 #include <linux/openat2.h>
 
+/// Swaps the two existing paths `from` and `to` in one step (renameat2 RENAME_EXCHANGE), so a reader sees one
+/// or the other, never neither. Returns 0, or -1 with errno (EINVAL or ENOSYS where the file system or kernel
+/// cannot exchange).
+static inline int filterz_rename_exchange(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1u << 1 /* RENAME_EXCHANGE */);
+}
+
 /// Opens `path` (relative) below the directory `dirfd` for reading, following symbolic links only while they
 /// stay beneath it (openat2 RESOLVE_BENEATH). Returns the descriptor, or -1 with errno (EXDEV when the path
 /// would escape, ENOSYS on kernels older than 5.6).

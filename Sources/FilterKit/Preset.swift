@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 /// A named, described set of filter values, as stored in `SampleMedia/presets/<name>.json`:
 ///
@@ -18,10 +19,11 @@ public struct Preset: Sendable, Hashable, Codable {
 
     /// Parses a preset file. A file that is a bare values object (no `values` key) is accepted too,
     /// named `fallbackName`. Values follow `FilterValues`' lenient decoding (clamping, legacy rules).
-    /// - Throws: `PresetError.invalidJSON` / `.notAnObject` / `.badValue` naming what is wrong.
+    /// - Throws: `PresetError.invalidJSON` / `.unrepresentable` / `.notAnObject` / `.badValue` naming what is
+    ///   wrong.
     public static func parse(_ bytes: [UInt8], fallbackName: String = "preset") throws(PresetError) -> Preset {
         let report = PresetCheck.check(bytes)
-        if let problem = report.problems.first(where: { $0.severity == .error && $0.isFatalForParsing }) {
+        if let problem = report.problems.first(where: { $0.severity == .error }) {
             throw problem.asError
         }
         guard let object = report.object else { throw .notAnObject }
@@ -41,13 +43,17 @@ public struct Preset: Sendable, Hashable, Codable {
 
 /// Why a preset file could not be parsed.
 public enum PresetError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// Not JSON: what the reader expected, with line and column.
     case invalidJSON(String)
+    /// JSON a preset cannot hold faithfully: a duplicate key, a lone surrogate, a number beyond a Double.
+    case unrepresentable(JSONReadError)
     case notAnObject
     case badValue(key: String, message: String)
 
     public var description: String {
         switch self {
         case .invalidJSON(let detail): "not valid JSON: \(detail)"
+        case .unrepresentable(let error): error.description
         case .notAnObject: "a preset must be a JSON object with \"name\", \"description\" and \"values\""
         case .badValue(let key, let message): "\"\(key)\": \(message)"
         }

@@ -1,9 +1,13 @@
 import Foundation
+import HLS
 
 /// Validates a preset file key by key, so `filterz preset check` can name every bad key at once.
 ///
-/// Errors: invalid JSON, a top level that is not an object, `values` that is not an object, a value
-/// that is not a number (e.g. `"contrast": "high"`), `name`/`description` that are not strings.
+/// The file is read by the HLS module's strict JSON reader (`JSONValue(parsing:)`). Errors: invalid JSON
+/// (with line and column), JSON a preset cannot hold faithfully (a duplicate key, a lone surrogate escape, a
+/// number beyond ±1.8e308, each naming the key and its line), a top level that is not an object, `values` that
+/// is not an object, a value that is not a number (e.g. `"contrast": "high"`), `name`/`description` that are
+/// not strings.
 /// Warnings: unknown keys (ignored by the app), out-of-range numbers (clamped). Notes: the legacy rules
 /// (all 12 values 0 → neutral; temperature ≤ 0 → 6500 K).
 public struct PresetCheck: Sendable {
@@ -14,20 +18,33 @@ public struct PresetCheck: Sendable {
         /// The key at fault (`values.contrast`), or empty for the whole file.
         public var key: String
         public var message: String
-        var isFatalForParsing: Bool { severity == .error }
+        /// For a file that could not be read as a preset at all: the error `Preset.parse` throws.
+        var fileError: PresetError?
+
+        init(severity: Severity, key: String, message: String, fileError: PresetError? = nil) {
+            self.severity = severity
+            self.key = key
+            self.message = message
+            self.fileError = fileError
+        }
+
+        /// The problem of a file the JSON reader refused.
+        init(reading error: JSONReadError) {
+            if error.isSyntaxError {
+                self.init(
+                    severity: .error, key: "", message: PresetCheck.invalidJSONPrefix + error.description,
+                    fileError: .invalidJSON(error.description))
+            } else {
+                self.init(
+                    severity: .error, key: error.path, message: error.detail, fileError: .unrepresentable(error))
+            }
+        }
 
         public var description: String {
             key.isEmpty ? "\(severity.rawValue): \(message)" : "\(severity.rawValue): \(key): \(message)"
         }
 
-        var asError: PresetError {
-            if key.isEmpty {
-                // PresetError.invalidJSON states the "not valid JSON: " itself.
-                guard message.hasPrefix(PresetCheck.invalidJSONPrefix) else { return .notAnObject }
-                return .invalidJSON(String(message.dropFirst(PresetCheck.invalidJSONPrefix.count)))
-            }
-            return .badValue(key: key, message: message)
-        }
+        var asError: PresetError { fileError ?? .badValue(key: key, message: message) }
     }
 
     /// Everything found, in file order of keys (sorted by key name within `values`).
@@ -45,15 +62,19 @@ public struct PresetCheck: Sendable {
         var report = PresetCheck()
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            root = try JSONValue(parsing: bytes)
         } catch {
-            report.problems.append(Problem(severity: .error, key: "", message: Self.invalidJSONPrefix + Self.describe(error, in: bytes)))
+            report.problems.append(Problem(reading: error))
             return report
         }
-        guard case .object(let object) = root else {
-            report.problems.append(Problem(severity: .error, key: "", message: "the top level must be a JSON object"))
+        guard case .object(let members) = root else {
+            report.problems.append(
+                Problem(
+                    severity: .error, key: "", message: "the top level must be a JSON object", fileError: .notAnObject))
             return report
         }
+        // The reader refuses duplicate keys, so every object is a dictionary.
+        let object = Dictionary(uniqueKeysWithValues: members)
         report.object = object
         for field in ["name", "description"] {
             if let value = object[field], case .string = value {} else if let value = object[field] {
@@ -63,12 +84,12 @@ public struct PresetCheck: Sendable {
         }
         let values: [String: JSONValue]
         if let inner = object["values"] {
-            guard case .object(let innerObject) = inner else {
+            guard case .object(let innerMembers) = inner else {
                 report.problems.append(
                     Problem(severity: .error, key: "values", message: "expected an object, found \(inner.kindName)"))
                 return report
             }
-            values = innerObject
+            values = Dictionary(uniqueKeysWithValues: innerMembers)
             for key in object.keys.sorted() where !["name", "description", "values"].contains(key) {
                 report.problems.append(Problem(severity: .warning, key: key, message: "unknown key, ignored"))
             }
@@ -86,7 +107,7 @@ public struct PresetCheck: Sendable {
                     Problem(severity: .warning, key: prefix + name, message: "unknown key, ignored\(suffix)"))
                 continue
             }
-            guard case .number(let number) = value else {
+            guard let number = value.presetNumber else {
                 report.problems.append(
                     Problem(
                         severity: .error, key: prefix + name,
@@ -124,46 +145,24 @@ public struct PresetCheck: Sendable {
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
-
-    private static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
-        if let underlying = context.underlyingError { return "\(underlying)" }
-        // Foundation's decoder only says "The given data was not valid JSON."; its serializer says what and where.
-        do {
-            _ = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        }
-        return context.debugDescription
-    }
 }
 
-/// A JSON value as parsed, keeping the distinction between numbers, strings and booleans.
-enum JSONValue: Decodable, Sendable, Equatable {
-    case null, bool(Bool), number(Double), string(String)
-    case array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
+extension JSONValue {
+    /// The value as a preset number (JSON does not tell integers from decimals), or nil.
+    var presetNumber: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
         }
     }
 
+    /// What the value is, for messages: `a string ("high")`.
     var kindName: String {
         switch self {
         case .null: "null"
         case .bool(let value): "a boolean (\(value))"
+        case .integer(let value): "a number (\(value))"
         case .number(let value): "a number (\(value))"
         case .string(let value): "a string (\"\(value)\")"
         case .array: "an array"

@@ -179,4 +179,36 @@ import Testing
         #expect(report.problems.contains { $0.message.contains("did you mean \"noise_reduction\"") })
         #expect(report.problems.contains { $0.message == "30 is outside 0…20, clamped to 20" })
     }
+
+    /// Valid JSON a preset cannot hold: each is an error saying what is wrong and where, not "not valid JSON".
+    @Test func aNumberBeyondADoubleIsOutOfRangeNotInvalidJSON() {
+        let report = PresetCheck.check(Array("{\"values\": {\n  \"brightness\": 1e309}}".utf8))
+        #expect(!report.isValid)
+        let problem = report.problems.first
+        #expect(problem?.key == "values.brightness")
+        #expect(problem?.message.hasPrefix("1e309 is out of the range of a number") == true, "\(report.problems)")
+        #expect(problem?.message.contains("at line 2 column 17") == true, "\(report.problems)")
+        #expect(!(problem?.description.contains("not valid JSON") ?? true))
+    }
+
+    @Test func aLoneSurrogateIsNamedWithItsLineAndColumn() {
+        let report = PresetCheck.check(Array("{\n  \"name\": \"look\",\n  \"description\": \"\\ud800\"}".utf8))
+        #expect(report.problems.map(\.description) == [
+            "error: description: a lone surrogate \\ud800 at line 3 column 19 (half of a UTF-16 pair is not a character)",
+        ])
+        #expect(throws: PresetError.self) { try Preset.parse(Array("[\"\\udfff\"]".utf8)) }
+    }
+
+    @Test func aDuplicateKeyIsAnErrorNamingItAndItsLine() {
+        let report = PresetCheck.check(Array("{\"values\": {\n  \"contrast\": 1.2,\n  \"contrast\": 0.8}}".utf8))
+        #expect(report.problems.map(\.description) == [
+            "error: values.contrast: duplicate key at line 3 (first at line 2); a key may appear only once",
+        ])
+        do {
+            _ = try Preset.parse(Array("{\"name\": \"a\", \"name\": \"b\"}".utf8))
+            Issue.record("a preset with two names parsed")
+        } catch {
+            #expect(error.description == "name: duplicate key at line 1 (first at line 1); a key may appear only once")
+        }
+    }
 }

@@ -203,7 +203,7 @@ struct PackageCommandTests {
         BadInput(name: "truncated-ts", reason: "damaged or truncated"),
         BadInput(name: "audio-only", reason: "no video stream"),
     ])
-    func badInputIsOneClearLineAndNoMasterPlaylist(_ bad: BadInput) throws {
+    func badInputIsOneClearLineAndLeavesTheEarlierPackage(_ bad: BadInput) throws {
         let folder = try TemporaryFolder()
         let input = folder.url.appendingPathComponent(bad.name + (bad.name == "truncated-ts" ? ".ts" : ".mp4"))
         switch bad.name {
@@ -226,7 +226,7 @@ struct PackageCommandTests {
         default: break
         }
         let out = folder.url.appendingPathComponent("out")
-        // A master playlist from an earlier run must not survive a failed one.
+        // An earlier run's package stays exactly as it was.
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("#EXTM3U\n".utf8).write(to: out.appendingPathComponent("master.m3u8"))
         let result = package(input.path, out: out)
@@ -234,6 +234,8 @@ struct PackageCommandTests {
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("filterz package: error: \(input.path): \(bad.reason)"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("master.m3u8").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["master.m3u8"])
+        #expect(try String(contentsOf: out.appendingPathComponent("master.m3u8"), encoding: .utf8) == "#EXTM3U\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.contains("filterz-") })
     }
 }

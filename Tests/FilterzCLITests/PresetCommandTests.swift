@@ -72,6 +72,25 @@ import Testing
         #expect(result.err.contains("invalid preset (2 errors)"))
     }
 
+    /// 1e309, a lone surrogate and a duplicate key are valid JSON: `check` says what is wrong with each, and where.
+    @Test(arguments: [
+        ("{\n  \"values\": {\"brightness\": 1e309}\n}", "error: values.brightness: 1e309 is out of the range of a number (±1.8e308) at line 2 column 28"),
+        ("{\n  \"name\": \"look\",\n  \"description\": \"\\ud800\"\n}", "error: description: a lone surrogate \\ud800 at line 3 column 19"),
+        ("{\"values\": {\n  \"blur\": 2,\n  \"blur\": 30\n}}", "error: values.blur: duplicate key at line 3 (first at line 2)"),
+    ])
+    func checkExplainsValidJSONThatNoPresetCanHold(_ text: String, _ says: String) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("odd.json")
+        try Data(text.utf8).write(to: file)
+        let result = Self.run(["preset", "check", file.path])
+        #expect(result.code == 1)
+        #expect(result.err.contains("\(file.path): \(says)"), "\(result.err)")
+        #expect(!result.err.contains("not valid JSON"))
+        let show = Self.run(["preset", "show", file.path])
+        #expect(show.code == 1)
+        #expect(show.err.contains(String(says.dropFirst("error: ".count).prefix(30))), "\(show.err)")
+    }
+
     @Test func checkOfAMissingFileIsAnInputError() {
         let result = Self.run(["preset", "check", "/nonexistent/look.json"])
         #expect(result.code == 2)

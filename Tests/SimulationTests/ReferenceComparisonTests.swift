@@ -146,7 +146,7 @@ struct ReferenceComparisonTests {
         let reference = try #require(
             Self.jsonLines("offline_optimal_pensieve48_b60.jsonl").first { $0["trace"] as? String == file }?["opt"]
                 as? Double)
-        let optimum = OfflineOptimum.compute(manifest: manifest, trace: trace, bufferCapSeconds: 60)
+        let optimum = try OfflineOptimum.compute(manifest: manifest, trace: trace, bufferCapSeconds: 60)
         #expect(abs(optimum.qoeLin - reference) <= 0.3)
         // The value is that of a real sequence: replaying it through the session model gives it back.
         let replayed = SessionSimulator.replay(levels: optimum.levels, manifest: manifest, trace: trace, bufferCapSeconds: 60)

@@ -10,6 +10,8 @@ enum InspectCommand {
                 discussion: """
                     Prints what the playlist is (variants by bandwidth, renditions by group, or segment
                     statistics), then every problem as file:line:column: severity: message [code] (spec section).
+                    Every list stops after 1000 items with "… and N more" (JSON: a "truncated" member gives the
+                    full lengths); counts and the exit status cover everything.
                     Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
                     A download is stopped as soon as its body passes 64 MiB (after decompression).
                     """,

@@ -12,8 +12,9 @@ enum PackageCommand {
                 discussion: """
                     Decodes any video libav can read (rotation metadata honoured, so portrait phone videos stay
                     upright), applies the preset once at the source size, scales to each rendition and encodes.
-                    Audio is re-encoded to AAC-LC (a file without audio is fine). Bad input is one error line
-                    naming the file, exit code 1, and no master playlist.
+                    Audio is re-encoded to AAC-LC (a file without audio is fine). The ladder is written beside
+                    --out and swapped in whole when complete: bad input is one error line naming the file, exit
+                    code 1, and an earlier package in --out stays as it was.
                     """,
                 arguments: [ArgumentSpec("input", help: "The video file.")],
                 options: SegmentingOptions.specs,
@@ -28,8 +29,6 @@ enum PackageCommand {
         let path = try args.positional(0, "input")
         let options = try SegmentingOptions.parse(args)
         LibavLogging.setQuiet(true)
-        // Whatever happens next, a master playlist from an earlier run must not pass for this one's.
-        AtomicFile.remove(options.outputFolder + "/master.m3u8")
         let reader: VideoFileReader
         do {
             reader = try VideoFileReader(path: path)

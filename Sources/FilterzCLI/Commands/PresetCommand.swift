@@ -45,7 +45,8 @@ enum PresetCommand {
                 name: "check",
                 abstract: "Validate a preset file: one line per problem; exit 1 when any key is invalid.",
                 discussion: """
-                    Errors (exit 1): invalid JSON, a value that is not a number, "values" or the top level not an \
+                    Errors (exit 1): invalid JSON, a duplicate key, a lone surrogate escape, a number beyond \
+                    1.8e308 (each with its line), a value that is not a number, "values" or the top level not an \
                     object, a name or description that is not a string. Warnings (exit 0): unknown keys, numbers \
                     outside their range (the app clamps them). Notes: the legacy rules (all 12 values 0 means \
                     neutral; a temperature <= 0 means 6500 K).

@@ -6,12 +6,7 @@ import Simulation
 enum TraceLoader {
     static func load(_ path: String) throws(CLIError) -> NetworkTrace {
         let url = URL(fileURLWithPath: path)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .input("cannot read trace \(path): \(error.localizedDescription)")
-        }
+        let data = try InputFile.read(path, what: "trace")
         do {
             return try NetworkTrace(json: data, fallbackName: url.deletingPathExtension().lastPathComponent)
         } catch {
@@ -19,8 +14,11 @@ enum TraceLoader {
         }
     }
 
-    /// Every `*.json` under `folder`, sorted by path (deterministic).
-    static func loadFolder(_ folder: String) throws(CLIError) -> [NetworkTrace] {
+    /// Samples of all the traces of one batch (they are all in memory at once: 24 bytes each).
+    static let maximumBatchPeriods = 20_000_000
+
+    /// Every `*.json` under `folder`, sorted by path (deterministic), with at most `maximumPeriods` samples in all.
+    static func loadFolder(_ folder: String, maximumPeriods: Int = maximumBatchPeriods) throws(CLIError) -> [NetworkTrace] {
         let root = URL(fileURLWithPath: folder)
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
             throw .input("cannot read folder \(folder)")
@@ -29,7 +27,17 @@ enum TraceLoader {
         for case let url as URL in walker where url.pathExtension == "json" { paths.append(url.path) }
         paths.sort()
         guard !paths.isEmpty else { throw .input("no *.json traces under \(folder)") }
-        return try paths.map { (path: String) throws(CLIError) in try load(path) }
+        var traces: [NetworkTrace] = []
+        var periods = 0
+        for path in paths {
+            let trace = try load(path)
+            periods += trace.periods.count
+            guard periods <= maximumPeriods else {
+                throw .failure("\(folder): more than \(maximumPeriods) samples in all (reached at \(path)); split the batch")
+            }
+            traces.append(trace)
+        }
+        return traces
     }
 
     /// `--trace FILE`, or `--bandwidth RATE [--latency TIME]`.
@@ -42,11 +50,37 @@ enum TraceLoader {
             throw .usage("missing network: --trace FILE, --traces DIR or --bandwidth RATE")
         }
         let bitsPerSecond = try Quantity.bitsPerSecond(rate, option: "--bandwidth")
-        let latency = try Quantity.seconds(args.value("--latency") ?? "40ms", option: "--latency")
+        guard SimulationLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
+            throw .usage("--bandwidth expects a rate in 1kbps…100gbps, got '\(rate)'")
+        }
+        let latencyText = args.value("--latency") ?? "40ms"
+        let latency = try Quantity.seconds(latencyText, option: "--latency")
+        guard SimulationLimits.latencyMilliseconds.contains(latency * 1000) else {
+            throw .usage("--latency expects a time in 0…60s, got '\(latencyText)'")
+        }
         do {
             return try NetworkTrace.constant(bitsPerSecond: bitsPerSecond, latencySeconds: latency)
         } catch {
             throw .usage("--bandwidth: \(error.description)")
+        }
+    }
+}
+
+/// The files `simulate` reads whole (a trace, a movie manifest): at most `maximumBytes`, so that a huge file is
+/// refused before it is read rather than after.
+enum InputFile {
+    /// 256 MiB: a trace of the most samples allowed (a million) takes about 70 MB.
+    static let maximumBytes = 256 << 20
+
+    static func read(_ path: String, what: String) throws(CLIError) -> Data {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maximumBytes else {
+            throw .failure("\(path): \(size) bytes; a \(what) file is at most \(maximumBytes >> 20) MiB")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .input("cannot read \(what) \(path): \(error.localizedDescription)")
         }
     }
 }
@@ -76,12 +110,17 @@ enum Quantity {
 
 /// `--viewport 390x844@3`.
 enum Screen {
+    /// Sides in points, 1…10000; scale 1…10.
+    static let points = 1...10_000
+
     static func parse(_ text: String) throws(CLIError) -> DeviceScreen {
         let parts = text.split(separator: "@")
         let size = parts.first?.split(separator: "x").compactMap { Int($0) } ?? []
         let scale = parts.count == 2 ? Int(parts[1]) : (parts.count == 1 ? 1 : nil)
-        guard size.count == 2, size[0] > 0, size[1] > 0, let scale, scale > 0, scale <= 10 else {
-            throw .usage("--viewport expects WIDTHxHEIGHT@SCALE in points, e.g. 390x844@3, got '\(text)'")
+        guard size.count == 2, points.contains(size[0]), points.contains(size[1]), let scale, (1...10).contains(scale)
+        else {
+            throw .usage(
+                "--viewport expects WIDTHxHEIGHT@SCALE in points (sides 1…10000, scale 1…10), e.g. 390x844@3, got '\(text)'")
         }
         return DeviceScreen(widthPoints: size[0], heightPoints: size[1], scale: scale)
     }
@@ -123,8 +162,8 @@ struct ViewerSchedule {
         }
         for text in args.values("--seek") {
             let (time, value) = try split(text, option: "--seek")
-            guard let target = Double(value), target >= 0, target.isFinite else {
-                throw .usage("--seek expects T:POSITION in seconds, got '\(text)'")
+            guard let target = Double(value), target >= 0, target <= SimulationLimits.maximumStreamSeconds else {
+                throw .usage("--seek expects T:POSITION with POSITION in 0…86400 seconds, got '\(text)'")
             }
             schedule.entries.append(.seek(time, target))
         }
@@ -136,8 +175,8 @@ struct ViewerSchedule {
 
     private static func split(_ text: String, option: String) throws(CLIError) -> (Double, String) {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let time = Double(parts[0]), time >= 0, time.isFinite else {
-            throw .usage("\(option) expects T:VALUE with T in seconds, got '\(text)'")
+        guard parts.count == 2, let time = Double(parts[0]), SimulationLimits.actionSeconds.contains(time) else {
+            throw .usage("\(option) expects T:VALUE with T in 0…604800 seconds, got '\(text)'")
         }
         return (time, parts[1])
     }
@@ -165,12 +204,7 @@ struct ViewerSchedule {
 enum StreamLoader {
     static func load(_ argument: String) throws(CLIError) -> StreamManifest {
         if argument.hasSuffix(".json") {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: argument))
-            } catch {
-                throw .input("cannot read manifest \(argument): \(error.localizedDescription)")
-            }
+            let data = try InputFile.read(argument, what: "manifest")
             do {
                 return try StreamManifest(movieJSON: data, name: argument)
             } catch {

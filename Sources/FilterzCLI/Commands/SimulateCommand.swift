@@ -18,22 +18,24 @@ enum SimulateCommand {
                     a constant link (--bandwidth, --latency). Time is virtual: a session takes milliseconds.
                     QoE_lin = sum of bitrates (Mbps) - 4.3 x rebuffer seconds - sum of |bitrate changes| (Mbps), \
                     compared with the offline optimum (dynamic programming with the whole trace known).
+                    Every number has a range (README "Limits"): a flag outside it exits 2, a trace or manifest value \
+                    1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,
                 arguments: [ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")],
                 options: [
                     .value("--trace", placeholder: "FILE", help: "Network trace (JSON, see shared/traces/FORMAT.md)."),
                     .value("--traces", placeholder: "DIR", help: "Run every *.json trace under DIR (batch)."),
-                    .value("--bandwidth", placeholder: "RATE", help: "Constant link instead of a trace, e.g. 3mbps, 800kbps."),
-                    .value("--latency", placeholder: "TIME", help: "Request latency of the constant link.", defaultValue: "40ms"),
+                    .value("--bandwidth", placeholder: "RATE", help: "Constant link instead of a trace, 1kbps…100gbps, e.g. 3mbps."),
+                    .value("--latency", placeholder: "TIME", help: "Request latency of the constant link, 0…60s.", defaultValue: "40ms"),
                     .repeatable("--abr", placeholder: "RULE", help: "throughput|bba|bola|mpc|filterz (repeat to compare; default filterz)."),
-                    .value("--buffer", placeholder: "SECONDS", help: "Buffer cap in seconds.", defaultValue: "60"),
-                    .value("--startup", placeholder: "SECONDS", help: "Start playback once this much is buffered (default: first segment)."),
-                    .value("--viewport", placeholder: "WxH@S", help: "Screen in points and scale, e.g. 390x844@3 (caps quality)."),
-                    .repeatable("--rotate", placeholder: "T:ORIENTATION", help: "At T seconds rotate to portrait|landscape."),
+                    .value("--buffer", placeholder: "SECONDS", help: "Buffer cap in seconds, 1…3600.", defaultValue: "60"),
+                    .value("--startup", placeholder: "SECONDS", help: "Start playback once this much is buffered, 0…3600 (default: first segment)."),
+                    .value("--viewport", placeholder: "WxH@S", help: "Screen in points (1…10000) and scale (1…10), e.g. 390x844@3 (caps quality)."),
+                    .repeatable("--rotate", placeholder: "T:ORIENTATION", help: "At T seconds (0…604800) rotate to portrait|landscape."),
                     .repeatable("--select", placeholder: "T:QUALITY", help: "At T seconds pick a quality (540p, index, or auto)."),
-                    .repeatable("--seek", placeholder: "T:POSITION", help: "At T seconds seek to POSITION seconds."),
+                    .repeatable("--seek", placeholder: "T:POSITION", help: "At T seconds seek to POSITION seconds (0…86400)."),
                     .value("--subtitles", placeholder: "LANG", help: "Subtitle language to select at start (or off)."),
-                    .value("--grid", placeholder: "MS", help: "Time grid of the offline optimum, milliseconds.", defaultValue: "100"),
+                    .value("--grid", placeholder: "MS", help: "Time grid of the offline optimum, 1…10000 milliseconds.", defaultValue: "100"),
                     .flag("--no-optimum", help: "Skip the offline optimum."),
                     .flag("--json", help: "Print JSON: summary, segments, events (batch: per rule and per trace)."),
                     .value("--plot", placeholder: "FILE", help: "Write an SVG timeline (single trace)."),
@@ -72,6 +74,7 @@ enum SimulateCommand {
             let results = BatchSimulation.run(
                 manifest: manifest, traces: traces, rules: chosen, configuration: configuration,
                 withOptimum: withOptimum, gridMilliseconds: grid)
+            if let unfinished = results.lazy.compactMap(\.unfinished).first { throw .failure(unfinished.description) }
             let report = BatchReport(results: results, rules: chosen)
             if args.flag("--json") {
                 context.stdout.line(report.json().rendered(indent: nil))
@@ -91,13 +94,18 @@ enum SimulateCommand {
             result = PlaybackRunner.run(
                 manifest: manifest, trace: trace, configuration: configuration, schedule: schedule.actions(screen: screen))
         }
+        if let unfinished = result.unfinished { throw .failure(unfinished.description) }
         if withOptimum {
-            let optimum = OfflineOptimum.compute(
-                manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
-                startupThresholdSeconds: configuration.startupThresholdSeconds,
-                highestLevel: QualitySelector.viewportCap(variants: manifest.variants, viewport: configuration.viewport),
-                gridMilliseconds: grid)
-            result.summary.offlineOptimalQoeLin = optimum.qoeLin
+            do {
+                let optimum = try OfflineOptimum.compute(
+                    manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
+                    startupThresholdSeconds: configuration.startupThresholdSeconds,
+                    highestLevel: QualitySelector.viewportCap(variants: manifest.variants, viewport: configuration.viewport),
+                    gridMilliseconds: grid)
+                result.summary.offlineOptimalQoeLin = optimum.qoeLin
+            } catch {
+                result.offlineOptimumError = error
+            }
         }
         if let path = args.value("--plot") {
             let svg = TimelinePlot.svg(result, manifest: manifest, trace: trace)

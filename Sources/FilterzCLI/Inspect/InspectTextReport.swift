@@ -15,13 +15,13 @@ enum InspectTextReport {
         var facts = TextTable()
         facts.append(["independent segments", playlist.independentSegments ? "yes" : "no"])
         if !playlist.defines.isEmpty {
-            facts.append(["variables", playlist.defines.map(\.name).joined(separator: ", ")])
+            facts.append(["variables", ListingLimit.names(playlist.defines.map(\.name))])
         }
         if !playlist.sessionKeys.isEmpty {
-            facts.append(["session keys", playlist.sessionKeys.map(\.method.rawValue).joined(separator: ", ")])
+            facts.append(["session keys", ListingLimit.names(playlist.sessionKeys.map(\.method.rawValue))])
         }
         if !playlist.sessionData.isEmpty {
-            facts.append(["session data", playlist.sessionData.map(\.dataID).joined(separator: ", ")])
+            facts.append(["session data", ListingLimit.names(playlist.sessionData.map(\.dataID))])
         }
         if let steering = playlist.contentSteering { facts.append(["content steering", steering.serverURI]) }
         lines += facts.lines(indent: 2)
@@ -35,7 +35,7 @@ enum InspectTextReport {
             var table = TextTable(header: [
                 "BANDWIDTH", "AVERAGE", "RESOLUTION", "FPS", "CODECS", "AUDIO", "SUBTITLES", "URI",
             ])
-            for variant in variants {
+            for variant in variants.prefix(ListingLimit.items) {
                 table.append([
                     DisplayFormat.bitrate(variant.bandwidth),
                     variant.averageBandwidth.map(DisplayFormat.bitrate) ?? "-",
@@ -48,26 +48,33 @@ enum InspectTextReport {
                 ])
             }
             lines += table.lines(indent: 2)
+            lines += [ListingLimit.more(variants.count - ListingLimit.items, "variants", indent: 2)].compactMap { $0 }
         }
         if !playlist.iFrameVariants.isEmpty {
             lines.append("")
             lines.append("I-frame variants (\(playlist.iFrameVariants.count))")
             var table = TextTable(header: ["BANDWIDTH", "RESOLUTION", "CODECS", "URI"])
-            for variant in playlist.iFrameVariants.sorted(by: { $0.bandwidth < $1.bandwidth }) {
+            for variant in playlist.iFrameVariants.sorted(by: { $0.bandwidth < $1.bandwidth }).prefix(ListingLimit.items) {
                 table.append([
                     DisplayFormat.bitrate(variant.bandwidth), variant.resolution?.description ?? "-",
                     variant.codecs ?? "-", variant.uri,
                 ])
             }
             lines += table.lines(indent: 2)
+            lines += [
+                ListingLimit.more(playlist.iFrameVariants.count - ListingLimit.items, "I-frame variants", indent: 2)
+            ].compactMap { $0 }
         }
 
+        // Groups in order of first appearance, found through an index (one group per rendition costs no more).
         var groups: [(type: String, id: String, members: [Rendition])] = []
+        var groupIndex: [String: Int] = [:]
         for rendition in playlist.renditions {
-            if let index = groups.firstIndex(where: { $0.type == rendition.type.rawValue && $0.id == rendition.groupID }
-            ) {
+            let key = rendition.type.rawValue + "\u{0}" + rendition.groupID
+            if let index = groupIndex[key] {
                 groups[index].members.append(rendition)
             } else {
+                groupIndex[key] = groups.count
                 groups.append((rendition.type.rawValue, rendition.groupID, [rendition]))
             }
         }
@@ -76,10 +83,11 @@ enum InspectTextReport {
             groups.isEmpty
                 ? "Renditions: none"
                 : "Renditions (\(playlist.renditions.count) in \(DisplayFormat.count(groups.count, "group")))")
-        for group in groups {
+        var listed = 0
+        for group in groups where listed < ListingLimit.items {
             lines.append("  \(group.type) \"\(group.id)\"")
             var table = TextTable()
-            for rendition in group.members {
+            for rendition in group.members.prefix(ListingLimit.items - listed) {
                 let flags = [
                     rendition.isDefault ? "default" : nil, rendition.autoselect ? "autoselect" : nil,
                     rendition.forced ? "forced" : nil,
@@ -90,8 +98,10 @@ enum InspectTextReport {
                     rendition.uri ?? rendition.instreamID ?? "(in variant)",
                 ])
             }
+            listed += table.rows.count
             lines += table.lines(indent: 4)
         }
+        lines += [ListingLimit.more(playlist.renditions.count - listed, "renditions", indent: 2)].compactMap { $0 }
         return lines
     }
 
@@ -171,7 +181,14 @@ enum InspectTextReport {
     /// The diagnostics block: a count line, then one compiler-style line per diagnostic.
     static func diagnostics(_ diagnostics: [Diagnostic], file: String) -> [String] {
         guard !diagnostics.isEmpty else { return ["No problems found."] }
-        return [countLine(diagnostics)] + diagnostics.map { "  " + $0.formatted(file: file) }
+        return [countLine(diagnostics)] + listed(diagnostics, file: file, indent: 2, limit: ListingLimit.items)
+    }
+
+    /// One line per diagnostic up to `limit`, then `… and N more problems`.
+    static func listed(_ diagnostics: [Diagnostic], file: String, indent: Int, limit: Int) -> [String] {
+        let prefix = String(repeating: " ", count: indent)
+        return diagnostics.prefix(limit).map { prefix + $0.formatted(file: file) }
+            + [ListingLimit.more(diagnostics.count - limit, "problems", indent: indent)].compactMap { $0 }
     }
 
     /// `2 errors, 1 warning` (notes are counted only when there is nothing else).

@@ -19,6 +19,8 @@ struct RecursiveInspection {
     enum Outcome: Sendable {
         case loaded(ParseResult)
         case failed(String)
+        /// Beyond the first `ListingLimit.childPlaylists` distinct playlists: neither loaded nor checked.
+        case notLoaded
     }
 
     var loader: ResourceLoader
@@ -44,9 +46,9 @@ struct RecursiveInspection {
         // A playlist named twice (a variant URI that is also a rendition URI) is loaded once.
         var seen: Set<String> = []
         let unique = locations.filter { seen.insert($0).inserted }
-        let outcomes = load(unique, variables: variables)
+        let outcomes = load(Array(unique.prefix(ListingLimit.childPlaylists)), variables: variables)
         return zip(references, locations).map { pair, location in
-            Child(reference: pair.0, uri: pair.1, location: location, outcome: outcomes[location] ?? .failed("not loaded"))
+            Child(reference: pair.0, uri: pair.1, location: location, outcome: outcomes[location] ?? .notLoaded)
         }
     }
 

@@ -10,7 +10,18 @@ extension Playlist {
     /// defaults when their tag is absent (`media_sequence` 0, `discontinuity_sequence` 0); multivariant
     /// playlists have null there. Only complete segments are listed; `program_date_time` only where an
     /// explicit EXT-X-PROGRAM-DATE-TIME precedes the segment, in UTC with milliseconds.
-    public func facts(diagnostics: [Diagnostic] = []) -> JSONValue {
+    ///
+    /// With `maximumItems`, each list (`variants`, `iframe_variants`, `renditions`, `segments`, `diagnostics`)
+    /// holds at most that many items, and a last member `truncated` gives the full length of every list that was
+    /// cut (`{"variants": 120240}`); without one, or when nothing was cut, there is no `truncated`.
+    public func facts(diagnostics: [Diagnostic] = [], maximumItems: Int? = nil) -> JSONValue {
+        var truncated: [(String, JSONValue)] = []
+        /// The first `maximumItems` items of a list, noting its full length when it is longer.
+        func list<Item>(_ name: String, _ items: [Item], _ fact: (Item) -> JSONValue) -> (String, JSONValue) {
+            guard let limit = maximumItems, items.count > limit else { return (name, .array(items.map(fact))) }
+            truncated.append((name, .integer(items.count)))
+            return (name, .array(items.prefix(max(limit, 0)).map(fact)))
+        }
         var members: [(String, JSONValue)] = [
             ("kind", .string(kind == .media ? "media" : "master")),
             ("version", version.map(JSONValue.integer) ?? .null),
@@ -27,7 +38,7 @@ extension Playlist {
                 ("variants", .array([])),
                 ("iframe_variants", .array([])),
                 ("renditions", .array([])),
-                ("segments", .array(media.segments.map(Self.facts(of:)))),
+                list("segments", media.segments, Self.facts(of:)),
             ]
         case .multivariant(let multivariant):
             members += [
@@ -37,13 +48,14 @@ extension Playlist {
                 ("endlist", .bool(false)),
                 ("playlist_type", .null),
                 ("independent_segments", .bool(multivariant.independentSegments)),
-                ("variants", .array(multivariant.variants.map(Self.facts(of:)))),
-                ("iframe_variants", .array(multivariant.iFrameVariants.map(Self.facts(of:)))),
-                ("renditions", .array(multivariant.renditions.map(Self.facts(of:)))),
+                list("variants", multivariant.variants, Self.facts(of:)),
+                list("iframe_variants", multivariant.iFrameVariants, Self.facts(of:)),
+                list("renditions", multivariant.renditions, Self.facts(of:)),
                 ("segments", .array([])),
             ]
         }
-        members.append(("diagnostics", .array(diagnostics.map(\.jsonValue))))
+        members.append(list("diagnostics", diagnostics, \.jsonValue))
+        if !truncated.isEmpty { members.append(("truncated", .object(truncated))) }
         return .object(members)
     }
 

@@ -8,6 +8,10 @@ public enum BatchSimulation {
     public struct TraceResult: Sendable {
         public var traceName: String
         public var offlineOptimum: OfflineOptimum?
+        /// Why there is no optimum although one was asked for (a case beyond its limits).
+        public var offlineOptimumError: SimulationError?
+        /// The first session of this trace that hit the session bound, if any (the run is then an error).
+        public var unfinished: SimulationError?
         /// Summaries in the order of the rules asked for.
         public var summaries: [QoESummary]
         public var playedLevels: [[Int]]
@@ -20,16 +24,23 @@ public enum BatchSimulation {
         let results = ResultSlots<TraceResult>(count: traces.count)
         DispatchQueue.concurrentPerform(iterations: traces.count) { i in
             let trace = traces[i]
-            let optimum = withOptimum
-                ? OfflineOptimum.compute(
-                    manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
-                    startupThresholdSeconds: configuration.startupThresholdSeconds,
-                    highestLevel: QualitySelector.viewportCap(
-                        variants: manifest.variants, viewport: configuration.viewport),
-                    gridMilliseconds: gridMilliseconds)
-                : nil
+            var optimum: OfflineOptimum?
+            var optimumError: SimulationError?
+            if withOptimum {
+                do throws(SimulationError) {
+                    optimum = try OfflineOptimum.compute(
+                        manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
+                        startupThresholdSeconds: configuration.startupThresholdSeconds,
+                        highestLevel: QualitySelector.viewportCap(
+                            variants: manifest.variants, viewport: configuration.viewport),
+                        gridMilliseconds: gridMilliseconds)
+                } catch {
+                    optimumError = error
+                }
+            }
             var summaries: [QoESummary] = []
             var levels: [[Int]] = []
+            var unfinished: SimulationError?
             for rule in rules {
                 var config = configuration
                 config.rule = rule
@@ -37,9 +48,11 @@ public enum BatchSimulation {
                 result.summary.offlineOptimalQoeLin = optimum?.qoeLin
                 summaries.append(result.summary)
                 levels.append(result.playedLevels)
+                unfinished = unfinished ?? result.unfinished
             }
             results.set(i, TraceResult(
-                traceName: trace.name, offlineOptimum: optimum, summaries: summaries, playedLevels: levels))
+                traceName: trace.name, offlineOptimum: optimum, offlineOptimumError: optimumError,
+                unfinished: unfinished, summaries: summaries, playedLevels: levels))
         }
         return results.values
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Playback
 
 /// The stream as the simulator sees it: a ladder and the size of every segment at every level.
@@ -24,23 +25,9 @@ public struct StreamManifest: Sendable, Hashable {
         segmentDurationMilliseconds: Double, bitratesKilobitsPerSecond: [Double], segmentSizesBits: [[Double]],
         resolutions: [(width: Int, height: Int)?]? = nil, levelNames: [String]? = nil
     ) throws(SimulationError) {
-        guard segmentDurationMilliseconds > 0, segmentDurationMilliseconds.isFinite else {
-            throw .invalidInput(what: "manifest", reason: "segment duration must be positive")
-        }
-        guard !bitratesKilobitsPerSecond.isEmpty, bitratesKilobitsPerSecond.allSatisfy({ $0 > 0 }) else {
-            throw .invalidInput(what: "manifest", reason: "needs at least one level with a positive bitrate")
-        }
-        guard zip(bitratesKilobitsPerSecond, bitratesKilobitsPerSecond.dropFirst()).allSatisfy({ $0 < $1 }) else {
-            throw .invalidInput(what: "manifest", reason: "bitrates must be strictly ascending")
-        }
-        guard !segmentSizesBits.isEmpty else { throw .invalidInput(what: "manifest", reason: "has no segments") }
-        if let bad = segmentSizesBits.firstIndex(where: {
-            $0.count != bitratesKilobitsPerSecond.count || $0.contains { !($0 > 0) || !$0.isFinite }
-        }) {
-            throw .invalidInput(
-                what: "manifest",
-                reason: "segment \(bad) needs \(bitratesKilobitsPerSecond.count) positive sizes, one per level")
-        }
+        try Self.check(
+            segmentDurationMilliseconds: segmentDurationMilliseconds, bitratesKilobitsPerSecond: bitratesKilobitsPerSecond,
+            segmentSizesBits: segmentSizesBits)
         self.segmentDurationMilliseconds = segmentDurationMilliseconds
         self.bitratesKilobitsPerSecond = bitratesKilobitsPerSecond
         self.segmentSizesBits = segmentSizesBits
@@ -54,6 +41,54 @@ public struct StreamManifest: Sendable, Hashable {
                 if let r = self.resolutions[level] { return "\(r.height)p" }
                 return "\(Int(bitratesKilobitsPerSecond[level].rounded()))k"
             }
+        }
+    }
+
+    /// The ranges of `SimulationLimits`: segment duration 10 ms … 10 min, at most 100,000 segments and 24 h in
+    /// all, 1 … 64 levels with strictly ascending bitrates of 1 kbit/s … 100 Gbit/s, every size 1 … 1e12 bits.
+    private static func check(
+        segmentDurationMilliseconds: Double, bitratesKilobitsPerSecond: [Double], segmentSizesBits: [[Double]]
+    ) throws(SimulationError) {
+        typealias Limits = SimulationLimits
+        guard Limits.segmentMilliseconds.contains(segmentDurationMilliseconds) else {
+            throw .outOfRange(
+                what: "manifest", field: "segment duration", value: segmentDurationMilliseconds,
+                allowed: Limits.text(Limits.segmentMilliseconds, "ms"))
+        }
+        guard !bitratesKilobitsPerSecond.isEmpty else {
+            throw .invalidInput(what: "manifest", reason: "needs at least one level with a positive bitrate")
+        }
+        guard bitratesKilobitsPerSecond.count <= Limits.maximumLevels else {
+            throw .invalidInput(
+                what: "manifest",
+                reason: "\(bitratesKilobitsPerSecond.count) levels; a ladder has at most \(Limits.maximumLevels)")
+        }
+        if let bad = bitratesKilobitsPerSecond.firstIndex(where: { !Limits.levelKilobitsPerSecond.contains($0) }) {
+            throw .outOfRange(
+                what: "manifest", field: "bitrate of level \(bad)", value: bitratesKilobitsPerSecond[bad],
+                allowed: Limits.text(Limits.levelKilobitsPerSecond, "kbit/s"))
+        }
+        guard zip(bitratesKilobitsPerSecond, bitratesKilobitsPerSecond.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw .invalidInput(what: "manifest", reason: "bitrates must be strictly ascending")
+        }
+        guard !segmentSizesBits.isEmpty else { throw .invalidInput(what: "manifest", reason: "has no segments") }
+        guard segmentSizesBits.count <= Limits.maximumSegments else {
+            throw .invalidInput(
+                what: "manifest", reason: "\(segmentSizesBits.count) segments; a stream has at most \(Limits.maximumSegments)")
+        }
+        let streamSeconds = Double(segmentSizesBits.count) * segmentDurationMilliseconds / 1000
+        guard streamSeconds <= Limits.maximumStreamSeconds else {
+            throw .outOfRange(
+                what: "manifest", field: "stream length (segments × duration, s)", value: streamSeconds,
+                allowed: "0…\(Limits.number(Limits.maximumStreamSeconds)) s")
+        }
+        if let bad = segmentSizesBits.firstIndex(where: {
+            $0.count != bitratesKilobitsPerSecond.count || $0.contains { !Limits.segmentBits.contains($0) }
+        }) {
+            throw .invalidInput(
+                what: "manifest",
+                reason: "segment \(bad) needs \(bitratesKilobitsPerSecond.count) sizes, one per level, each "
+                    + Limits.text(Limits.segmentBits, "bits"))
         }
     }
 
@@ -96,34 +131,58 @@ public struct StreamManifest: Sendable, Hashable {
 }
 
 extension StreamManifest {
-    private struct MovieFile: Decodable {
-        var segment_duration_ms: Double
-        var bitrates_kbps: [Double]
-        var segment_sizes_bits: [[Double]]
-        var resolutions: [String]?
-    }
-
-    /// Decodes Sabre's movie JSON: `{"segment_duration_ms", "bitrates_kbps", "segment_sizes_bits"}`.
-    /// Known ladders get their resolutions (the Pensieve Envivio ladder: 180p…1080p).
-    public init(movieJSON: Data, name: String) throws(SimulationError) {
-        let movie: MovieFile
+    /// Decodes Sabre's movie JSON: `{"segment_duration_ms", "bitrates_kbps", "segment_sizes_bits"}` (and optional
+    /// `"resolutions": ["640x360", …]`), read with the strict `JSONValue` reader. Known ladders get their
+    /// resolutions (the Pensieve Envivio ladder: 180p…1080p).
+    public init(movieJSON: [UInt8], name: String) throws(SimulationError) {
+        let expected = "not a movie manifest: expected {\"segment_duration_ms\", \"bitrates_kbps\", \"segment_sizes_bits\"}"
+        let root: JSONValue
         do {
-            movie = try JSONDecoder().decode(MovieFile.self, from: movieJSON)
+            root = try JSONValue(parsing: movieJSON)
         } catch {
             throw .invalidInput(
-                what: name,
-                reason: "not a movie manifest: expected {\"segment_duration_ms\", \"bitrates_kbps\", \"segment_sizes_bits\"}")
+                what: name, reason: error.isSyntaxError ? "not a movie manifest: not valid JSON: \(error)" : "\(error)")
         }
-        var resolutions: [(width: Int, height: Int)?]? = movie.resolutions?.map { text in
-            let parts = text.split(separator: "x").compactMap { Int($0) }
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        func numbers(_ value: JSONValue?) -> [Double]? {
+            guard case .array(let items)? = value else { return nil }
+            let numbers = items.compactMap(\.simulationNumber)
+            return numbers.count == items.count ? numbers : nil
         }
-        if resolutions == nil, movie.bitrates_kbps == [300, 750, 1200, 1850, 2850, 4300] {
+        guard let duration = root["segment_duration_ms"]?.simulationNumber, let bitrates = numbers(root["bitrates_kbps"]),
+            case .array(let rows)? = root["segment_sizes_bits"]
+        else { throw .invalidInput(what: name, reason: expected) }
+        var sizes: [[Double]] = []
+        sizes.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            guard let numbers = numbers(row) else {
+                throw .invalidInput(what: name, reason: "segment_sizes_bits[\(index)] must be a list of numbers")
+            }
+            sizes.append(numbers)
+        }
+        var resolutions: [(width: Int, height: Int)?]?
+        if case .array(let items)? = root["resolutions"] {
+            resolutions = items.map { item in
+                guard case .string(let text) = item else { return nil }
+                let parts = text.split(separator: "x").compactMap { Int($0) }
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }
+        }
+        if resolutions == nil, bitrates == [300, 750, 1200, 1850, 2850, 4300] {
             // Pensieve's EnvivioDash3 ladder (video_server/Manifest.mpd).
             resolutions = [(320, 180), (640, 360), (768, 432), (1024, 576), (1280, 720), (1920, 1080)]
         }
-        try self.init(
-            segmentDurationMilliseconds: movie.segment_duration_ms, bitratesKilobitsPerSecond: movie.bitrates_kbps,
-            segmentSizesBits: movie.segment_sizes_bits, resolutions: resolutions)
+        do {
+            try self.init(
+                segmentDurationMilliseconds: duration, bitratesKilobitsPerSecond: bitrates, segmentSizesBits: sizes,
+                resolutions: resolutions)
+        } catch .outOfRange(_, let field, let value, let allowed) {
+            throw .outOfRange(what: name, field: field, value: value, allowed: allowed)
+        } catch .invalidInput(_, let reason) {
+            throw .invalidInput(what: name, reason: reason)
+        }
+    }
+
+    public init(movieJSON: Data, name: String) throws(SimulationError) {
+        try self.init(movieJSON: [UInt8](movieJSON), name: name)
     }
 }

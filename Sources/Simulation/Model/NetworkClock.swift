@@ -3,6 +3,10 @@
 /// A request first waits one latency (consumed at 1/latency per millisecond, so it crosses period
 /// boundaries), then its bits flow at the piecewise-constant bandwidth of the periods that follow. Idle time
 /// advances the trace. All in milliseconds and bits (kbit/s = bits/ms), like Sabre, so numbers compare.
+///
+/// A transfer still running at `horizonMilliseconds` stops there, unfinished (`isPastHorizon`): with a trace
+/// whose periods are at least 1 ms, no request walks more than a bounded number of periods, however slow the
+/// network.
 public struct NetworkClock: Sendable {
     public let trace: NetworkTrace
     private var index: Int
@@ -10,6 +14,11 @@ public struct NetworkClock: Sendable {
     private var timeToNext: Double
     /// Virtual time since the start of the session, milliseconds.
     public private(set) var nowMilliseconds: Double = 0
+    /// Where transfers stop: the session bound of `SimulationLimits`.
+    public var horizonMilliseconds = SimulationLimits.maximumSessionSeconds * 1000
+
+    /// True once a transfer was cut at the horizon.
+    public var isPastHorizon: Bool { nowMilliseconds >= horizonMilliseconds }
 
     public init(trace: NetworkTrace) {
         self.trace = trace
@@ -52,6 +61,7 @@ public struct NetworkClock: Sendable {
                 nowMilliseconds += timeToNext
                 units -= timeToNext / latency
                 nextPeriod()
+                if isPastHorizon { return total }
             }
         }
         return total
@@ -74,6 +84,7 @@ public struct NetworkClock: Sendable {
                 nowMilliseconds += timeToNext
                 size -= timeToNext * bandwidth
                 nextPeriod()
+                if isPastHorizon { return total }
             }
         }
         return total

@@ -37,6 +37,13 @@ struct TraceWalker {
 
     /// Latency + transfer time of `bits` requested at `time` ms into the session.
     func downloadMilliseconds(at time: Double, bits: Double) -> Double {
+        var crossings = 0
+        return downloadMilliseconds(at: time, bits: bits, crossings: &crossings)
+    }
+
+    /// The same, adding to `crossings` the period boundaries the latency crossed (the only part whose cost
+    /// grows with the trace: up to 60 s of latency over 1 ms periods), so a caller can bound its work.
+    func downloadMilliseconds(at time: Double, bits: Double, crossings: inout Int) -> Double {
         let loops = (time / pass).rounded(.down)
         var offset = time - loops * pass
         if offset >= pass { offset = 0 }
@@ -55,6 +62,7 @@ struct TraceWalker {
             } else {
                 latencyTotal += timeToNext
                 units -= timeToNext / latency
+                crossings += 1
                 index = index + 1 == periods.count ? 0 : index + 1
                 timeToNext = periods[index].durationMilliseconds
             }

@@ -6,6 +6,10 @@
 /// and buffer; so the value found is the QoE of a real level sequence (`levels`), never above what can be
 /// achieved, and it approaches the true optimum as the grid shrinks. (Along paths without stalls the buffer is
 /// fixed by the time — buffer + time = start-up + k × segment + rebuffering — so one grid axis suffices.)
+///
+/// Memory and time are bounded by `SimulationLimits`: the states kept over the stream, the transitions of one
+/// segment, the work in all, and paths longer than the session bound are dropped. A case beyond them throws
+/// `SimulationError.beyondOptimumLimits` saying which, instead of allocating or running without end.
 public struct OfflineOptimum: Sendable {
     public var qoeLin: Double
     /// The level of every segment on the best path.
@@ -13,10 +17,19 @@ public struct OfflineOptimum: Sendable {
     /// Number of states explored (for reports and tuning the grid).
     public var stateCount: Int
 
+    /// The bounds of one computation (`SimulationLimits` by default; tests use small ones).
+    public struct Limits: Sendable {
+        public var states = SimulationLimits.maximumOptimumStates
+        public var transitionsPerSegment = SimulationLimits.maximumOptimumTransitionsPerSegment
+        public var work = SimulationLimits.maximumOptimumWork
+        public init() {}
+    }
+
     public static func compute(
         manifest: StreamManifest, trace: NetworkTrace, bufferCapSeconds: Double,
-        startupThresholdSeconds: Double? = nil, highestLevel: Int? = nil, gridMilliseconds: Double = 100
-    ) -> OfflineOptimum {
+        startupThresholdSeconds: Double? = nil, highestLevel: Int? = nil, gridMilliseconds: Double = 100,
+        limits: Limits = Limits()
+    ) throws(SimulationError) -> OfflineOptimum {
         let walker = TraceWalker(trace: trace)
         let segment = manifest.segmentDurationMilliseconds
         let cap = max(bufferCapSeconds * 1000, segment)
@@ -24,11 +37,17 @@ public struct OfflineOptimum: Sendable {
         let top = min(highestLevel ?? manifest.levelCount - 1, manifest.levelCount - 1)
         let mbps = manifest.bitratesKilobitsPerSecond.map { $0 / 1000 }
         let penalty = QoESummary.rebufferPenaltyPerSecond / 1000  // per millisecond
+        guard gridMilliseconds >= 1, gridMilliseconds <= 10_000 else {
+            throw .outOfRange(what: "offline optimum", field: "grid", value: gridMilliseconds, allowed: "1…10000 ms")
+        }
         let grid = gridMilliseconds
         let levels = top + 1
+        let horizon = SimulationLimits.maximumSessionSeconds * 1000
+        var work = 0
 
         // Stage 1 after the forced first segment.
-        let first = walker.downloadMilliseconds(at: 0, bits: manifest.segmentSizesBits[0][0])
+        let first = walker.downloadMilliseconds(at: 0, bits: manifest.segmentSizesBits[0][0], crossings: &work)
+        guard first <= horizon else { throw Self.tooLong }
         var times = [first]
         var buffers = [segment]
         var values = [mbps[0]]
@@ -45,8 +64,17 @@ public struct OfflineOptimum: Sendable {
         var candidateLevels: [UInt8] = []
         var candidateKeys: [Int] = []
         var buckets: [Int32] = []
+        var sparseBuckets: [Int: Int32] = [:]
 
         for k in 1..<manifest.segmentCount {
+            let transitions = times.count * levels
+            guard transitions <= limits.transitionsPerSegment else {
+                throw .beyondOptimumLimits(
+                    what: "segment \(k + 1) needs \(transitions) transitions, more than \(limits.transitionsPerSegment); "
+                        + "try a coarser --grid, or --no-optimum")
+            }
+            work += transitions
+            guard work <= limits.work else { throw Self.tooMuchWork(limits.work, k, manifest.segmentCount) }
             let playing = Double(k) * segment >= startup
             let sizes = manifest.segmentSizesBits[k]
             candidateTimes.removeAll(keepingCapacity: true)
@@ -69,7 +97,8 @@ public struct OfflineOptimum: Sendable {
                 }
                 let from = mbps[previous[s]]
                 for level in 0...top {
-                    let d = walker.downloadMilliseconds(at: t, bits: sizes[level])
+                    let d = walker.downloadMilliseconds(at: t, bits: sizes[level], crossings: &work)
+                    if work > limits.work { throw Self.tooMuchWork(limits.work, k, manifest.segmentCount) }
                     var stall = 0.0
                     var nb = b
                     if playing {
@@ -78,6 +107,7 @@ public struct OfflineOptimum: Sendable {
                     }
                     nb += segment
                     let nt = t + d
+                    if nt > horizon { continue }  // longer than any session may take
                     let key = Int((nt / grid).rounded())
                     lowKey = min(lowKey, key)
                     highKey = max(highKey, key)
@@ -89,10 +119,18 @@ public struct OfflineOptimum: Sendable {
                     candidateKeys.append(key)
                 }
             }
-            // Keep the best candidate per (time bucket, level), in order of first arrival (deterministic).
+            guard !candidateTimes.isEmpty else { throw Self.tooLong }
+            // Keep the best candidate per (time bucket, level), in order of first arrival (deterministic). The
+            // buckets are an array over the span of keys, or a dictionary when the times are too spread out for
+            // one (a span far larger than the candidates would be memory spent on empty buckets).
             let span = (highKey - lowKey + 1) * levels
-            buckets.removeAll(keepingCapacity: true)
-            buckets.append(contentsOf: repeatElement(-1, count: span))
+            let dense = span <= 4 * candidateTimes.count + 4096
+            if dense {
+                buckets.removeAll(keepingCapacity: true)
+                buckets.append(contentsOf: repeatElement(-1, count: span))
+            } else {
+                sparseBuckets.removeAll(keepingCapacity: true)
+            }
             var nextTimes: [Double] = []
             var nextBuffers: [Double] = []
             var nextValues: [Double] = []
@@ -101,7 +139,7 @@ public struct OfflineOptimum: Sendable {
             var stageChoices: [UInt8] = []
             for c in 0..<candidateTimes.count {
                 let slot = (candidateKeys[c] - lowKey) * levels + Int(candidateLevels[c])
-                let existing = buckets[slot]
+                let existing = dense ? buckets[slot] : sparseBuckets[slot] ?? -1
                 if existing >= 0 {
                     let e = Int(existing)
                     if candidateValues[c] > nextValues[e] {
@@ -111,7 +149,7 @@ public struct OfflineOptimum: Sendable {
                         stageParents[e] = candidateParents[c]
                     }
                 } else {
-                    buckets[slot] = Int32(nextTimes.count)
+                    if dense { buckets[slot] = Int32(nextTimes.count) } else { sparseBuckets[slot] = Int32(nextTimes.count) }
                     nextTimes.append(candidateTimes[c])
                     nextBuffers.append(candidateBuffers[c])
                     nextValues.append(candidateValues[c])
@@ -127,6 +165,11 @@ public struct OfflineOptimum: Sendable {
             parents.append(stageParents)
             choices.append(stageChoices)
             explored += times.count
+            guard explored <= limits.states else {
+                throw .beyondOptimumLimits(
+                    what: "more than \(limits.states) states by segment \(k + 1) of "
+                        + "\(manifest.segmentCount); try a coarser --grid, or --no-optimum")
+            }
         }
 
         var best = 0
@@ -138,5 +181,16 @@ public struct OfflineOptimum: Sendable {
             state = Int(parents[k][state])
         }
         return OfflineOptimum(qoeLin: values[best], levels: path, stateCount: explored)
+    }
+
+    private static func tooMuchWork(_ limit: Int, _ k: Int, _ count: Int) -> SimulationError {
+        .beyondOptimumLimits(
+            what: "more than \(limit) steps of work by segment \(k + 1) of \(count); "
+                + "try a coarser --grid, or --no-optimum")
+    }
+
+    private static var tooLong: SimulationError {
+        let days = Int(SimulationLimits.maximumSessionSeconds / 86_400)
+        return .beyondOptimumLimits(what: "every plan takes longer than the session bound of \(days) days of virtual time")
     }
 }

@@ -84,6 +84,14 @@ public struct BatchReport: Sendable {
                     + lpad(String(Int(row.averageBitrateKilobitsPerSecond.rounded())), 8)
                     + lpad(format2(row.meanRebufferSeconds), 9) + lpad(format1(row.meanSwitches), 10))
         }
+        let beyond = results.filter { $0.offlineOptimumError != nil }
+        if !beyond.isEmpty {
+            lines.append("offline optimum not computed for \(beyond.count) trace\(beyond.count == 1 ? "" : "s") (optimum -):")
+            for result in beyond.prefix(10) {
+                lines.append("  \(result.traceName): \(result.offlineOptimumError!)")
+            }
+            if beyond.count > 10 { lines.append("  … and \(beyond.count - 10) more") }
+        }
         lines.append("% opt = mean QoE / mean optimum; med % = median of per-trace QoE / optimum (optimum > 0);")
         lines.append("gap = mean of optimum - QoE; kbps, rebuf s, switches = means per trace.")
         return lines.joined(separator: "\n") + "\n"
@@ -106,24 +114,32 @@ public struct BatchReport: Sendable {
                     ("mean_switches", .rounded(row.meanSwitches)),
                 ])
             })),
-            ("per_trace", .array(results.map { result in
-                .object([
-                    ("trace", .string(result.traceName)),
-                    ("offline_optimal_qoe_lin", .optionalNumber(result.offlineOptimum?.qoeLin)),
-                    ("offline_optimal_states", .optionalNumber(result.offlineOptimum.map { Double($0.stateCount) })),
-                    ("results", .array(zip(rules, result.summaries).enumerated().map { i, pair in
-                        .object([
-                            ("abr", .string(pair.0.rawValue)),
-                            ("qoe_lin", .rounded(pair.1.qoeLin)),
-                            ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
-                            ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
-                            ("switches", .integer(pair.1.switches)),
-                            ("levels", .array(result.playedLevels[i].map { .integer($0) })),
-                        ])
-                    })),
-                ])
-            })),
+            ("per_trace", .array(results.map(perTraceJSON))),
         ])
+    }
+}
+
+extension BatchReport {
+    /// One trace's entry of `per_trace`; `offline_optimum_error` only when its optimum is beyond its limits.
+    func perTraceJSON(_ result: BatchSimulation.TraceResult) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("trace", .string(result.traceName)),
+            ("offline_optimal_qoe_lin", .optionalNumber(result.offlineOptimum?.qoeLin)),
+            ("offline_optimal_states", .optionalNumber(result.offlineOptimum.map { Double($0.stateCount) })),
+        ]
+        if let error = result.offlineOptimumError { members.append(("offline_optimum_error", .string(error.description))) }
+        let runs: [JSONValue] = zip(rules, result.summaries).enumerated().map { i, pair in
+            .object([
+                ("abr", .string(pair.0.rawValue)),
+                ("qoe_lin", .rounded(pair.1.qoeLin)),
+                ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
+                ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
+                ("switches", .integer(pair.1.switches)),
+                ("levels", .array(result.playedLevels[i].map { .integer($0) })),
+            ])
+        }
+        members.append(("results", .array(runs)))
+        return .object(members)
     }
 }
 

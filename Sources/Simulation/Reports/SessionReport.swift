@@ -4,7 +4,7 @@ public enum SessionReport {
     /// The `--json` object: `summary`, `segments`, `events`.
     public static func json(_ result: SessionResult, manifest: StreamManifest) -> JSONValue {
         let s = result.summary
-        let summary: JSONValue = .object([
+        var summaryMembers: [(String, JSONValue)] = [
             ("trace", .string(result.traceName)),
             ("abr", .string(result.rule)),
             ("qoe_lin", .rounded(s.qoeLin)),
@@ -18,7 +18,11 @@ public enum SessionReport {
             ("switch_magnitude_kbps", .rounded(s.switchMagnitudeKilobitsPerSecond)),
             ("startup_s", .rounded(s.startupSeconds)),
             ("played_segments", .integer(s.playedSegments)),
-        ])
+        ]
+        if let error = result.offlineOptimumError {
+            summaryMembers.append(("offline_optimum_error", .string(error.description)))
+        }
+        let summary = JSONValue.object(summaryMembers)
         let segments: [JSONValue] = result.segments.map { r in
             .object([
                 ("index", .integer(r.index)),
@@ -64,6 +68,7 @@ public enum SessionReport {
             qoe += ")"
         }
         lines.append(qoe)
+        if let error = result.offlineOptimumError { lines.append("offline optimum    not computed: \(error)") }
         lines.append("average bitrate    \(Int(s.averageBitrateKilobitsPerSecond.rounded())) kbps")
         lines.append(
             "rebuffering        \(format2(s.rebufferSeconds)) s in \(s.rebufferEvents) stalls (ratio \(format2(s.rebufferRatio * 100))%)")
@@ -88,8 +93,9 @@ public enum SessionReport {
     }
 }
 
-/// One decimal.
+/// One decimal (a value too large for that prints as Swift prints it).
 func format1(_ value: Double) -> String {
+    guard abs(value) < 1e15 else { return String(value) }
     let tenths = Int((value * 10).rounded())
     return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }

@@ -58,6 +58,8 @@ struct Runner {
     var startupSeconds: Double?
     var ended = false
     var failed = false
+    /// The segment in flight when the session bound was reached, if it was.
+    var unfinishedSegment: Int?
 
     init(manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, schedule: [ViewerAction]) {
         self.manifest = manifest
@@ -125,6 +127,11 @@ struct Runner {
                 }
             }
             guard next.isFinite else { break }  // Nothing can happen any more (e.g. paused with a full buffer).
+            if next * 1000 >= clock.horizonMilliseconds {
+                // The session bound: a download (or the wait for an action) outlasts it.
+                unfinishedSegment = inFlight?.segmentIndex ?? played.count + queue.count
+                break
+            }
             if next > now {
                 let elapsed = next - now
                 now = next
@@ -309,6 +316,11 @@ struct Runner {
             traceName: clock.trace.name, rule: configuration.rule.rawValue, summary: summary, playedLevels: played,
             segments: segments, events: events, bufferTimeline: timeline, startupSeconds: startup, endSeconds: now)
         result.bufferCapSeconds = capSeconds
+        if let unfinishedSegment {
+            result.unfinished = .sessionTooLong(
+                trace: clock.trace.name, segment: min(unfinishedSegment, manifest.segmentCount - 1),
+                segmentCount: manifest.segmentCount)
+        }
         return result
     }
 }

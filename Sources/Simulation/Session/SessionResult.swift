@@ -17,6 +17,11 @@ public struct SessionResult: Sendable {
     public var bufferCapSeconds: Double?
     /// Virtual time when the last segment had played, seconds.
     public var endSeconds: Double
+    /// Set when the session hit the bound of virtual time before the stream had played: the numbers above
+    /// then cover only what played, and the run is an error.
+    public var unfinished: SimulationError?
+    /// Why the offline optimum asked for is missing (a case beyond its limits); the rest of the report stands.
+    public var offlineOptimumError: SimulationError?
 
     public init(
         traceName: String, rule: String, summary: QoESummary, playedLevels: [Int], segments: [SegmentRecord],

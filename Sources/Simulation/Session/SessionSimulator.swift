@@ -11,12 +11,14 @@ import Playback
 ///    buffer, the difference is a stall (one event); playback resumes when the segment arrives.
 /// 4. Playback starts when the start-up threshold (default: the first segment) is buffered; waiting for it
 ///    is start-up delay, not rebuffering.
+/// 5. A download still running after `SimulationLimits.maximumSessionSeconds` of virtual time ends the session
+///    unfinished (`SessionResult.unfinished`).
 public enum SessionSimulator {
     public static func run(
         manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, keepLog: Bool = true
     ) -> SessionResult {
         var loop = SegmentLoop(manifest: manifest, trace: trace, configuration: configuration, keepLog: keepLog)
-        while loop.nextSegment < manifest.segmentCount { loop.step() }
+        while loop.nextSegment < manifest.segmentCount && loop.unfinishedSegment == nil { loop.step() }
         return loop.finish()
     }
 }
@@ -42,6 +44,8 @@ struct SegmentLoop {
     var segments: [SegmentRecord] = []
     var events: [SessionEvent] = []
     var timeline: [(time: Double, level: Double)] = []
+    /// The segment whose download the session bound cut, if any.
+    var unfinishedSegment: Int?
     /// When set, the levels to fetch instead of asking the selector (`replay`).
     var forcedLevels: [Int]?
     /// Upcoming sizes in bytes, per segment and level (what a player would know from the playlist).
@@ -97,6 +101,10 @@ struct SegmentLoop {
         let requestAt = clock.nowMilliseconds
         let bits = manifest.segmentSizesBits[k][level]
         let download = clock.download(bits: bits)
+        if clock.isPastHorizon {
+            unfinishedSegment = k
+            return
+        }
         let time = download.totalMilliseconds
         var stall = 0.0
         if playing {
@@ -192,12 +200,18 @@ struct SegmentLoop {
             playedLevels: playedLevels, segments: segments, events: events, bufferTimeline: timeline,
             startupSeconds: startup, endSeconds: end / 1000)
         result.bufferCapSeconds = capMilliseconds / 1000
+        if let unfinishedSegment {
+            result.unfinished = .sessionTooLong(
+                trace: clock.trace.name, segment: unfinishedSegment, segmentCount: manifest.segmentCount)
+        }
         return result
     }
 }
 
-/// Two decimals, without Foundation's locale-dependent formatting.
+/// Two decimals, without Foundation's locale-dependent formatting (a value too large for that, e.g. a ratio
+/// to a near-zero optimum, prints as Swift prints it).
 func format2(_ value: Double) -> String {
+    guard abs(value) < 1e15 else { return String(value) }
     let scaled = (value * 100).rounded()
     let negative = scaled < 0
     let magnitude = Int(abs(scaled))
@@ -216,7 +230,7 @@ extension SessionSimulator {
         configuration.lookaheadSegments = 1
         var loop = SegmentLoop(manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
         loop.forcedLevels = levels
-        while loop.nextSegment < manifest.segmentCount { loop.step() }
+        while loop.nextSegment < manifest.segmentCount && loop.unfinishedSegment == nil { loop.step() }
         return loop.finish().summary
     }
 }

@@ -5,6 +5,10 @@ import Packaging
 
 /// The loop `record` and `package` share: feed filtered frames to a `LadderSegmenter`, write
 /// filter.json and poster.jpg, show progress, honour Ctrl-C, print the summary.
+///
+/// A VOD ladder is written into a hidden sibling of `--out` and swapped in whole once it is complete
+/// (`AtomicFolder`): a damaged input, a failure or a kill leaves an earlier package as it was. A live recording
+/// writes in place, since players read it while it grows.
 struct SegmentingJob {
     /// One filtered frame and the audio that plays with it.
     struct Input {
@@ -29,11 +33,25 @@ struct SegmentingJob {
     func run(totalFrames: Int?, next: (Int) throws -> Input?) throws -> Int32 {
         LibavLogging.setQuiet(true)
         let ladder = options.ladder.fitted(toSourceWidth: sourceWidth, height: sourceHeight)
-        let folder = options.outputFolder
+        var staged: AtomicFolder?
+        var committed = false
+        defer { if !committed { staged?.discard() } }
         do {
-            try AtomicFile.makeFolder(folder)
-            // A master playlist from an earlier run must not outlive a failed one.
-            AtomicFile.remove(folder + "/master.m3u8")
+            if live {
+                try AtomicFile.makeFolder(options.outputFolder)
+                // A master playlist from an earlier run must not pass for this recording's.
+                AtomicFile.remove(options.outputFolder + "/master.m3u8")
+            } else {
+                try PackageFolder.checkReplaceable(options.outputFolder)
+                staged = try AtomicFolder.begin(replacing: options.outputFolder)
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError.input("\(error)")
+        }
+        let folder = staged?.stagingPath ?? options.outputFolder
+        do {
             try AtomicFile.write(options.preset.jsonBytes(), to: folder + "/filter.json")
         } catch {
             throw CLIError.input(error.description)
@@ -74,7 +92,7 @@ struct SegmentingJob {
                 try segmenter.append(input.frame, at: input.time)
                 try segmenter.append(audio: input.audio)
                 if !wrotePoster && index >= posterFrameIndex {
-                    try writePoster(input.frame)
+                    try writePoster(input.frame, into: folder)
                     wrotePoster = true
                 }
                 lastInput = input
@@ -104,22 +122,62 @@ struct SegmentingJob {
             segmenter.abandon()
             throw CLIError.failure("no frames to encode")
         }
-        if !wrotePoster { try writePoster(lastInput.frame) }
-        let summary: LadderSegmenter.Summary
+        if !wrotePoster {
+            do {
+                try writePoster(lastInput.frame, into: folder)
+            } catch {
+                segmenter.abandon()
+                throw error
+            }
+        }
+        var summary: LadderSegmenter.Summary
         do {
             summary = try segmenter.finish(endTime: lastInput.time + frameDuration)
         } catch {
             throw CLIError.failure(error.description)
         }
+        do {
+            try staged?.commit()
+        } catch {
+            throw CLIError.failure("cannot put the new ladder in place of \(options.outputFolder): \(error.reason)")
+        }
+        committed = true
+        summary.masterPlaylistPath = options.outputFolder + "/master.m3u8"
         SegmentingSummary.print(summary, ladder: ladder, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stdout)
         return ExitCode.success
     }
 
-    private func writePoster(_ frame: Frame) throws {
+    private func writePoster(_ frame: Frame, into folder: String) throws {
         do {
-            try AtomicFile.write(try PosterEncoder.jpeg(from: frame), to: options.outputFolder + "/poster.jpg")
+            try AtomicFile.write(try PosterEncoder.jpeg(from: frame), to: folder + "/poster.jpg")
         } catch {
             throw CLIError.failure("poster.jpg: \(error)")
         }
+    }
+}
+
+/// What `--out` may hold for a VOD ladder to replace it whole: nothing, or what a package writes
+/// (`master.m3u8`, `poster.jpg`, `filter.json`, `audio/`, `subs/`, rendition folders such as `720p/`, hidden
+/// temporary files). Anything else is refused, since the swap would delete it.
+enum PackageFolder {
+    static func checkReplaceable(_ path: String) throws(CLIError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else { throw .usage("--out \(path) is a file, not a folder") }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let foreign = entries.filter { !isPackageEntry($0) }.sorted()
+        guard foreign.isEmpty else {
+            let names = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
+            throw .usage(
+                "--out \(path) holds files that are not from a filterz package (\(names)); replacing it would delete "
+                    + "them: give a new or empty folder")
+        }
+    }
+
+    static func isPackageEntry(_ name: String) -> Bool {
+        if name.hasPrefix(".") || ["master.m3u8", "poster.jpg", "filter.json", "audio", "subs"].contains(name) {
+            return true
+        }
+        return name.count > 1 && name.hasSuffix("p") && name.dropLast().allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

@@ -14,7 +14,7 @@ struct SegmentingOptions {
 
     static let specs: [OptionSpec] = [
         .value("--preset", placeholder: "name|file.json", help: "The filter preset: a name from SampleMedia/presets or a JSON file."),
-        .value("--out", "-o", placeholder: "folder", help: "Output folder (created; files in it are replaced)."),
+        .value("--out", "-o", placeholder: "folder", help: "Output folder, replaced whole once the ladder is complete (--live: written in place)."),
         .value("--ladder", placeholder: "WxH@RATE,…", help: "Renditions, e.g. 1920x1080@6000k,1280x720@3000k; never above the source size.",
                defaultValue: "1280x720@3000k,960x540@2000k,640x360@730k"),
         .value("--segment-duration", placeholder: "seconds", help: "Target segment duration (whole frames).", defaultValue: "6"),

@@ -51,8 +51,9 @@ public struct BOLARule: ABRRule {
     }
 }
 
-/// One decimal, for reasons.
+/// One decimal, for reasons (a value too large for that prints as Swift prints it).
 func format1(_ value: Double) -> String {
+    guard abs(value) < 1e15 else { return String(value) }
     let tenths = Int((value * 10).rounded())
     return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }

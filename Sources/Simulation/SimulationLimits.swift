@@ -1,0 +1,63 @@
+/// The ranges every input of a simulation must lie in, and the bounds that keep a run finite.
+///
+/// Each range is wide enough for any real network or stream (the traces in `shared/traces` span 0.176 kbit/s
+/// to 1.86 Gbit/s, 5 ms to 7.5 min periods, 20–200 ms latency) and narrow enough that every number the
+/// simulator derives stays finite, every conversion to an integer fits, and a session ends in bounded time:
+/// a period is at least 1 ms, so walking the trace over the longest session takes a bounded number of steps.
+public enum SimulationLimits {
+    // MARK: Network
+
+    /// A constant link (`--bandwidth`), bit/s: 1 kbit/s … 100 Gbit/s.
+    public static let linkBitsPerSecond: ClosedRange<Double> = 1_000...100_000_000_000
+    /// A trace period's bandwidth when not an outage (0), kbit/s: 1 bit/s … 100 Gbit/s.
+    public static let periodKilobitsPerSecond: ClosedRange<Double> = 0.001...100_000_000
+    /// A trace period's duration when not empty (0, ignored), ms: 1 ms … 24 h.
+    public static let periodMilliseconds: ClosedRange<Double> = 1...86_400_000
+    /// Request latency (trace periods and `--latency`), ms: 0 … 60 s.
+    public static let latencyMilliseconds: ClosedRange<Double> = 0...60_000
+    /// Periods in one trace.
+    public static let maximumPeriods = 1_000_000
+
+    // MARK: Stream
+
+    /// Segment duration, ms: 10 ms … 10 min.
+    public static let segmentMilliseconds: ClosedRange<Double> = 10...600_000
+    /// Segments in one stream.
+    public static let maximumSegments = 100_000
+    /// Levels (variants) in one ladder.
+    public static let maximumLevels = 64
+    /// A level's nominal bitrate, kbit/s: 1 kbit/s … 100 Gbit/s.
+    public static let levelKilobitsPerSecond: ClosedRange<Double> = 1...100_000_000
+    /// One segment's size, bits: 1 bit … 1e12 (125 GB).
+    public static let segmentBits: ClosedRange<Double> = 1...1e12
+    /// Length of the whole stream, seconds: 24 h.
+    public static let maximumStreamSeconds = 86_400.0
+
+    // MARK: Session
+
+    /// Virtual time a session may take, seconds (7 days): a network so slow that the stream has not played
+    /// by then fails the run instead of walking the trace for ever.
+    public static let maximumSessionSeconds = 604_800.0
+    /// Viewer-action times (`--rotate`, `--select`, `--seek`), seconds: within the session bound.
+    public static let actionSeconds: ClosedRange<Double> = 0...maximumSessionSeconds
+
+    // MARK: Offline optimum
+
+    /// States the offline optimum keeps over the whole stream (5 bytes each to trace the best path back);
+    /// 171 real traces on the 48-segment Pensieve ladder need at most 5.3 million at the default grid.
+    public static let maximumOptimumStates = 50_000_000
+    /// Transitions (state × level) the optimum evaluates in one segment (37 bytes of scratch each).
+    public static let maximumOptimumTransitionsPerSegment = 4_000_000
+    /// Transitions the optimum evaluates in all, plus the trace periods its latency walks cross: its time bound.
+    public static let maximumOptimumWork = 400_000_000
+
+    /// `lower…upper` for messages, in the unit given.
+    static func text(_ range: ClosedRange<Double>, _ unit: String) -> String {
+        "\(number(range.lowerBound))…\(number(range.upperBound)) \(unit)"
+    }
+
+    /// `30` rather than `30.0`, `1e-05` as Swift prints it.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
