@@ -15,7 +15,7 @@ DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswsca
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test fuzz bench demo clean
+.PHONY: deps build release test test-fast docs fuzz bench demo clean
 
 ## deps: install missing Debian packages (apt-get update only when something is missing), the Python reference parser,
 ## and hls.js for the browser tests (scripts/fetch-hlsjs.sh).
@@ -43,6 +43,16 @@ test: deps
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh 60
 	scripts/fuzz.sh 60 photo-metadata
+
+## test-fast: the tests not tagged slow, browser or network (FILTERZ_TEST_SCOPE=fast skips those; see docs/TESTING.md).
+test-fast: deps
+	$(SWIFT) build --build-tests
+	FILTERZ_TEST_SCOPE=fast $(SWIFT) test --skip-build
+
+## docs: docs/CLI.md from the command specs (CLIReferenceTests fails when it is stale).
+docs:
+	$(SWIFT) build --product filterz
+	.build/debug/filterz help --markdown > docs/CLI.md.tmp && mv docs/CLI.md.tmp docs/CLI.md
 
 ## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default) or photo-metadata (see scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60

@@ -25,6 +25,7 @@ public enum CLI {
             CommandSpec(
                 name: "filterz",
                 abstract: "Make, inspect, serve and simulate filtered HLS video.",
+                discussion: "'filterz help --markdown' prints the reference of every command (docs/CLI.md).",
                 options: [.flag("--version", help: "Show the version.")]),
             subcommands: commands)
     }
@@ -40,6 +41,10 @@ public enum CLI {
         var path = "filterz"
         var remaining = arguments[...]
 
+        if remaining.first == "help", remaining.dropFirst().first == "--markdown" {
+            stdout.write(ReferenceMarkdown.render(root: root))
+            return ExitCode.success
+        }
         if remaining.first == "help" {
             return help(remaining.dropFirst(), from: root, path: path, context)
         }

@@ -18,7 +18,7 @@ enum SimulateCommand {
                     a constant link (--bandwidth, --latency). Time is virtual: a session takes milliseconds.
                     QoE_lin = sum of bitrates (Mbps) - 4.3 x rebuffer seconds - sum of |bitrate changes| (Mbps), \
                     compared with the offline optimum (dynamic programming with the whole trace known).
-                    Every number has a range (README "Limits"): a flag outside it exits 2, a trace or manifest value \
+                    Every number has a range (docs/SIMULATION.md): a flag outside it exits 2, a trace or manifest value \
                     1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,
                 arguments: [ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")],

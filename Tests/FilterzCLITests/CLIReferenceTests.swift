@@ -1,0 +1,67 @@
+import FilterzTestSupport
+import Foundation
+import Testing
+
+@testable import FilterzCLI
+
+/// `docs/CLI.md` against the commands themselves: the file is exactly what `filterz help --markdown` renders
+/// from the specs (so it is also the golden help screen of every command: a changed screen shows up as a diff
+/// of the docs), every option of a spec is on its help screen, and the README introduces every command.
+@Suite struct CLIReferenceTests {
+    static func text(_ relativePath: String) -> String {
+        let url = SharedData.packageRoot.appendingPathComponent(relativePath)
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+
+    struct Entry: CustomTestStringConvertible, Sendable {
+        var path: [String]
+        var options: [String]
+        var testDescription: String { (["filterz"] + path).joined(separator: " ") }
+    }
+
+    /// Every command and subcommand, with the option names of its spec.
+    static let entries: [Entry] = {
+        var entries: [Entry] = []
+        func visit(_ command: Command, path: [String]) {
+            entries.append(Entry(path: path, options: command.spec.options.flatMap(\.names)))
+            for sub in command.subcommands { visit(sub, path: path + [sub.spec.name]) }
+        }
+        for command in CLI.commands { visit(command, path: [command.spec.name]) }
+        return entries
+    }()
+
+    @Test func docsCLIIsWhatTheSpecsRender() throws {
+        let out = CapturedOutput(), err = CapturedOutput()
+        #expect(CLI.run(arguments: ["help", "--markdown"], stdout: out, stderr: err) == 0, "\(err.text)")
+        let onDisk = Self.text("docs/CLI.md")
+        try #require(!onDisk.isEmpty, "docs/CLI.md is missing")
+        if onDisk != out.text {
+            let disk = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
+            let rendered = out.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(disk, rendered).firstIndex { $0 != $1 } ?? min(disk.count, rendered.count)
+            let found = line < disk.count ? String(disk[line]) : "(end of file)"
+            let expected = line < rendered.count ? String(rendered[line]) : "(end of file)"
+            Issue.record(
+                "docs/CLI.md is stale at line \(line + 1) (run `make docs`): has \"\(found)\", the specs give \"\(expected)\"")
+        }
+    }
+
+    @Test(arguments: entries)
+    func everyOptionOfTheSpecIsOnTheHelpScreenAndInTheReference(_ entry: Entry) {
+        let out = CapturedOutput(), err = CapturedOutput()
+        #expect(CLI.run(arguments: entry.path + ["--help"], stdout: out, stderr: err) == 0, "\(err.text)")
+        let reference = Self.text("docs/CLI.md")
+        #expect(reference.contains("## `\(entry.testDescription)`"), "docs/CLI.md has no section for \(entry)")
+        for name in entry.options {
+            #expect(out.text.contains(name), "\(entry) --help does not show \(name)")
+        }
+    }
+
+    @Test func theReadmeIntroducesEveryCommandAndLinksTheReference() {
+        let readme = Self.text("README.md")
+        #expect(readme.contains("docs/CLI.md"), "README.md does not link docs/CLI.md")
+        for command in CLI.commands {
+            #expect(readme.contains("`filterz \(command.spec.name)"), "README.md never introduces filterz \(command.spec.name)")
+        }
+    }
+}
