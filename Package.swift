@@ -13,11 +13,12 @@ let package = Package(
         .library(name: "FilterKit", targets: ["FilterKit"]),
     ],
     targets: [
-        // Pure cores: no I/O, no C. FilterKit reads preset JSON with the HLS module's JSON reader.
-        .target(name: "HLS"),
-        .target(name: "FilterKit", dependencies: ["HLS"]),
+        // Pure cores: no I/O, no C. `JSON` is the one JSON value type (strict reader, ordered writer) under all.
+        .target(name: "JSON"),
+        .target(name: "HLS", dependencies: ["JSON"]),
+        .target(name: "FilterKit", dependencies: ["JSON"]),
         .target(name: "Playback", dependencies: ["HLS"]),
-        .target(name: "Simulation", dependencies: ["HLS", "Playback"]),
+        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
         .target(name: "PhotoMetadata"),
 
@@ -33,21 +34,26 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
-        // Adapters: the only modules that touch C.
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg", "CLinux"]),
-        .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
+        // Adapters: the only modules that touch C. `Platform` is the small OS layer they and the CLI share:
+        // files written atomically, folders swapped in whole, termination signals.
+        .target(name: "Platform", dependencies: ["CLinux"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "Platform", "CFFmpeg", "CLinux"]),
+        .target(name: "Server", dependencies: ["JSON", "HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
 
         // Command line.
         .target(
             name: "FilterzCLI",
-            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos"]),
+            dependencies: [
+                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Platform", "Media", "Server",
+                "PhotoMetadata", "Photos",
+            ]),
         .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
-                "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos",
-                "FilterzCLI",
+                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata",
+                "Photos", "FilterzCLI",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
@@ -56,20 +62,24 @@ let package = Package(
         .target(
             name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
             path: "Tests/Support/Photos"),
-        .testTarget(name: "HLSTests", dependencies: ["HLS", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FilterKitTests", dependencies: ["FilterKit", "FilterzTestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "HLSTests", dependencies: ["JSON", "HLS", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FilterKitTests", dependencies: ["JSON", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Playback", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterKit", "FilterzTestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["JSON", "Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
         .testTarget(
             name: "FilterzCLITests",
-            dependencies: ["FilterzCLI", "HLS", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport"]),
+            dependencies: [
+                "FilterzCLI", "JSON", "HLS", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,7 @@ case "$target" in
     binary="$work/fuzz-playlist"
     module=HLSFuzz
     sources=(Sources/HLS/*.swift Sources/HLS/*/*.swift Sources/HLS/*/*/*.swift Fuzz/PlaylistFuzzer.swift)
+    libraries=(JSON)
     dictionary=Fuzz/hls.dict
     ;;
   photo-metadata)
@@ -26,6 +27,7 @@ case "$target" in
     binary="$work/fuzz-photo-metadata"
     module=PhotoMetadataFuzz
     sources=(Sources/PhotoMetadata/*.swift Sources/PhotoMetadata/*/*.swift Fuzz/PhotoMetadataFuzzer.swift)
+    libraries=()
     dictionary=Fuzz/photo-metadata.dict
     ;;
   *)
@@ -33,13 +35,25 @@ case "$target" in
     exit 2
     ;;
 esac
-mkdir -p "$work/corpus" "$work/artifacts"
+mkdir -p "$work/corpus" "$work/artifacts" "$work/modules"
 
-existing=()
-for f in "${sources[@]}"; do [ -f "$f" ] && existing+=("$f"); done
+own=()
+for f in "${sources[@]}"; do [ -f "$f" ] && own+=("$f"); done
+existing=("${own[@]}")
+for library in "${libraries[@]}"; do existing+=(Sources/"$library"/*.swift); done
 if [ ! -x "$binary" ] || [ -n "$(find "${existing[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
-  echo "fuzz: compiling $binary (${#existing[@]} files, -sanitize=fuzzer,address -O)"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${existing[@]}" -o "$binary"
+  # Modules the fuzzed one imports (Package.swift's dependencies) become static libraries first.
+  linking=()
+  for library in "${libraries[@]}"; do
+    echo "fuzz: compiling the module $library"
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$library" -emit-library -static \
+      -emit-module -emit-module-path "$work/modules/$library.swiftmodule" Sources/"$library"/*.swift \
+      -o "$work/lib$library.a"
+    linking+=(-I "$work/modules" -L "$work" -l"$library")
+  done
+  echo "fuzz: compiling $binary (${#own[@]} files, -sanitize=fuzzer,address -O)"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${linking[@]}" \
+    "${own[@]}" -o "$binary"
 fi
 
 seeds=("$work/corpus")

@@ -1,5 +1,5 @@
 import Foundation
-import HLS
+import JSON
 
 /// A named, described set of filter values, as stored in `SampleMedia/presets/<name>.json`:
 ///

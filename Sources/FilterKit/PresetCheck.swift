@@ -1,5 +1,5 @@
 import Foundation
-import HLS
+import JSON
 
 /// Validates a preset file key by key, so `filterz preset check` can name every bad key at once.
 ///

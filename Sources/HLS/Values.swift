@@ -145,7 +145,7 @@ public struct DateTime: Hashable, Sendable, Comparable, CustomStringConvertible 
             rest += 86_400
             days -= 1
         }
-        let (y, m, d) = DateTime.civil(fromDays: days)
+        let (y, m, d) = CivilDate.date(days: days)
         self.init(
             year: y, month: m, day: d, hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60,
             nanosecond: min(max(nanos, 0), 999_999_999), fractionDigits: 3, utcOffsetMinutes: 0)
@@ -153,7 +153,7 @@ public struct DateTime: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Seconds since 1970-01-01T00:00:00Z.
     public var secondsSince1970: Double {
-        let days = DateTime.days(fromCivil: year, month, day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - utcOffsetMinutes * 60
         return Double(seconds) + Double(nanosecond) / 1_000_000_000
     }
@@ -180,29 +180,6 @@ public struct DateTime: Hashable, Sendable, Comparable, CustomStringConvertible 
             text += (utcOffsetMinutes < 0 ? "-" : "+") + pad(magnitude / 60, 2) + ":" + pad(magnitude % 60, 2)
         }
         return text
-    }
-
-    // Howard Hinnant's days_from_civil / civil_from_days.
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
 

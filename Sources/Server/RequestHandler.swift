@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// Decides the answer to every request: the catalogue API, the index page and the files of the served folder,
 /// applying the HTTP rules (path guard, tokens, validators, ranges, cache, CORS). Thread-safe; does file I/O

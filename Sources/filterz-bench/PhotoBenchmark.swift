@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import HLS
+import JSON
 import PhotoMetadata
 import Photos
 

@@ -38,7 +38,7 @@ import Testing
         if onDisk != out.text {
             let disk = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
             let rendered = out.text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = zip(disk, rendered).firstIndex { $0 != $1 } ?? min(disk.count, rendered.count)
+            let line = zip(disk, rendered).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(disk.count, rendered.count)
             let found = line < disk.count ? String(disk[line]) : "(end of file)"
             let expected = line < rendered.count ? String(rendered[line]) : "(end of file)"
             Issue.record(

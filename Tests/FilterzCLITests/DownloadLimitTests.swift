@@ -11,7 +11,7 @@ import Testing
 struct DownloadLimitTests {
     static let serverScript = #"""
         import gzip, http.server, json, os, sys, threading, time
-        bomb = gzip.compress(b"\0" * (200 << 20), compresslevel=9)
+        bomb = []  # made on first request: compressing 200 MB takes seconds on a busy machine
         stats = {"active": 0, "most": 0, "heads": 0}
         lock = threading.Lock()
         segments = "".join(f"#EXTINF:4,\nseg{k}.ts\n" for k in range(40))
@@ -46,9 +46,11 @@ struct DownloadLimitTests {
                         chunk = b"#" * 65536
                         for _ in range(300000000 // 65536): self.wfile.write(chunk)
                     elif self.path == "/bomb.m3u8":
+                        with lock:
+                            if not bomb: bomb.append(gzip.compress(b"\0" * (200 << 20), compresslevel=9))
                         self.send_response(200); self.send_header("Content-Encoding", "gzip")
-                        self.send_header("Content-Length", str(len(bomb))); self.end_headers()
-                        self.wfile.write(bomb)
+                        self.send_header("Content-Length", str(len(bomb[0]))); self.end_headers()
+                        self.wfile.write(bomb[0])
                     elif self.path == "/slow.m3u8":
                         self.send_response(200); self.send_header("Content-Length", "1000"); self.end_headers()
                         for _ in range(1000): self.wfile.write(b"#"); self.wfile.flush(); time.sleep(0.05)
@@ -61,7 +63,9 @@ struct DownloadLimitTests {
             def log_message(self, *args): pass
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
-        threading.Timer(300, os._exit, [0]).start()
+        # Ends when the test process closes stdin; the timer only bounds an orphan, so it is longer than a
+        # whole loaded test run can take.
+        threading.Timer(3600, os._exit, [0]).start()
         threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
         print(server.server_address[1], flush=True)
         server.serve_forever()

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSON
 
 /// A JSON document read with Foundation's decoder, for comparing our facts with the corpus's expected files.
 /// Numbers compare numerically (`10` equals `10.0`), objects by key.

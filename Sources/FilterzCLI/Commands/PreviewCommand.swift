@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import Media
+import Platform
 
 /// `filterz preview`: one simulated camera frame before and after a preset, side by side, as a PNG.
 enum PreviewCommand {

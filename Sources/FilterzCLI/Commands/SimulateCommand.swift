@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Platform
 import Playback
 import Simulation
 

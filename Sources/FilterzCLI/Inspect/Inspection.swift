@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// Everything one `filterz inspect` run found: the playlist's parse result and, with `--recursive`, its
 /// children and the cross-playlist checks; rendered as text or JSON.

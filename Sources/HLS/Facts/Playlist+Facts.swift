@@ -1,3 +1,5 @@
+import JSON
+
 extension Playlist {
     /// The playlist's facts in the schema of the shared conformance corpus (`corpus/README.md`), plus
     /// `diagnostics`, with keys in schema order so the JSON is deterministic:

@@ -1,5 +1,6 @@
 import Packaging
 import HLS
+import Platform
 
 /// Turns filtered source pictures (and microphone audio) into a complete HLS ladder on disk: one
 /// worker thread per video rendition (scale → libx264 → segments), AAC audio, WebVTT subtitles in

@@ -1,4 +1,5 @@
 import Packaging
+import Platform
 
 /// Cuts one encoded stream into segment files: feeds packets through a `SegmentCutter`, muxes them with
 /// a `SegmentMuxer`, writes each finished segment atomically and reports a `SegmentRecord`.

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// Where a client stopped paging: the position of the last video it received in the catalogue order (newest
 /// first, then by id). Because it names a position rather than an offset, videos added while a client pages

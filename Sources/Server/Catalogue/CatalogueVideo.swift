@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// One video of the catalogue: a folder of the served directory with a `master.m3u8`, as the app lists it.
 public struct CatalogueVideo: Sendable, Hashable {
@@ -95,14 +96,12 @@ public struct CatalogueVideo: Sendable, Hashable {
 /// `2026-11-29T19:15:44Z` timestamps for the API (UTC, whole seconds).
 enum ISO8601 {
     static func format(nanoseconds: Int64) -> String {
-        let seconds = floorDivide(nanoseconds, 1_000_000_000)
-        let days = floorDivide(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = HTTPDate.civil(fromDays: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(Int64(month)))-\(two(Int64(day)))"
-            + "T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : -((-nanoseconds + 999_999_999) / 1_000_000_000)
+        let (days, secondOfDay) = CivilDate.split(secondsSinceEpoch: Int(seconds))
+        let (year, month, day) = CivilDate.date(days: days)
+        let time = DateTime(
+            year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
+            second: secondOfDay % 60, nanosecond: 0, fractionDigits: 0, utcOffsetMinutes: 0)
+        return time.description
     }
-
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

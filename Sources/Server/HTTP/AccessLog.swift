@@ -1,8 +1,8 @@
+import HLS
+
 /// Access log lines in the Common Log Format:
 /// `127.0.0.1 - - [29/Nov/2026:19:15:44 +0000] "GET /v1/videos HTTP/1.1" 200 512`.
 public enum AccessLog {
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// One line (without the newline). `bytes` nil prints `-` (nothing sent, e.g. HEAD or 304).
     public static func line(
         client: String, secondsSinceEpoch: Int64, requestLine: String, status: Int, bytes: Int64?
@@ -12,11 +12,11 @@ public enum AccessLog {
 
     /// `29/Nov/2026:19:15:44 +0000` (UTC).
     public static func timestamp(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = HTTPDate.civil(fromDays: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(Int64(day)))/\(months[month - 1])/\(year):\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) +0000"
+        let (days, secondOfDay) = CivilDate.split(secondsSinceEpoch: Int(seconds))
+        let (year, month, day) = CivilDate.date(days: days)
+        let two = HTTPDate.twoDigits
+        return "\(two(day))/\(HTTPDate.months[month - 1])/\(year):"
+            + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) +0000"
     }
 
     /// Escapes quotes, backslashes and control bytes so a hostile request cannot forge log lines.

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSON
 
 /// A network trace: consecutive periods of constant bandwidth and request latency, looped when exhausted
 /// (the JSON format of `shared/traces/FORMAT.md`, which is Sabre's network-trace list).

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSON
 import Playback
 
 /// The stream as the simulator sees it: a ladder and the size of every segment at every level.

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 import Playback
 
 /// Aggregates of a batch run, one row per rule, and their renderings.

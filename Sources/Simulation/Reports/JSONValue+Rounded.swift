@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 extension JSONValue {
     /// A number rounded to 6 decimals, so reports read `0.3` rather than `0.30000000000000004` and stay

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// The input of the Python reference simulator (`Benchmarks/reference_simulator.py`, the independent second
 /// implementation of the model that the tests check `SessionSimulator` against and `filterz-bench simulate` times

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 /// Renders one session as text or JSON.
 public enum SessionReport {
     /// The `--json` object: `summary`, `segments`, `events`.

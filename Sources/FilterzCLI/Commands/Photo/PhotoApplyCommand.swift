@@ -2,6 +2,7 @@ import FilterKit
 import Foundation
 import Media
 import Photos
+import Platform
 
 /// `filterz photo apply IN… --preset P (-o OUT | --out-dir D)`: filtered, upright copies with the metadata carried.
 enum PhotoApplyCommand {

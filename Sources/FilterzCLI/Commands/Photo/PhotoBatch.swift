@@ -3,6 +3,7 @@ import Foundation
 import Media
 import PhotoMetadata
 import Photos
+import Platform
 
 /// The photos of one `photo apply`, done side by side: one photo per core (each rendered on `cores / photos` threads
 /// when there are fewer photos than cores), each written to a temporary name and renamed, one line per photo as it

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 import PhotoMetadata
 
 /// The detail screen of `photo info`, as text rows or as JSON.

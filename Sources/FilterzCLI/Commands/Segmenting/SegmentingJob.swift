@@ -2,6 +2,7 @@ import FilterKit
 import Foundation
 import Media
 import Packaging
+import Platform
 
 /// The loop `record` and `package` share: feed filtered frames to a `LadderSegmenter`, write
 /// filter.json and poster.jpg, show progress, honour Ctrl-C, print the summary.

@@ -1,7 +1,8 @@
 import FilterzTestSupport
 import Foundation
 import Testing
-@testable import Media
+
+@testable import Platform
 
 @Suite struct AtomicFileTests {
     @Test func replacesTheFileWholeAndLeavesNoTemporaryBehind() throws {

@@ -1,4 +1,4 @@
-import HLS
+import JSON
 import Testing
 
 /// `JSONValue(parsing:)`: RFC 8259 text to values, with every refusal naming what and where.

@@ -5,14 +5,14 @@ import Synchronization
 
 /// Ctrl-C for long recordings: SIGINT/SIGTERM are counted instead of killing the process, so the
 /// recording can finish its segment and finalise its playlists. A second signal asks to stop at once.
-enum StopSignal {
+public enum StopSignal {
     private static let count = Atomic<Int>(0)
 
     /// How many stop signals arrived since `install()`.
-    static var received: Int { count.load(ordering: .relaxed) }
+    public static var received: Int { count.load(ordering: .relaxed) }
 
     /// Starts counting SIGINT and SIGTERM (replacing the default "terminate" action).
-    static func install() {
+    public static func install() {
         count.store(0, ordering: .relaxed)
         signal(SIGINT, { _ in StopSignal.count.add(1, ordering: .relaxed) })
         signal(SIGTERM, { _ in StopSignal.count.add(1, ordering: .relaxed) })
@@ -25,7 +25,7 @@ enum StopSignal {
     }
 
     /// Restores the default actions.
-    static func uninstall() {
+    public static func uninstall() {
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }
