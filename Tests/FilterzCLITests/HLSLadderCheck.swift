@@ -194,7 +194,10 @@ struct HLSLadderCheck {
     }
 
     func checkWithPythonM3U8(master: MultivariantPlaylist) throws {
-        guard ExternalTool.isInstalled("python3") else { return }
+        guard ExternalTool.isInstalled("python3") else {
+            Issue.record("python m3u8 check skipped: python3 is not installed (make deps)", severity: .warning)
+            return
+        }
         let script = """
             import json, sys, m3u8
             base = sys.argv[1]
@@ -206,7 +209,10 @@ struct HLSLadderCheck {
             """
         let result = try ExternalTool.run("python3", ["-c", script, folder.path])
         guard result.exitCode == 0 else {
-            if result.stderr.contains("No module named") { return }  // m3u8 not installed: make deps
+            if result.stderr.contains("No module named") {
+                Issue.record("python m3u8 check skipped: the m3u8 package is not installed (make deps)", severity: .warning)
+                return
+            }
             Issue.record("python m3u8 failed: \(result.stderr)")
             return
         }

@@ -14,7 +14,7 @@ import Glibc
 /// the availability the spec promises (RFC 8216bis §6.2.2: a segment stays available for its duration plus the
 /// playlist's duration after it leaves the playlist). A client starved for longer than that by a loaded machine
 /// (the sliding window deletes old segments) is counted as late, not as a server fault.
-@Suite(.enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"))
+@Suite(.enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly)
 struct LiveServingTests {
     struct ClientLog: Sendable {
         var polls = 0

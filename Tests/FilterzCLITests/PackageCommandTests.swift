@@ -5,7 +5,7 @@ import Testing
 @testable import FilterzCLI
 
 /// `filterz package` on short clips made by `ffmpeg -f lavfi`, and on each kind of bad input.
-@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"))
+@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"), .tags(.slow), .fullRunOnly)
 struct PackageCommandTests {
     static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
 

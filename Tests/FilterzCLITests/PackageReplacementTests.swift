@@ -12,7 +12,7 @@ import Glibc
 /// `package` and VOD `record` into a folder that already holds a package: the new ladder grows in a hidden
 /// sibling and replaces the folder whole only once complete, so a damaged input, a failure or `kill -9` leaves
 /// the earlier package byte for byte, and a reader never sees old playlists beside new segments.
-@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"))
+@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow), .fullRunOnly)
 struct PackageReplacementTests {
     static let ladder = ["--ladder", "160x90@150k", "--segment-duration", "1"]
 

@@ -11,7 +11,7 @@ import Media
 
 /// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the
 /// same bytes as the video path, batches with bad files among good ones, nothing half-written.
-@Suite struct PhotoApplyCommandTests {
+@Suite(.tags(.slow), .fullRunOnly) struct PhotoApplyCommandTests {
     static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
 
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {

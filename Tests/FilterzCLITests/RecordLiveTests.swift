@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `filterz record --live` as a real process: playlists while recording, Ctrl-C, and `kill -9`.
-@Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"))
+@Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly)
 struct RecordLiveTests {
     @Test func playlistsAreEventPlaylistsWhileRecordingAndEndAfterCtrlC() throws {
         let temporary = try TemporaryFolder()

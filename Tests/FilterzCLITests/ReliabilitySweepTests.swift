@@ -11,7 +11,7 @@ import Glibc
 /// `record` and `package`, and a disk that fills up. Whatever a live recording leaves on disk must be a valid
 /// stream a player can use (`LeftBehindCheck`); a clean stop must be a finished one (`StreamGate`); a failed VOD
 /// ladder leaves nothing.
-@Suite(.enabled(if: FilterzChild.binary != nil && ExternalTool.isInstalled("ffmpeg"), "needs the built filterz binary and ffmpeg"))
+@Suite(.enabled(if: FilterzChild.binary != nil && ExternalTool.isInstalled("ffmpeg"), "needs the built filterz binary and ffmpeg"), .tags(.slow), .fullRunOnly)
 struct ReliabilitySweepTests {
     struct KillRun: CustomStringConvertible, Sendable {
         var index: Int

@@ -4,7 +4,7 @@ import Server
 import Testing
 @testable import FilterzCLI
 
-@Suite struct ServeCommandTests {
+@Suite(.tags(.slow), .fullRunOnly) struct ServeCommandTests {
     func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
         let out = CapturedOutput(), err = CapturedOutput()
         let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)

@@ -1,9 +1,10 @@
+import FilterzTestSupport
 import Foundation
 import Testing
 @testable import HLS
 
 /// Seeded random mutations of corpus playlists: the parser must never trap, hang or lose bytes.
-@Suite(.enabled(if: Corpus.isAvailable, "shared corpus not found"))
+@Suite(.enabled(if: Corpus.isAvailable, "shared corpus not found"), .tags(.slow), .fullRunOnly)
 struct FuzzTests {
     /// SplitMix64: small, fast and reproducible.
     struct Generator: RandomNumberGenerator {

@@ -1,3 +1,4 @@
+import FilterzTestSupport
 import Foundation
 import Testing
 @testable import Server
@@ -8,7 +9,7 @@ import Glibc
 
 /// Clients that hold connections without finishing a request: a whole-request deadline, a cap per address, and
 /// a full server that still answers a newcomer. Many clients are simulated from the addresses of 127.0.0.0/8.
-@Suite(.serialized) struct ConnectionLimitTests {
+@Suite(.serialized, .tags(.slow), .fullRunOnly) struct ConnectionLimitTests {
     @Test func aHeadTrickledInIsCutOffAtItsDeadlineWhateverTheRate() throws {
         let site = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.timeouts.requestHeadSeconds = 1 })
         let connection = try RawConnection(port: site.port, timeoutSeconds: 10)

@@ -1,10 +1,11 @@
+import FilterzTestSupport
 import Foundation
 import Testing
 @testable import Server
 
 /// Requests crafted to escape the served folder or to wear the server down. Sent on raw sockets, byte for byte
 /// (curl would normalise `..` and escapes). Every one must get a 4xx and no byte of the secret outside.
-@Suite struct HostileInputTests {
+@Suite(.tags(.network), .fullRunOnly) struct HostileInputTests {
     static let secret = "TOP-SECRET-OUTSIDE-THE-ROOT"
 
     struct Case: Sendable, CustomTestStringConvertible {

@@ -9,7 +9,7 @@ import Glibc
 
 /// Many clients at once, and a slow one among them. Bounded in count and time; no timing assertions beyond
 /// "finishes before a generous deadline".
-@Suite(.serialized) struct LoadTests {
+@Suite(.serialized, .tags(.slow), .fullRunOnly) struct LoadTests {
     /// Opens `connections` keep-alive connections at once; each fetches `requests` paths in turn and checks status
     /// and length. Prints one JSON line: {"ok": n, "failed": n, "errors": [...]}.
     static let client = #"""

@@ -7,7 +7,7 @@ import Testing
 /// --upstream` prints and a self-signed certificate made here: HTTP/2 through it, and a hundred low-latency
 /// viewers collapsed into about one request to the origin.
 @Suite(.enabled(if: RunningNginx.isAvailable && ExternalTool.isInstalled("openssl") && ExternalTool.isInstalled("curl")
-    && ExternalTool.isInstalled("python3")), .serialized)
+    && ExternalTool.isInstalled("python3")), .serialized, .tags(.network), .fullRunOnly)
 struct NginxEdgeTests {
     final class Edge {
         let site: TestSite
