@@ -1,5 +1,6 @@
 import FilterKit
 import FilterzCLI
+import Media
 import Foundation
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ enum SegmentBenchmark {
     static let seconds = 20
     static let ladder = [(1280, 720, 3000), (960, 540, 2000), (640, 360, 730)]
     /// The libx264 speed preset of both jobs (ours is `filterz record`'s default).
-    static let x264Preset = "superfast"
+    static let x264Preset = LadderSegmenter.Configuration.defaultX264Preset
 
     /// A preset of the benchmark: our filter values and the nearest ffmpeg chain.
     struct Variant {

@@ -18,7 +18,7 @@ final class VideoEncoder {
         /// True for fMP4 (parameter sets in the init segment); false for MPEG-TS (in band, at each IDR).
         var globalHeader: Bool
         /// libx264 speed preset.
-        var preset: String = "veryfast"
+        var preset: String = LadderSegmenter.Configuration.defaultX264Preset
         /// Encoder threads (0 = libx264's choice).
         var threads: Int = 0
     }

@@ -40,6 +40,12 @@ public final class LadderSegmenter {
         public var wallClockOrigin: Int64?
         /// libx264 speed preset.
         public var x264Preset: String
+        /// The speed preset when none is asked for: `superfast` keeps a live 720p ladder in real time on 2 cores.
+        public static let defaultX264Preset = "superfast"
+        /// The speed presets libx264 accepts, fastest first.
+        public static let x264Presets = [
+            "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow",
+        ]
         /// Threads per libx264 encoder (0 = its own choice). The renditions already encode in parallel,
         /// one worker thread each, so one thread per encoder avoids oversubscribing the cores.
         public var encoderThreads: Int
@@ -48,7 +54,7 @@ public final class LadderSegmenter {
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
-            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 1
+            wallClockOrigin: Int64? = nil, x264Preset: String = Configuration.defaultX264Preset, encoderThreads: Int = 1
         ) {
             self.outputFolder = outputFolder
             self.ladder = ladder

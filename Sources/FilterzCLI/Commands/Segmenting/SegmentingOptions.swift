@@ -19,10 +19,11 @@ struct SegmentingOptions {
                defaultValue: "1280x720@3000k,960x540@2000k,640x360@730k"),
         .value("--segment-duration", placeholder: "seconds", help: "Target segment duration (whole frames).", defaultValue: "6"),
         .value("--format", placeholder: "ts|fmp4", help: "Segment container: MPEG-TS, or fragmented MP4 (CMAF) with init.mp4.", defaultValue: "ts"),
-        .value("--x264-preset", placeholder: "name", help: "libx264 speed preset (ultrafast … veryslow); superfast keeps a live 720p ladder real time on 2 cores.", defaultValue: "superfast"),
+        .value("--x264-preset", placeholder: "name", help: "libx264 speed preset (ultrafast … veryslow); superfast keeps a live 720p ladder real time on 2 cores.",
+               defaultValue: LadderSegmenter.Configuration.defaultX264Preset),
     ]
 
-    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    static let x264Presets = LadderSegmenter.Configuration.x264Presets
 
     static func parse(_ args: ParsedArguments) throws(CLIError) -> SegmentingOptions {
         let preset = try PresetArgument.load(try args.required("--preset"))
@@ -36,7 +37,7 @@ struct SegmentingOptions {
         guard let container = ContainerFormat(rawValue: formatText) else {
             throw .usage("--format expects ts or fmp4, got '\(formatText)'")
         }
-        let x264Preset = args.value("--x264-preset") ?? "superfast"
+        let x264Preset = args.value("--x264-preset") ?? LadderSegmenter.Configuration.defaultX264Preset
         guard x264Presets.contains(x264Preset) else {
             throw .usage("--x264-preset expects one of \(x264Presets.joined(separator: ", ")), got '\(x264Preset)'")
         }
