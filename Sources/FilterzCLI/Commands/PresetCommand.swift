@@ -3,6 +3,8 @@ import Foundation
 
 /// `filterz preset show|check`: print a preset's 12 values, or validate a preset file key by key.
 enum PresetCommand {
+    static let showJSON = Option.flag("--json", help: "Print the preset as JSON with all 12 keys (the app's wire format).")
+
     static var command: Command {
         Command(
             CommandSpec(
@@ -22,11 +24,11 @@ enum PresetCommand {
                     beside the executable or in the package) or a path to a preset .json file.
                     """,
                 arguments: [ArgumentSpec("preset", help: "A preset name (e.g. warm-film) or a preset file path.")],
-                options: [.flag("--json", help: "Print the preset as JSON with all 12 keys (the app's wire format).")],
+                options: [showJSON.spec],
                 examples: ["filterz preset show noir", "filterz preset show --json ./looks/teal.json"]),
             action: { args, context in
                 let preset = try PresetLocator(environment: context.environment).load(try args.positional(0, "preset"))
-                if args.flag("--json") {
+                if try args.get(Self.showJSON) {
                     context.stdout.line(String(decoding: preset.jsonBytes(), as: UTF8.self))
                     return ExitCode.success
                 }

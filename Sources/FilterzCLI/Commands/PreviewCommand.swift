@@ -16,13 +16,7 @@ enum PreviewCommand {
                     right half is rendered with FilterKit's fast path, the same code the video pipeline uses. \
                     The PNG is encoded with libavcodec and written to a temporary name, then renamed.
                     """,
-                options: [
-                    .value("--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path."),
-                    .value("--seed", placeholder: "n", help: "Camera seed: the same seed gives the same frame.", defaultValue: "1"),
-                    .value("--size", placeholder: "WxH", help: "Size of each half in pixels.", defaultValue: "640x360"),
-                    .value("--at", placeholder: "seconds", help: "Camera time of the frame.", defaultValue: "1"),
-                    .value("--output", "-o", placeholder: "file.png", help: "Where to write the PNG."),
-                ],
+                options: [preset.spec, seed.spec, size.spec, at.spec, output.spec],
                 examples: [
                     "filterz preview --preset warm-film -o preview.png",
                     "filterz preview --preset ./my-look.json --seed 7 --size 360x640 --at 2.5 -o portrait.png",
@@ -30,12 +24,21 @@ enum PreviewCommand {
             action: run)
     }
 
+    static let preset = Option.required(
+        "--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path.")
+    static let seed = Option.integer(
+        "--seed", placeholder: "n", default: 1, in: 0...Int.max, help: "Camera seed: the same seed gives the same frame.")
+    static let size = Option.text("--size", placeholder: "WxH", default: "640x360", help: "Size of each half in pixels.")
+    static let at = Option.decimal(
+        "--at", placeholder: "seconds", default: 1, in: 0...86_400, help: "Camera time of the frame.")
+    static let output = Option.required("--output", "-o", placeholder: "file.png", help: "Where to write the PNG.")
+
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let presetArgument = try args.required("--preset")
-        let output = try args.required("--output")
-        let seed = try args.integer("--seed", default: 1, in: 0...Int.max)
-        let seconds = try args.decimal("--at", default: 1, in: 0...86_400)
-        let (width, height) = try parseSize(args.value("--size") ?? "640x360")
+        let presetArgument = try args.get(Self.preset)
+        let output = try args.get(Self.output)
+        let seed = try args.get(Self.seed)
+        let seconds = try args.get(Self.at)
+        let (width, height) = try parseSize(args.get(Self.size))
         let preset = try PresetLocator(environment: context.environment).load(presetArgument)
 
         let camera = SimulatedCamera(.init(

@@ -7,6 +7,18 @@ import Platform
 /// `filterz photo apply IN… --preset P (-o OUT | --out-dir D)`: filtered, upright copies with the metadata carried.
 enum PhotoApplyCommand {
     static let defaultQuality = 92
+    static let preset = Option.required(
+        "--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path.")
+    static let output = Option.optional(
+        "--output", "-o", placeholder: "file",
+        help: "Where to write the result of a single input (.jpg, .jpeg, .png or .heic).")
+    static let outDir = Option.optional(
+        "--out-dir", placeholder: "folder", help: "Write each result into this folder, under its input's name.")
+    static let quality = Option.integer(
+        "--quality", placeholder: "1-100", default: defaultQuality, in: 1...100, help: "JPEG and HEIC quality.")
+    static let keepOriginal = Option.optional(
+        "--keep-original", placeholder: "folder",
+        help: "Also write each source, byte for byte, into this folder (as the app uploads original and filtered together).")
 
     static var command: Command {
         Command(
@@ -24,11 +36,7 @@ enum PhotoApplyCommand {
                     """,
                 arguments: [ArgumentSpec("input", help: "Photos to filter (JPEG, PNG, HEIC).", isVariadic: true)],
                 options: [
-                    .value("--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path."),
-                    .value("--output", "-o", placeholder: "file", help: "Where to write the result of a single input (.jpg, .jpeg, .png or .heic)."),
-                    .value("--out-dir", placeholder: "folder", help: "Write each result into this folder, under its input's name."),
-                    .value("--quality", placeholder: "1-100", help: "JPEG and HEIC quality.", defaultValue: "\(defaultQuality)"),
-                    .value("--keep-original", placeholder: "folder", help: "Also write each source, byte for byte, into this folder (as the app uploads original and filtered together)."),
+                    preset.spec, output.spec, outDir.spec, quality.spec, keepOriginal.spec,
                 ],
                 examples: [
                     "filterz photo apply IMG_0001.jpg --preset warm-film -o IMG_0001-warm.jpg",
@@ -40,9 +48,10 @@ enum PhotoApplyCommand {
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let inputs = args.positionals
         guard !inputs.isEmpty else { throw CLIError.usage("missing argument <input>") }
-        let presetArgument = try args.required("--preset")
-        let quality = try args.integer("--quality", default: defaultQuality, in: 1...100)
-        let output = args.value("--output"), outDir = args.value("--out-dir")
+        let presetArgument = try args.get(Self.preset)
+        let quality = try args.get(Self.quality)
+        let output = try args.get(Self.output), outDir = try args.get(Self.outDir)
+        let keepOriginal = try args.get(Self.keepOriginal)
         switch (output, outDir) {
         case (nil, nil): throw CLIError.usage("give -o/--output (one input) or --out-dir")
         case (.some, .some): throw CLIError.usage("give either -o/--output or --out-dir, not both")
@@ -51,14 +60,14 @@ enum PhotoApplyCommand {
         }
         if let output, PhotoFormat.forOutput(output) == nil { throw CLIError.usage(PhotoError.unsupportedOutput(output).description) }
         let preset = try PresetLocator(environment: context.environment).load(presetArgument)
-        for folder in [outDir, args.value("--keep-original")].compactMap({ $0 }) {
+        for folder in [outDir, keepOriginal].compactMap({ $0 }) {
             do {
                 try AtomicFile.makeFolder(folder)
             } catch {
                 throw CLIError.input("\(folder): cannot create folder: \(error.reason)")
             }
         }
-        let plan = PhotoBatch.plan(inputs: inputs, output: output, outDir: outDir, keepOriginal: args.value("--keep-original"))
+        let plan = PhotoBatch.plan(inputs: inputs, output: output, outDir: outDir, keepOriginal: keepOriginal)
         let batch = PhotoBatch(jobs: plan.jobs, values: preset.values, quality: quality, context: context)
         for problem in plan.problems { context.stderr.line("\(problem.input): error: \(problem.message)") }
         let summary = batch.run()

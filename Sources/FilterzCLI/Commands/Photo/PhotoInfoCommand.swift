@@ -5,6 +5,8 @@ import Photos
 
 /// `filterz photo info IN [--json]`: the app's detail screen for one photo.
 enum PhotoInfoCommand {
+    static let json = Option.flag("--json", help: "Print the details as one JSON object (snake_case keys; absent fields left out).")
+
     static var command: Command {
         Command(
             CommandSpec(
@@ -19,7 +21,7 @@ enum PhotoInfoCommand {
                     photo, 2 when it cannot be read.
                     """,
                 arguments: [ArgumentSpec("input", help: "A JPEG, PNG or HEIC/HEIF photo.")],
-                options: [.flag("--json", help: "Print the details as one JSON object (snake_case keys; absent fields left out).")],
+                options: [json.spec],
                 examples: ["filterz photo info IMG_0001.heic", "filterz photo info IMG_0001.jpg --json"]),
             action: run)
     }
@@ -38,7 +40,7 @@ enum PhotoInfoCommand {
         for warning in details.warnings where warning.severity == .warning {
             context.stderr.line("\(path): \(warning.description)")
         }
-        if args.flag("--json") {
+        if try args.get(Self.json) {
             context.stdout.line(PhotoInfoReport.json(details, file: path).rendered())
         } else {
             context.stdout.write(PhotoInfoReport.text(details, file: path))
