@@ -42,18 +42,18 @@ enum TraceLoader {
 
     /// `--trace FILE`, or `--bandwidth RATE [--latency TIME]`.
     static func network(_ args: ParsedArguments) throws(CLIError) -> NetworkTrace {
-        if let path = args.value("--trace") {
-            if args.value("--bandwidth") != nil { throw .usage("give either --trace or --bandwidth, not both") }
+        if let path = try args.get(SimulateCommand.trace) {
+            if try args.get(SimulateCommand.bandwidth) != nil { throw .usage("give either --trace or --bandwidth, not both") }
             return try load(path)
         }
-        guard let rate = args.value("--bandwidth") else {
+        guard let rate = try args.get(SimulateCommand.bandwidth) else {
             throw .usage("missing network: --trace FILE, --traces DIR or --bandwidth RATE")
         }
         let bitsPerSecond = try Quantity.bitsPerSecond(rate, option: "--bandwidth")
         guard SimulationLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
             throw .usage("--bandwidth expects a rate in 1kbps…100gbps, got '\(rate)'")
         }
-        let latencyText = args.value("--latency") ?? "40ms"
+        let latencyText = try args.get(SimulateCommand.latency)
         let latency = try Quantity.seconds(latencyText, option: "--latency")
         guard SimulationLimits.latencyMilliseconds.contains(latency * 1000) else {
             throw .usage("--latency expects a time in 0…60s, got '\(latencyText)'")
@@ -140,14 +140,14 @@ struct ViewerSchedule {
 
     static func parse(_ args: ParsedArguments, manifest: StreamManifest) throws(CLIError) -> ViewerSchedule {
         var schedule = ViewerSchedule()
-        for text in args.values("--rotate") {
+        for text in try args.get(SimulateCommand.rotate) {
             let (time, value) = try split(text, option: "--rotate")
             guard let orientation = Orientation(rawValue: value.lowercased()) else {
                 throw .usage("--rotate expects T:portrait or T:landscape, got '\(text)'")
             }
             schedule.entries.append(.rotate(time, orientation))
         }
-        for text in args.values("--select") {
+        for text in try args.get(SimulateCommand.select) {
             let (time, value) = try split(text, option: "--select")
             if value.lowercased() == "auto" {
                 schedule.entries.append(.select(time, .auto, "auto"))
@@ -160,14 +160,14 @@ struct ViewerSchedule {
                     "--select: no quality '\(value)'; the stream has \(manifest.levelNames.joined(separator: ", ")) (or auto, or an index)")
             }
         }
-        for text in args.values("--seek") {
+        for text in try args.get(SimulateCommand.seek) {
             let (time, value) = try split(text, option: "--seek")
             guard let target = Double(value), target >= 0, target <= SimulationLimits.maximumStreamSeconds else {
                 throw .usage("--seek expects T:POSITION with POSITION in 0…86400 seconds, got '\(text)'")
             }
             schedule.entries.append(.seek(time, target))
         }
-        if let language = args.value("--subtitles") {
+        if let language = try args.get(SimulateCommand.subtitles) {
             schedule.entries.append(.subtitles(language.lowercased() == "off" ? nil : language))
         }
         return schedule

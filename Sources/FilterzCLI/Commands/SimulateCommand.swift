@@ -7,6 +7,37 @@ import Simulation
 /// `filterz simulate`: replays a stream over a network trace through the quality selector and the playback
 /// machine in virtual time, and reports QoE, the per-segment log, viewer actions, stalls and a plot.
 enum SimulateCommand {
+    static let trace = Option.optional("--trace", placeholder: "FILE", help: "Network trace (JSON, see shared/traces/FORMAT.md).")
+    static let traces = Option.optional("--traces", placeholder: "DIR", help: "Run every *.json trace under DIR (batch).")
+    static let bandwidth = Option.optional(
+        "--bandwidth", placeholder: "RATE", help: "Constant link instead of a trace, 1kbps…100gbps, e.g. 3mbps.")
+    static let latency = Option.text(
+        "--latency", placeholder: "TIME", default: "40ms", help: "Request latency of the constant link, 0…60s.")
+    static let abr = Option.repeatable(
+        "--abr", placeholder: "RULE", help: "throughput|bba|bola|mpc|filterz (repeat to compare; default filterz).")
+    static let buffer = Option.decimal(
+        "--buffer", placeholder: "SECONDS", default: 60, in: 1...3600, help: "Buffer cap in seconds, 1…3600.")
+    static let startup = Option.optionalDecimal(
+        "--startup", placeholder: "SECONDS", in: 0...3600,
+        help: "Start playback once this much is buffered, 0…3600 (default: first segment).")
+    static let viewport = Option.optional(
+        "--viewport", placeholder: "WxH@S",
+        help: "Screen in points (1…10000) and scale (1…10), e.g. 390x844@3 (caps quality).")
+    static let rotate = Option.repeatable(
+        "--rotate", placeholder: "T:ORIENTATION", help: "At T seconds (0…604800) rotate to portrait|landscape.")
+    static let select = Option.repeatable(
+        "--select", placeholder: "T:QUALITY", help: "At T seconds pick a quality (540p, index, or auto).")
+    static let seek = Option.repeatable(
+        "--seek", placeholder: "T:POSITION", help: "At T seconds seek to POSITION seconds (0…86400).")
+    static let subtitles = Option.optional(
+        "--subtitles", placeholder: "LANG", help: "Subtitle language to select at start (or off).")
+    static let grid = Option.decimal(
+        "--grid", placeholder: "MS", default: 100, in: 1...10_000,
+        help: "Time grid of the offline optimum, 1…10000 milliseconds.")
+    static let noOptimum = Option.flag("--no-optimum", help: "Skip the offline optimum.")
+    static let json = Option.flag("--json", help: "Print JSON: summary, segments, events (batch: per rule and per trace).")
+    static let plot = Option.optional("--plot", placeholder: "FILE", help: "Write an SVG timeline (single trace).")
+
     static var command: Command {
         Command(
             CommandSpec(
@@ -24,22 +55,9 @@ enum SimulateCommand {
                     """,
                 arguments: [ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")],
                 options: [
-                    .value("--trace", placeholder: "FILE", help: "Network trace (JSON, see shared/traces/FORMAT.md)."),
-                    .value("--traces", placeholder: "DIR", help: "Run every *.json trace under DIR (batch)."),
-                    .value("--bandwidth", placeholder: "RATE", help: "Constant link instead of a trace, 1kbps…100gbps, e.g. 3mbps."),
-                    .value("--latency", placeholder: "TIME", help: "Request latency of the constant link, 0…60s.", defaultValue: "40ms"),
-                    .repeatable("--abr", placeholder: "RULE", help: "throughput|bba|bola|mpc|filterz (repeat to compare; default filterz)."),
-                    .value("--buffer", placeholder: "SECONDS", help: "Buffer cap in seconds, 1…3600.", defaultValue: "60"),
-                    .value("--startup", placeholder: "SECONDS", help: "Start playback once this much is buffered, 0…3600 (default: first segment)."),
-                    .value("--viewport", placeholder: "WxH@S", help: "Screen in points (1…10000) and scale (1…10), e.g. 390x844@3 (caps quality)."),
-                    .repeatable("--rotate", placeholder: "T:ORIENTATION", help: "At T seconds (0…604800) rotate to portrait|landscape."),
-                    .repeatable("--select", placeholder: "T:QUALITY", help: "At T seconds pick a quality (540p, index, or auto)."),
-                    .repeatable("--seek", placeholder: "T:POSITION", help: "At T seconds seek to POSITION seconds (0…86400)."),
-                    .value("--subtitles", placeholder: "LANG", help: "Subtitle language to select at start (or off)."),
-                    .value("--grid", placeholder: "MS", help: "Time grid of the offline optimum, 1…10000 milliseconds.", defaultValue: "100"),
-                    .flag("--no-optimum", help: "Skip the offline optimum."),
-                    .flag("--json", help: "Print JSON: summary, segments, events (batch: per rule and per trace)."),
-                    .value("--plot", placeholder: "FILE", help: "Write an SVG timeline (single trace)."),
+                    trace.spec, traces.spec, bandwidth.spec, latency.spec, abr.spec, buffer.spec, startup.spec,
+                    viewport.spec, rotate.spec, select.spec, seek.spec, subtitles.spec, grid.spec, noOptimum.spec,
+                    json.spec, plot.spec,
                 ],
                 examples: [
                     "filterz simulate ../shared/manifests/pensieve_envivio_48.json --trace ../shared/traces/json/pensieve_norway/norway_bus_1.json",
@@ -51,7 +69,7 @@ enum SimulateCommand {
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let streamArgument = try args.positional(0, "stream")
-        let rules = try args.values("--abr").map { (name: String) throws(CLIError) -> ABRRuleKind in
+        let rules = try args.get(Self.abr).map { (name: String) throws(CLIError) -> ABRRuleKind in
             guard let rule = ABRRuleKind(rawValue: name) else {
                 throw .usage("--abr expects one of \(ABRRuleKind.allCases.map(\.rawValue).joined(separator: "|")), got '\(name)'")
             }
@@ -59,17 +77,17 @@ enum SimulateCommand {
         }
         let manifest = try StreamLoader.load(streamArgument)
         var configuration = SessionConfiguration()
-        configuration.bufferCapSeconds = try args.decimal("--buffer", default: 60, in: 1...3600)
-        if args.value("--startup") != nil {
-            configuration.startupThresholdSeconds = try args.decimal("--startup", default: 0, in: 0...3600)
+        configuration.bufferCapSeconds = try args.get(Self.buffer)
+        if let startup = try args.get(Self.startup) {
+            configuration.startupThresholdSeconds = startup
         }
-        let screen = try args.value("--viewport").map { (text: String) throws(CLIError) in try Screen.parse(text) }
+        let screen = try args.get(Self.viewport).map { (text: String) throws(CLIError) in try Screen.parse(text) }
         configuration.viewport = screen?.viewport(.portrait)
-        let grid = try args.decimal("--grid", default: 100, in: 1...10_000)
-        let withOptimum = !args.flag("--no-optimum")
+        let grid = try args.get(Self.grid)
+        let withOptimum = try !args.get(Self.noOptimum)
         let schedule = try ViewerSchedule.parse(args, manifest: manifest)
 
-        if let folder = args.value("--traces") {
+        if let folder = try args.get(Self.traces) {
             let traces = try TraceLoader.loadFolder(folder)
             let chosen = rules.isEmpty ? [ABRRuleKind.filterz] : rules
             let results = BatchSimulation.run(
@@ -77,7 +95,7 @@ enum SimulateCommand {
                 withOptimum: withOptimum, gridMilliseconds: grid)
             if let unfinished = results.lazy.compactMap(\.unfinished).first { throw .failure(unfinished.description) }
             let report = BatchReport(results: results, rules: chosen)
-            if args.flag("--json") {
+            if try args.get(Self.json) {
                 context.stdout.line(report.json().rendered(indent: nil))
             } else {
                 context.stdout.write(report.text())
@@ -108,7 +126,7 @@ enum SimulateCommand {
                 result.offlineOptimumError = error
             }
         }
-        if let path = args.value("--plot") {
+        if let path = try args.get(Self.plot) {
             let svg = TimelinePlot.svg(result, manifest: manifest, trace: trace)
             do {
                 try AtomicFile.write(svg, to: path)  // a viewer never sees half a plot
@@ -116,7 +134,7 @@ enum SimulateCommand {
                 throw .input("cannot write \(path): \(error.reason)")
             }
         }
-        if args.flag("--json") {
+        if try args.get(Self.json) {
             context.stdout.line(SessionReport.json(result, manifest: manifest).rendered(indent: nil))
         } else {
             context.stdout.write(SessionReport.text(result, manifest: manifest))

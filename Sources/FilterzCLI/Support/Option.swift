@@ -114,6 +114,22 @@ extension Option where Value == Double {
     }
 }
 
+extension Option where Value == Double? {
+    /// A finite decimal number within `range`, or nil when absent.
+    public static func optionalDecimal(
+        _ names: String..., placeholder: String, in range: ClosedRange<Double>, help: String
+    ) -> Option {
+        let spec = valueSpec(names, placeholder, help, nil)
+        return Option(spec: spec) { given throws(CLIError) in
+            guard let text = given.last else { return nil }
+            guard let number = Double(text), number.isFinite, range.contains(number) else {
+                throw .usage("\(spec.name) expects a number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+    }
+}
+
 private func valueSpec(_ names: [String], _ placeholder: String, _ help: String, _ defaultValue: String?)
     -> OptionSpec
 {
