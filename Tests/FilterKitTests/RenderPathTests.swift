@@ -1,4 +1,4 @@
-import FilterKit
+@_spi(Benchmarks) import FilterKit
 import Testing
 
 @Suite struct RenderPathTests {
@@ -8,7 +8,7 @@ import Testing
 
     @Test(arguments: [FilterRenderer.Path.fast, .reference])
     func stillAndVideoPathsGiveTheSameBytes(path: FilterRenderer.Path) {
-        let renderer = FilterRenderer(values: Self.allTwelve, path: path)
+        let renderer = FilterRenderer(values: Self.allTwelve, path: path, threads: allCores)
         let frame = TestFrames.camera()
         let still = renderer.renderImage(frame)
         var video = Frame(rgbaWidth: 1, height: 1)
@@ -22,14 +22,14 @@ import Testing
     @Test func neutralReturnsTheInputBitForBit() {
         let frame = TestFrames.random(width: 33, height: 17, seed: 4, bytesPerRow: 33 * 4 + 12)
         for path in [FilterRenderer.Path.fast, .reference] {
-            let out = FilterRenderer(values: .neutral, path: path).renderImage(frame)
+            let out = FilterRenderer(values: .neutral, path: path, threads: allCores).renderImage(frame)
             #expect(out == frame)  // padding bytes included
             var video = TestFrames.camera()
-            FilterRenderer(values: .neutral, path: path).renderFrame(frame, into: &video)
+            FilterRenderer(values: .neutral, path: path, threads: allCores).renderFrame(frame, into: &video)
             #expect(video == frame)
         }
         let yuv = YUVConversion.toYUV420(TestFrames.camera())
-        #expect(FilterRenderer(values: .neutral).renderImage(yuv) == yuv)
+        #expect(FilterRenderer(values: .neutral, threads: allCores).renderImage(yuv) == yuv)
     }
 
     @Test func paddedRowsRenderLikePackedRows() {
@@ -38,7 +38,7 @@ import Testing
         for y in 0..<13 {
             for x in 0..<84 { padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x] }
         }
-        let renderer = FilterRenderer(values: Self.allTwelve)
+        let renderer = FilterRenderer(values: Self.allTwelve, threads: allCores)
         #expect(renderer.renderImage(padded).packedBytes() == renderer.renderImage(packed).packedBytes())
     }
 
@@ -99,7 +99,7 @@ import Testing
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
         let yuv = YUVConversion.toYUV420(rgba)
-        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000))
+        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000), threads: allCores)
         let out = renderer.renderImage(yuv)
         #expect(out.format == .yuv420p && out.width == yuv.width && out.height == yuv.height)
         let expected = YUVConversion.toYUV420(renderer.renderImage(YUVConversion.toRGBA(yuv)))
@@ -118,8 +118,8 @@ import Testing
 
     @Test func samplePresetsWithoutSteepCurvesUseTheLookupTable() {
         for preset in TestFrames.samplePresets where ["warm-film", "noir", "faded", "dreamy", "crisp"].contains(preset.name) {
-            #expect(FilterRenderer(values: preset.values).colourMethod == .lookupTable, "\(preset.name)")
+            #expect(FilterRenderer(values: preset.values, threads: allCores).colourMethod == .lookupTable, "\(preset.name)")
         }
-        #expect(FilterRenderer(values: .neutral).colourMethod == .none)
+        #expect(FilterRenderer(values: .neutral, threads: allCores).colourMethod == .none)
     }
 }

@@ -1,17 +1,19 @@
+import Foundation  // ProcessInfo
 import Synchronization
 
 /// Keeps the fast path's frame-sized work buffers between frames, so a video does not allocate (and
 /// page-fault in) tens of megabytes per frame. Thread-safe; buffers are matched by byte size; at most
-/// `limit` idle buffers are kept: six per core, as callers such as `filterz record` run one single-threaded
-/// render per core side by side (a render holds the blurred image and the vignette's column terms, and each core
-/// running the blur's vertical passes a strip of rows and its rings: four on one thread).
+/// `limit` idle buffers are kept: six per core of the machine. That is a memory cap, not a thread count: callers
+/// such as `filterz record` run one single-threaded render per core side by side on copies of one renderer (a
+/// render holds the blurred image and the vignette's column terms, and each thread running the blur's vertical
+/// passes a strip of rows and its rings: four on one thread).
 final class ScratchPool: Sendable {
     private struct Idle: @unchecked Sendable {  // raw memory owned by the pool while idle
         var buffers: [Int: [UnsafeMutableRawPointer]] = [:]
         var count = 0
     }
     private let idle = Mutex(Idle())
-    private let limit = max(12, 6 * ProcessInfoCores.active)
+    private let limit = max(12, 6 * ProcessInfo.processInfo.activeProcessorCount)
 
     /// An uninitialised buffer of `count` elements (reused when one of the same size is idle).
     func take<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {

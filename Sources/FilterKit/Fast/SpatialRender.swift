@@ -104,64 +104,9 @@ struct SpatialRender {
 
     /// The streamed row stage on `band` (number `index` of the section's bands, for `progress`).
     private func rowStage(_ band: Range<Int>, index: Int, _ context: RowContext, blurred: BlurTarget?, progress: RowProgress?) {
-        let values = values, width = width, height = height, rows = rows, renderer = renderer, byteTable = byteTable
-        let writer = context.writer, rowHasFirstAlpha = context.rowHasFirstAlpha, firstAlpha = context.firstAlpha
-        let sharpen = values.sharpness > 0
-            ? SharpenRows(band: band, width: width, height: height, amount: Float(values.sharpness)) : nil
-        let blur = blurred.map {
-            HorizontalBlur(width: width, box: context.blurBox, passes: SpatialSteps.blurPasses, output: $0.buffer,
-                           firstRow: $0.firstRow)
-        }
-        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-        /// Without a sharpen mask, the guided filter's output row (`PackedRGB`).
-        let packedLine = PackedRGB.allocateFloats(PackedRGB.rowFloats(width))
-        defer {
-            line.deallocate()
-            packedLine.deallocate()
-        }
-        /// Notes whether the band's row y has the first pixel's alpha throughout (with a blur).
-        func checkAlpha(_ y: Int) {
-            if let rowHasFirstAlpha, band.contains(y) { rowHasFirstAlpha[y] = rows.alpha(firstAlpha, fills: y) }
-        }
-        /// Where row y after every step before the blur is written: the blur's next row, or a line.
-        func destination(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blur?.nextRow ?? line }
-        /// Row y after every step before the blur, written to `destination(y)`.
-        func finished(_ y: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>) {
-            guard let blur else { return writer.store(row, y: y, x0: 0, count: width) }
-            if let done = blur.rowWritten(y) { progress?.written(through: done, band: index) }
-        }
-        /// Where image row y (after the colour step and the guided filter) is written, `PackedRGB`.
-        func target(_ y: Int) -> UnsafeMutablePointer<Float> { sharpen?.imageRow(y) ?? packedLine }
-        func rowDone(_ y: Int) {
-            if let sharpen {
-                sharpen.rowWritten(y, into: destination, emit: finished)
-            } else {
-                let row = destination(y)
-                for x in 0..<width { row[x] = PackedRGB.load(packedLine, x) }
-                finished(y, row)
-            }
-        }
-        let packedColours = { (y: Int, row: UnsafeMutablePointer<Float>) in
-            rows.fineColours(renderer.colourStep, table: byteTable, row: y, packed: row)
-            checkAlpha(y)
-        }
-        let inputRows = sharpen?.inputRows ?? band
-        if values.noiseReduction > 0 {
-            context.frame.guidedFilter(rows: inputRows, packedColours,
-                                       epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)),
-                                       target: target, rowDone: rowDone)
-        } else if sharpen != nil {
-            for y in inputRows {
-                packedColours(y, target(y))
-                rowDone(y)
-            }
-        } else {
-            for y in inputRows {
-                rows.fineColours(renderer.colourStep, table: byteTable, row: y, into: destination(y))
-                checkAlpha(y)
-                finished(y, destination(y))
-            }
-        }
-        if let done = blur?.flush() { progress?.written(through: done, band: index) }
+        let stage = BandRowStage(band: band, index: index, rows: rows, renderer: renderer, byteTable: byteTable,
+                                 context: context, blurred: blurred, progress: progress)
+        defer { stage.release() }
+        stage.run()
     }
 }
