@@ -1,8 +1,8 @@
 /// The simulated camera's sensor noise: zero-mean triangular noise (σ = `level` code values) per colour
 /// channel, added with saturation, the same for the same seed and frame.
 ///
-/// Drawing a random number and rounding a `Float` per sample made the noise most of the camera's cost.
-/// Instead the noise values are made once per camera into a seeded field of `fieldPixels` RGBA offsets
+/// Rather than a random number and a rounded `Float` per sample (which would be most of the camera's cost),
+/// the noise values are made once per camera into a seeded field of `fieldPixels` RGBA offsets
 /// (alpha 0), and each row of each frame adds a window of that field starting at a position hashed from
 /// (seed, frame, row): byte-wise saturating adds, 16 samples at a time. Rows and frames still differ (the
 /// windows start at 65,536 possible places), so an encoder sees noise that changes every frame.

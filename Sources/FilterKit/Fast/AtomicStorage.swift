@@ -4,7 +4,7 @@ import Synchronization
 /// `count` atomic `UInt32`s at a stable address, freed with their owner.
 ///
 /// Aligned to 2 MiB and marked for transparent huge pages (`madvise`, a hint the kernel may ignore): a frame's
-/// lookups land all over the 64 MB table, and with 4 KiB pages nearly every one also missed the TLB.
+/// lookups land all over the 64 MB table, and with 4 KiB pages nearly every one would also miss the TLB.
 final class AtomicStorage: Sendable {
     nonisolated(unsafe) let pointer: UnsafeMutablePointer<Atomic<UInt32>>
     let count: Int

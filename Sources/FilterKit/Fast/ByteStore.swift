@@ -5,8 +5,8 @@
 /// with NaN handling per lane), scaled to 0…255
 /// and rounded to the nearest code, ties to even, by adding 1.5 · 2²³: the code is then the low byte of the
 /// sum's bit pattern, so the truncation to bytes is the conversion. Same arithmetic per lane as
-/// `FastRenderer.code`, so the bytes equal the one-pixel `FastRenderer.storeBytes`; only the instruction count
-/// differs (no scalar clamp, conversion and shift per channel).
+/// `FastRenderer.code`, so the bytes equal the one-pixel `FastRenderer.storeBytes`, with no scalar clamp,
+/// conversion and shift per channel.
 enum ByteStore {
     /// Where the alpha bytes come from.
     enum Alpha {

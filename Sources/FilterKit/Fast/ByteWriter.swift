@@ -70,8 +70,8 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
         }
         // ρ² = dx²/h² + dy²/h²: the column term per pixel, the row term once per row. The gains of up to
         // `gainRun` pixels go to a small buffer first, four at a time, and the store then reads them one per
-        // pixel: computed where each pixel takes its lane, the optimiser turned the four-lane arithmetic into a
-        // scalar chain per lane (32 instructions per four pixels instead of 5). Same arithmetic per pixel.
+        // pixel, so the gains are computed as four-lane vectors and not as a scalar chain per lane. Same
+        // arithmetic per pixel.
         let dy = Double(y) + 0.5 - Double(height) / 2
         let dy2 = Float(dy * dy / halfDiagonalSquared), k = k
         withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.gainRun) { buffer in

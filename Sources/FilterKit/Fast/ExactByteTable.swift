@@ -54,9 +54,8 @@ final class ExactByteTable: Sendable {
 
     /// Maps every pixel of the source rows to the output rows (a `.bytes` table; alpha copied), split by rows.
     ///
-    /// Each band calls `applyRow`, a method, not a closure: when the pixel loop's store was a closure handed
-    /// through `RowBands`, the bands called it once per pixel (the closure could not be inlined into the
-    /// `concurrentPerform` body), and splitting a frame across two cores cost twice the CPU of one thread.
+    /// Each band calls `applyRow`, a method, not a closure handed through `RowBands`: such a closure cannot be
+    /// inlined into the `concurrentPerform` body, and the pixel loop would call it once per pixel.
     func apply(_ rows: SourceRows, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
         nonisolated(unsafe) let output = output  // the bands write disjoint rows
         RowBands.run(count: rows.height, threads: rows.threads) { band in

@@ -10,8 +10,8 @@ struct Planar {
     static let verticalBlockRows = 64
 
     /// Columns per strip of the blur's vertical passes. 128: each strip row copied, and each finished row stored,
-    /// is 1.5 KB and 512 bytes in a row (with 32 columns the rings fit L1, but the copies and stores were 384 and
-    /// 128 bytes a frame row apart, and a 720p all-12 frame took about 10 % more CPU).
+    /// is 1.5 KB and 512 bytes in a row (narrower strips keep the rings in L1 but turn the copies and stores into
+    /// short runs a frame row apart).
     static var stripColumns: Int { 128 }
 
     /// The strips `verticalBlur(strip:…)` takes, left to right.

@@ -78,7 +78,7 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     /// by the next; the last spills one float past the pixels).
     @inline(always)
     func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, packed d: UnsafeMutablePointer<Float>) {
-        // A 16-byte copy, not `PackedRGB.store`: here the optimiser left its `storeBytes` a call per pixel.
+        // The bytes `PackedRGB.store` writes, as one 16-byte copy that is inlined into the pixel loop.
         fineColours(step, table: table, row: y) { x, c in
             withUnsafeBytes(of: c) { UnsafeMutableRawPointer(d + 3 &* x).copyMemory(from: $0.baseAddress!, byteCount: 16) }
         }

@@ -89,7 +89,7 @@ public struct FilterzRule: ABRRule {
     }
 }
 
-/// Tunables of `FilterzRule` (defaults tuned on the shared traces; see README "Simulation").
+/// Tunables of `FilterzRule`; the defaults are the values the rule is evaluated with on the shared traces.
 public struct FilterzParameters: Sendable, Hashable {
     /// Segments planned ahead exhaustively.
     public var horizon: Int
