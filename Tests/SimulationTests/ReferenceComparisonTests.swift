@@ -109,7 +109,7 @@ struct ReferenceComparisonTests {
     /// Whether Sabre's throughput rule would abandon this download of ours: at some check (every 12,000 bits
     /// after the first 0.5 s) the download, projected at its throughput so far, ends after 1.8 segment
     /// durations, and a lower level (by that throughput × 0.9) would be smaller than what is left.
-    static func sabreCouldAbandon(_ record: SegmentRecord, trace: NetworkTrace, manifest: StreamManifest) -> Bool {
+    static func sabreCouldAbandon(_ record: SegmentLogEntry, trace: NetworkTrace, manifest: StreamManifest) -> Bool {
         let segmentMilliseconds = manifest.segmentDurationMilliseconds
         let bitrates = manifest.bitratesKilobitsPerSecond
         let size = Double(record.bytes) * 8

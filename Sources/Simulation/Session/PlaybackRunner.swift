@@ -46,7 +46,7 @@ struct Runner {
     var lastReason = "start"
 
     // Records.
-    var segments: [SegmentRecord] = []
+    var segments: [SegmentLogEntry] = []
     var events: [SessionEvent] = []
     var timeline: [(time: Double, level: Double)] = []
     /// Downloaded media waiting to be played: (start, end, level), in media order.
@@ -161,7 +161,7 @@ struct Runner {
         perform(machine.handle(.segmentLoaded(flight.id, download)))
         queue.append((flight.request.startSeconds, flight.request.endSeconds, flight.request.variantIndex))
         let transfer = max(flight.download.transferMilliseconds, 1e-9)
-        segments.append(SegmentRecord(
+        segments.append(SegmentLogEntry(
             index: flight.segmentIndex, requestTimeSeconds: flight.startedAt, idleBeforeSeconds: 0,
             variant: flight.request.variantIndex, bytes: flight.bytes,
             downloadSeconds: flight.download.totalMilliseconds / 1000,

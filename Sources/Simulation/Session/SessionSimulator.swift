@@ -41,7 +41,7 @@ struct SegmentLoop {
     var nextSegment = 0
     var previousLevel: Int?
     var playedLevels: [Int] = []
-    var segments: [SegmentRecord] = []
+    var segments: [SegmentLogEntry] = []
     var events: [SessionEvent] = []
     var timeline: [(time: Double, level: Double)] = []
     /// The segment whose download the session bound cut, if any.
@@ -139,7 +139,7 @@ struct SegmentLoop {
             timeToFirstByteSeconds: download.latencyMilliseconds / 1000)
         if keepLog {
             timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000))
-            segments.append(SegmentRecord(
+            segments.append(SegmentLogEntry(
                 index: k, requestTimeSeconds: requestAt / 1000, idleBeforeSeconds: idle / 1000, variant: level,
                 bytes: bytesTable[k][level], downloadSeconds: time / 1000,
                 latencySeconds: download.latencyMilliseconds / 1000,

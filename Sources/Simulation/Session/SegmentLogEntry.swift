@@ -1,5 +1,5 @@
-/// One downloaded segment in a session's log.
-public struct SegmentRecord: Sendable, Hashable, Codable {
+/// One downloaded segment in a session's log (`SessionResult.segments`).
+public struct SegmentLogEntry: Sendable, Hashable, Codable {
     /// Media segment number.
     public var index: Int
     /// When the request was issued, seconds of virtual time.
