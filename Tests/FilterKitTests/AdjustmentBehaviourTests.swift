@@ -1,3 +1,4 @@
+import FilterzTestSupport
 import FilterKit
 import Testing
 
@@ -129,7 +130,7 @@ import Testing
     func noiseReductionLowersNoiseOnFlatPatchesAndKeepsEdges(path: FilterRenderer.Path) {
         // Left half grey 80, right half grey 180, both with seeded noise of σ ≈ 6 codes.
         var frame = Frame(rgbaWidth: 40, height: 24)
-        var generator = SplitMix64(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         for y in 0..<24 {
             for x in 0..<40 {
                 let base = x < 20 ? 80.0 : 180.0

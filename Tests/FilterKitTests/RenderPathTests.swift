@@ -117,7 +117,10 @@ import Testing
     }
 
     @Test func samplePresetsWithoutSteepCurvesUseTheLookupTable() {
-        for preset in TestFrames.samplePresets where ["warm-film", "noir", "faded", "dreamy", "crisp"].contains(preset.name) {
+        let names = ["warm-film", "noir", "faded", "dreamy", "crisp"]
+        let presets = TestFrames.samplePresets.filter { names.contains($0.name) }
+        #expect(presets.count == names.count, "sample presets found: \(presets.map(\.name))")
+        for preset in presets {
             #expect(FilterRenderer(values: preset.values, threads: allCores).colourMethod == .lookupTable, "\(preset.name)")
         }
         #expect(FilterRenderer(values: .neutral, threads: allCores).colourMethod == .none)

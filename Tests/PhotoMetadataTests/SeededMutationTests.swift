@@ -1,3 +1,4 @@
+import FilterzTestSupport
 import FilterKit
 import PhotoMetadata
 import Testing
@@ -10,7 +11,7 @@ import Testing
     static let rounds = 1500
 
     /// One mutation of `bytes`, chosen by `random`.
-    static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
         var out = bytes
         guard !out.isEmpty else { return [UInt8(truncatingIfNeeded: random.next())] }
         let at = Int(random.next() % UInt64(out.count))
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func mutatedEXIFIsReadWithinLimitsAndWritesBackAsRead() {
-        var random = SplitMix64(seed: 0x5EED_0021)
+        var random = SeededGenerator(seed: 0x5EED_0021)
         let seed = Self.exifSeed
         var input = seed
         for round in 0..<Self.rounds {
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func mutatedJPEGAndPNGMetadataIsReadWithoutTrapping() {
-        var random = SplitMix64(seed: 0x5EED_0022)
+        var random = SeededGenerator(seed: 0x5EED_0022)
         let icc = ContainerMetadataTests.iccProfile(name: "Display P3") + [UInt8](repeating: 3, count: 300)
         let jpeg = ContainerMetadataTests.jpeg([
             ContainerMetadataTests.segment(0xE0, Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0]),

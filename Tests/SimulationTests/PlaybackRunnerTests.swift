@@ -34,6 +34,8 @@ import Testing
 
     @Test(arguments: ABRRuleKind.allCases)
     func machineDrivenRunEqualsTheFastLoop(rule: ABRRuleKind) {
+        // Without ../shared only the synthetic trace runs; with it, every shared trace named must be read.
+        if SharedData.folder("traces/json") != nil { #expect(Self.sharedTraces.count == 3, "a shared trace is unreadable") }
         for trace in [Self.trace] + Self.sharedTraces {
             let configuration = SessionConfiguration(rule: rule)
             let fast = SessionSimulator.run(manifest: Self.manifest, trace: trace, configuration: configuration)
