@@ -162,11 +162,15 @@ public struct FilterRenderer: Sendable {
 
     private func renderRGBA(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int) {
         switch path {
-        case .reference: ReferenceRenderer.render(source, into: &output, width: width, height: height, values: values,
-                                                  transform: transform)
+        case .reference:
+            ReferenceRenderer.render(
+                source, into: &output, width: width, height: height, values: values,
+                transform: transform)
         case .fast:
             let entry: ExactByteTable.Entry = values.hasSpatialAdjustments ? .fine : .bytes
-            let table = colourMethod == .none ? nil
+            let table =
+                colourMethod == .none
+                ? nil
                 : byteTableCache.table(for: colourStep, entry: entry, pixels: width * height, use: byteTable)
             FastRenderer.render(source, into: &output, width: width, height: height, renderer: self, byteTable: table)
         }

@@ -36,7 +36,9 @@ import Testing
         let packed = TestFrames.random(width: 21, height: 13, seed: 8)
         var padded = Frame(rgbaWidth: 21, height: 13, bytesPerRow: 21 * 4 + 20)
         for y in 0..<13 {
-            for x in 0..<84 { padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x] }
+            for x in 0..<84 {
+                padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x]
+            }
         }
         let renderer = FilterRenderer(values: Self.allTwelve, threads: allCores)
         #expect(renderer.renderImage(padded).packedBytes() == renderer.renderImage(packed).packedBytes())
@@ -54,8 +56,10 @@ import Testing
     /// with and without a blur after the sharpen.
     @Test func bandsThinnerThanTheirWindowsGiveTheSameBytes() {
         let frame = TestFrames.camera(width: 37, height: 23)
-        for values in [Self.allTwelve, FilterValues(sharpness: 1.5, vignette: 1, noiseReduction: 0.5),
-                       FilterValues(sharpness: 1, blur: 3)] {
+        for values in [
+            Self.allTwelve, FilterValues(sharpness: 1.5, vignette: 1, noiseReduction: 0.5),
+            FilterValues(sharpness: 1, blur: 3),
+        ] {
             let one = FilterRenderer(values: values, threads: 1).renderImage(frame)
             let many = FilterRenderer(values: values, threads: 8).renderImage(frame)
             #expect(one == many, "\(values)")
@@ -112,7 +116,9 @@ import Testing
         let p = back.rgba(x: 3, y: 3)
         #expect(abs(Int(p.x) - 120) <= 2 && abs(Int(p.y) - 140) <= 2 && abs(Int(p.z) - 90) <= 2)
         // BT.709 limited range: white is Y 235, black is Y 16.
-        #expect(YUVConversion.toYUV420(TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[0] == 235)
+        #expect(
+            YUVConversion.toYUV420(TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[0]
+                == 235)
         #expect(YUVConversion.toYUV420(TestFrames.flat(.zero, width: 4, height: 4)).planes[0].bytes[0] == 16)
     }
 
@@ -121,7 +127,8 @@ import Testing
         let presets = TestFrames.samplePresets.filter { names.contains($0.name) }
         #expect(presets.count == names.count, "sample presets found: \(presets.map(\.name))")
         for preset in presets {
-            #expect(FilterRenderer(values: preset.values, threads: allCores).colourMethod == .lookupTable, "\(preset.name)")
+            #expect(
+                FilterRenderer(values: preset.values, threads: allCores).colourMethod == .lookupTable, "\(preset.name)")
         }
         #expect(FilterRenderer(values: .neutral, threads: allCores).colourMethod == .none)
     }

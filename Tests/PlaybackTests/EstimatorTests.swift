@@ -1,12 +1,15 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Playback
 
 /// Golden numbers computed by hand (bias-corrected EWMA with weights = transfer seconds, as hls.js and Sabre).
 @Suite struct EstimatorTests {
     /// A sample of `megabits` transferred in `seconds` after `latency` seconds to the first byte.
-    static func sample(_ estimator: inout BandwidthEstimator, bitsPerSecond: Double, seconds: Double, latency: Double = 0) {
+    static func sample(
+        _ estimator: inout BandwidthEstimator, bitsPerSecond: Double, seconds: Double, latency: Double = 0
+    ) {
         let bytes = Int((bitsPerSecond * seconds / 8).rounded())
         estimator.record(bytes: bytes, durationSeconds: seconds + latency, timeToFirstByteSeconds: latency)
     }
@@ -104,7 +107,9 @@ import Testing
     @Test func withoutThroughputAveragesTheRestIsUnchanged() {
         var full = BandwidthEstimator()
         var lean = BandwidthEstimator(configuration: EstimatorConfiguration(throughputAverages: false))
-        for (rate, latency) in [(1_000_000.0, 0.1), (3_000_000, 0.05), (500_000, 0.2), (2_000_000, 0.1), (4_000_000, 0.3), (800_000, 0.1)] {
+        for (rate, latency) in [
+            (1_000_000.0, 0.1), (3_000_000, 0.05), (500_000, 0.2), (2_000_000, 0.1), (4_000_000, 0.3), (800_000, 0.1),
+        ] {
             Self.sample(&full, bitsPerSecond: rate, seconds: 1.5, latency: latency)
             Self.sample(&lean, bitsPerSecond: rate, seconds: 1.5, latency: latency)
         }

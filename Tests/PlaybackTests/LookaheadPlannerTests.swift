@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Testing
+
 @testable import Playback
 
 /// The pruned, reordered search of `LookaheadPlanner` against its plain definition (`referenceFirstLevel`: every
@@ -19,7 +20,9 @@ import Testing
             let unordered = random.nextUnit() < 0.3
             let sizes = (0..<segments).map { _ in
                 let factor = 0.8 + 0.4 * random.nextUnit()
-                return bitrates.map { Int(Double($0) * 4000 / 8 * factor * (unordered ? 0.3 + 1.4 * random.nextUnit() : 1)) }
+                return bitrates.map {
+                    Int(Double($0) * 4000 / 8 * factor * (unordered ? 0.3 + 1.4 * random.nextUnit() : 1))
+                }
             }
             let low = random.nextInt(in: 0...2)
             let allowed = low...random.nextInt(in: low...5)

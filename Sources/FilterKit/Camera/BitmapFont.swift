@@ -41,21 +41,26 @@ public enum BitmapFont {
 
     /// Draws `text` with its top-left corner at (x, y) into an `.rgba` frame; with a `background`, first
     /// fills the text's box plus a `scale`-pixel margin. Pixels outside the frame are skipped.
-    public static func draw(_ text: String, into frame: inout Frame, x: Int, y: Int, scale: Int = 1,
-                            colour: SIMD4<UInt8> = SIMD4(255, 255, 255, 255), background: SIMD4<UInt8>? = nil) {
+    public static func draw(
+        _ text: String, into frame: inout Frame, x: Int, y: Int, scale: Int = 1,
+        colour: SIMD4<UInt8> = SIMD4(255, 255, 255, 255), background: SIMD4<UInt8>? = nil
+    ) {
         precondition(frame.format == .rgba)
         let scale = max(1, scale)
         if let background {
             let box = size(of: text, scale: scale)
-            fill(&frame, x: x - scale, y: y - scale, width: box.width + 2 * scale, height: box.height + 2 * scale,
-                 colour: background)
+            fill(
+                &frame, x: x - scale, y: y - scale, width: box.width + 2 * scale, height: box.height + 2 * scale,
+                colour: background)
         }
         for (index, character) in text.uppercased().enumerated() {
             let rows = glyphs[character] ?? glyphs["?"]!
             let left = x + index * advance * scale
             for (row, bits) in rows.enumerated() {
                 for column in 0..<glyphWidth where bits & (0x10 >> UInt8(column)) != 0 {
-                    fill(&frame, x: left + column * scale, y: y + row * scale, width: scale, height: scale, colour: colour)
+                    fill(
+                        &frame, x: left + column * scale, y: y + row * scale, width: scale, height: scale,
+                        colour: colour)
                 }
             }
         }

@@ -16,7 +16,8 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public static func < (lhs: CaptureTime, rhs: CaptureTime) -> Bool {
         // Cross-multiplication is exact for the magnitudes used here (timescale ≤ 2^31, value ≤ 2^32).
-        lhs.value.multipliedFullWidth(by: Int64(rhs.timescale)) < rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
+        lhs.value.multipliedFullWidth(by: Int64(rhs.timescale))
+            < rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
     }
 
     public var description: String { "\(value)/\(timescale)" }

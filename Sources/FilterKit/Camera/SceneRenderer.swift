@@ -28,7 +28,9 @@ struct SceneRenderer: Sendable {
     }
 
     /// The skin tones from light to deep.
-    static let skin: [SIMD3<UInt8>] = [SIMD3(241, 194, 167), SIMD3(224, 172, 125), SIMD3(176, 120, 84), SIMD3(110, 70, 50)]
+    static let skin: [SIMD3<UInt8>] = [
+        SIMD3(241, 194, 167), SIMD3(224, 172, 125), SIMD3(176, 120, 84), SIMD3(110, 70, 50),
+    ]
 
     /// The 24 ColorChecker patches in reading order (sRGB, 8-bit), the chart photographers calibrate with.
     static let chart: [SIMD3<UInt8>] = [
@@ -82,22 +84,28 @@ struct SceneRenderer: Sendable {
             portrait ? (0.06, 0.52, 0.88, 0.22) : (0.04, 0.46, 0.54, 0.44)
         let cellW = chartBox.w * Double(width) / 6, cellH = chartBox.h * Double(height) / 4
         let gap = max(1, Int(min(cellW, cellH) * 0.08))
-        BitmapFont.fill(&frame, x: Int(chartBox.x * Double(width)) - gap, y: Int(chartBox.y * Double(height)) - gap,
-                        width: Int(chartBox.w * Double(width)) + 2 * gap, height: Int(chartBox.h * Double(height)) + 2 * gap,
-                        colour: SIMD4(20, 20, 20, 255))
+        BitmapFont.fill(
+            &frame, x: Int(chartBox.x * Double(width)) - gap, y: Int(chartBox.y * Double(height)) - gap,
+            width: Int(chartBox.w * Double(width)) + 2 * gap, height: Int(chartBox.h * Double(height)) + 2 * gap,
+            colour: SIMD4(20, 20, 20, 255))
         for (i, colour) in chart.enumerated() {
             let x = Int(chartBox.x * Double(width) + Double(i % 6) * cellW) + gap / 2
             let y = Int(chartBox.y * Double(height) + Double(i / 6) * cellH) + gap / 2
-            BitmapFont.fill(&frame, x: x, y: y, width: Int(cellW) - gap, height: Int(cellH) - gap,
-                            colour: SIMD4(colour, 255))
+            BitmapFont.fill(
+                &frame, x: x, y: y, width: Int(cellW) - gap, height: Int(cellH) - gap,
+                colour: SIMD4(colour, 255))
         }
         let unit = Double(min(width, height))
         for (i, tone) in skin.enumerated() {
             let cx = portrait ? (0.15 + 0.233 * Double(i)) * Double(width) : (0.67 + 0.09 * Double(i)) * Double(width)
             let cy = portrait ? 0.84 * Double(height) : (0.62 + 0.12 * Double(i % 2)) * Double(height)
             disc(&frame, cx: cx, cy: cy, radius: 0.07 * unit, colour: SIMD4(tone, 255))
-            disc(&frame, cx: cx - 0.025 * unit, cy: cy - 0.015 * unit, radius: 0.008 * unit, colour: SIMD4(30, 25, 20, 255))
-            disc(&frame, cx: cx + 0.025 * unit, cy: cy - 0.015 * unit, radius: 0.008 * unit, colour: SIMD4(30, 25, 20, 255))
+            disc(
+                &frame, cx: cx - 0.025 * unit, cy: cy - 0.015 * unit, radius: 0.008 * unit,
+                colour: SIMD4(30, 25, 20, 255))
+            disc(
+                &frame, cx: cx + 0.025 * unit, cy: cy - 0.015 * unit, radius: 0.008 * unit,
+                colour: SIMD4(30, 25, 20, 255))
         }
     }
 
@@ -106,23 +114,27 @@ struct SceneRenderer: Sendable {
         let unit = Double(min(width, height))
         let phase = SimulatedCamera.unit(seed, 0x5A4E, 0)
         let travel = abs((seconds / 4 + phase).truncatingRemainder(dividingBy: 2) - 1)  // 0…1…0 every 8 s
-        Self.disc(&frame, cx: (0.1 + 0.8 * travel) * Double(width), cy: 0.2 * Double(height), radius: 0.06 * unit,
-                  colour: SIMD4(250, 120, 40, 255))
+        Self.disc(
+            &frame, cx: (0.1 + 0.8 * travel) * Double(width), cy: 0.2 * Double(height), radius: 0.06 * unit,
+            colour: SIMD4(250, 120, 40, 255))
         let bounce = abs(sin((seconds * 1.3 + phase * 6) * .pi))
         let side = Int(0.09 * unit)
-        BitmapFont.fill(&frame, x: Int(0.82 * Double(width)) - side / 2,
-                        y: Int((0.12 + 0.2 * bounce) * Double(height)), width: side, height: side,
-                        colour: SIMD4(60, 200, 230, 255))
+        BitmapFont.fill(
+            &frame, x: Int(0.82 * Double(width)) - side / 2,
+            y: Int((0.12 + 0.2 * bounce) * Double(height)), width: side, height: side,
+            colour: SIMD4(60, 200, 230, 255))
     }
 
     /// The burnt-in counter `#frame mm:ss.mmm`, drawn after the noise so it stays crisp.
     private func drawCounter(_ frame: inout Frame, index: Int, seconds: Double) {
         let scale = max(1, min(width, height) / 160)
         let milliseconds = Int((seconds * 1000).rounded())
-        let text = String(format: "#%06d %02d:%02d.%03d", index, milliseconds / 60_000, (milliseconds / 1000) % 60,
-                          milliseconds % 1000)
-        BitmapFont.draw(text, into: &frame, x: 2 * scale, y: 2 * scale, scale: scale,
-                        colour: SIMD4(255, 255, 255, 255), background: SIMD4(0, 0, 0, 255))
+        let text = String(
+            format: "#%06d %02d:%02d.%03d", index, milliseconds / 60_000, (milliseconds / 1000) % 60,
+            milliseconds % 1000)
+        BitmapFont.draw(
+            text, into: &frame, x: 2 * scale, y: 2 * scale, scale: scale,
+            colour: SIMD4(255, 255, 255, 255), background: SIMD4(0, 0, 0, 255))
     }
 
     /// A vertical gradient from deep to pale blue above the horizon and from olive to brown below it.

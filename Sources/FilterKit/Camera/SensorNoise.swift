@@ -31,7 +31,11 @@ struct SensorNoise: Sendable {
             for channel in 0..<3 {
                 let a = Int((state >> UInt64(channel * 16)) & 0xFF), b = Int((state >> UInt64(channel * 16 + 8)) & 0xFF)
                 let offset = min(max(Int((Double(a + b - 255) * scale).rounded()), -255), 255)
-                if offset > 0 { raise[pixel * 4 + channel] = UInt8(offset) } else { lower[pixel * 4 + channel] = UInt8(-offset) }
+                if offset > 0 {
+                    raise[pixel * 4 + channel] = UInt8(offset)
+                } else {
+                    lower[pixel * 4 + channel] = UInt8(-offset)
+                }
             }
         }
         self.raise = raise
@@ -83,7 +87,9 @@ struct SensorNoise: Sendable {
         while i < count {
             let p = pixels.load(fromByteOffset: i, as: UInt8.self)
             let raised = p &+ min(raise.load(fromByteOffset: i, as: UInt8.self), ~p)
-            pixels.storeBytes(of: raised &- min(raised, lower.load(fromByteOffset: i, as: UInt8.self)), toByteOffset: i, as: UInt8.self)
+            pixels.storeBytes(
+                of: raised &- min(raised, lower.load(fromByteOffset: i, as: UInt8.self)), toByteOffset: i,
+                as: UInt8.self)
             i += 1
         }
     }

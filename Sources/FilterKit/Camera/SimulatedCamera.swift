@@ -75,7 +75,8 @@ public struct SimulatedCamera: Sendable {
     public init(_ configuration: Configuration) {
         precondition(configuration.width > 0 && configuration.height > 0 && configuration.framesPerSecond > 0)
         self.configuration = configuration
-        let long = max(configuration.width, configuration.height), short = min(configuration.width, configuration.height)
+        let long = max(configuration.width, configuration.height),
+            short = min(configuration.width, configuration.height)
         switch configuration.orientation {
         case .landscape: (width, height) = (long, short)
         case .portrait: (width, height) = (short, long)
@@ -87,7 +88,8 @@ public struct SimulatedCamera: Sendable {
             let dropRoll = Self.unit(configuration.seed, 0xD50F, UInt64(index))
             if index > 0 && dropRoll < configuration.dropProbability { continue }
             let nominal = Double(index) * Double(Self.timescale) / Double(configuration.framesPerSecond)
-            let offset = (Self.unit(configuration.seed, 0x7177, UInt64(index)) * 2 - 1) * jitter
+            let offset =
+                (Self.unit(configuration.seed, 0x7177, UInt64(index)) * 2 - 1) * jitter
                 * Double(Self.timescale) / Double(configuration.framesPerSecond)
             let value = index == 0 ? 0 : Int64((nominal + offset).rounded())
             captures.append(Capture(index: index, timestamp: CaptureTime(value: value, timescale: Self.timescale)))
@@ -114,13 +116,16 @@ public struct SimulatedCamera: Sendable {
     }
 
     /// The frame of one capture, drawn in `format` (`.yuv420p` is converted from the RGBA drawing).
-    public func frame(for capture: Capture, format: Frame.PixelFormat = .rgba, path: DrawingPath = .fast) -> CameraFrame {
+    public func frame(for capture: Capture, format: Frame.PixelFormat = .rgba, path: DrawingPath = .fast) -> CameraFrame
+    {
         let scene = self.scene.renderer {
             SceneRenderer(width: width, height: height, seed: configuration.seed, noiseLevel: configuration.noiseLevel)
         }
         let seconds = capture.timestamp.seconds
-        var image = path == .fast
-            ? scene.frame(index: capture.index, seconds: seconds) : scene.referenceFrame(index: capture.index, seconds: seconds)
+        var image =
+            path == .fast
+            ? scene.frame(index: capture.index, seconds: seconds)
+            : scene.referenceFrame(index: capture.index, seconds: seconds)
         if format == .yuv420p { image = YUVConversion.toYUV420(image) }
         return CameraFrame(index: capture.index, timestamp: capture.timestamp, image: image)
     }

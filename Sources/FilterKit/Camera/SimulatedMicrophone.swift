@@ -55,7 +55,8 @@ public struct SimulatedMicrophone: Sendable {
             let t = Double(n % max(period, 1)) / Double(c.sampleRate)
             let tone = c.level * sin(k * (pow(ratio, t / c.sweepSeconds) - 1))
             for channel in 0..<c.channelCount {
-                let noise = (SimulatedCamera.unit(c.seed, 0xA0D10 + UInt64(channel), UInt64(bitPattern: n)) * 2 - 1)
+                let noise =
+                    (SimulatedCamera.unit(c.seed, 0xA0D10 + UInt64(channel), UInt64(bitPattern: n)) * 2 - 1)
                     * c.noiseLevel
                 samples.append(Float(tone + noise))
             }

@@ -15,7 +15,7 @@ final class AtomicStorage: Sendable {
         let bytes = count * MemoryLayout<Atomic<UInt32>>.stride
         let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.hugePage)
         #if os(Linux)
-        _ = madvise(raw, bytes, MADV_HUGEPAGE)
+            _ = madvise(raw, bytes, MADV_HUGEPAGE)
         #endif
         pointer = raw.bindMemory(to: Atomic<UInt32>.self, capacity: count)
         for i in 0..<count { (pointer + i).initialize(to: Atomic(value)) }

@@ -23,8 +23,10 @@ struct BandRowStage {
 
     var width: Int { rows.width }
 
-    init(band: Range<Int>, index: Int, rows: SourceRows, renderer: FilterRenderer, byteTable: ExactByteTable?,
-         context: SpatialRender.RowContext, blurred: SpatialRender.BlurTarget?, progress: RowProgress?) {
+    init(
+        band: Range<Int>, index: Int, rows: SourceRows, renderer: FilterRenderer, byteTable: ExactByteTable?,
+        context: SpatialRender.RowContext, blurred: SpatialRender.BlurTarget?, progress: RowProgress?
+    ) {
         let values = renderer.values, width = rows.width
         self.band = band
         self.index = index
@@ -36,11 +38,13 @@ struct BandRowStage {
         frame = context.frame
         firstAlpha = context.firstAlpha
         rowHasFirstAlpha = context.rowHasFirstAlpha
-        sharpen = values.sharpness > 0
+        sharpen =
+            values.sharpness > 0
             ? SharpenRows(band: band, width: width, height: rows.height, amount: Float(values.sharpness)) : nil
         blur = blurred.map {
-            HorizontalBlur(width: width, box: context.blurBox, passes: SpatialSteps.blurPasses, output: $0.buffer,
-                           firstRow: $0.firstRow)
+            HorizontalBlur(
+                width: width, box: context.blurBox, passes: SpatialSteps.blurPasses, output: $0.buffer,
+                firstRow: $0.firstRow)
         }
         self.progress = progress
         line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
@@ -57,9 +61,10 @@ struct BandRowStage {
     func run() {
         let inputRows = sharpen?.inputRows ?? band
         if values.noiseReduction > 0 {
-            frame.guidedFilter(rows: inputRows, packedColours,
-                               epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)),
-                               target: target, rowDone: rowDone)
+            frame.guidedFilter(
+                rows: inputRows, packedColours,
+                epsilon: Float(SpatialSteps.noiseEpsilon(values.noiseReduction)),
+                target: target, rowDone: rowDone)
         } else if sharpen != nil {
             for y in inputRows {
                 packedColours(y, target(y))

@@ -30,7 +30,8 @@ struct BlurSections {
         sections = Swift.stride(from: 0, to: height, by: rowsPerSection).map { first in
             let rows = first..<min(height, first + rowsPerSection)
             let firstPassStart = max(0, first - (passes - 1) * block)
-            return Section(rows: rows, window: max(0, firstPassStart - reach)..<min(height, rows.upperBound + passes * reach))
+            return Section(
+                rows: rows, window: max(0, firstPassStart - reach)..<min(height, rows.upperBound + passes * reach))
         }
         largestWindow = sections.map(\.window.count).max() ?? height
     }

@@ -16,9 +16,13 @@ struct ByteWriter: @unchecked Sendable {  // raw pointers into buffers the rende
 
     /// `alpha`: the alpha of every source pixel when they all have the same, else nil; or, with `rowHasAlpha`, the
     /// alpha of every pixel of the rows y where `rowHasAlpha[y]` (read when row y is stored).
-    init(source: SourceRows, alpha: UInt8?, rowHasAlpha: UnsafePointer<Bool>? = nil, output: UnsafeMutablePointer<UInt8>,
-         outputStride: Int, vignette: Double, pool: ScratchPool) {
-        (self.source, sourceStride, self.output, self.outputStride) = (source.bytes, source.stride, output, outputStride)
+    init(
+        source: SourceRows, alpha: UInt8?, rowHasAlpha: UnsafePointer<Bool>? = nil, output: UnsafeMutablePointer<UInt8>,
+        outputStride: Int, vignette: Double, pool: ScratchPool
+    ) {
+        (self.source, sourceStride, self.output, self.outputStride) = (
+            source.bytes, source.stride, output, outputStride
+        )
         (self.alpha, self.rowHasAlpha) = (alpha, rowHasAlpha)
         let (width, height) = (source.width, source.height)
         (self.width, self.height) = (width, height)

@@ -23,8 +23,9 @@ struct Channels {
     /// The 3×3 matrix whose columns are `c0`, `c1`, `c2` (lanes 0–2) applied to every pixel.
     @inline(always)
     func mixed(_ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>) -> Channels {
-        Channels(red * c0.x + green * c1.x + blue * c2.x, red * c0.y + green * c1.y + blue * c2.y,
-                 red * c0.z + green * c1.z + blue * c2.z)
+        Channels(
+            red * c0.x + green * c1.x + blue * c2.x, red * c0.y + green * c1.y + blue * c2.y,
+            red * c0.z + green * c1.z + blue * c2.z)
     }
 
     /// Rec. 709 luma of each pixel.

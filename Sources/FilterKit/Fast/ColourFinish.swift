@@ -46,7 +46,8 @@ struct ColourFinish: Sendable {
     @inline(always)
     private func signedRoot(_ v: SIMD4<Float>) -> SIMD4<Float> {
         let root = SIMD4(abs(v.x), abs(v.y), abs(v.z), abs(v.w)).squareRoot()
-        return SIMD4(Float(signOf: v.x, magnitudeOf: root.x), Float(signOf: v.y, magnitudeOf: root.y),
-                     Float(signOf: v.z, magnitudeOf: root.z), Float(signOf: v.w, magnitudeOf: root.w))
+        return SIMD4(
+            Float(signOf: v.x, magnitudeOf: root.x), Float(signOf: v.y, magnitudeOf: root.y),
+            Float(signOf: v.z, magnitudeOf: root.z), Float(signOf: v.w, magnitudeOf: root.w))
     }
 }

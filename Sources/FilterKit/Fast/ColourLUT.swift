@@ -107,7 +107,9 @@ struct ColourLUT: Sendable {
         // Rounding to codes can merge nodes: split the widest cells until there are `count`.
         while codes.count < count {
             var widest = 0
-            for i in 0..<(codes.count - 1) where codes[i + 1] - codes[i] > codes[widest + 1] - codes[widest] { widest = i }
+            for i in 0..<(codes.count - 1) where codes[i + 1] - codes[i] > codes[widest + 1] - codes[widest] {
+                widest = i
+            }
             guard codes[widest + 1] - codes[widest] > 1 else { break }
             codes.insert((codes[widest] + codes[widest + 1]) / 2, at: widest + 1)
         }
@@ -122,10 +124,12 @@ extension ColourTransform {
         var generator = SplitMix64(seed: 0x1017)
         var worst = 0.0
         for i in 0..<(4096 + 256) {
-            let rgb: SIMD3<UInt8> = i < 256
+            let rgb: SIMD3<UInt8> =
+                i < 256
                 ? SIMD3(repeating: UInt8(i))
-                : SIMD3(UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
-                        UInt8(truncatingIfNeeded: generator.next()))
+                : SIMD3(
+                    UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()),
+                    UInt8(truncatingIfNeeded: generator.next()))
             let exact = apply(SIMD3(Double(rgb.x), Double(rgb.y), Double(rgb.z)) / 255)
             let c = fast(rgb.x, rgb.y, rgb.z)
             worst = max(worst, abs(Double(c.x) - exact.x), abs(Double(c.y) - exact.y), abs(Double(c.z) - exact.z))

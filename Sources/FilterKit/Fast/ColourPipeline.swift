@@ -36,7 +36,9 @@ struct ColourPipeline: Sendable {
             if let w = transform.whiteBalance?.rows {
                 let rows = [w.0, w.1, w.2]
                 bound *= rows.map { abs($0.x) + abs($0.y) + abs($0.z) }.max()!
-                whiteBalance = (f(SIMD3(w.0.x, w.1.x, w.2.x)), f(SIMD3(w.0.y, w.1.y, w.2.y)), f(SIMD3(w.0.z, w.1.z, w.2.z)))
+                whiteBalance = (
+                    f(SIMD3(w.0.x, w.1.x, w.2.x)), f(SIMD3(w.0.y, w.1.y, w.2.y)), f(SIMD3(w.0.z, w.1.z, w.2.z))
+                )
             } else {
                 whiteBalance = nil
             }

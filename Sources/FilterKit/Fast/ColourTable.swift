@@ -21,8 +21,9 @@ struct ColourTable: @unchecked Sendable {
     @inline(always)
     func callAsFunction(_ x: SIMD4<Float>) -> SIMD4<Float> {
         let p = (x - lower) * scale
-        let position = SIMD4(clamp(p.x, 0, last), clamp(p.y, 0, last), clamp(p.z, 0, last),
-                             clamp(p.w, 0, last))
+        let position = SIMD4(
+            clamp(p.x, 0, last), clamp(p.y, 0, last), clamp(p.z, 0, last),
+            clamp(p.w, 0, last))
         let i0 = Int(position.x), i1 = Int(position.y), i2 = Int(position.z), i3 = Int(position.w)
         let t = position - SIMD4(Float(i0), Float(i1), Float(i2), Float(i3))
         let low = SIMD4(samples[i0], samples[i1], samples[i2], samples[i3])

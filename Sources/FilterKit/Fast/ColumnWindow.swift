@@ -8,8 +8,10 @@ struct ColumnWindow {
     @inline(__always)
     init(_ row: (Int) -> UnsafeMutablePointer<Float>) {
         precondition(SpatialSteps.noiseRadius == 2, "ColumnWindow holds the 2r + 1 = 5 rows of r = 2")
-        (r0, r1, r2, r3, r4) = (Self.vectors(row(0)), Self.vectors(row(1)), Self.vectors(row(2)),
-                                Self.vectors(row(3)), Self.vectors(row(4)))
+        (r0, r1, r2, r3, r4) = (
+            Self.vectors(row(0)), Self.vectors(row(1)), Self.vectors(row(2)),
+            Self.vectors(row(3)), Self.vectors(row(4))
+        )
     }
 
     /// The sum of floats 4x … 4x + 3 over the window, top row first.

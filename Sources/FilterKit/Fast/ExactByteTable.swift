@@ -39,13 +39,15 @@ final class ExactByteTable: Sendable {
     func resolve(_ index: Int) -> UInt32 {
         let known = storage.pointer[index].load(ordering: .relaxed)
         if known != Self.missing { return known }
-        let (r, g, b) = (UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
-                         UInt8(truncatingIfNeeded: index >> 16))
+        let (r, g, b) = (
+            UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
+            UInt8(truncatingIfNeeded: index >> 16)
+        )
         let colour: SIMD4<Float>
         switch step {
         case .none: colour = ByteScale()(r, g, b)
-        case let .lookupTable(lut): colour = LUTView(lut)(r, g, b)
-        case let .perPixel(pipeline): colour = pipeline(r, g, b)
+        case .lookupTable(let lut): colour = LUTView(lut)(r, g, b)
+        case .perPixel(let pipeline): colour = pipeline(r, g, b)
         }
         let value = entry == .bytes ? FastRenderer.packed(colour, alpha: 0) : FineColour.encode(colour)
         storage.pointer[index].store(value, ordering: .relaxed)

@@ -21,8 +21,10 @@ final class ExactByteTableCache: Sendable {
     /// The table for a frame of `pixels` pixels, or nil for the per-pixel pass. With `.whenItPays` it is set up
     /// once the pixels this renderer coloured *before* this frame reach `setUpAfterPixels`, so a single still,
     /// however large, never pays for a table it cannot reuse. Other callers wait for the set-up, not repeat it.
-    func table(for step: ColourStep, entry: ExactByteTable.Entry, pixels: Int,
-               use: FilterRenderer.ByteTableUse) -> ExactByteTable? {
+    func table(
+        for step: ColourStep, entry: ExactByteTable.Entry, pixels: Int,
+        use: FilterRenderer.ByteTableUse
+    ) -> ExactByteTable? {
         state.withLock { state in
             if let table = state.table { return table }
             defer { state.pixels += pixels }

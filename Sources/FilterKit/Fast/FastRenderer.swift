@@ -3,15 +3,18 @@
 /// `SIMD4<Float>` per pixel; down columns, and the guided filter's per-sample arithmetic, four floats at a time on
 /// `PackedRGB` rows), split by rows across cores (`SpatialRender`). Same formulas as `ReferenceRenderer`, in `Float`.
 enum FastRenderer {
-    static func render(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
-                       renderer: FilterRenderer, byteTable: ExactByteTable? = nil) {
+    static func render(
+        _ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int,
+        renderer: FilterRenderer, byteTable: ExactByteTable? = nil
+    ) {
         let values = renderer.values, threads = renderer.threads
         let sourceStride = source.bytesPerRow, outputStride = output.bytesPerRow
         source.bytes.withUnsafeBufferPointer { sourceBuffer in
             output.bytes.withUnsafeMutableBufferPointer { outputBuffer in
                 let src = sourceBuffer.baseAddress!, dst = outputBuffer.baseAddress!
-                let rows = SourceRows(bytes: src, stride: sourceStride, width: width, height: height,
-                                      threads: threads)
+                let rows = SourceRows(
+                    bytes: src, stride: sourceStride, width: width, height: height,
+                    threads: threads)
                 guard values.hasSpatialAdjustments else {
                     // Colour only: bytes → colour step → bytes, one pass (a table load per pixel when given the table).
                     if let byteTable {
@@ -21,8 +24,10 @@ enum FastRenderer {
                     }
                     return
                 }
-                SpatialRender(rows: rows, output: dst, outputStride: outputStride, renderer: renderer,
-                              byteTable: byteTable).run()
+                SpatialRender(
+                    rows: rows, output: dst, outputStride: outputStride, renderer: renderer,
+                    byteTable: byteTable
+                ).run()
             }
         }
     }

@@ -20,7 +20,8 @@ final class HorizontalBlur {
     private var pending: Int?
 
     /// - Parameter output: where image row y goes: `output + (y − firstRow) · rowFloats`.
-    init(width: Int, box: SpatialSteps.ExtendedBox, passes: Int, output: UnsafeMutablePointer<Float>, firstRow: Int = 0) {
+    init(width: Int, box: SpatialSteps.ExtendedBox, passes: Int, output: UnsafeMutablePointer<Float>, firstRow: Int = 0)
+    {
         (self.width, self.box, self.passes, self.output, self.firstRow) = (width, box, passes, output, firstRow)
         rowFloats = PackedRGB.rowFloats(width)
         pad = box.radius + 1
@@ -87,14 +88,17 @@ final class HorizontalBlur {
 
     /// One pass along the padded lines `pa` and `pb`, handing pixel x of both to `put(x, a, b)` in order of x.
     @inline(always)
-    private func blurPass(_ pa: UnsafePointer<SIMD4<Float>>, _ pb: UnsafePointer<SIMD4<Float>>,
-                          _ put: (Int, SIMD4<Float>, SIMD4<Float>) -> Void) {
+    private func blurPass(
+        _ pa: UnsafePointer<SIMD4<Float>>, _ pb: UnsafePointer<SIMD4<Float>>,
+        _ put: (Int, SIMD4<Float>, SIMD4<Float>) -> Void
+    ) {
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
         if r == 0 {
             // A three-tap filter: no running sum, so no chain of dependent adds.
             let beforeA = pa - 1, beforeB = pb - 1
             for x in 0..<width {
-                put(x, (pa[x] + (beforeA[x] + beforeA[x &+ 2]) * alpha) * scale,
+                put(
+                    x, (pa[x] + (beforeA[x] + beforeA[x &+ 2]) * alpha) * scale,
                     (pb[x] + (beforeB[x] + beforeB[x &+ 2]) * alpha) * scale)
             }
             return
@@ -109,7 +113,8 @@ final class HorizontalBlur {
         // checks, and its sums stay in registers.
         let beforeA = pa - (r + 1), enteringA = pa + (r + 1), beforeB = pb - (r + 1), enteringB = pb + (r + 1)
         for x in 0..<width {
-            put(x, (sumA + (beforeA[x] + enteringA[x]) * alpha) * scale,
+            put(
+                x, (sumA + (beforeA[x] + enteringA[x]) * alpha) * scale,
                 (sumB + (beforeB[x] + enteringB[x]) * alpha) * scale)
             // One dependent add per sample (the difference does not wait for the sum).
             sumA = sumA + (enteringA[x] - beforeA[x &+ 1])

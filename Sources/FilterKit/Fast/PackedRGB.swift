@@ -13,7 +13,8 @@ enum PackedRGB {
     /// Uninitialised room for `count` floats starting on a 64-byte boundary, so rows whose offsets are multiples of 4
     /// floats load and store whole aligned vectors. Free it with `deallocate()`.
     static func allocateFloats(_ count: Int) -> UnsafeMutablePointer<Float> {
-        UnsafeMutableRawPointer.allocate(byteCount: 4 * count, alignment: 64).bindMemory(to: Float.self, capacity: count)
+        UnsafeMutableRawPointer.allocate(byteCount: 4 * count, alignment: 64).bindMemory(
+            to: Float.self, capacity: count)
     }
 
     /// Writes `c` as pixel `x` of the row at `row` (lanes 0–2; lane 3 lands on the float after the pixel).

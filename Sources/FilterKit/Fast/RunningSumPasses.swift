@@ -31,9 +31,11 @@ struct Planar {
     /// finishes the rows `rows` (`BlurSections`: `rows` starts on a block, `window` covers what the passes read);
     /// pass p starts `passes − 1 − p` blocks above `rows`, on a restart of its sums, and the passes run in step from
     /// there, so every row is computed as in a sweep of the whole frame.
-    func verticalBlur(strip stripIndex: Int, of buffer: UnsafePointer<Float>, rows: Range<Int>, window: Range<Int>,
-                      _ box: SpatialSteps.ExtendedBox, passes: Int, scratch: ScratchPool, rowsWritten: (Int) -> Int,
-                      finish: (Int, Int, Int, UnsafePointer<Float>) -> Void) {
+    func verticalBlur(
+        strip stripIndex: Int, of buffer: UnsafePointer<Float>, rows: Range<Int>, window: Range<Int>,
+        _ box: SpatialSteps.ExtendedBox, passes: Int, scratch: ScratchPool, rowsWritten: (Int) -> Int,
+        finish: (Int, Int, Int, UnsafePointer<Float>) -> Void
+    ) {
         let stripQuads = PackedRGB.rowFloats(Self.stripColumns) / 4
         let width = self.width, height = self.height, last = height - 1, rowFloats = PackedRGB.rowFloats(width)
         let r = box.radius, alpha = Float(box.endWeight), scale = Float(1 / box.normaliser)
@@ -52,7 +54,8 @@ struct Planar {
         /// Row `y` (clamped) of the input of pass `pass` (0-based): the strip, or the previous pass's ring.
         func input(_ pass: Int, _ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
             let y = min(max(y, 0), last)
-            return pass == 0 ? strip + (y - first) * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
+            return pass == 0
+                ? strip + (y - first) * stripQuads : rings + ((pass - 1) * (ringRows + 1) + y % ringRows) * stripQuads
         }
         let x0 = stripIndex * Self.stripColumns, columns = min(Self.stripColumns, width - x0)
         let quads = (3 * columns + 3) / 4
@@ -67,8 +70,9 @@ struct Planar {
                 let written = rowsWritten(copied)
                 for y in copied...written {
                     let out = UnsafeMutableRawPointer(strip + (y - first) * stripQuads)
-                    out.copyMemory(from: buffer + (y - first) * rowFloats + 3 * x0,
-                                   byteCount: 3 * columns * MemoryLayout<Float>.stride)
+                    out.copyMemory(
+                        from: buffer + (y - first) * rowFloats + 3 * x0,
+                        byteCount: 3 * columns * MemoryLayout<Float>.stride)
                     if tail > 0 {
                         (out.assumingMemoryBound(to: Float.self) + 3 * columns).initialize(repeating: 0, count: tail)
                     }
@@ -129,8 +133,10 @@ struct Planar {
     /// (a division among them) go four floats at a time whatever pixel and channel they belong to, a quarter fewer
     /// vector operations than `SIMD4` pixels with an unused lane; each float sees the same operations in the same
     /// order, so the results are the same.
-    func guidedFilter(rows band: Range<Int>, _ colours: (Int, UnsafeMutablePointer<Float>) -> Void,
-                      epsilon: Float, target: (Int) -> UnsafeMutablePointer<Float>, rowDone: (Int) -> Void) {
+    func guidedFilter(
+        rows band: Range<Int>, _ colours: (Int, UnsafeMutablePointer<Float>) -> Void,
+        epsilon: Float, target: (Int) -> UnsafeMutablePointer<Float>, rowDone: (Int) -> Void
+    ) {
         let r = SpatialSteps.noiseRadius, width = width, height = height, last = height - 1, window = 2 * r + 1
         let inverse = 1 / Float(window), eps = SIMD4<Float>(repeating: epsilon)
         let rowFloats = PackedRGB.rowFloats(width), quads = rowFloats / 4
@@ -159,8 +165,10 @@ struct Planar {
             base + (min(max(y, 0), last) % window) * rowFloats
         }
         /// The column windows around row `y` of the rings `p` and `q`.
-        func windows(_ p: UnsafeMutablePointer<Float>, _ q: UnsafeMutablePointer<Float>,
-                     around y: Int) -> (ColumnWindow, ColumnWindow) {
+        func windows(
+            _ p: UnsafeMutablePointer<Float>, _ q: UnsafeMutablePointer<Float>,
+            around y: Int
+        ) -> (ColumnWindow, ColumnWindow) {
             (ColumnWindow { slot(p, y + $0 - r) }, ColumnWindow { slot(q, y + $0 - r) })
         }
         /// Stage 1 for row y (after the colour step): the row means of I and I², the squares computed as the
@@ -186,9 +194,12 @@ struct Planar {
         /// Stages 2 and 3 for row y (stage 1 done up to row y + r).
         func stage23(_ y: Int) {
             let (rowsI, rowsSquare) = windows(meanI, meanSquare, around: y)
-            rowMeans(into: slot(a, y), slot(b, y), radius: r, inverse: inverse, line: line, pad: pad,
-                     lineFloats: paddedFloats) { ta, tb in
-                let va: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(ta), vb: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(tb)
+            rowMeans(
+                into: slot(a, y), slot(b, y), radius: r, inverse: inverse, line: line, pad: pad,
+                lineFloats: paddedFloats
+            ) { ta, tb in
+                let va: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(ta),
+                    vb: UnsafeMutablePointer<SIMD4<Float>> = ColumnWindow.vectors(tb)
                 for x in 0..<quads {
                     let m = rowsI.sum(x) * inverse, q = rowsSquare.sum(x) * inverse
                     let variance = q - m * m
@@ -222,9 +233,11 @@ struct Planar {
     /// `rowFloats` floats, inside an edge-padded `line` of two rows of `lineFloats` floats, `pad` floats before the
     /// first pixel, so the rows are computed straight into it), edges clamped, into `outA`, `outB`.
     @inline(__always)
-    private func rowMeans(into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
-                          radius r: Int, inverse: Float, line: UnsafeMutablePointer<Float>, pad: Int, lineFloats: Int,
-                          _ fill: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) {
+    private func rowMeans(
+        into outA: UnsafeMutablePointer<Float>, _ outB: UnsafeMutablePointer<Float>,
+        radius r: Int, inverse: Float, line: UnsafeMutablePointer<Float>, pad: Int, lineFloats: Int,
+        _ fill: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void
+    ) {
         let pa = line + pad, pb = line + lineFloats + pad
         fill(pa, pb)
         PackedRGB.padEdges(pa, width: width, count: r + 1)

@@ -42,7 +42,8 @@ final class SharpenRows {
         next = SIMD4(max(0, band.lowerBound - 2), max(0, band.lowerBound - 1), band.lowerBound, 0)
         end = SIMD4(min(height, band.upperBound + 2), min(height, band.upperBound + 1), band.upperBound, 0)
         rowFloats = PackedRGB.rowFloats(width)
-        images = PackedRGB.allocateFloats(Self.ringRows * rowFloats)  // aligned rows: the guided filter writes whole vectors
+        // Aligned rows: the guided filter writes whole vectors.
+        images = PackedRGB.allocateFloats(Self.ringRows * rowFloats)
         floats = .allocate(capacity: 4 * Self.ringRows * width + 3 * (width + 2))
     }
 
@@ -61,8 +62,10 @@ final class SharpenRows {
 
     /// Image row `t` has been written: for every band row y now ready, in order, writes the row with its mask
     /// to `destination(y)` and emits `(y, that row)`.
-    func rowWritten(_ t: Int, into destination: (Int) -> UnsafeMutablePointer<SIMD4<Float>>,
-                    emit: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void) {
+    func rowWritten(
+        _ t: Int, into destination: (Int) -> UnsafeMutablePointer<SIMD4<Float>>,
+        emit: (Int, UnsafeMutablePointer<SIMD4<Float>>) -> Void
+    ) {
         let luma = ring(-1, t)
         lumaRow(imageRow(t), into: luma)
         horizontalPasses(luma, into: ring(0, t))
@@ -110,8 +113,10 @@ final class SharpenRows {
 
     /// Row `image` (`PackedRGB`) with the mask `amount · (luma − smooth)` added to every channel, into `out`; the
     /// masks of four pixels at a time.
-    private func addMask(_ image: UnsafePointer<Float>, luma: UnsafePointer<Float>, smooth: UnsafePointer<Float>,
-                         into out: UnsafeMutablePointer<SIMD4<Float>>) {
+    private func addMask(
+        _ image: UnsafePointer<Float>, luma: UnsafePointer<Float>, smooth: UnsafePointer<Float>,
+        into out: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
         let amount = amount, whole = width & ~3
         for x in Swift.stride(from: 0, to: whole, by: 4) {
             let l = UnsafeRawPointer(luma + x).loadUnaligned(as: SIMD4<Float>.self)

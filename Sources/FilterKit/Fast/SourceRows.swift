@@ -12,13 +12,15 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     func colour(_ step: ColourStep, into output: UnsafeMutablePointer<UInt8>, stride outputStride: Int) {
         switch step {
         case .none: colour(ByteScale(), into: output, stride: outputStride)
-        case let .lookupTable(lut): colour(LUTView(lut), into: output, stride: outputStride)
-        case let .perPixel(pipeline): colour(pipeline, into: output, stride: outputStride)
+        case .lookupTable(let lut): colour(LUTView(lut), into: output, stride: outputStride)
+        case .perPixel(let pipeline): colour(pipeline, into: output, stride: outputStride)
         }
     }
 
-    private func colour<Kernel: ColourKernel>(_ kernel: Kernel, into output: UnsafeMutablePointer<UInt8>,
-                                              stride outputStride: Int) {
+    private func colour<Kernel: ColourKernel>(
+        _ kernel: Kernel, into output: UnsafeMutablePointer<UInt8>,
+        stride outputStride: Int
+    ) {
         let width = width, bytes = bytes, stride = stride
         nonisolated(unsafe) let output = output  // the bands write disjoint rows
         RowBands.run(count: height, threads: threads) { rows in
@@ -70,7 +72,8 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     /// is 0), rounded to `FineColour` codes, from the `.fine` `ExactByteTable` when given, else computed per pixel
     /// (rounded the same way, so both give the same floats).
     @inline(always)
-    func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>) {
+    func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, into d: UnsafeMutablePointer<SIMD4<Float>>)
+    {
         fineColours(step, table: table, row: y) { x, c in d[x] = c }
     }
 
@@ -80,18 +83,21 @@ struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, wh
     func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, packed d: UnsafeMutablePointer<Float>) {
         // The bytes `PackedRGB.store` writes, as one 16-byte copy that is inlined into the pixel loop.
         fineColours(step, table: table, row: y) { x, c in
-            withUnsafeBytes(of: c) { UnsafeMutableRawPointer(d + 3 &* x).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            withUnsafeBytes(of: c) {
+                UnsafeMutableRawPointer(d + 3 &* x).copyMemory(from: $0.baseAddress!, byteCount: 16)
+            }
         }
     }
 
     /// Hands pixel x of row `y` after the colour steps to `put(x, colour)`, in order of x.
     @inline(always)
-    private func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, _ put: (Int, SIMD4<Float>) -> Void) {
+    private func fineColours(_ step: ColourStep, table: ExactByteTable?, row y: Int, _ put: (Int, SIMD4<Float>) -> Void)
+    {
         if let table { return table.fineColours(self, row: y, put) }
         switch step {
         case .none: fineColours(ByteScale(), row: y, put)
-        case let .lookupTable(lut): fineColours(FineColour.Rounded(kernel: LUTView(lut)), row: y, put)
-        case let .perPixel(pipeline): fineColours(FineColour.Rounded(kernel: pipeline), row: y, put)
+        case .lookupTable(let lut): fineColours(FineColour.Rounded(kernel: LUTView(lut)), row: y, put)
+        case .perPixel(let pipeline): fineColours(FineColour.Rounded(kernel: pipeline), row: y, put)
         }
     }
 

@@ -33,19 +33,24 @@ struct SpatialRender {
         let firstAlpha = rows.bytes[3]
         let rowHasFirstAlpha = blurs ? pool.take(Bool.self, count: height) : nil
         defer { if let rowHasFirstAlpha { pool.give(rowHasFirstAlpha, count: height) } }
-        let writer = ByteWriter(source: rows, alpha: blurs ? firstAlpha : rows.uniformAlpha(),
-                                rowHasAlpha: rowHasFirstAlpha.map { UnsafePointer($0) }, output: output,
-                                outputStride: outputStride, vignette: values.vignette, pool: pool)
+        let writer = ByteWriter(
+            source: rows, alpha: blurs ? firstAlpha : rows.uniformAlpha(),
+            rowHasAlpha: rowHasFirstAlpha.map { UnsafePointer($0) }, output: output,
+            outputStride: outputStride, vignette: values.vignette, pool: pool)
         defer { writer.release(to: pool) }
-        let context = RowContext(firstAlpha: firstAlpha, rowHasFirstAlpha: rowHasFirstAlpha, writer: writer,
-                                 frame: frame, blurBox: blurBox)
+        let context = RowContext(
+            firstAlpha: firstAlpha, rowHasFirstAlpha: rowHasFirstAlpha, writer: writer,
+            frame: frame, blurBox: blurBox)
         guard blurs else {
             let bands = RowBands.ranges(count: height, threads: threads, bandsPerThread: 1)
-            RowBands.jobs(bands.count, threads: threads) { rowStage(bands[$0], index: $0, context, blurred: nil, progress: nil) }
+            RowBands.jobs(bands.count, threads: threads) {
+                rowStage(bands[$0], index: $0, context, blurred: nil, progress: nil)
+            }
             return
         }
-        let sections = BlurSections(width: width, height: height, box: blurBox, passes: SpatialSteps.blurPasses,
-                                    pixelsPerSection: renderer.sectionPixels)
+        let sections = BlurSections(
+            width: width, height: height, box: blurBox, passes: SpatialSteps.blurPasses,
+            pixelsPerSection: renderer.sectionPixels)
         let rowFloats = PackedRGB.rowFloats(width), count = rowFloats * sections.largestWindow
         let buffer = pool.take(Float.self, count: count)
         defer { pool.give(buffer, count: count) }
@@ -53,11 +58,15 @@ struct SpatialRender {
         for section in sections.sections {
             let window = section.window
             // Rows the previous section computed and this one needs move to the front of the buffer.
-            let kept = max(window.lowerBound, computed.lowerBound)..<max(window.lowerBound, min(computed.upperBound, window.upperBound))
+            let kept =
+                max(
+                    window.lowerBound, computed.lowerBound)..<max(
+                    window.lowerBound, min(computed.upperBound, window.upperBound))
             if !kept.isEmpty {
                 UnsafeMutableRawPointer(buffer + (kept.lowerBound - window.lowerBound) * rowFloats)
-                    .copyMemory(from: buffer + (kept.lowerBound - computed.lowerBound) * rowFloats,
-                                byteCount: kept.count * rowFloats * MemoryLayout<Float>.stride)
+                    .copyMemory(
+                        from: buffer + (kept.lowerBound - computed.lowerBound) * rowFloats,
+                        byteCount: kept.count * rowFloats * MemoryLayout<Float>.stride)
             }
             let fresh = max(kept.upperBound, window.lowerBound)..<window.upperBound
             computed = window
@@ -77,9 +86,11 @@ struct SpatialRender {
                 guard job >= bands.count else {
                     return rowStage(bands[job], index: job, context, blurred: target, progress: progress)
                 }
-                frame.verticalBlur(strip: job - bands.count, of: buffer, rows: section.rows, window: window, blurBox,
-                                   passes: SpatialSteps.blurPasses, scratch: pool,
-                                   rowsWritten: { y in y < fresh.lowerBound ? fresh.lowerBound - 1 : (progress?.wait(for: y) ?? last) }) {
+                frame.verticalBlur(
+                    strip: job - bands.count, of: buffer, rows: section.rows, window: window, blurBox,
+                    passes: SpatialSteps.blurPasses, scratch: pool,
+                    rowsWritten: { y in y < fresh.lowerBound ? fresh.lowerBound - 1 : (progress?.wait(for: y) ?? last) }
+                ) {
                     x0, columns, y, row in
                     writer.store(packed: row, y: y, x0: x0, count: columns)
                 }
@@ -103,9 +114,12 @@ struct SpatialRender {
     }
 
     /// The streamed row stage on `band` (number `index` of the section's bands, for `progress`).
-    private func rowStage(_ band: Range<Int>, index: Int, _ context: RowContext, blurred: BlurTarget?, progress: RowProgress?) {
-        let stage = BandRowStage(band: band, index: index, rows: rows, renderer: renderer, byteTable: byteTable,
-                                 context: context, blurred: blurred, progress: progress)
+    private func rowStage(
+        _ band: Range<Int>, index: Int, _ context: RowContext, blurred: BlurTarget?, progress: RowProgress?
+    ) {
+        let stage = BandRowStage(
+            band: band, index: index, rows: rows, renderer: renderer, byteTable: byteTable,
+            context: context, blurred: blurred, progress: progress)
         defer { stage.release() }
         stage.run()
     }

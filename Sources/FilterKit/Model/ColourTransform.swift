@@ -1,3 +1,5 @@
+import Foundation
+
 /// The per-pixel colour steps of one preset, in `Double`: the definition both render paths follow
 /// (the reference evaluates it per pixel, the fast path samples it into a `ColourLUT`).
 ///
@@ -73,8 +75,10 @@ public struct ColourTransform: Sendable {
     /// Steps 1–3: the affine colour controls.
     func colourControls(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double, Double) {
         let m = controls.rows, offset = controlsOffset
-        return (m.0.x * r + m.0.y * g + m.0.z * b + offset, m.1.x * r + m.1.y * g + m.1.z * b + offset,
-                m.2.x * r + m.2.y * g + m.2.z * b + offset)
+        return (
+            m.0.x * r + m.0.y * g + m.0.z * b + offset, m.1.x * r + m.1.y * g + m.1.z * b + offset,
+            m.2.x * r + m.2.y * g + m.2.z * b + offset
+        )
     }
 
     /// Steps 1–5 up to linear light, before the sRGB encode of step 5 (the fast path tabulates this part
@@ -85,8 +89,10 @@ public struct ColourTransform: Sendable {
         let l1 = ColourScience.decode(c.1) * exposureGain
         let l2 = ColourScience.decode(c.2) * exposureGain
         guard let w = whiteBalance?.rows else { return (l0, l1, l2) }
-        return (w.0.x * l0 + w.0.y * l1 + w.0.z * l2, w.1.x * l0 + w.1.y * l1 + w.1.z * l2,
-                w.2.x * l0 + w.2.y * l1 + w.2.z * l2)
+        return (
+            w.0.x * l0 + w.0.y * l1 + w.0.z * l2, w.1.x * l0 + w.1.y * l1 + w.1.z * l2,
+            w.2.x * l0 + w.2.y * l1 + w.2.z * l2
+        )
     }
 
     /// Steps 6–7 on gamma-encoded values: the highlights/shadows tone curve, then the black point.
@@ -121,5 +127,3 @@ public struct ColourTransform: Sendable {
 
 /// 2^x.
 func pow2(_ x: Double) -> Double { Foundation.pow(2, x) }
-
-import Foundation

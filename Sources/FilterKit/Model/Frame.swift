@@ -31,8 +31,9 @@ public struct Frame: Sendable, Hashable {
 
         /// A plane of zeros (or `fill`).
         public init(width: Int, height: Int, bytesPerRow: Int, fill: UInt8 = 0) {
-            self.init(width: width, height: height, bytesPerRow: bytesPerRow,
-                      bytes: [UInt8](repeating: fill, count: bytesPerRow * height))
+            self.init(
+                width: width, height: height, bytesPerRow: bytesPerRow,
+                bytes: [UInt8](repeating: fill, count: bytesPerRow * height))
         }
     }
 

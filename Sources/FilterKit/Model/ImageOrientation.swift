@@ -56,8 +56,9 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
                             var from = start + y * dy + tileX * dx
                             let row = d + y * outWidth * 4
                             for x in tileX..<min(outWidth, tileX + tile) {
-                                row.storeBytes(of: s.loadUnaligned(fromByteOffset: from, as: UInt32.self),
-                                               toByteOffset: 4 * x, as: UInt32.self)
+                                row.storeBytes(
+                                    of: s.loadUnaligned(fromByteOffset: from, as: UInt32.self),
+                                    toByteOffset: 4 * x, as: UInt32.self)
                                 from += dx
                             }
                         }
@@ -65,7 +66,8 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
                 }
             }
         }
-        return Frame(format: .rgba, width: outWidth, height: outHeight,
-                     planes: [Frame.Plane(width: outWidth, height: outHeight, bytesPerRow: outWidth * 4, bytes: bytes)])
+        return Frame(
+            format: .rgba, width: outWidth, height: outHeight,
+            planes: [Frame.Plane(width: outWidth, height: outHeight, bytesPerRow: outWidth * 4, bytes: bytes)])
     }
 }

@@ -2,8 +2,10 @@
 struct Matrix3: Sendable, Equatable {
     var rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
 
-    init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double, _ g: Double, _ h: Double,
-         _ i: Double) {
+    init(
+        _ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double, _ g: Double, _ h: Double,
+        _ i: Double
+    ) {
         rows = (SIMD3(a, b, c), SIMD3(d, e, f), SIMD3(g, h, i))
     }
 

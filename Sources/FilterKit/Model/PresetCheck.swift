@@ -77,7 +77,8 @@ public struct PresetCheck: Sendable {
         let object = Dictionary(uniqueKeysWithValues: members)
         report.object = object
         for field in ["name", "description"] {
-            if let value = object[field], case .string = value {} else if let value = object[field] {
+            if let value = object[field], case .string = value {
+            } else if let value = object[field] {
                 report.problems.append(
                     Problem(severity: .error, key: field, message: "expected a string, found \(value.kindName)"))
             }
@@ -100,8 +101,10 @@ public struct PresetCheck: Sendable {
         for name in values.keys.sorted() {
             let value = values[name]!
             guard let key = FilterValues.Key(rawValue: name) else {
-                let hint = FilterValues.Key.allCases.first { $0.rawValue.replacingOccurrences(of: "_", with: "")
-                    == name.lowercased().replacingOccurrences(of: "_", with: "") }
+                let hint = FilterValues.Key.allCases.first {
+                    $0.rawValue.replacingOccurrences(of: "_", with: "")
+                        == name.lowercased().replacingOccurrences(of: "_", with: "")
+                }
                 let suffix = hint.map { " (did you mean \"\($0.rawValue)\"?)" } ?? ""
                 report.problems.append(
                     Problem(severity: .warning, key: prefix + name, message: "unknown key, ignored\(suffix)"))
@@ -119,19 +122,24 @@ public struct PresetCheck: Sendable {
         let allZero = report.numbers.values.allSatisfy { $0 == 0 }
         if allZero {
             report.problems.append(
-                Problem(severity: .note, key: "", message: "legacy preset: all values are 0 or missing, read as neutral"))
+                Problem(
+                    severity: .note, key: "", message: "legacy preset: all values are 0 or missing, read as neutral"))
             return report
         }
         for key in FilterValues.Key.allCases {
             guard let number = report.numbers[key] else { continue }
             if key == .temperature && number <= 0 {
                 report.problems.append(
-                    Problem(severity: .note, key: prefix + key.rawValue, message: "legacy temperature \(Self.number(number)) read as 6500"))
+                    Problem(
+                        severity: .note, key: prefix + key.rawValue,
+                        message: "legacy temperature \(Self.number(number)) read as 6500"))
             } else if !key.range.contains(number) {
                 report.problems.append(
                     Problem(
                         severity: .warning, key: prefix + key.rawValue,
-                        message: "\(Self.number(number)) is outside \(Self.format(key.range)), clamped to \(Self.number(key.clamp(number)))"))
+                        message:
+                            "\(Self.number(number)) is outside \(Self.format(key.range)), clamped to \(Self.number(key.clamp(number)))"
+                    ))
             }
         }
         return report

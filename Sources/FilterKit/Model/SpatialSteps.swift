@@ -46,7 +46,9 @@ enum SpatialSteps {
         }
 
         /// The pass for a Gaussian of `sigma` split into `passes` equal passes.
-        init(sigma: Double, passes: Int = SpatialSteps.blurPasses) { self.init(variance: sigma * sigma / Double(passes)) }
+        init(sigma: Double, passes: Int = SpatialSteps.blurPasses) {
+            self.init(variance: sigma * sigma / Double(passes))
+        }
     }
 
     /// The vignette gain at pixel (x, y) of a width × height frame (pixel centres at +0.5).

@@ -25,8 +25,9 @@ public enum YUVConversion {
                                 for x in 0..<width {
                                     let luma = (Float(yRow[x]) - 16) / 219
                                     let cb = (Float(uRow[x / 2]) - 128) / 224, cr = (Float(vRow[x / 2]) - 128) / 224
-                                    let rgb = SIMD4<Float>(luma + 1.5748 * cr, luma - 0.18732 * cb - 0.46812 * cr,
-                                                           luma + 1.8556 * cb, 0)
+                                    let rgb = SIMD4<Float>(
+                                        luma + 1.5748 * cr, luma - 0.18732 * cb - 0.46812 * cr,
+                                        luma + 1.8556 * cb, 0)
                                     FastRenderer.storeBytes(rgb, alpha: 255, to: oRow + x * 4)
                                 }
                             }

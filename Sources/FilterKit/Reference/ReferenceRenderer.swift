@@ -32,20 +32,24 @@ enum ReferenceRenderer {
             }
         }
         if !transform.isIdentity { image = image.map(transform.apply) }
-        if values.noiseReduction > 0 { image = guidedFilter(image, epsilon: SpatialSteps.noiseEpsilon(values.noiseReduction)) }
+        if values.noiseReduction > 0 {
+            image = guidedFilter(image, epsilon: SpatialSteps.noiseEpsilon(values.noiseReduction))
+        }
         if values.sharpness > 0 { image = sharpen(image, amount: values.sharpness) }
         if values.blur > 0 { image = gaussian(image, sigma: values.blur) }
         if values.vignette > 0 {
             for y in 0..<height {
                 for x in 0..<width {
-                    image[x, y] *= SpatialSteps.vignetteGain(x: x, y: y, width: width, height: height, value: values.vignette)
+                    image[x, y] *= SpatialSteps.vignetteGain(
+                        x: x, y: y, width: width, height: height, value: values.vignette)
                 }
             }
         }
         for y in 0..<height {
             for x in 0..<width {
                 let o = y * output.bytesPerRow + x * 4
-                let c = (image[x, y].clamped(lowerBound: .zero, upperBound: .one) * 255).rounded(.toNearestOrAwayFromZero)
+                let c = (image[x, y].clamped(lowerBound: .zero, upperBound: .one) * 255).rounded(
+                    .toNearestOrAwayFromZero)
                 output.bytes[o] = UInt8(c.x)
                 output.bytes[o + 1] = UInt8(c.y)
                 output.bytes[o + 2] = UInt8(c.z)
@@ -111,7 +115,9 @@ enum ReferenceRenderer {
         let r = box.radius
         for y in 0..<image.height {
             for x in 0..<image.width {
-                func sample(_ d: Int) -> SIMD3<Double> { horizontal ? image.clamped(x + d, y) : image.clamped(x, y + d) }
+                func sample(_ d: Int) -> SIMD3<Double> {
+                    horizontal ? image.clamped(x + d, y) : image.clamped(x, y + d)
+                }
                 var sum = SIMD3<Double>.zero
                 for d in -r...r { sum += sample(d) }
                 sum += box.endWeight * (sample(-r - 1) + sample(r + 1))

@@ -28,7 +28,8 @@ extension LookaheadPlanner.Search {
         let lowest = allowed.lowerBound
         let highest = allowed.upperBound
         let target = max(terminalTarget, segmentSeconds)
-        restScale = 1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longestDownload)
+        restScale =
+            1 + Double(steps) * (2 * topGain + (rebufferPenalty + pessimisticPenalty + reservePrice) * longestDownload)
             + reservePrice * (capSeconds + Double(steps) * segmentSeconds + target)
         let gains = restValues + steps &* levels
         var depth = steps &- 1

@@ -50,7 +50,8 @@ extension LookaheadPlanner {
 
         mutating func prepare(cells: Int, allowed: ClosedRange<Int>, levels: Int) {
             if seen.count < cells * Search.seenPerCell {
-                seen = Array(repeating: Seen(buffer: 0, worse: 0, value: 0, first: 0), count: cells * Search.seenPerCell)
+                seen = Array(
+                    repeating: Seen(buffer: 0, worse: 0, value: 0, first: 0), count: cells * Search.seenPerCell)
             }
             if rests.count < cells + levels { rests = Array(repeating: SIMD2(), count: cells + levels) }
             if let nearestFor, nearestFor.allowed == allowed, nearestFor.levels == levels { return }

@@ -68,24 +68,24 @@ extension LookaheadPlanner {
                 counts.initialize(repeating: 0)
                 return scratch.seen.withUnsafeMutableBufferPointer { seen in
                     scratch.rests.withUnsafeMutableBufferPointer { rests in
-                    nearestFirst.withUnsafeBufferPointer { nearestFirst in
-                        switchGains.withUnsafeBufferPointer { switchGains in
-                        ladderMbps.withUnsafeBufferPointer { mbps in
-                            var search = Search(
-                                planner: self, downloads: UnsafePointer(downloads), mbps: mbps.baseAddress!,
-                                ascending: ascending,
-                                seen: seen.baseAddress!, seenCount: counts.baseAddress!,
-                                nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
-                                restValues: rests.baseAddress!, longestDownload: max(longest[0], longest[1]),
-                                steps: steps, bestFirst: allowed.lowerBound)
-                            if search.holdingWins() { return search.bestFirst }
-                            search.play(
-                                depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
-                                worse: startBuffer, reward: 0, first: -1)
-                            return search.bestFirst
+                        nearestFirst.withUnsafeBufferPointer { nearestFirst in
+                            switchGains.withUnsafeBufferPointer { switchGains in
+                                ladderMbps.withUnsafeBufferPointer { mbps in
+                                    var search = Search(
+                                        planner: self, downloads: UnsafePointer(downloads), mbps: mbps.baseAddress!,
+                                        ascending: ascending,
+                                        seen: seen.baseAddress!, seenCount: counts.baseAddress!,
+                                        nearestFirst: nearestFirst.baseAddress!, switchGains: switchGains.baseAddress!,
+                                        restValues: rests.baseAddress!, longestDownload: max(longest[0], longest[1]),
+                                        steps: steps, bestFirst: allowed.lowerBound)
+                                    if search.holdingWins() { return search.bestFirst }
+                                    search.play(
+                                        depth: 0, previous: previousLevel ?? -1, buffer: startBuffer,
+                                        worse: startBuffer, reward: 0, first: -1)
+                                    return search.bestFirst
+                                }
+                            }
                         }
-                        }
-                    }
                     }
                 }
             }
@@ -320,7 +320,8 @@ extension LookaheadPlanner {
             for k in 0..<allowedCount {
                 let level = order[k]
                 if !root {
-                    let bound = rewardLater + gains[level] - rebufferPenalty * positivePart(row[level] - start)
+                    let bound =
+                        rewardLater + gains[level] - rebufferPenalty * positivePart(row[level] - start)
                         - pessimisticPenalty * positivePart(slowRow[level] - worseStart)
                     if bound < best || (bound == best && first >= bestFirst) { continue }
                 }
@@ -356,7 +357,8 @@ extension LookaheadPlanner {
                     continue
                 }
                 if !root
-                    && isDominated(cell: depth &* levels &+ level, buffer: buffer, worse: worse, value: value, first: first)
+                    && isDominated(
+                        cell: depth &* levels &+ level, buffer: buffer, worse: worse, value: value, first: first)
                 {
                     continue
                 }
