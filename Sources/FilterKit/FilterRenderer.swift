@@ -1,6 +1,6 @@
 /// Applies one set of `FilterValues` to frames: the one renderer for stills, previews and video.
 ///
-///     let renderer = FilterRenderer(values: preset.values)
+///     let renderer = FilterRenderer(values: preset.values, threads: 1)
 ///     let filtered = renderer.renderImage(photo)                 // a still
 ///     renderer.renderFrame(cameraFrame, into: &encoderFrame)     // video: reuses the output buffers
 ///
@@ -21,7 +21,7 @@ public struct FilterRenderer: Sendable {
 
     public let values: FilterValues
     public let path: Path
-    /// How many cores the fast path may use (1 = on the calling thread only).
+    /// How many threads the fast path may use (1 = on the calling thread only), as the caller gave it.
     public let threads: Int
     let transform: ColourTransform
     /// How the fast path applies the colour steps, with the tables it needs.
@@ -29,7 +29,7 @@ public struct FilterRenderer: Sendable {
     /// Frame-sized work buffers kept between frames (shared by copies of this renderer).
     let scratch = ScratchPool()
     /// When a colour-only frame is mapped through the `ExactByteTable` instead of the per-pixel pass.
-    public let byteTable: ByteTableUse
+    let byteTable: ByteTableUse
     /// The exact byte table, built on first use (shared by copies of this renderer).
     let byteTableCache = ExactByteTableCache()
     /// With a blur, the fast path renders a frame of more pixels in sections of about this many (`BlurSections`),
@@ -40,7 +40,7 @@ public struct FilterRenderer: Sendable {
     /// input colours (`ExactByteTable`, 64 MB, filled on demand: the colour step then runs once per distinct
     /// colour). The table gives the same output as the per-pixel pass (it is filled by that pass), so this
     /// changes speed only.
-    public enum ByteTableUse: String, Sendable {
+    @_spi(Benchmarks) public enum ByteTableUse: String, Sendable {
         /// Once this renderer has rendered 2²² pixels (this frame included): about 4.5 frames of 720p video,
         /// or one still that large. Setting up the table then costs at most what was already spent.
         case whenItPays
@@ -51,10 +51,10 @@ public struct FilterRenderer: Sendable {
     }
 
     /// Whether the exact byte table has been set up (see `ByteTableUse`), for reports.
-    public var byteTableIsBuilt: Bool { byteTableCache.isBuilt }
+    @_spi(Benchmarks) public var byteTableIsBuilt: Bool { byteTableCache.isBuilt }
 
     /// How the fast path applies the colour steps.
-    public enum ColourMethod: String, Sendable {
+    @_spi(Benchmarks) public enum ColourMethod: String, Sendable {
         /// Nothing to do: every colour value is at its default.
         case none
         /// Trilinear interpolation in the per-preset 3D LUT of the whole chain: one lookup per pixel.
@@ -66,11 +66,11 @@ public struct FilterRenderer: Sendable {
     }
 
     /// The chosen colour step's measured worst error in code values (fast path, colour steps only), for reports.
-    public let lookupTableError: Double?
+    @_spi(Benchmarks) public let lookupTableError: Double?
 
     /// The colour method the fast path uses for these values (`.perPixel` on the reference path, which
     /// evaluates the transform in `Double`).
-    public var colourMethod: ColourMethod {
+    @_spi(Benchmarks) public var colourMethod: ColourMethod {
         switch colourStep {
         case .none: .none
         case .lookupTable: .lookupTable
@@ -83,13 +83,19 @@ public struct FilterRenderer: Sendable {
     public static let lookupTableTolerance = 0.45
 
     /// Prepares a renderer (for `.fast`, builds the colour LUT unless the colour steps are all neutral).
-    /// - Parameter threads: cores to use; default all active processors.
-    /// - Parameter byteTable: when colour-only frames use the exact byte table (same output either way).
-    public init(values: FilterValues, path: Path = .fast, threads: Int? = nil, byteTable: ByteTableUse = .whenItPays) {
+    /// - Parameter threads: how many threads the fast path may use (at least 1; the caller decides, typically
+    ///   the cores it has to spare). The output does not depend on it.
+    public init(values: FilterValues, path: Path = .fast, threads: Int) {
+        self.init(values: values, path: path, threads: threads, byteTable: .whenItPays)
+    }
+
+    /// `init(values:path:threads:)` with a choice of when colour-only frames use the exact byte table (the
+    /// output is the same either way), for benchmarks and tests.
+    @_spi(Benchmarks) public init(values: FilterValues, path: Path = .fast, threads: Int, byteTable: ByteTableUse) {
         self.values = values
         self.byteTable = byteTable
         self.path = path
-        self.threads = max(1, threads ?? ProcessInfoCores.active)
+        self.threads = max(1, threads)
         transform = ColourTransform(values)
         guard !transform.isIdentity else {
             (colourStep, lookupTableError) = (.none, nil)
@@ -156,27 +162,17 @@ public struct FilterRenderer: Sendable {
 
     private func renderRGBA(_ source: Frame.Plane, into output: inout Frame.Plane, width: Int, height: Int) {
         switch path {
-        case .reference: ReferenceRenderer.render(source, into: &output, width: width, height: height, values: values,
-                                                  transform: transform)
+        case .reference:
+            ReferenceRenderer.render(
+                source, into: &output, width: width, height: height, values: values,
+                transform: transform)
         case .fast:
             let entry: ExactByteTable.Entry = values.hasSpatialAdjustments ? .fine : .bytes
-            let table = colourMethod == .none ? nil
+            let table =
+                colourMethod == .none
+                ? nil
                 : byteTableCache.table(for: colourStep, entry: entry, pixels: width * height, use: byteTable)
             FastRenderer.render(source, into: &output, width: width, height: height, renderer: self, byteTable: table)
         }
     }
-}
-
-/// The fast path's colour step and the tables it reads.
-enum ColourStep: Sendable {
-    case none
-    case lookupTable(ColourLUT)
-    case perPixel(ColourPipeline)
-}
-
-import Foundation
-
-/// The number of cores this process may use.
-enum ProcessInfoCores {
-    static var active: Int { ProcessInfo.processInfo.activeProcessorCount }
 }

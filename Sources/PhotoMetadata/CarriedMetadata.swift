@@ -21,8 +21,10 @@ public struct CarriedMetadata: Sendable, Hashable {
     public var comments: [[UInt8]]
     public var warnings: [MetadataWarning]
 
-    public init(exif: ExifMetadata? = nil, xmp: [UInt8]? = nil, extendedXMP: [[UInt8]] = [], iccProfile: [UInt8]? = nil,
-                jfif: [UInt8]? = nil, photoshop: [UInt8]? = nil, comments: [[UInt8]] = [], warnings: [MetadataWarning] = []) {
+    public init(
+        exif: ExifMetadata? = nil, xmp: [UInt8]? = nil, extendedXMP: [[UInt8]] = [], iccProfile: [UInt8]? = nil,
+        jfif: [UInt8]? = nil, photoshop: [UInt8]? = nil, comments: [[UInt8]] = [], warnings: [MetadataWarning] = []
+    ) {
         self.exif = exif
         self.xmp = xmp
         self.extendedXMP = extendedXMP
@@ -45,13 +47,18 @@ public struct CarriedMetadata: Sendable, Hashable {
         if let exif {
             copy.exif = exif.forUprightCopy(width: width, height: height)
             if exif.ifd1 != nil {
-                copy.warnings.append(MetadataWarning(.note, code: "exif.thumbnail-dropped", "the embedded thumbnail (IFD1) is dropped: it shows the unfiltered picture"))
+                copy.warnings.append(
+                    MetadataWarning(
+                        .note, code: "exif.thumbnail-dropped",
+                        "the embedded thumbnail (IFD1) is dropped: it shows the unfiltered picture"))
             }
         }
         if let xmp { copy.xmp = XMPPacket.forUprightCopy(xmp, width: width, height: height) }
         if let icc, icc.colourSpace != "RGB" {
             copy.iccProfile = nil
-            copy.warnings.append(MetadataWarning(.note, code: "icc.not-rgb", "the \(icc.colourSpace) ICC profile is dropped: the output is RGB"))
+            copy.warnings.append(
+                MetadataWarning(
+                    .note, code: "icc.not-rgb", "the \(icc.colourSpace) ICC profile is dropped: the output is RGB"))
         }
         return copy
     }
@@ -81,7 +88,9 @@ extension CarriedMetadata {
             switch segment.marker {
             case 0xE1 where has(exifIdentifier) && payload.count >= 6:
                 guard metadata.exif == nil else {
-                    metadata.warnings.append(MetadataWarning(code: "jpeg.second-exif", "a second EXIF segment at offset \(segment.start) is ignored"))
+                    metadata.warnings.append(
+                        MetadataWarning(
+                            code: "jpeg.second-exif", "a second EXIF segment at offset \(segment.start) is ignored"))
                     continue
                 }
                 let read = TIFFReader.read(Array(payload.dropFirst(6)))
@@ -100,7 +109,8 @@ extension CarriedMetadata {
                 let sequence = Int(bytes[base]), total = Int(bytes[base + 1])
                 if iccTotal == nil { iccTotal = total }
                 if total != iccTotal || sequence < 1 || sequence > total || iccChunks[sequence] != nil {
-                    iccProblem = "ICC_PROFILE chunk \(sequence) of \(total) at offset \(segment.start) does not fit the other chunks"
+                    iccProblem =
+                        "ICC_PROFILE chunk \(sequence) of \(total) at offset \(segment.start) does not fit the other chunks"
                 }
                 iccChunks[sequence] = payload.dropFirst(14)
             case 0xE0 where has(jfifIdentifier):
@@ -110,16 +120,22 @@ extension CarriedMetadata {
             case 0xFE:
                 metadata.comments.append(Array(payload))
             case 0xE0...0xEF:
-                metadata.warnings.append(MetadataWarning(.note, code: "jpeg.segment-dropped",
-                                                         "APP\(segment.marker - 0xE0) segment \(segmentName(payload)) at offset \(segment.start) is not carried"))
+                metadata.warnings.append(
+                    MetadataWarning(
+                        .note, code: "jpeg.segment-dropped",
+                        "APP\(segment.marker - 0xE0) segment \(segmentName(payload)) at offset \(segment.start) is not carried"
+                    ))
             default:
                 continue
             }
         }
         if let total = iccTotal {
-            if iccProblem == nil, iccChunks.count != total { iccProblem = "the ICC profile has \(iccChunks.count) of its \(total) chunks" }
+            if iccProblem == nil, iccChunks.count != total {
+                iccProblem = "the ICC profile has \(iccChunks.count) of its \(total) chunks"
+            }
             if let iccProblem {
-                metadata.warnings.append(MetadataWarning(code: "jpeg.icc-chunks", "\(iccProblem); the profile is dropped"))
+                metadata.warnings.append(
+                    MetadataWarning(code: "jpeg.icc-chunks", "\(iccProblem); the profile is dropped"))
             } else {
                 metadata.iccProfile = (1...max(1, total)).flatMap { Array(iccChunks[$0] ?? []) }
             }

@@ -18,7 +18,8 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedSize(let width, let height):
             "a \(width)×\(height) photo is outside the supported sizes (1 to \(PhotoLimits.maximumPixels / 1_000_000) megapixels)"
         case .library(let name, let function, let message): "\(name): \(function) failed: \(message)"
-        case .unsupportedOutput(let name): "cannot write '\(name)': the output must end in .jpg, .jpeg, .png, .heic or .heif"
+        case .unsupportedOutput(let name):
+            "cannot write '\(name)': the output must end in .jpg, .jpeg, .png, .heic or .heif"
         }
     }
 }

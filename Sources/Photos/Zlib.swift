@@ -7,7 +7,9 @@ enum Zlib {
         var capacity = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(capacity))
         let status = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in compress2(o.baseAddress, &capacity, i.baseAddress, uLong(i.count), Z_DEFAULT_COMPRESSION) }
+            bytes.withUnsafeBufferPointer { i in
+                compress2(o.baseAddress, &capacity, i.baseAddress, uLong(i.count), Z_DEFAULT_COMPRESSION)
+            }
         }
         guard status == Z_OK else { throw .library(name: "zlib", function: "compress2", message: message(status)) }
         out.removeSubrange(Int(capacity)...)
@@ -28,7 +30,9 @@ enum Zlib {
                 return out
             }
             guard status == Z_BUF_ERROR, capacity < limit else {
-                throw .library(name: "zlib", function: "uncompress", message: status == Z_BUF_ERROR ? "more than \(limit) bytes" : message(status))
+                throw .library(
+                    name: "zlib", function: "uncompress",
+                    message: status == Z_BUF_ERROR ? "more than \(limit) bytes" : message(status))
             }
             capacity = min(limit, capacity * 4)
         }

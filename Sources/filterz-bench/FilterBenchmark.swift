@@ -1,4 +1,4 @@
-import FilterKit
+@_spi(Benchmarks) import FilterKit
 import Foundation
 import Synchronization
 

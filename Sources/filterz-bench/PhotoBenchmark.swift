@@ -172,7 +172,7 @@ enum PhotoBenchmark {
     /// Where the time goes inside one apply (this process, all cores): decode, turn upright, render, encode.
     static func inProcessBreakdown(_ input: String) {
         guard let data = FileManager.default.contents(atPath: input) else { return }
-        let renderer = FilterRenderer(values: FilterBenchmark.allTwelve)
+        let renderer = FilterRenderer(values: FilterBenchmark.allTwelve, threads: ProcessInfo.processInfo.activeProcessorCount)
         do {
             let start = Date()
             let photo = try PhotoReader.decode([UInt8](data))

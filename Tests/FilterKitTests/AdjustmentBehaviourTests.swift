@@ -1,4 +1,6 @@
 import FilterKit
+import FilterzTestSupport
+import Foundation
 import Testing
 
 /// Each adjustment alone moves pixels the documented way (on both render paths).
@@ -6,7 +8,7 @@ import Testing
     static let paths: [FilterRenderer.Path] = [.fast, .reference]
 
     static func render(_ values: FilterValues, _ frame: Frame, _ path: FilterRenderer.Path) -> Frame {
-        FilterRenderer(values: values, path: path).renderImage(frame)
+        FilterRenderer(values: values, path: path, threads: allCores).renderImage(frame)
     }
 
     /// Mean of each channel (0…255) over the frame or a rectangle of it.
@@ -27,7 +29,8 @@ import Testing
     @Test(arguments: paths)
     func brightnessUpRaisesMeanLuma(path: FilterRenderer.Path) {
         let frame = TestFrames.camera()
-        #expect(Self.luma(Self.means(Self.render(FilterValues(brightness: 0.2), frame, path)))
+        #expect(
+            Self.luma(Self.means(Self.render(FilterValues(brightness: 0.2), frame, path)))
                 > Self.luma(Self.means(frame)) + 20)
     }
 
@@ -50,7 +53,8 @@ import Testing
             let mean = values.reduce(0, +) / Double(values.count)
             return values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)
         }
-        #expect(spread(Self.render(FilterValues(contrast: 1.5), frame, path)) > 1.2 * spread(frame))  // < 2.25: clipping
+        // Short of 1.5² = 2.25 × because of clipping.
+        #expect(spread(Self.render(FilterValues(contrast: 1.5), frame, path)) > 1.2 * spread(frame))
         #expect(spread(Self.render(FilterValues(contrast: 0.5), frame, path)) < 0.5 * spread(frame))
     }
 
@@ -61,17 +65,23 @@ import Testing
             return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
         }
         for code: UInt8 in [30, 60, 100, 140, 170] {
-            let out = Self.render(FilterValues(exposure: 1), TestFrames.flat(SIMD3(repeating: code)), path).rgba(x: 3, y: 3)
+            let out = Self.render(FilterValues(exposure: 1), TestFrames.flat(SIMD3(repeating: code)), path).rgba(
+                x: 3, y: 3)
             #expect(abs(linear(out.x) / linear(code) - 2) < 0.06, "code \(code) → \(out.x)")
         }
         // Brighter than half scale clips to white.
-        #expect(Self.render(FilterValues(exposure: 1), TestFrames.flat(SIMD3(repeating: 230)), path).rgba(x: 0, y: 0).x == 255)
+        #expect(
+            Self.render(FilterValues(exposure: 1), TestFrames.flat(SIMD3(repeating: 230)), path).rgba(x: 0, y: 0).x
+                == 255)
     }
 
     @Test(arguments: paths)
     func lowTemperatureIsWarmerAndHighIsCooler(path: FilterRenderer.Path) {
         let frame = TestFrames.camera()
-        func warmth(_ f: Frame) -> Double { let m = Self.means(f); return m.x - m.z }
+        func warmth(_ f: Frame) -> Double {
+            let m = Self.means(f)
+            return m.x - m.z
+        }
         #expect(warmth(Self.render(FilterValues(temperature: 3000), frame, path)) > warmth(frame) + 10)
         #expect(warmth(Self.render(FilterValues(temperature: 9000), frame, path)) < warmth(frame) - 5)
     }
@@ -82,14 +92,17 @@ import Testing
         #expect(Self.render(FilterValues(shadows: 1), dark, path).rgba(x: 0, y: 0).x > 75)
         #expect(Self.render(FilterValues(highlights: -1), bright, path).rgba(x: 0, y: 0).x < 185)
         #expect(Self.render(FilterValues(highlights: 1), bright, path).rgba(x: 0, y: 0).x > 215)
-        #expect(Self.render(FilterValues(highlights: 1, shadows: 1), TestFrames.flat(.zero), path).rgba(x: 0, y: 0).x == 0)
+        #expect(
+            Self.render(FilterValues(highlights: 1, shadows: 1), TestFrames.flat(.zero), path).rgba(x: 0, y: 0).x == 0)
     }
 
     @Test(arguments: paths)
     func blackPointRaisesBlack(path: FilterRenderer.Path) {
         let out = Self.render(FilterValues(blackPoint: 0.2), TestFrames.flat(.zero), path)
         #expect(out.rgba(x: 0, y: 0) == SIMD4(51, 51, 51, 255))
-        #expect(Self.render(FilterValues(blackPoint: 0.2), TestFrames.flat(SIMD3(repeating: 255)), path).rgba(x: 0, y: 0).x == 255)
+        #expect(
+            Self.render(FilterValues(blackPoint: 0.2), TestFrames.flat(SIMD3(repeating: 255)), path).rgba(x: 0, y: 0).x
+                == 255)
     }
 
     @Test(arguments: paths)
@@ -116,20 +129,24 @@ import Testing
     @Test(arguments: paths)
     func blurLowersHighFrequencyEnergy(path: FilterRenderer.Path) {
         let frame = TestFrames.camera()
-        #expect(Self.highFrequencyEnergy(Self.render(FilterValues(blur: 2), frame, path)) < 0.3 * Self.highFrequencyEnergy(frame))
+        #expect(
+            Self.highFrequencyEnergy(Self.render(FilterValues(blur: 2), frame, path)) < 0.3
+                * Self.highFrequencyEnergy(frame))
     }
 
     @Test(arguments: paths)
     func sharpenRaisesHighFrequencyEnergy(path: FilterRenderer.Path) {
         let frame = TestFrames.camera(noiseLevel: 0)
-        #expect(Self.highFrequencyEnergy(Self.render(FilterValues(sharpness: 1), frame, path)) > 1.15 * Self.highFrequencyEnergy(frame))
+        #expect(
+            Self.highFrequencyEnergy(Self.render(FilterValues(sharpness: 1), frame, path)) > 1.15
+                * Self.highFrequencyEnergy(frame))
     }
 
     @Test(arguments: paths)
     func noiseReductionLowersNoiseOnFlatPatchesAndKeepsEdges(path: FilterRenderer.Path) {
         // Left half grey 80, right half grey 180, both with seeded noise of σ ≈ 6 codes.
         var frame = Frame(rgbaWidth: 40, height: 24)
-        var generator = SplitMix64(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         for y in 0..<24 {
             for x in 0..<40 {
                 let base = x < 20 ? 80.0 : 180.0
@@ -152,5 +169,3 @@ import Testing
         #expect(left < 95 && right > 165, "edge columns \(left) / \(right)")
     }
 }
-
-import Foundation

@@ -45,6 +45,8 @@ import Testing
         #expect(ImageOrientation(exifValue: 0) == nil)
         #expect(ImageOrientation(exifValue: 9) == nil)
         #expect(ImageOrientation(exifValue: 6) == .rotated90Clockwise)
-        #expect(ImageOrientation.up.apply(to: TestFrames.random(width: 3, height: 2, seed: 1)) == TestFrames.random(width: 3, height: 2, seed: 1))
+        #expect(
+            ImageOrientation.up.apply(to: TestFrames.random(width: 3, height: 2, seed: 1))
+                == TestFrames.random(width: 3, height: 2, seed: 1))
     }
 }

@@ -1,4 +1,4 @@
-import FilterKit
+@_spi(Benchmarks) import FilterKit
 import Testing
 
 @Suite struct RenderPathTests {
@@ -8,7 +8,7 @@ import Testing
 
     @Test(arguments: [FilterRenderer.Path.fast, .reference])
     func stillAndVideoPathsGiveTheSameBytes(path: FilterRenderer.Path) {
-        let renderer = FilterRenderer(values: Self.allTwelve, path: path)
+        let renderer = FilterRenderer(values: Self.allTwelve, path: path, threads: allCores)
         let frame = TestFrames.camera()
         let still = renderer.renderImage(frame)
         var video = Frame(rgbaWidth: 1, height: 1)
@@ -22,23 +22,25 @@ import Testing
     @Test func neutralReturnsTheInputBitForBit() {
         let frame = TestFrames.random(width: 33, height: 17, seed: 4, bytesPerRow: 33 * 4 + 12)
         for path in [FilterRenderer.Path.fast, .reference] {
-            let out = FilterRenderer(values: .neutral, path: path).renderImage(frame)
+            let out = FilterRenderer(values: .neutral, path: path, threads: allCores).renderImage(frame)
             #expect(out == frame)  // padding bytes included
             var video = TestFrames.camera()
-            FilterRenderer(values: .neutral, path: path).renderFrame(frame, into: &video)
+            FilterRenderer(values: .neutral, path: path, threads: allCores).renderFrame(frame, into: &video)
             #expect(video == frame)
         }
         let yuv = YUVConversion.toYUV420(TestFrames.camera())
-        #expect(FilterRenderer(values: .neutral).renderImage(yuv) == yuv)
+        #expect(FilterRenderer(values: .neutral, threads: allCores).renderImage(yuv) == yuv)
     }
 
     @Test func paddedRowsRenderLikePackedRows() {
         let packed = TestFrames.random(width: 21, height: 13, seed: 8)
         var padded = Frame(rgbaWidth: 21, height: 13, bytesPerRow: 21 * 4 + 20)
         for y in 0..<13 {
-            for x in 0..<84 { padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x] }
+            for x in 0..<84 {
+                padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x]
+            }
         }
-        let renderer = FilterRenderer(values: Self.allTwelve)
+        let renderer = FilterRenderer(values: Self.allTwelve, threads: allCores)
         #expect(renderer.renderImage(padded).packedBytes() == renderer.renderImage(packed).packedBytes())
     }
 
@@ -54,8 +56,10 @@ import Testing
     /// with and without a blur after the sharpen.
     @Test func bandsThinnerThanTheirWindowsGiveTheSameBytes() {
         let frame = TestFrames.camera(width: 37, height: 23)
-        for values in [Self.allTwelve, FilterValues(sharpness: 1.5, vignette: 1, noiseReduction: 0.5),
-                       FilterValues(sharpness: 1, blur: 3)] {
+        for values in [
+            Self.allTwelve, FilterValues(sharpness: 1.5, vignette: 1, noiseReduction: 0.5),
+            FilterValues(sharpness: 1, blur: 3),
+        ] {
             let one = FilterRenderer(values: values, threads: 1).renderImage(frame)
             let many = FilterRenderer(values: values, threads: 8).renderImage(frame)
             #expect(one == many, "\(values)")
@@ -99,7 +103,7 @@ import Testing
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
         let yuv = YUVConversion.toYUV420(rgba)
-        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000))
+        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000), threads: allCores)
         let out = renderer.renderImage(yuv)
         #expect(out.format == .yuv420p && out.width == yuv.width && out.height == yuv.height)
         let expected = YUVConversion.toYUV420(renderer.renderImage(YUVConversion.toRGBA(yuv)))
@@ -112,14 +116,20 @@ import Testing
         let p = back.rgba(x: 3, y: 3)
         #expect(abs(Int(p.x) - 120) <= 2 && abs(Int(p.y) - 140) <= 2 && abs(Int(p.z) - 90) <= 2)
         // BT.709 limited range: white is Y 235, black is Y 16.
-        #expect(YUVConversion.toYUV420(TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[0] == 235)
+        #expect(
+            YUVConversion.toYUV420(TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[0]
+                == 235)
         #expect(YUVConversion.toYUV420(TestFrames.flat(.zero, width: 4, height: 4)).planes[0].bytes[0] == 16)
     }
 
     @Test func samplePresetsWithoutSteepCurvesUseTheLookupTable() {
-        for preset in TestFrames.samplePresets where ["warm-film", "noir", "faded", "dreamy", "crisp"].contains(preset.name) {
-            #expect(FilterRenderer(values: preset.values).colourMethod == .lookupTable, "\(preset.name)")
+        let names = ["warm-film", "noir", "faded", "dreamy", "crisp"]
+        let presets = TestFrames.samplePresets.filter { names.contains($0.name) }
+        #expect(presets.count == names.count, "sample presets found: \(presets.map(\.name))")
+        for preset in presets {
+            #expect(
+                FilterRenderer(values: preset.values, threads: allCores).colourMethod == .lookupTable, "\(preset.name)")
         }
-        #expect(FilterRenderer(values: .neutral).colourMethod == .none)
+        #expect(FilterRenderer(values: .neutral, threads: allCores).colourMethod == .none)
     }
 }

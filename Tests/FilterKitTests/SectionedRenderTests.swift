@@ -44,8 +44,9 @@ import Testing
             for blocks in [1, 3] {
                 var renderer = FilterRenderer(values: c.values, threads: threads)
                 renderer.sectionPixels = c.width * Planar.verticalBlockRows * blocks
-                let sections = BlurSections(width: c.width, height: c.height, box: SpatialSteps.ExtendedBox(sigma: c.values.blur),
-                                            passes: SpatialSteps.blurPasses, pixelsPerSection: renderer.sectionPixels)
+                let sections = BlurSections(
+                    width: c.width, height: c.height, box: SpatialSteps.ExtendedBox(sigma: c.values.blur),
+                    passes: SpatialSteps.blurPasses, pixelsPerSection: renderer.sectionPixels)
                 #expect(sections.sections.count > 1 || c.height <= 64 * blocks)
                 let outputs = [renderer.renderImage(frame), renderer.renderImage(noisy)]
                 // Compared as Bools: a failing frame comparison would print every byte of both frames.
@@ -61,7 +62,9 @@ import Testing
         let sections = BlurSections(width: 8000, height: 6000, box: box, passes: 3, pixelsPerSection: 1 << 22)
         #expect(sections.sections.first?.rows.lowerBound == 0)
         #expect(sections.sections.last?.rows.upperBound == 6000)
-        for (a, b) in zip(sections.sections, sections.sections.dropFirst()) { #expect(a.rows.upperBound == b.rows.lowerBound) }
+        for (a, b) in zip(sections.sections, sections.sections.dropFirst()) {
+            #expect(a.rows.upperBound == b.rows.lowerBound)
+        }
         for section in sections.sections {
             #expect(section.rows.lowerBound % Planar.verticalBlockRows == 0)
             #expect(section.window.lowerBound <= max(0, section.rows.lowerBound - 2 * 64 - box.radius - 1))
@@ -71,6 +74,7 @@ import Testing
         #expect(sections.sections.count == 12)
         #expect(sections.largestWindow * 8000 * 12 < 80_000_000)
         // A 720p video frame is one section.
-        #expect(BlurSections(width: 1280, height: 720, box: box, passes: 3, pixelsPerSection: 1 << 22).sections.count == 1)
+        #expect(
+            BlurSections(width: 1280, height: 720, box: box, passes: 3, pixelsPerSection: 1 << 22).sections.count == 1)
     }
 }

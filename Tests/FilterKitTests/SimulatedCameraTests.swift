@@ -49,12 +49,14 @@ import Testing
     @Test func portraitFramesAreTallerThanWide() {
         let camera = SimulatedCamera(.init(width: 1280, height: 720, durationSeconds: 1, orientation: .portrait))
         #expect(camera.width == 720 && camera.height == 1280)
-        let frame = SimulatedCamera(.init(width: 64, height: 36, durationSeconds: 1, orientation: .portrait)).frame(atSeconds: 0)
+        let frame = SimulatedCamera(.init(width: 64, height: 36, durationSeconds: 1, orientation: .portrait)).frame(
+            atSeconds: 0)
         #expect(frame.image.width == 36 && frame.image.height == 64)
     }
 
     @Test func yuvOutputHasHalfSizeChroma() {
-        let frame = SimulatedCamera(.init(width: 65, height: 37, durationSeconds: 1)).frame(atSeconds: 0, format: .yuv420p)
+        let frame = SimulatedCamera(.init(width: 65, height: 37, durationSeconds: 1)).frame(
+            atSeconds: 0, format: .yuv420p)
         #expect(frame.image.format == .yuv420p)
         #expect(frame.image.planes.map(\.width) == [65, 33, 33])
         #expect(frame.image.planes.map(\.height) == [37, 19, 19])
@@ -90,16 +92,21 @@ import Testing
             }
         }
         let mean = differences.reduce(0, +) / Double(differences.count)
-        let sigma = (differences.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(differences.count)).squareRoot()
+        let sigma = (differences.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(differences.count))
+            .squareRoot()
         #expect(abs(mean) < 0.1)
         #expect(abs(sigma - 3) < 0.3, "σ = \(sigma)")
         #expect(differences.allSatisfy { abs($0) <= 8 })
-        #expect(first.planes[0].bytes[(100 * 320 + 10) * 4..<(101 * 320) * 4] != second.planes[0].bytes[(100 * 320 + 10) * 4..<(101 * 320) * 4])
+        #expect(
+            first.planes[0].bytes[(100 * 320 + 10) * 4..<(101 * 320) * 4]
+                != second.planes[0].bytes[(100 * 320 + 10) * 4..<(101 * 320) * 4])
     }
 
     @Test func theSceneShowsTheColourChart() {
         // Without noise the chart's white patch (243, 243, 242) appears exactly.
-        let image = SimulatedCamera(.init(width: 640, height: 360, durationSeconds: 1, noiseLevel: 0)).frame(atSeconds: 0).image
+        let image = SimulatedCamera(.init(width: 640, height: 360, durationSeconds: 1, noiseLevel: 0)).frame(
+            atSeconds: 0
+        ).image
         var found = false
         for y in stride(from: 0, to: 360, by: 2) where !found {
             for x in stride(from: 0, to: 640, by: 2) where image.rgba(x: x, y: y) == SIMD4(243, 243, 242, 255) {
@@ -115,7 +122,9 @@ import Testing
     @Test func theSameSeedGivesTheSameSamples() {
         let a = SimulatedMicrophone(.init(seed: 3)), b = SimulatedMicrophone(.init(seed: 3))
         #expect(a.chunk(startingAt: 4800, frameCount: 256) == b.chunk(startingAt: 4800, frameCount: 256))
-        #expect(a.chunk(startingAt: 0, frameCount: 256) != SimulatedMicrophone(.init(seed: 4)).chunk(startingAt: 0, frameCount: 256))
+        #expect(
+            a.chunk(startingAt: 0, frameCount: 256)
+                != SimulatedMicrophone(.init(seed: 4)).chunk(startingAt: 0, frameCount: 256))
     }
 
     @Test func chunksAreContiguousWithSampleTimestamps() {

@@ -6,17 +6,22 @@ import Foundation
 enum TestFrames {
     /// An RGBA frame of uniformly random bytes (alpha random too, to check it is carried through).
     static func random(width: Int, height: Int, seed: UInt64, bytesPerRow: Int? = nil) -> Frame {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var frame = Frame(rgbaWidth: width, height: height, bytesPerRow: bytesPerRow)
         for y in 0..<height {
-            for x in 0..<(width * 4) { frame.planes[0].bytes[y * frame.planes[0].bytesPerRow + x] = UInt8.random(in: 0...255, using: &generator) }
+            for x in 0..<(width * 4) {
+                frame.planes[0].bytes[y * frame.planes[0].bytesPerRow + x] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
         }
         return frame
     }
 
     /// A camera frame.
-    static func camera(width: Int = 64, height: Int = 36, seed: UInt64 = 3, seconds: Double = 1.5,
-                       noiseLevel: Double = 2) -> Frame {
+    static func camera(
+        width: Int = 64, height: Int = 36, seed: UInt64 = 3, seconds: Double = 1.5,
+        noiseLevel: Double = 2
+    ) -> Frame {
         SimulatedCamera(.init(width: width, height: height, durationSeconds: 4, seed: seed, noiseLevel: noiseLevel))
             .frame(atSeconds: seconds).image
     }
@@ -34,7 +39,7 @@ enum TestFrames {
 
     /// Random values: each key set with probability 0.6 to a uniform value in its range, else its default.
     static func randomValues(seed: UInt64) -> FilterValues {
-        var generator = SplitMix64(seed: seed &+ 0x5EED)
+        var generator = SeededGenerator(seed: seed &+ 0x5EED)
         var values = FilterValues()
         for key in FilterValues.Key.allCases where generator.nextUnit() < 0.6 {
             values[key] = key.range.lowerBound + generator.nextUnit() * (key.range.upperBound - key.range.lowerBound)
@@ -47,7 +52,9 @@ enum TestFrames {
         let folder = SharedData.sampleMedia.appendingPathComponent("presets")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
+                return nil
+            }
             return try? Preset.parse(Array(data))
         }
     }()

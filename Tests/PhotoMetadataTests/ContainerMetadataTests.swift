@@ -10,9 +10,13 @@ import Testing
 
     /// The segments of a JPEG without image data: SOI, `segments`, a frame header, SOS, EOI.
     static func jpeg(_ segments: [[UInt8]], width: Int = 640, height: Int = 480, components: Int = 3) -> [UInt8] {
-        var sof: [UInt8] = [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), UInt8(components)]
+        var sof: [UInt8] = [
+            8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), UInt8(components),
+        ]
         for id in 1...components { sof += [UInt8(id), 0x11, 0] }
-        return [0xFF, 0xD8] + segments.flatMap { $0 } + segment(0xC0, sof) + segment(0xDA, [1, 1, 0, 0, 63, 0]) + [0x12, 0x34, 0xFF, 0xD9]
+        return [0xFF, 0xD8] + segments.flatMap { $0 } + segment(0xC0, sof) + segment(0xDA, [1, 1, 0, 0, 63, 0]) + [
+            0x12, 0x34, 0xFF, 0xD9,
+        ]
     }
 
     static func exifSegment(_ metadata: ExifMetadata) -> [UInt8] {
@@ -49,7 +53,9 @@ import Testing
     @Test func theICCProfileIsJoinedFromItsChunksInSequenceOrder() throws {
         let profile = Self.iccProfile(name: "Display P3") + [UInt8](repeating: 7, count: 5000)
         let parts = [Array(profile[0..<2000]), Array(profile[2000..<4000]), Array(profile[4000...])]
-        let bytes = Self.jpeg([Self.iccChunk(2, of: 3, parts[1]), Self.iccChunk(3, of: 3, parts[2]), Self.iccChunk(1, of: 3, parts[0])])
+        let bytes = Self.jpeg([
+            Self.iccChunk(2, of: 3, parts[1]), Self.iccChunk(3, of: 3, parts[2]), Self.iccChunk(1, of: 3, parts[0]),
+        ])
         let structure = try #require(JPEGStructure.scan(bytes).structure)
         let metadata = CarriedMetadata.read(jpeg: bytes, structure: structure)
         #expect(metadata.iccProfile == profile)
@@ -100,9 +106,11 @@ import Testing
         #expect(metadata.jfif?.count == 14)
         #expect(metadata.comments == [Array("a comment".utf8)])
         #expect(metadata.photoshop?.count == 17)
-        #expect(metadata.warnings.map(\.message) == [
-            "APP2 segment \"MPF\" at offset 20 is not carried", "APP14 segment \"Adobe\" at offset 32 is not carried",
-        ])
+        #expect(
+            metadata.warnings.map(\.message) == [
+                "APP2 segment \"MPF\" at offset 20 is not carried",
+                "APP14 segment \"Adobe\" at offset 32 is not carried",
+            ])
     }
 
     @Test func theWriterPutsMetadataAfterSOIAndReplacesTheEncodersJFIF() throws {
@@ -128,18 +136,24 @@ import Testing
         exif.ifd1 = nil
         exif.thumbnail = nil
         // A 40 KB MakerNote at 30,000: kept there, the segment is too large; moved, it fits.
-        exif.exif?.set(IFDEntry(tag: ExifTag.makerNote, type: .undefined, count: 40_000,
-                                bytes: [UInt8](repeating: 9, count: 40_000), sourceOffset: 30_000))
+        exif.exif?.set(
+            IFDEntry(
+                tag: ExifTag.makerNote, type: .undefined, count: 40_000,
+                bytes: [UInt8](repeating: 9, count: 40_000), sourceOffset: 30_000))
         let moved = JPEGMetadataWriter.write(CarriedMetadata(exif: exif), into: Self.jpeg([]))
         #expect(moved.warnings.codes == ["exif.makernote-moved"])
-        let movedBack = CarriedMetadata.read(jpeg: moved.bytes, structure: try #require(JPEGStructure.scan(moved.bytes).structure))
+        let movedBack = CarriedMetadata.read(
+            jpeg: moved.bytes, structure: try #require(JPEGStructure.scan(moved.bytes).structure))
         #expect(movedBack.exif?.makerNote?.bytes.count == 40_000)
         // 70 KB fits nowhere: dropped, the rest written.
-        exif.exif?.set(IFDEntry(tag: ExifTag.makerNote, type: .undefined, count: 70_000,
-                                bytes: [UInt8](repeating: 9, count: 70_000), sourceOffset: 100))
+        exif.exif?.set(
+            IFDEntry(
+                tag: ExifTag.makerNote, type: .undefined, count: 70_000,
+                bytes: [UInt8](repeating: 9, count: 70_000), sourceOffset: 100))
         let dropped = JPEGMetadataWriter.write(CarriedMetadata(exif: exif), into: Self.jpeg([]))
         #expect(dropped.warnings.codes == ["exif.makernote-dropped"])
-        let back = CarriedMetadata.read(jpeg: dropped.bytes, structure: try #require(JPEGStructure.scan(dropped.bytes).structure))
+        let back = CarriedMetadata.read(
+            jpeg: dropped.bytes, structure: try #require(JPEGStructure.scan(dropped.bytes).structure))
         #expect(back.exif?.makerNote == nil)
         #expect(back.exif?.orientation == 6)
     }
@@ -162,11 +176,13 @@ import Testing
 
     static func chunk(_ type: String, _ data: [UInt8], crc: UInt32? = nil) -> [UInt8] {
         let body = Array(type.utf8) + data
-        return ByteOrder.bigEndian.bytes(UInt32(data.count)) + body + ByteOrder.bigEndian.bytes(crc ?? PNGTestCRC.checksum(body))
+        return ByteOrder.bigEndian.bytes(UInt32(data.count)) + body
+            + ByteOrder.bigEndian.bytes(crc ?? PNGTestCRC.checksum(body))
     }
 
     static func png(_ chunks: [[UInt8]]) -> [UInt8] {
-        let ihdr = chunk("IHDR", ByteOrder.bigEndian.bytes(UInt32(64)) + ByteOrder.bigEndian.bytes(UInt32(48)) + [8, 6, 0, 0, 0])
+        let ihdr = chunk(
+            "IHDR", ByteOrder.bigEndian.bytes(UInt32(64)) + ByteOrder.bigEndian.bytes(UInt32(48)) + [8, 6, 0, 0, 0])
         return PNGStructure.signature + ihdr + chunks.flatMap { $0 } + chunk("IDAT", [1, 2, 3]) + chunk("IEND", [])
     }
 
@@ -181,7 +197,10 @@ import Testing
         ])
         let structure = try #require(PNGStructure.scan(bytes))
         let header = try #require(structure.header)
-        #expect((header.width, header.height, header.bitDepth, header.colourType, header.isInterlaced) == (64, 48, 8, 6, false))
+        #expect(
+            (header.width, header.height, header.bitDepth, header.colourType, header.isInterlaced) == (
+                64, 48, 8, 6, false
+            ))
         #expect(structure.metadata.exif?.orientation == 6)
         #expect(structure.metadata.xmp == xmp)
         #expect(structure.compressedICCProfile?.name == "Display P3")
@@ -203,12 +222,15 @@ import Testing
         var exif = TIFFRoundTripTests.everyType(.littleEndian)
         exif.ifd1 = nil
         exif.thumbnail = nil
-        let written = PNGMetadataWriter.write(CarriedMetadata(exif: exif, xmp: xmp), compressedICCProfile: ("P3", [0x78, 0x9C]), into: encoded)
+        let written = PNGMetadataWriter.write(
+            CarriedMetadata(exif: exif, xmp: xmp), compressedICCProfile: ("P3", [0x78, 0x9C]), into: encoded)
         let structure = try #require(PNGStructure.scan(written.bytes))
         #expect(structure.chunks.map(\.type) == ["IHDR", "iCCP", "eXIf", "iTXt", "IDAT", "IEND"])
         #expect(structure.metadata.warnings.isEmpty)
         #expect(structure.metadata.xmp == xmp)
-        #expect(structure.metadata.exif.map { TIFFRoundTripTests.content($0.exif) } == TIFFRoundTripTests.content(exif.exif))
+        #expect(
+            structure.metadata.exif.map { TIFFRoundTripTests.content($0.exif) } == TIFFRoundTripTests.content(exif.exif)
+        )
         let plain = PNGMetadataWriter.write(CarriedMetadata(), compressedICCProfile: nil, into: encoded)
         #expect(plain.bytes == encoded)
     }
@@ -216,7 +238,8 @@ import Testing
     // MARK: XMP
 
     @Test func xmpOrientationAndSizeAreRewrittenInBothForms() {
-        let packet = Array("""
+        let packet = Array(
+            """
             <?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta><rdf:Description tiff:Orientation="6" \
             exif:PixelXDimension='4032'><exif:PixelYDimension>3024</exif:PixelYDimension><dc:title>tiff:Orientation="6"?</dc:title>\
             </rdf:Description></x:xmpmeta>\(String(repeating: " ", count: 40))<?xpacket end="w"?>
@@ -228,7 +251,8 @@ import Testing
         #expect(edited.count == packet.count, "the padding absorbs the change of length")
         // Text that only looks like the property is not touched: the title still says "6".
         #expect(String(decoding: edited, as: UTF8.self).contains("<dc:title>tiff:Orientation=\"6\"?</dc:title>"))
-        #expect(XMPPacket.forUprightCopy(Array("no properties".utf8), width: 1, height: 1) == Array("no properties".utf8))
+        #expect(
+            XMPPacket.forUprightCopy(Array("no properties".utf8), width: 1, height: 1) == Array("no properties".utf8))
     }
 }
 

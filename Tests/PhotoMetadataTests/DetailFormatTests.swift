@@ -13,8 +13,10 @@ import Testing
         .init(bytes: 0, text: "0 bytes"), .init(bytes: 1, text: "1 byte"), .init(bytes: 2, text: "2 bytes"),
         .init(bytes: 999, text: "999 bytes"), .init(bytes: 1000, text: "1.0 KB"), .init(bytes: 1049, text: "1.0 KB"),
         .init(bytes: 1050, text: "1.1 KB"), .init(bytes: 99_949, text: "99.9 KB"), .init(bytes: 99_950, text: "100 KB"),
-        .init(bytes: 999_499, text: "999 KB"), .init(bytes: 999_500, text: "1.0 MB"), .init(bytes: 999_949, text: "1.0 MB"),
-        .init(bytes: 2_400_000, text: "2.4 MB"), .init(bytes: 2_449_999, text: "2.4 MB"), .init(bytes: 2_450_000, text: "2.5 MB"),
+        .init(bytes: 999_499, text: "999 KB"), .init(bytes: 999_500, text: "1.0 MB"),
+        .init(bytes: 999_949, text: "1.0 MB"),
+        .init(bytes: 2_400_000, text: "2.4 MB"), .init(bytes: 2_449_999, text: "2.4 MB"),
+        .init(bytes: 2_450_000, text: "2.5 MB"),
         .init(bytes: 24_300_000, text: "24.3 MB"), .init(bytes: 243_000_000, text: "243 MB"),
         .init(bytes: 999_500_000, text: "1.0 GB"), .init(bytes: 1_234_567_890_123, text: "1.2 TB"),
     ]

@@ -13,7 +13,8 @@ struct RawTIFF {
 
     /// One 12-byte entry: tag, type, count, and the value field (padded to four bytes).
     func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ field: [UInt8]) -> [UInt8] {
-        order.bytes(tag) + order.bytes(type) + order.bytes(count) + field + [UInt8](repeating: 0, count: max(0, 4 - field.count))
+        order.bytes(tag) + order.bytes(type) + order.bytes(count) + field
+            + [UInt8](repeating: 0, count: max(0, 4 - field.count))
     }
 
     /// A SHORT entry with its value in the field.
@@ -24,12 +25,16 @@ struct RawTIFF {
 
     /// An IFD at `offset`: a count (`declaredCount`, default the entries'), the entries, the next offset.
     mutating func ifd(at offset: Int, _ entries: [[UInt8]], next: UInt32 = 0, declaredCount: UInt16? = nil) {
-        put(order.bytes(declaredCount ?? UInt16(entries.count)) + entries.flatMap { $0 } + order.bytes(next), at: offset)
+        put(
+            order.bytes(declaredCount ?? UInt16(entries.count)) + entries.flatMap { $0 } + order.bytes(next), at: offset
+        )
     }
 
     /// `data` at `offset`, zero-filling any gap.
     mutating func put(_ data: [UInt8], at offset: Int) {
-        if bytes.count < offset + data.count { bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count) }
+        if bytes.count < offset + data.count {
+            bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count)
+        }
         bytes.replaceSubrange(offset..<(offset + data.count), with: data)
     }
 }

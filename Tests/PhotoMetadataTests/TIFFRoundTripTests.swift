@@ -14,52 +14,69 @@ import Testing
             let high = o.bytes(UInt32(value.bitPattern >> 32)), low = o.bytes(UInt32(value.bitPattern & 0xFFFF_FFFF))
             return o == .bigEndian ? high + low : low + high
         }
-        var ifd0 = IFD(kind: .ifd0, entries: [
-            entry(0x010F, .ascii, "Filterz\0".utf8.map { [$0] }),
-            entry(0x0110, .ascii, "Model Two\0".utf8.map { [$0] }),
-            IFDEntry.short(ExifTag.orientation, 6, order: o),
-            entry(0x011A, .rational, [o.bytes(UInt32(72)) + o.bytes(UInt32(1))]),
-            entry(0x0213, .short, [o.bytes(UInt16(1))]),
-        ])
+        var ifd0 = IFD(
+            kind: .ifd0,
+            entries: [
+                entry(0x010F, .ascii, "Filterz\0".utf8.map { [$0] }),
+                entry(0x0110, .ascii, "Model Two\0".utf8.map { [$0] }),
+                IFDEntry.short(ExifTag.orientation, 6, order: o),
+                entry(0x011A, .rational, [o.bytes(UInt32(72)) + o.bytes(UInt32(1))]),
+                entry(0x0213, .short, [o.bytes(UInt16(1))]),
+            ])
         ifd0.set(.long(ExifTag.exifIFDPointer, 0, order: o))
         ifd0.set(.long(ExifTag.gpsIFDPointer, 0, order: o))
-        var exif = IFD(kind: .exif, entries: [
-            entry(0x829A, .rational, [o.bytes(UInt32(1)) + o.bytes(UInt32(120))]),
-            entry(0x9000, .undefined, "0232".utf8.map { [$0] }),
-            entry(0x9204, .srational, [o.bytes(UInt32(bitPattern: -7)) + o.bytes(UInt32(10))]),
-            entry(0x9286, .undefined, Array("ASCII\0\0\0a long user comment".utf8).map { [$0] }),
-            entry(0xA002, .long, [o.bytes(UInt32(4032))]),
-            entry(0xA003, .short, [o.bytes(UInt16(3024))]),
-            entry(0xC001, .sbyte, [[0xFE], [0x02]]),
-            entry(0xC002, .sshort, [o.bytes(UInt16(bitPattern: -300)), o.bytes(UInt16(5))]),
-            entry(0xC003, .slong, [o.bytes(UInt32(bitPattern: -70000))]),
-            entry(0xC004, .float, [o.bytes(Float(1.5).bitPattern)]),
-            entry(0xC005, .double, [double(2.25)]),
-            entry(0xC006, .byte, [[1], [2], [3], [4], [5]]),
-        ])
+        var exif = IFD(
+            kind: .exif,
+            entries: [
+                entry(0x829A, .rational, [o.bytes(UInt32(1)) + o.bytes(UInt32(120))]),
+                entry(0x9000, .undefined, "0232".utf8.map { [$0] }),
+                entry(0x9204, .srational, [o.bytes(UInt32(bitPattern: -7)) + o.bytes(UInt32(10))]),
+                entry(0x9286, .undefined, Array("ASCII\0\0\0a long user comment".utf8).map { [$0] }),
+                entry(0xA002, .long, [o.bytes(UInt32(4032))]),
+                entry(0xA003, .short, [o.bytes(UInt16(3024))]),
+                entry(0xC001, .sbyte, [[0xFE], [0x02]]),
+                entry(0xC002, .sshort, [o.bytes(UInt16(bitPattern: -300)), o.bytes(UInt16(5))]),
+                entry(0xC003, .slong, [o.bytes(UInt32(bitPattern: -70000))]),
+                entry(0xC004, .float, [o.bytes(Float(1.5).bitPattern)]),
+                entry(0xC005, .double, [double(2.25)]),
+                entry(0xC006, .byte, [[1], [2], [3], [4], [5]]),
+            ])
         exif.set(.long(ExifTag.interopIFDPointer, 0, order: o))
         let interop = IFD(kind: .interop, entries: [entry(0x0001, .ascii, "R98\0".utf8.map { [$0] })])
-        let gps = IFD(kind: .gps, entries: [
-            entry(0x0000, .byte, [[2], [3], [0], [0]]),
-            entry(0x0001, .ascii, [[UInt8(ascii: "S")], [0]]),
-            entry(0x0002, .rational, [o.bytes(UInt32(33)) + o.bytes(UInt32(1)), o.bytes(UInt32(52)) + o.bytes(UInt32(1)),
-                                     o.bytes(UInt32(3456)) + o.bytes(UInt32(100))]),
-            entry(0x0003, .ascii, [[UInt8(ascii: "E")], [0]]),
-            entry(0x0004, .rational, [o.bytes(UInt32(151)) + o.bytes(UInt32(1)), o.bytes(UInt32(12)) + o.bytes(UInt32(1)),
-                                     o.bytes(UInt32(0)) + o.bytes(UInt32(1))]),
-            entry(0x0005, .byte, [[1]]),
-            entry(0x0006, .rational, [o.bytes(UInt32(25)) + o.bytes(UInt32(10))]),
-        ])
+        let gps = IFD(
+            kind: .gps,
+            entries: [
+                entry(0x0000, .byte, [[2], [3], [0], [0]]),
+                entry(0x0001, .ascii, [[UInt8(ascii: "S")], [0]]),
+                entry(
+                    0x0002, .rational,
+                    [
+                        o.bytes(UInt32(33)) + o.bytes(UInt32(1)), o.bytes(UInt32(52)) + o.bytes(UInt32(1)),
+                        o.bytes(UInt32(3456)) + o.bytes(UInt32(100)),
+                    ]),
+                entry(0x0003, .ascii, [[UInt8(ascii: "E")], [0]]),
+                entry(
+                    0x0004, .rational,
+                    [
+                        o.bytes(UInt32(151)) + o.bytes(UInt32(1)), o.bytes(UInt32(12)) + o.bytes(UInt32(1)),
+                        o.bytes(UInt32(0)) + o.bytes(UInt32(1)),
+                    ]),
+                entry(0x0005, .byte, [[1]]),
+                entry(0x0006, .rational, [o.bytes(UInt32(25)) + o.bytes(UInt32(10))]),
+            ])
         let ifd1 = IFD(kind: .ifd1, entries: [entry(0x0103, .short, [o.bytes(UInt16(6))])])
-        return ExifMetadata(byteOrder: o, ifd0: ifd0, exif: exif, gps: gps, interop: interop, ifd1: ifd1,
-                            thumbnail: [0xFF, 0xD8, 0xFF, 0xD9, 1, 2, 3])
+        return ExifMetadata(
+            byteOrder: o, ifd0: ifd0, exif: exif, gps: gps, interop: interop, ifd1: ifd1,
+            thumbnail: [0xFF, 0xD8, 0xFF, 0xD9, 1, 2, 3])
     }
 
     /// The entries as (tag, type, count, bytes), without the pointers and the thumbnail's offset and length (which the
     /// writer sets).
     static func content(_ ifd: IFD?) -> [String] {
-        let written: Set<UInt16> = [ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer, ExifTag.interopIFDPointer,
-                                    ExifTag.jpegInterchangeFormat, ExifTag.jpegInterchangeFormatLength]
+        let written: Set<UInt16> = [
+            ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer, ExifTag.interopIFDPointer,
+            ExifTag.jpegInterchangeFormat, ExifTag.jpegInterchangeFormatLength,
+        ]
         return (ifd?.entries ?? []).filter { !written.contains($0.tag) }
             .map { "\($0.tag) \($0.type) \($0.count) \($0.bytes)" }
     }
@@ -110,12 +127,15 @@ import Testing
         let copy = Self.everyType(.littleEndian).forUprightCopy(width: 3024, height: 4032)
         #expect(copy.orientation == 1)
         #expect(copy.value(ExifTag.pixelXDimension, in: .exif) == .longs([3024]))
-        #expect(copy.value(ExifTag.pixelYDimension, in: .exif) == .shorts([4032]))  // the source's type, when the value fits
+        // The source's type, when the value fits.
+        #expect(copy.value(ExifTag.pixelYDimension, in: .exif) == .shorts([4032]))
         #expect(copy.ifd1 == nil && copy.thumbnail == nil)
         let back = try #require(TIFFReader.read(TIFFWriter.write(copy).bytes).metadata)
         #expect(back.ifd1 == nil)
         // Nothing else changed.
-        let others = { (m: ExifMetadata) in Self.content(m.exif).filter { !$0.hasPrefix("40962 ") && !$0.hasPrefix("40963 ") } }
+        let others = { (m: ExifMetadata) in
+            Self.content(m.exif).filter { !$0.hasPrefix("40962 ") && !$0.hasPrefix("40963 ") }
+        }
         #expect(others(back) == others(Self.everyType(.littleEndian)))
         #expect(Self.content(back.gps) == Self.content(Self.everyType(.littleEndian).gps))
     }
@@ -124,7 +144,8 @@ import Testing
     @Test func theMakerNoteKeepsItsOffset() throws {
         var metadata = Self.everyType(.bigEndian)
         let note = (0..<600).map { UInt8($0 % 251) }
-        metadata.exif?.set(IFDEntry(tag: ExifTag.makerNote, type: .undefined, count: 600, bytes: note, sourceOffset: 1500))
+        metadata.exif?.set(
+            IFDEntry(tag: ExifTag.makerNote, type: .undefined, count: 600, bytes: note, sourceOffset: 1500))
         let written = TIFFWriter.write(metadata)
         #expect(Array(written.bytes[1500..<2100]) == note)
         let back = try #require(TIFFReader.read(written.bytes).metadata)
@@ -133,7 +154,8 @@ import Testing
         #expect(Self.content(back.exif) == Self.content(metadata.exif))
 
         // Near the start, the other blocks go around it.
-        metadata.exif?.set(IFDEntry(tag: ExifTag.makerNote, type: .undefined, count: 600, bytes: note, sourceOffset: 20))
+        metadata.exif?.set(
+            IFDEntry(tag: ExifTag.makerNote, type: .undefined, count: 600, bytes: note, sourceOffset: 20))
         let early = TIFFWriter.write(metadata)
         #expect(Array(early.bytes[20..<620]) == note)
         #expect(TIFFReader.read(early.bytes).metadata.map { Self.content($0.exif) } == Self.content(metadata.exif))

@@ -35,7 +35,9 @@ import Testing
         #expect(decoded.format == .png)
         #expect(decoded.frame == opaque)
         var translucent = opaque
-        for i in stride(from: 3, to: translucent.planes[0].bytes.count, by: 4) { translucent.planes[0].bytes[i] = UInt8(i % 251) }
+        for i in stride(from: 3, to: translucent.planes[0].bytes.count, by: 4) {
+            translucent.planes[0].bytes[i] = UInt8(i % 251)
+        }
         let back = try PhotoReader.decode(TestPhotos.encode(translucent, as: .png))
         #expect(back.frame == translucent)
     }
@@ -67,9 +69,13 @@ import Testing
     static func png(width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, rows: [[UInt8]]) throws -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
-            return ByteOrder.bigEndian.bytes(UInt32(data.count)) + body + ByteOrder.bigEndian.bytes(PNGTestCRC32.checksum(body))
+            return ByteOrder.bigEndian.bytes(UInt32(data.count)) + body
+                + ByteOrder.bigEndian.bytes(PNGTestCRC32.checksum(body))
         }
-        let header = ByteOrder.bigEndian.bytes(UInt32(width)) + ByteOrder.bigEndian.bytes(UInt32(height)) + [bitDepth, colourType, 0, 0, 0]
+        let header =
+            ByteOrder.bigEndian.bytes(UInt32(width)) + ByteOrder.bigEndian.bytes(UInt32(height)) + [
+                bitDepth, colourType, 0, 0, 0,
+            ]
         let data = try Zlib.compress(rows.flatMap { [0] + $0 })
         return PNGStructure.signature + chunk("IHDR", header) + chunk("IDAT", data) + chunk("IEND", [])
     }
@@ -84,24 +90,32 @@ import Testing
     }
 
     @Test func greyAndGreyAlphaBecomeRGBA() throws {
-        let grey = try PhotoReader.decode(Self.png(width: 3, height: 1, bitDepth: 8, colourType: 0, rows: [[0, 128, 255]]))
+        let grey = try PhotoReader.decode(
+            Self.png(width: 3, height: 1, bitDepth: 8, colourType: 0, rows: [[0, 128, 255]]))
         #expect(grey.frame.packedBytes() == [0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255])
-        let greyAlpha = try PhotoReader.decode(Self.png(width: 1, height: 1, bitDepth: 8, colourType: 4, rows: [[200, 17]]))
+        let greyAlpha = try PhotoReader.decode(
+            Self.png(width: 1, height: 1, bitDepth: 8, colourType: 4, rows: [[200, 17]]))
         #expect(greyAlpha.frame.packedBytes() == [200, 200, 200, 17])
     }
 
-    @Test(.enabled(if: ExternalTool.isInstalled("convert"), "needs ImageMagick's convert (make deps installs imagemagick)"))
+    @Test(
+        .enabled(
+            if: ExternalTool.isInstalled("convert"), "needs ImageMagick's convert (make deps installs imagemagick)"))
     func palettedAndInterlacedFilesDecodeAsImageMagickReadsThem() throws {
         let folder = try TemporaryFolder(prefix: "filterz-png")
         let source = folder.url.appendingPathComponent("source.png").path
-        try Data(TestPhotos.encode(TestPhotos.frame(width: 37, height: 23), as: .png)).write(to: URL(fileURLWithPath: source))
-        for (name, options) in [("palette.png", ["-colors", "64", "PNG8:"]), ("interlaced.png", ["-interlace", "PNG", ""])] {
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 37, height: 23), as: .png)).write(
+            to: URL(fileURLWithPath: source))
+        for (name, options) in [
+            ("palette.png", ["-colors", "64", "PNG8:"]), ("interlaced.png", ["-interlace", "PNG", ""]),
+        ] {
             let path = folder.url.appendingPathComponent(name).path
             let output = options.last == "" ? path : options.last! + path
             #expect(try ExternalTool.run("convert", [source] + options.dropLast() + [output]).exitCode == 0)
             let raw = folder.url.appendingPathComponent(name + ".rgba").path
             #expect(try ExternalTool.run("convert", [path, "-depth", "8", "rgba:\(raw)"]).exitCode == 0)
-            let decoded = try PhotoReader.decode(try #require(FileManager.default.contents(atPath: path).map { [UInt8]($0) }))
+            let decoded = try PhotoReader.decode(
+                try #require(FileManager.default.contents(atPath: path).map { [UInt8]($0) }))
             let reference = try #require(FileManager.default.contents(atPath: raw).map { [UInt8]($0) })
             #expect(decoded.frame.packedBytes() == reference, "\(name)")
         }

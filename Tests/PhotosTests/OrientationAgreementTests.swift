@@ -11,7 +11,8 @@ import Testing
 /// independent reading of the tag and of the pixels' geometry.
 @Suite struct OrientationAgreementTests {
     static var canRun: Bool { ExifTool.isInstalled && ExternalTool.isInstalled("convert") }
-    static let missing = "needs exiftool and ImageMagick's convert (make deps installs libimage-exiftool-perl and imagemagick)"
+    static let missing =
+        "needs exiftool and ImageMagick's convert (make deps installs libimage-exiftool-perl and imagemagick)"
 
     @Test(.enabled(if: canRun, "\(missing)"), arguments: 1...8)
     func theUprightPixelsAreImageMagicksAutoOrient(_ orientation: Int) throws {
@@ -21,7 +22,8 @@ import Testing
         let stored = TestPhotos.frame(width: 60, height: 36, seed: 5)
         try Data(TestPhotos.encode(stored, as: .jpeg, quality: 100)).write(to: URL(fileURLWithPath: source))
         try ExifTool.write(["-IFD0:Orientation=\(orientation)"], to: source)
-        let decoded = try PhotoReader.decode(try #require(FileManager.default.contents(atPath: source).map { [UInt8]($0) }))
+        let decoded = try PhotoReader.decode(
+            try #require(FileManager.default.contents(atPath: source).map { [UInt8]($0) }))
         #expect(decoded.orientation.rawValue == orientation)
         let upright = decoded.orientation.apply(to: decoded.frame)
         let raw = folder.url.appendingPathComponent("im.rgba").path

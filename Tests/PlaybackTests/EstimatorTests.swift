@@ -1,11 +1,15 @@
+import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Playback
 
 /// Golden numbers computed by hand (bias-corrected EWMA with weights = transfer seconds, as hls.js and Sabre).
 @Suite struct EstimatorTests {
     /// A sample of `megabits` transferred in `seconds` after `latency` seconds to the first byte.
-    static func sample(_ estimator: inout BandwidthEstimator, bitsPerSecond: Double, seconds: Double, latency: Double = 0) {
+    static func sample(
+        _ estimator: inout BandwidthEstimator, bitsPerSecond: Double, seconds: Double, latency: Double = 0
+    ) {
         let bytes = Int((bitsPerSecond * seconds / 8).rounded())
         estimator.record(bytes: bytes, durationSeconds: seconds + latency, timeToFirstByteSeconds: latency)
     }
@@ -79,7 +83,7 @@ import Testing
         var estimator = BandwidthEstimator()
         let alphas = [3.0, 8.0].map { exp(log(0.5) / $0) }
         var raw = [0.0, 0.0]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 0x1A7E_0C1E)
         for n in 1...(ExponentialAverage.unitPowersCount + 40) {
             let latency = Double.random(in: 0.01...0.4, using: &generator)
             estimator.record(bytes: 100_000, durationSeconds: 1 + latency, timeToFirstByteSeconds: latency)
@@ -103,7 +107,9 @@ import Testing
     @Test func withoutThroughputAveragesTheRestIsUnchanged() {
         var full = BandwidthEstimator()
         var lean = BandwidthEstimator(configuration: EstimatorConfiguration(throughputAverages: false))
-        for (rate, latency) in [(1_000_000.0, 0.1), (3_000_000, 0.05), (500_000, 0.2), (2_000_000, 0.1), (4_000_000, 0.3), (800_000, 0.1)] {
+        for (rate, latency) in [
+            (1_000_000.0, 0.1), (3_000_000, 0.05), (500_000, 0.2), (2_000_000, 0.1), (4_000_000, 0.3), (800_000, 0.1),
+        ] {
             Self.sample(&full, bitsPerSecond: rate, seconds: 1.5, latency: latency)
             Self.sample(&lean, bitsPerSecond: rate, seconds: 1.5, latency: latency)
         }

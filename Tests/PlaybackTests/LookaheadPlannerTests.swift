@@ -1,58 +1,51 @@
+import FilterzTestSupport
 import Testing
+
 @testable import Playback
 
 /// The pruned, reordered search of `LookaheadPlanner` against its plain definition (`referenceFirstLevel`: every
 /// level sequence in order, keeping the first one with a strictly better QoE). Same arithmetic, so the same first
 /// level exactly.
 @Suite struct LookaheadPlannerTests {
-    struct Random {
-        var state: UInt64
-        mutating func unit() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + min(Int(unit() * Double(range.count)), range.count - 1)
-        }
-    }
-
     @Test func prunedSearchChoosesExactlyWhatEnumeratingEveryPlanChooses() {
         let bitrates = [300, 750, 1200, 1850, 2850, 4300]
         let variants = bitrates.enumerated().map { VariantInfo(index: $0, bandwidthBitsPerSecond: $1 * 1000) }
-        var random = Random(state: 7)
+        var random = SeededGenerator(seed: 7)
         var firstLevels = Set<Int>()
         // One scratch for every case, as a rule keeps it between decisions (other ranges, other depths).
         var scratch = LookaheadPlanner.Scratch()
         for _ in 0..<4000 {
-            let segments = random.int(1...6)
+            let segments = random.nextInt(in: 1...6)
             // Some ladders have sizes that do not grow with the level (VBR).
-            let unordered = random.unit() < 0.3
+            let unordered = random.nextUnit() < 0.3
             let sizes = (0..<segments).map { _ in
-                let factor = 0.8 + 0.4 * random.unit()
-                return bitrates.map { Int(Double($0) * 4000 / 8 * factor * (unordered ? 0.3 + 1.4 * random.unit() : 1)) }
+                let factor = 0.8 + 0.4 * random.nextUnit()
+                return bitrates.map {
+                    Int(Double($0) * 4000 / 8 * factor * (unordered ? 0.3 + 1.4 * random.nextUnit() : 1))
+                }
             }
-            let low = random.int(0...2)
-            let allowed = low...random.int(low...5)
+            let low = random.nextInt(in: 0...2)
+            let allowed = low...random.nextInt(in: low...5)
             // Some bandwidths make every level sustainable, some make stalls likely; some ties (cap 8 s, 0 latency).
-            let tight = random.unit() < 0.2
+            let tight = random.nextUnit() < 0.2
             let input = SelectionInput(
                 variants: variants, segmentIndex: 0, segmentDurationSeconds: 4, upcomingSegmentBytes: sizes,
-                bufferSeconds: tight ? 0 : 60 * random.unit(), maxBufferSeconds: tight ? 8 : 60,
-                previousVariantIndex: random.unit() < 0.1 ? nil : random.int(0...5))
+                bufferSeconds: tight ? 0 : 60 * random.nextUnit(), maxBufferSeconds: tight ? 8 : 60,
+                previousVariantIndex: random.nextUnit() < 0.1 ? nil : random.nextInt(in: 0...5))
             var planner = LookaheadPlanner(
-                input: input, allowed: allowed, bitsPerSecond: 200_000 + 6_000_000 * random.unit(),
-                latencySeconds: tight ? 0 : 0.2 * random.unit(), rebufferPenalty: 4.3)
-            if random.unit() < 0.5 {
-                planner.terminalTarget = 30 * random.unit()
+                input: input, allowed: allowed, bitsPerSecond: 200_000 + 6_000_000 * random.nextUnit(),
+                latencySeconds: tight ? 0 : 0.2 * random.nextUnit(), rebufferPenalty: 4.3)
+            if random.nextUnit() < 0.5 {
+                planner.terminalTarget = 30 * random.nextUnit()
                 // Mostly below the rebuffer penalty's half (the reserve bound's largest price), sometimes above.
-                planner.terminalWeight = random.unit() * (random.unit() < 0.2 ? 6 : 1)
+                planner.terminalWeight = random.nextUnit() * (random.nextUnit() < 0.2 ? 6 : 1)
             }
-            if random.unit() < 0.5 {
+            if random.nextUnit() < 0.5 {
                 // Mostly below the planned rate, sometimes above it (then the planned rate's table is the slower).
-                planner.pessimisticBitsPerSecond = planner.bitsPerSecond * (0.2 + 1.1 * random.unit())
-                planner.pessimisticPenalty = 2 * random.unit()
+                planner.pessimisticBitsPerSecond = planner.bitsPerSecond * (0.2 + 1.1 * random.nextUnit())
+                planner.pessimisticPenalty = 2 * random.nextUnit()
             }
-            let steps = random.int(1...segments)
+            let steps = random.nextInt(in: 1...segments)
             let chosen = planner.bestFirstLevel(steps: steps)
             #expect(chosen == planner.referenceFirstLevel(steps: steps))
             #expect(planner.bestFirstLevel(steps: steps, scratch: &scratch) == chosen)

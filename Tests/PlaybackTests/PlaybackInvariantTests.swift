@@ -79,7 +79,8 @@ import Testing
             runner.perform(machine.handle(.load(url: source.masterURL)))
             let duration = source.timelines.map(\.durationSeconds).max() ?? 0
             for _ in 0..<100 {
-                runner.perform(machine.handle(runner.nextEvent(ladderCount: source.stream.variants.count, duration: duration)))
+                runner.perform(
+                    machine.handle(runner.nextEvent(ladderCount: source.stream.variants.count, duration: duration)))
             }
             for event in [Event.networkRestored, .play, .rateChanged(1)] { runner.perform(machine.handle(event)) }
             var steps = 0
@@ -110,7 +111,8 @@ import Testing
     /// its window slides (through a media-sequence jump at 120 s of wall time).
     @Test func afterAnyRandomStartALiveStreamKeepsPlayingAsItsWindowSlides() {
         let sources = (CorpusPlaylists.sources + TestSource.synthetic).filter { source in
-            source.isLive && source.timelines.allSatisfy { $0.segments.allSatisfy { (1...30).contains($0.durationSeconds) } }
+            source.isLive
+                && source.timelines.allSatisfy { $0.segments.allSatisfy { (1...30).contains($0.durationSeconds) } }
         }
         #expect(!sources.isEmpty)
         for seed in UInt64(0)..<100 {
@@ -119,7 +121,8 @@ import Testing
             var machine = Fixtures.machine(viewport: seed % 2 == 0 ? Fixtures.portrait : Fixtures.landscape)
             runner.perform(machine.handle(.load(url: source.masterURL)))
             for _ in 0..<100 {
-                runner.perform(machine.handle(runner.nextEvent(ladderCount: source.stream.variants.count, duration: 60)))
+                runner.perform(
+                    machine.handle(runner.nextEvent(ladderCount: source.stream.variants.count, duration: 60)))
             }
             for event in [Event.networkRestored, .play, .rateChanged(1)] { runner.perform(machine.handle(event)) }
             if machine.state.phase == .failed { continue }
@@ -134,7 +137,9 @@ import Testing
                     events = [.segmentLoaded(request.id, .init(bytes: 100_000, downloadSeconds: 0.1))]
                 } else if !runner.playlistLoads.isEmpty {
                     let request = runner.playlistLoads.removeFirst()
-                    events = [.playlistLoaded(request.id, source.playlist(for: request, clockSeconds: runner.clockSeconds))]
+                    events = [
+                        .playlistLoaded(request.id, source.playlist(for: request, clockSeconds: runner.clockSeconds))
+                    ]
                 } else if !runner.timers.isEmpty {
                     // A timer goes off after its delay (stale ones too: the machine ignores them).
                     let timer = runner.timers.removeFirst()
@@ -152,7 +157,9 @@ import Testing
                 }
                 if machine.state.phase == .failed { break }
             }
-            #expect(machine.state.phase == .failed || played > 150, "seed \(seed): played \(played) of 300 s, \(machine.state.phase)")
+            #expect(
+                machine.state.phase == .failed || played > 150,
+                "seed \(seed): played \(played) of 300 s, \(machine.state.phase)")
             if !(machine.state.phase == .failed || played > 150) { return }
         }
     }

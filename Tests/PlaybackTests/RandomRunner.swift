@@ -1,17 +1,5 @@
+import FilterzTestSupport
 import Playback
-
-/// SplitMix64: a small seeded generator, so every random sequence can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BA1_33B8_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A stream the random runner serves: a ladder and, per variant, a VOD timeline or a live window that slides
 /// with the runner's clock.

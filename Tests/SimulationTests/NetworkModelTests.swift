@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 @testable import Simulation
 
@@ -37,7 +38,10 @@ import Testing
         let walker = TraceWalker(trace: trace)
         #expect(abs(walker.downloadMilliseconds(at: 0, bits: 3_000_000) - 3400) < 1e-9)
         var later = NetworkClock(trace: trace, at: 600)
-        #expect(abs(walker.downloadMilliseconds(at: 600, bits: 1_000_000) - later.download(bits: 1_000_000).totalMilliseconds) < 1e-9)
+        #expect(
+            abs(
+                walker.downloadMilliseconds(at: 600, bits: 1_000_000)
+                    - later.download(bits: 1_000_000).totalMilliseconds) < 1e-9)
     }
 
     @Test func theTraceLoops() throws {

@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Playback
 @testable import Simulation
 
@@ -23,8 +24,10 @@ import Testing
         })
 
     static var sharedTraces: [NetworkTrace] {
-        ["pensieve_norway/norway_bus_10.json", "pensieve_fcc/trace_10322_http---edition.cnn.com.json",
-         "sabre_3g/report.2011-02-11_1618CET.json"].compactMap { path in
+        [
+            "pensieve_norway/norway_bus_10.json", "pensieve_fcc/trace_10322_http---edition.cnn.com.json",
+            "sabre_3g/report.2011-02-11_1618CET.json",
+        ].compactMap { path in
             guard let url = SharedData.folder("traces/json")?.appendingPathComponent(path),
                 let data = try? Data(contentsOf: url)
             else { return nil }
@@ -34,10 +37,15 @@ import Testing
 
     @Test(arguments: ABRRuleKind.allCases)
     func machineDrivenRunEqualsTheFastLoop(rule: ABRRuleKind) {
+        // Without ../shared only the synthetic trace runs; with it, every shared trace named must be read.
+        if SharedData.folder("traces/json") != nil {
+            #expect(Self.sharedTraces.count == 3, "a shared trace is unreadable")
+        }
         for trace in [Self.trace] + Self.sharedTraces {
             let configuration = SessionConfiguration(rule: rule)
             let fast = SessionSimulator.run(manifest: Self.manifest, trace: trace, configuration: configuration)
-            let machine = PlaybackRunner.run(manifest: Self.manifest, trace: trace, configuration: configuration, schedule: [])
+            let machine = PlaybackRunner.run(
+                manifest: Self.manifest, trace: trace, configuration: configuration, schedule: [])
             #expect(machine.playedLevels == fast.playedLevels, "\(rule) on \(trace.name)")
             #expect(abs(machine.summary.qoeLin - fast.summary.qoeLin) < 1e-6, "\(rule) on \(trace.name)")
             #expect(abs(machine.summary.rebufferSeconds - fast.summary.rebufferSeconds) < 1e-6)
@@ -111,18 +119,22 @@ import Testing
     @Test func reportsAreDeterministic() {
         let first = Self.runWithActions([ViewerAction(timeSeconds: 20, kind: .seek(toSeconds: 5))])
         let second = Self.runWithActions([ViewerAction(timeSeconds: 20, kind: .seek(toSeconds: 5))])
-        #expect(SessionReport.json(first, manifest: Self.manifest).rendered(indent: nil)
-            == SessionReport.json(second, manifest: Self.manifest).rendered(indent: nil))
-        #expect(TimelinePlot.svg(first, manifest: Self.manifest, trace: Self.trace)
-            == TimelinePlot.svg(second, manifest: Self.manifest, trace: Self.trace))
+        #expect(
+            SessionReport.json(first, manifest: Self.manifest).rendered(indent: nil)
+                == SessionReport.json(second, manifest: Self.manifest).rendered(indent: nil))
+        #expect(
+            TimelinePlot.svg(first, manifest: Self.manifest, trace: Self.trace)
+                == TimelinePlot.svg(second, manifest: Self.manifest, trace: Self.trace))
     }
 
     @Test func jsonReportHasTheAgreedFields() {
         let result = Self.runWithActions([ViewerAction(timeSeconds: 20, kind: .rotate(.landscape, viewport: nil))])
         let text = SessionReport.json(result, manifest: Self.manifest).rendered(indent: nil)
-        for key in ["\"summary\"", "\"qoe_lin\"", "\"offline_optimal_qoe_lin\"", "\"avg_bitrate_kbps\"", "\"rebuffer_s\"",
-                    "\"rebuffer_events\"", "\"switches\"", "\"startup_s\"", "\"segments\"", "\"events\"", "\"t\"",
-                    "\"kind\"", "\"position_before_s\"", "\"position_after_s\"", "\"playing_before\"", "\"playing_after\""] {
+        for key in [
+            "\"summary\"", "\"qoe_lin\"", "\"offline_optimal_qoe_lin\"", "\"avg_bitrate_kbps\"", "\"rebuffer_s\"",
+            "\"rebuffer_events\"", "\"switches\"", "\"startup_s\"", "\"segments\"", "\"events\"", "\"t\"",
+            "\"kind\"", "\"position_before_s\"", "\"position_after_s\"", "\"playing_before\"", "\"playing_after\"",
+        ] {
             #expect(text.contains(key), "\(key)")
         }
     }

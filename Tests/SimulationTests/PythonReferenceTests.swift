@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Playback
 @testable import Simulation
 
@@ -28,13 +29,16 @@ struct PythonReferenceTests {
 
     static let traces: [NetworkTrace] = [
         // Fast, then a step down to 1.5 Mbit/s 41.3 s in, in the middle of a download; recovers at 150 s.
-        try! NetworkTrace(name: "step-down", periods: [period(41_300, 6000), period(108_700, 1500), period(300_000, 5000)]),
+        try! NetworkTrace(
+            name: "step-down", periods: [period(41_300, 6000), period(108_700, 1500), period(300_000, 5000)]),
         // A 30 s outage (bandwidth 0) 2 s in, with little buffered: a stall, then recovery.
         try! NetworkTrace(name: "outage", periods: [period(2000, 3000), period(30_000, 0), period(400_000, 3000)]),
         // 23.5 s, looped about ten times over a 240 s session; latencies that cross period boundaries.
-        try! NetworkTrace(name: "short-loop", periods: [
-            period(9000, 4500, 40), period(500, 800, 700), period(6000, 1200, 150), period(8000, 2500, 60),
-        ]),
+        try! NetworkTrace(
+            name: "short-loop",
+            periods: [
+                period(9000, 4500, 40), period(500, 800, 700), period(6000, 1200, 150), period(8000, 2500, 60),
+            ]),
         // A random walk of 700 ms periods between 0.2 and 7 Mbit/s, latency 20–220 ms, with outages.
         randomWalk(seed: 7), randomWalk(seed: 8),
     ]
@@ -60,7 +64,9 @@ struct PythonReferenceTests {
     }
 
     /// The Python simulator's sessions, one per trace, in order.
-    static func python(manifest: StreamManifest, traces: [NetworkTrace], configuration: SessionConfiguration) throws -> [Reference] {
+    static func python(manifest: StreamManifest, traces: [NetworkTrace], configuration: SessionConfiguration) throws
+        -> [Reference]
+    {
         let folder = try TemporaryFolder(prefix: "filterz-pyref")
         let input = folder.url.appendingPathComponent("input.json")
         try ReferenceSimulatorInput.json(manifest: manifest, traces: traces, configuration: configuration)
@@ -79,16 +85,21 @@ struct PythonReferenceTests {
     }
 
     /// Both simulators on every trace: same levels, QoE_lin within 1e-6 relative (of at least 1).
-    static func expectAgreement(manifest: StreamManifest, traces: [NetworkTrace], configuration: SessionConfiguration) throws {
+    static func expectAgreement(manifest: StreamManifest, traces: [NetworkTrace], configuration: SessionConfiguration)
+        throws
+    {
         let reference = try python(manifest: manifest, traces: traces, configuration: configuration)
         try #require(reference.count == traces.count, "one Python session per trace")
         for (trace, python) in zip(traces, reference) {
-            let ours = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
+            let ours = SessionSimulator.run(
+                manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
             let label = "\(trace.name), \(configuration.rule.rawValue), buffer \(configuration.bufferCapSeconds) s"
             #expect(python.trace == trace.name)
             #expect(ours.playedLevels == python.levels, "\(label)")
             let scale = max(abs(ours.summary.qoeLin), abs(python.qoeLin), 1)
-            #expect(abs(ours.summary.qoeLin - python.qoeLin) <= 1e-6 * scale, "\(label): \(ours.summary.qoeLin) vs \(python.qoeLin)")
+            #expect(
+                abs(ours.summary.qoeLin - python.qoeLin) <= 1e-6 * scale,
+                "\(label): \(ours.summary.qoeLin) vs \(python.qoeLin)")
         }
     }
 
@@ -107,7 +118,9 @@ struct PythonReferenceTests {
     @Test func theTracesCoverStepsStallsIdlingAndLooping() {
         let configuration = SessionConfiguration(rule: .bola)
         let step = SessionSimulator.run(manifest: Self.manifest, trace: Self.traces[0], configuration: configuration)
-        #expect(step.segments.contains { $0.requestTimeSeconds < 41.3 && $0.requestTimeSeconds + $0.downloadSeconds > 41.3 })
+        #expect(
+            step.segments.contains { $0.requestTimeSeconds < 41.3 && $0.requestTimeSeconds + $0.downloadSeconds > 41.3 }
+        )
         let outage = SessionSimulator.run(manifest: Self.manifest, trace: Self.traces[1], configuration: configuration)
         #expect(outage.summary.rebufferEvents > 0)
         let loop = SessionSimulator.run(manifest: Self.manifest, trace: Self.traces[2], configuration: configuration)

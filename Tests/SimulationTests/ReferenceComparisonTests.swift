@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Playback
 @testable import Simulation
 
@@ -92,8 +93,12 @@ struct ReferenceComparisonTests {
         where Set(trace.periods.map(\.latencyMilliseconds)).count == 1 {
             let result = Self.run(.throughput, trace, manifest: manifest)
             let expected = try #require(Self.sabre["\(file) TPUT"])
-            let abandonable = result.segments.firstIndex { Self.sabreCouldAbandon($0, trace: trace, manifest: manifest) }
-            if let first = result.playedLevels.indices.first(where: { $0 >= expected.count || result.playedLevels[$0] != expected[$0] }) {
+            let abandonable = result.segments.firstIndex {
+                Self.sabreCouldAbandon($0, trace: trace, manifest: manifest)
+            }
+            if let first = result.playedLevels.indices.first(where: {
+                $0 >= expected.count || result.playedLevels[$0] != expected[$0]
+            }) {
                 differing += 1
                 let index = try #require(abandonable, "\(file): differs at segment \(first) with nothing to abandon")
                 #expect(index <= first, "\(file): differs at segment \(first), first abandonable download \(index)")
@@ -109,7 +114,7 @@ struct ReferenceComparisonTests {
     /// Whether Sabre's throughput rule would abandon this download of ours: at some check (every 12,000 bits
     /// after the first 0.5 s) the download, projected at its throughput so far, ends after 1.8 segment
     /// durations, and a lower level (by that throughput × 0.9) would be smaller than what is left.
-    static func sabreCouldAbandon(_ record: SegmentRecord, trace: NetworkTrace, manifest: StreamManifest) -> Bool {
+    static func sabreCouldAbandon(_ record: SegmentLogEntry, trace: NetworkTrace, manifest: StreamManifest) -> Bool {
         let segmentMilliseconds = manifest.segmentDurationMilliseconds
         let bitrates = manifest.bitratesKilobitsPerSecond
         let size = Double(record.bytes) * 8
@@ -149,7 +154,8 @@ struct ReferenceComparisonTests {
         let optimum = try OfflineOptimum.compute(manifest: manifest, trace: trace, bufferCapSeconds: 60)
         #expect(abs(optimum.qoeLin - reference) <= 0.3)
         // The value is that of a real sequence: replaying it through the session model gives it back.
-        let replayed = SessionSimulator.replay(levels: optimum.levels, manifest: manifest, trace: trace, bufferCapSeconds: 60)
+        let replayed = SessionSimulator.replay(
+            levels: optimum.levels, manifest: manifest, trace: trace, bufferCapSeconds: 60)
         #expect(abs(replayed.qoeLin - optimum.qoeLin) < 1e-6)
         for rule in ABRRuleKind.allCases {
             #expect(Self.run(rule, trace, manifest: manifest).summary.qoeLin <= optimum.qoeLin + 1e-9, "\(rule)")

@@ -1,7 +1,8 @@
 import FilterzTestSupport
 import Foundation
-import Testing
 import Playback
+import Testing
+
 @testable import Simulation
 
 /// `Benchmarks/sabre_anchor.py`, the driver with which `filterz-bench simulate` runs Sabre (when `FILTERZ_SABRE`
@@ -22,11 +23,15 @@ struct SabreAnchorTests {
         let traces = try [3, 5].map { count in
             try NetworkTrace(
                 name: "t\(count)",
-                periods: (0..<count).map { _ in .init(durationMilliseconds: 1000, bandwidthKilobitsPerSecond: 900, latencyMilliseconds: 80) })
+                periods: (0..<count).map { _ in
+                    .init(durationMilliseconds: 1000, bandwidthKilobitsPerSecond: 900, latencyMilliseconds: 80)
+                })
         }
         let url = folder.url.appendingPathComponent("input.json")
-        try ReferenceSimulatorInput.json(manifest: manifest, traces: traces, configuration: SessionConfiguration(rule: rule))
-            .write(to: url, atomically: true, encoding: .utf8)
+        try ReferenceSimulatorInput.json(
+            manifest: manifest, traces: traces, configuration: SessionConfiguration(rule: rule)
+        )
+        .write(to: url, atomically: true, encoding: .utf8)
         return url
     }
 
@@ -75,7 +80,8 @@ struct SabreAnchorTests {
             let result = try ExternalTool.run(
                 "python3", [Self.driver, sabre.path, input.path, "--bench", "0.05"] + options, timeoutSeconds: 60)
             #expect(result.exitCode == 0, "\(result.stderr)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let sessions = try #require(object["sessions"] as? Int)
             #expect(((object["sessions_per_s"] as? NSNumber)?.doubleValue ?? 0) > 0)
             // The untimed first session, then the timed ones, alternating between the 3- and 5-period traces.
@@ -90,9 +96,11 @@ struct SabreAnchorTests {
 
     @Test func checkReadsTheLevelsAndRebufferingFromSabresLog() throws {
         let folder = try TemporaryFolder(prefix: "filterz-sabre-anchor")
-        let sabre = try Self.fakeSabre(log: folder.url.appendingPathComponent("sessions.log"), summary: true, in: folder)
+        let sabre = try Self.fakeSabre(
+            log: folder.url.appendingPathComponent("sessions.log"), summary: true, in: folder)
         let input = try Self.input(rule: .bola, in: folder)
-        let result = try ExternalTool.run("python3", [Self.driver, sabre.path, input.path, "--check"], timeoutSeconds: 60)
+        let result = try ExternalTool.run(
+            "python3", [Self.driver, sabre.path, input.path, "--check"], timeoutSeconds: 60)
         #expect(result.exitCode == 0, "\(result.stderr)")
         let objects = try result.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -104,7 +112,8 @@ struct SabreAnchorTests {
 
     @Test func aScriptThatPrintsNoSessionSummaryIsRefused() throws {
         let folder = try TemporaryFolder(prefix: "filterz-sabre-anchor")
-        let sabre = try Self.fakeSabre(log: folder.url.appendingPathComponent("sessions.log"), summary: false, in: folder)
+        let sabre = try Self.fakeSabre(
+            log: folder.url.appendingPathComponent("sessions.log"), summary: false, in: folder)
         let input = try Self.input(rule: .bola, in: folder)
         let result = try ExternalTool.run(
             "python3", [Self.driver, sabre.path, input.path, "--bench", "0.05"], timeoutSeconds: 60)

@@ -1,5 +1,6 @@
 import HLS
 import Testing
+
 @testable import Playback
 @testable import Simulation
 
@@ -42,14 +43,16 @@ import Testing
     }
 
     @Test func aNumberBeyondADoubleInATraceFileNamesItsSampleAndLine() {
-        let list = "[\n {\"duration_ms\": 1000, \"bandwidth_kbps\": 800, \"latency_ms\": 20},\n"
+        let list =
+            "[\n {\"duration_ms\": 1000, \"bandwidth_kbps\": 800, \"latency_ms\": 20},\n"
             + " {\"duration_ms\": 1000, \"bandwidth_kbps\": 1e309, \"latency_ms\": 20}\n]"
         for json in ["{\"samples\": " + list + "}", list] {  // the normalised object and the bare Sabre list
             do {
                 _ = try NetworkTrace(json: Array(json.utf8), fallbackName: "big")
                 Issue.record("1e309 was accepted")
             } catch {
-                #expect("\(error)".contains("samples[1].bandwidth_kbps: 1e309 is out of the range of a number"), "\(error)")
+                #expect(
+                    "\(error)".contains("samples[1].bandwidth_kbps: 1e309 is out of the range of a number"), "\(error)")
                 #expect("\(error)".contains("at line 3"), "\(error)")
             }
         }
@@ -70,8 +73,11 @@ import Testing
         ManifestCase(duration: 4000, bitrates: [1e-300], sizes: [[1e6]], says: "bitrate of level 0"),
         ManifestCase(duration: 4000, bitrates: [300], sizes: [[1e308]], says: "segment 0 needs 1 sizes"),
         ManifestCase(duration: 4000, bitrates: [300], sizes: [[1e-300]], says: "segment 0 needs 1 sizes"),
-        ManifestCase(duration: 600_000, bitrates: [300], sizes: Array(repeating: [1e6], count: 200), says: "stream length"),
-        ManifestCase(duration: 4000, bitrates: (1...65).map(Double.init), sizes: [Array(repeating: 1e6, count: 65)], says: "65 levels"),
+        ManifestCase(
+            duration: 600_000, bitrates: [300], sizes: Array(repeating: [1e6], count: 200), says: "stream length"),
+        ManifestCase(
+            duration: 4000, bitrates: (1...65).map(Double.init), sizes: [Array(repeating: 1e6, count: 65)],
+            says: "65 levels"),
     ])
     func aManifestValueOutsideItsRangeIsRefused(_ bad: ManifestCase) {
         #expect {
@@ -108,11 +114,14 @@ import Testing
     @Test func theOfflineOptimumOverTimesSpreadAcrossDaysStaysExact() throws {
         let manifest = try StreamManifest(
             segmentDurationMilliseconds: 2000, bitratesKilobitsPerSecond: [300, 1200, 4000],
-            segmentSizesBits: (0..<8).map { k in [600_000, 2_400_000, 8_000_000].map { $0 * (1 + Double(k % 3) / 10) } })
+            segmentSizesBits: (0..<8).map { k in [600_000, 2_400_000, 8_000_000].map { $0 * (1 + Double(k % 3) / 10) } }
+        )
         let trace = try NetworkTrace(
             name: "days", periods: [Self.period(3000, 5000), Self.period(86_400_000, 0), Self.period(5000, 2000, 60)])
-        let optimum = try OfflineOptimum.compute(manifest: manifest, trace: trace, bufferCapSeconds: 30, gridMilliseconds: 1)
-        let replayed = SessionSimulator.replay(levels: optimum.levels, manifest: manifest, trace: trace, bufferCapSeconds: 30)
+        let optimum = try OfflineOptimum.compute(
+            manifest: manifest, trace: trace, bufferCapSeconds: 30, gridMilliseconds: 1)
+        let replayed = SessionSimulator.replay(
+            levels: optimum.levels, manifest: manifest, trace: trace, bufferCapSeconds: 30)
         #expect(abs(replayed.qoeLin - optimum.qoeLin) < 1e-6)
     }
 
@@ -148,10 +157,13 @@ import Testing
             configuration: SessionConfiguration())
         result.offlineOptimumError = .beyondOptimumLimits(what: "more than 50 states by segment 3 of 4")
         let text = SessionReport.text(result, manifest: manifest)
-        #expect(text.contains("offline optimum    not computed: beyond the offline optimum's limits: more than 50 states"))
+        #expect(
+            text.contains("offline optimum    not computed: beyond the offline optimum's limits: more than 50 states"))
         #expect(text.contains("levels played"))
         let json = SessionReport.json(result, manifest: manifest)
-        #expect(json["summary"]?["offline_optimum_error"] == .string("beyond the offline optimum's limits: more than 50 states by segment 3 of 4"))
+        #expect(
+            json["summary"]?["offline_optimum_error"]
+                == .string("beyond the offline optimum's limits: more than 50 states by segment 3 of 4"))
         #expect(json["summary"]?["offline_optimal_qoe_lin"] == .null)
         #expect(json["segments"].map { if case .array(let items) = $0 { items.count } else { 0 } } == 4)
     }

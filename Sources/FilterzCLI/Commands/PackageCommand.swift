@@ -1,4 +1,5 @@
 import FilterKit
+import Foundation
 import Media
 import Packaging
 
@@ -40,7 +41,7 @@ enum PackageCommand {
         let job = SegmentingJob(
             options: options, sourceWidth: info.width, sourceHeight: info.height, frameDuration: info.frameDuration,
             timescale: info.timescale, audio: audio, live: false, context: context)
-        let renderer = FilterRenderer(values: options.preset.values)
+        let renderer = FilterRenderer(values: options.preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
         let totalFrames = info.durationSeconds.map { Int(($0 / info.frameDuration.seconds).rounded()) }
         var audioBacklog: [Float] = []
         // Decoding runs ahead on a thread of its own while this one filters.

@@ -45,7 +45,7 @@ enum PreviewCommand {
             width: width, height: height, framesPerSecond: 30, durationSeconds: seconds + 1,
             orientation: height > width ? .portrait : .landscape, seed: UInt64(seed)))
         let before = camera.frame(atSeconds: seconds).image
-        let after = FilterRenderer(values: preset.values).renderImage(before)
+        let after = FilterRenderer(values: preset.values, threads: ProcessInfo.processInfo.activeProcessorCount).renderImage(before)
         let sheet = sideBySide(before, after, leftLabel: "BEFORE", rightLabel: "AFTER: \(preset.name)")
         let png: [UInt8]
         do {

@@ -22,7 +22,9 @@ public enum JPEGMetadataWriter {
 
     public static func write(_ metadata: CarriedMetadata, into encoded: [UInt8]) -> Result {
         var warnings: [MetadataWarning] = []
-        guard encoded.count >= 2, encoded[0] == 0xFF, encoded[1] == 0xD8 else { return Result(bytes: encoded, warnings: []) }
+        guard encoded.count >= 2, encoded[0] == 0xFF, encoded[1] == 0xD8 else {
+            return Result(bytes: encoded, warnings: [])
+        }
         var segments: [[UInt8]] = []
         func segment(_ marker: UInt8, _ payload: [UInt8]) {
             let length = payload.count + 2
@@ -45,27 +47,39 @@ public enum JPEGMetadataWriter {
                 segment(0xE1, CarriedMetadata.exifIdentifier + [0] + written)
                 wroteEXIF = true
             } else {
-                warnings.append(MetadataWarning(code: "jpeg.exif-too-large", "the EXIF metadata does not fit in a JPEG APP1 segment; not written"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "jpeg.exif-too-large",
+                        "the EXIF metadata does not fit in a JPEG APP1 segment; not written"))
             }
         }
         if let xmp = metadata.xmp {
             if xmp.count + CarriedMetadata.xmpNamespace.count <= maximumPayload {
                 segment(0xE1, CarriedMetadata.xmpNamespace + xmp)
             } else {
-                warnings.append(MetadataWarning(code: "jpeg.xmp-too-large", "the XMP packet (\(xmp.count) bytes) does not fit in a JPEG APP1 segment; not written"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "jpeg.xmp-too-large",
+                        "the XMP packet (\(xmp.count) bytes) does not fit in a JPEG APP1 segment; not written"))
             }
         }
-        for extended in metadata.extendedXMP where extended.count + CarriedMetadata.extendedXMPNamespace.count <= maximumPayload {
+        for extended in metadata.extendedXMP
+        where extended.count + CarriedMetadata.extendedXMPNamespace.count <= maximumPayload {
             segment(0xE1, CarriedMetadata.extendedXMPNamespace + extended)
         }
         if let icc = metadata.iccProfile, !icc.isEmpty {
-            let chunks = stride(from: 0, to: icc.count, by: iccChunkBytes).map { Array(icc[$0..<min(icc.count, $0 + iccChunkBytes)]) }
+            let chunks = stride(from: 0, to: icc.count, by: iccChunkBytes).map {
+                Array(icc[$0..<min(icc.count, $0 + iccChunkBytes)])
+            }
             if chunks.count <= 255 {
                 for (index, chunk) in chunks.enumerated() {
                     segment(0xE2, CarriedMetadata.iccIdentifier + [UInt8(index + 1), UInt8(chunks.count)] + chunk)
                 }
             } else {
-                warnings.append(MetadataWarning(code: "jpeg.icc-too-large", "the ICC profile (\(icc.count) bytes) needs more than 255 APP2 chunks; not written"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "jpeg.icc-too-large",
+                        "the ICC profile (\(icc.count) bytes) needs more than 255 APP2 chunks; not written"))
             }
         }
         if let photoshop = metadata.photoshop, photoshop.count <= maximumPayload { segment(0xED, photoshop) }
@@ -73,10 +87,13 @@ public enum JPEGMetadataWriter {
 
         // The encoder's segments after SOI, without its JFIF APP0 when ours replaces it or EXIF is written.
         var rest = encoded[2...]
-        if metadata.jfif != nil || wroteEXIF, rest.count >= 4, rest[rest.startIndex] == 0xFF, rest[rest.startIndex + 1] == 0xE0 {
+        if metadata.jfif != nil || wroteEXIF, rest.count >= 4, rest[rest.startIndex] == 0xFF,
+            rest[rest.startIndex + 1] == 0xE0
+        {
             let length = Int(rest[rest.startIndex + 2]) << 8 | Int(rest[rest.startIndex + 3])
             if rest.count >= 2 + length,
-               rest[(rest.startIndex + 4)...].starts(with: CarriedMetadata.jfifIdentifier) {
+                rest[(rest.startIndex + 4)...].starts(with: CarriedMetadata.jfifIdentifier)
+            {
                 rest = rest.dropFirst(2 + length)
             }
         }

@@ -52,22 +52,32 @@ public struct JPEGStructure: Sendable {
     }
 
     /// True when `bytes` start with a JPEG SOI marker followed by another marker.
-    public static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
+    public static func isJPEG(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
+    }
 
     public static func scan(_ bytes: [UInt8]) -> ScanResult {
-        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return ScanResult(structure: nil, warnings: []) }
+        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
+            return ScanResult(structure: nil, warnings: [])
+        }
         var structure = JPEGStructure(segments: [], frame: nil, adobeTransform: nil, scanStart: nil)
         var warnings: [MetadataWarning] = []
         var position = 2
         while position < bytes.count {
             guard structure.segments.count < maximumSegments else {
-                warnings.append(MetadataWarning(code: "jpeg.segment-count", "more than \(maximumSegments) segments before the first scan; the rest is not read"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "jpeg.segment-count",
+                        "more than \(maximumSegments) segments before the first scan; the rest is not read"))
                 break
             }
             if bytes[position] != 0xFF {
                 // Not a marker where one should be: skip to the next 0xFF.
                 let found = bytes[position...].firstIndex(of: 0xFF) ?? bytes.count
-                warnings.append(MetadataWarning(code: "jpeg.stray-bytes", "\(found - position) bytes that are not a marker at offset \(position) skipped"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "jpeg.stray-bytes",
+                        "\(found - position) bytes that are not a marker at offset \(position) skipped"))
                 position = found
                 continue
             }
@@ -85,13 +95,18 @@ public struct JPEGStructure: Sendable {
                 continue
             }
             guard codeAt + 2 < bytes.count else {
-                warnings.append(MetadataWarning(code: "jpeg.truncated", "the file ends inside the segment at offset \(start)"))
+                warnings.append(
+                    MetadataWarning(code: "jpeg.truncated", "the file ends inside the segment at offset \(start)"))
                 break
             }
             let length = Int(bytes[codeAt + 1]) << 8 | Int(bytes[codeAt + 2])
             let payloadStart = codeAt + 3, end = codeAt + 1 + length
             guard length >= 2, end <= bytes.count else {
-                warnings.append(MetadataWarning(code: "jpeg.segment-length", "segment 0xFF\(hex(marker)) at offset \(start) has length \(length), past the end of the \(bytes.count)-byte file"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "jpeg.segment-length",
+                        "segment 0xFF\(hex(marker)) at offset \(start) has length \(length), past the end of the \(bytes.count)-byte file"
+                    ))
                 break
             }
             if marker == 0xDA {
@@ -101,7 +116,9 @@ public struct JPEGStructure: Sendable {
             let segment = Segment(marker: marker, start: start, payload: payloadStart..<end)
             structure.segments.append(segment)
             if isFrameHeader(marker), structure.frame == nil { structure.frame = frameHeader(bytes, segment) }
-            if marker == 0xEE, end - payloadStart >= 12, Array(bytes[payloadStart..<(payloadStart + 5)]) == Array("Adobe".utf8) {
+            if marker == 0xEE, end - payloadStart >= 12,
+                Array(bytes[payloadStart..<(payloadStart + 5)]) == Array("Adobe".utf8)
+            {
                 structure.adobeTransform = bytes[payloadStart + 11]
             }
             position = end
@@ -128,9 +145,10 @@ public struct JPEGStructure: Sendable {
             let at = base + 6 + 3 * index
             return at < p.upperBound ? bytes[at] : nil
         }
-        return Frame(marker: segment.marker, precision: Int(bytes[base]),
-                     width: Int(bytes[base + 3]) << 8 | Int(bytes[base + 4]),
-                     height: Int(bytes[base + 1]) << 8 | Int(bytes[base + 2]), componentIDs: ids)
+        return Frame(
+            marker: segment.marker, precision: Int(bytes[base]),
+            width: Int(bytes[base + 3]) << 8 | Int(bytes[base + 4]),
+            height: Int(bytes[base + 1]) << 8 | Int(bytes[base + 2]), componentIDs: ids)
     }
 
     static func hex(_ value: UInt8) -> String {

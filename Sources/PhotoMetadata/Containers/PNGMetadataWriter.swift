@@ -12,8 +12,10 @@ public enum PNGMetadataWriter {
     }
 
     /// - Parameter compressedICCProfile: the zlib stream of `metadata.iccProfile`, and the profile name for iCCP.
-    public static func write(_ metadata: CarriedMetadata, compressedICCProfile: (name: String, data: [UInt8])?,
-                             into encoded: [UInt8]) -> Result {
+    public static func write(
+        _ metadata: CarriedMetadata, compressedICCProfile: (name: String, data: [UInt8])?,
+        into encoded: [UInt8]
+    ) -> Result {
         guard let structure = PNGStructure.scan(encoded), let ihdr = structure.chunks.first, ihdr.type == "IHDR" else {
             return Result(bytes: encoded, warnings: [])
         }
@@ -31,14 +33,22 @@ public enum PNGMetadataWriter {
         if let xmp = metadata.xmp {
             inserted += chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)
         }
-        if metadata.jfif != nil || metadata.photoshop != nil || !metadata.comments.isEmpty || !metadata.extendedXMP.isEmpty {
-            warnings.append(MetadataWarning(.note, code: "png.jpeg-only", "JPEG-only metadata (JFIF, Photoshop/IPTC, comments, extended XMP) is not written to PNG"))
+        if metadata.jfif != nil || metadata.photoshop != nil || !metadata.comments.isEmpty
+            || !metadata.extendedXMP.isEmpty
+        {
+            warnings.append(
+                MetadataWarning(
+                    .note, code: "png.jpeg-only",
+                    "JPEG-only metadata (JFIF, Photoshop/IPTC, comments, extended XMP) is not written to PNG"))
         }
-        var out = Array(encoded[..<ihdr.data.upperBound]) + Array(encoded[ihdr.data.upperBound..<(ihdr.data.upperBound + 4)])
+        var out =
+            Array(encoded[..<ihdr.data.upperBound]) + Array(encoded[ihdr.data.upperBound..<(ihdr.data.upperBound + 4)])
         out += inserted
         let dropped: Set<String> = compressedICCProfile == nil ? ["iCCP"] : ["sRGB", "gAMA", "cHRM", "iCCP"]
-        for chunk in structure.chunks.dropFirst() where !dropped.contains(chunk.type)
-            && !(chunk.type == "eXIf" && metadata.exif != nil) {
+        for chunk in structure.chunks.dropFirst()
+        where !dropped.contains(chunk.type)
+            && !(chunk.type == "eXIf" && metadata.exif != nil)
+        {
             out += encoded[chunk.start..<(chunk.data.upperBound + 4)]
         }
         return Result(bytes: out, warnings: warnings)

@@ -47,24 +47,30 @@ public struct PNGStructure: Sendable {
         var position = signature.count
         while position < bytes.count {
             guard structure.chunks.count < maximumChunks else {
-                warnings.append(MetadataWarning(code: "png.chunk-count", "more than \(maximumChunks) chunks; the rest is not read"))
+                warnings.append(
+                    MetadataWarning(code: "png.chunk-count", "more than \(maximumChunks) chunks; the rest is not read"))
                 break
             }
             guard position + 12 <= bytes.count else {
-                warnings.append(MetadataWarning(code: "png.truncated", "the file ends inside the chunk at offset \(position)"))
+                warnings.append(
+                    MetadataWarning(code: "png.truncated", "the file ends inside the chunk at offset \(position)"))
                 break
             }
             let length = Int(ByteOrder.bigEndian.uint32(bytes, at: position) ?? 0)
             let type = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
             let dataStart = position + 8
             guard length <= bytes.count - dataStart - 4 else {
-                warnings.append(MetadataWarning(code: "png.chunk-length", "chunk \(type) at offset \(position) has length \(length), past the end of the file"))
+                warnings.append(
+                    MetadataWarning(
+                        code: "png.chunk-length",
+                        "chunk \(type) at offset \(position) has length \(length), past the end of the file"))
                 break
             }
             let chunk = Chunk(type: type, start: position, data: dataStart..<(dataStart + length))
             let stored = ByteOrder.bigEndian.uint32(bytes, at: dataStart + length) ?? 0
             if CRC32.checksum(bytes[(position + 4)..<(dataStart + length)]) != stored {
-                warnings.append(MetadataWarning(code: "png.crc", "chunk \(type) at offset \(position) fails its CRC check"))
+                warnings.append(
+                    MetadataWarning(code: "png.crc", "chunk \(type) at offset \(position) fails its CRC check"))
             }
             structure.chunks.append(chunk)
             structure.read(chunk, in: bytes, warnings: &warnings)
@@ -80,9 +86,10 @@ public struct PNGStructure: Sendable {
         switch chunk.type {
         case "IHDR" where data.count >= 13 && header == nil:
             let base = data.startIndex
-            header = Header(width: Int(ByteOrder.bigEndian.uint32(bytes, at: base) ?? 0),
-                            height: Int(ByteOrder.bigEndian.uint32(bytes, at: base + 4) ?? 0),
-                            bitDepth: Int(bytes[base + 8]), colourType: Int(bytes[base + 9]), isInterlaced: bytes[base + 12] == 1)
+            header = Header(
+                width: Int(ByteOrder.bigEndian.uint32(bytes, at: base) ?? 0),
+                height: Int(ByteOrder.bigEndian.uint32(bytes, at: base + 4) ?? 0),
+                bitDepth: Int(bytes[base + 8]), colourType: Int(bytes[base + 9]), isInterlaced: bytes[base + 12] == 1)
         case "eXIf":
             guard metadata.exif == nil else { return }
             let read = TIFFReader.read(Array(data))
@@ -90,23 +97,28 @@ public struct PNGStructure: Sendable {
             warnings += read.warnings
         case "iTXt":
             // keyword NUL, compression flag, method, language NUL, translated keyword NUL, text.
-            guard let keywordEnd = data.firstIndex(of: 0), Array(data[data.startIndex..<keywordEnd]) == Array("XML:com.adobe.xmp".utf8),
-                  keywordEnd + 2 < data.endIndex
+            guard let keywordEnd = data.firstIndex(of: 0),
+                Array(data[data.startIndex..<keywordEnd]) == Array("XML:com.adobe.xmp".utf8),
+                keywordEnd + 2 < data.endIndex
             else { return }
             guard data[keywordEnd + 1] == 0 else {
-                warnings.append(MetadataWarning(.note, code: "png.xmp-compressed", "the XMP iTXt chunk is compressed; not carried"))
+                warnings.append(
+                    MetadataWarning(.note, code: "png.xmp-compressed", "the XMP iTXt chunk is compressed; not carried"))
                 return
             }
             guard let languageEnd = data[(keywordEnd + 3)...].firstIndex(of: 0),
-                  let translatedEnd = data[(languageEnd + 1)...].firstIndex(of: 0)
+                let translatedEnd = data[(languageEnd + 1)...].firstIndex(of: 0)
             else { return }
             if metadata.xmp == nil { metadata.xmp = Array(data[(translatedEnd + 1)...]) }
         case "iCCP":
             guard let nameEnd = data.firstIndex(of: 0), nameEnd + 1 < data.endIndex, data[nameEnd + 1] == 0 else {
-                warnings.append(MetadataWarning(code: "png.iccp", "the iCCP chunk is malformed; the profile is not carried"))
+                warnings.append(
+                    MetadataWarning(code: "png.iccp", "the iCCP chunk is malformed; the profile is not carried"))
                 return
             }
-            compressedICCProfile = (String(decoding: data[data.startIndex..<nameEnd], as: UTF8.self), Array(data[(nameEnd + 2)...]))
+            compressedICCProfile = (
+                String(decoding: data[data.startIndex..<nameEnd], as: UTF8.self), Array(data[(nameEnd + 2)...])
+            )
         default:
             return
         }

@@ -20,12 +20,14 @@ public struct CaptureTimestamp: Sendable, Hashable {
             return part.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
         guard bytes[4] == UInt8(ascii: ":"), bytes[7] == UInt8(ascii: ":"), bytes[13] == UInt8(ascii: ":"),
-              bytes[16] == UInt8(ascii: ":"), bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              year > 0, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+            bytes[16] == UInt8(ascii: ":"), bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            year > 0, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+            year, month, day, hour, minute, second
+        )
         let digits = subSeconds.map { String($0.prefix { $0.isASCII && $0.isNumber }) }
         fraction = (digits?.isEmpty ?? true) ? nil : digits
         self.offset = offset.flatMap(Self.wellFormedOffset)
@@ -35,7 +37,7 @@ public struct CaptureTimestamp: Sendable, Hashable {
     static func wellFormedOffset(_ text: String) -> String? {
         let b = Array(text.utf8)
         guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-              [1, 2, 4, 5].allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 })
+            [1, 2, 4, 5].allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 })
         else { return nil }
         let hours = Int(b[1] - 0x30) * 10 + Int(b[2] - 0x30), minutes = Int(b[4] - 0x30) * 10 + Int(b[5] - 0x30)
         return hours <= 14 && minutes < 60 ? text : nil

@@ -14,7 +14,9 @@ public enum DetailFormat {
     }
 
     /// "4.2 mm", "26 mm".
-    public static func focalLength(_ millimetres: Double) -> String { decimal(millimetres, places: 1, trimmingZeros: true) + " mm" }
+    public static func focalLength(_ millimetres: Double) -> String {
+        decimal(millimetres, places: 1, trimmingZeros: true) + " mm"
+    }
 
     /// Decimal degrees with six decimals (about 0.1 m): "35.658581", "-0.127500".
     public static func coordinate(_ degrees: Double) -> String { decimal(degrees, places: 6, trimmingZeros: false) }

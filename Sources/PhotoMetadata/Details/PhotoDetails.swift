@@ -33,8 +33,10 @@ public struct PhotoDetails: Sendable, Hashable {
     ///   - storedWidth, storedHeight: the size the container states (JPEG SOF, PNG IHDR, HEIF image).
     ///   - orientationIsApplied: true when that size is already upright (HEIF applies its own transformations);
     ///     otherwise EXIF Orientation 5–8 swaps the sides.
-    public init(format: String, formatDetail: String? = nil, storedWidth: Int?, storedHeight: Int?,
-                orientationIsApplied: Bool = false, fileSizeBytes: Int, metadata: CarriedMetadata) {
+    public init(
+        format: String, formatDetail: String? = nil, storedWidth: Int?, storedHeight: Int?,
+        orientationIsApplied: Bool = false, fileSizeBytes: Int, metadata: CarriedMetadata
+    ) {
         self.format = format
         self.formatDetail = formatDetail
         self.fileSizeBytes = fileSizeBytes
@@ -55,7 +57,8 @@ public struct PhotoDetails: Sendable, Hashable {
         fNumber = exif?.value(ExifTag.fNumber, in: .exif)?.firstNumber.flatMap { $0 > 0 ? $0 : nil }
         iso = exif?.value(ExifTag.photographicSensitivity, in: .exif)?.firstInteger.flatMap { $0 > 0 ? Int($0) : nil }
         if case .rationals(let values)? = exif?.value(ExifTag.exposureTime, in: .exif), let first = values.first,
-           (first.doubleValue ?? 0) > 0 {
+            (first.doubleValue ?? 0) > 0
+        {
             exposureTime = first
         }
         // The capture time: DateTimeOriginal, else DateTimeDigitized, else IFD0's DateTime, each with its offset.
@@ -65,8 +68,9 @@ public struct PhotoDetails: Sendable, Hashable {
             (ExifTag.dateTime, ExifTag.subSecTime, ExifTag.offsetTime, .ifd0),
         ] {
             guard captureTime == nil, let written = text(time, kind) else { continue }
-            captureTime = CaptureTimestamp(dateTime: written, subSeconds: text(subSeconds, .exif),
-                                           offset: text(offset, .exif))
+            captureTime = CaptureTimestamp(
+                dateTime: written, subSeconds: text(subSeconds, .exif),
+                offset: text(offset, .exif))
         }
         var warnings = self.warnings
         location = exif.flatMap { GPSLocation.read($0, warnings: &warnings) }
@@ -85,18 +89,18 @@ public struct PhotoDetails: Sendable, Hashable {
     /// "4.2 mm (26 mm in 35 mm film)", or either part alone.
     public var focalLength: String? {
         switch (focalLengthMillimetres, focalLength35mmMillimetres) {
-        case let (mm?, equivalent?): DetailFormat.focalLength(mm) + " (\(equivalent) mm in 35 mm film)"
-        case let (mm?, nil): DetailFormat.focalLength(mm)
-        case let (nil, equivalent?): "\(equivalent) mm in 35 mm film"
+        case (let mm?, let equivalent?): DetailFormat.focalLength(mm) + " (\(equivalent) mm in 35 mm film)"
+        case (let mm?, nil): DetailFormat.focalLength(mm)
+        case (nil, let equivalent?): "\(equivalent) mm in 35 mm film"
         case (nil, nil): nil
         }
     }
     /// "Apple iPhone 15 Pro": the model alone when it already starts with the make (as many cameras write it).
     public var camera: String? {
         switch (make, model) {
-        case let (make?, model?): model.lowercased().hasPrefix(make.lowercased()) ? model : make + " " + model
-        case let (make?, nil): make
-        case let (nil, model?): model
+        case (let make?, let model?): model.lowercased().hasPrefix(make.lowercased()) ? model : make + " " + model
+        case (let make?, nil): make
+        case (nil, let model?): model
         case (nil, nil): nil
         }
     }

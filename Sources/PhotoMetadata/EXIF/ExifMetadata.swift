@@ -15,8 +15,10 @@ public struct ExifMetadata: Sendable, Hashable {
     /// The thumbnail's JPEG bytes (IFD1's JPEGInterchangeFormat), when they could be read.
     public var thumbnail: [UInt8]?
 
-    public init(byteOrder: ByteOrder, ifd0: IFD, exif: IFD? = nil, gps: IFD? = nil, interop: IFD? = nil,
-                ifd1: IFD? = nil, thumbnail: [UInt8]? = nil) {
+    public init(
+        byteOrder: ByteOrder, ifd0: IFD, exif: IFD? = nil, gps: IFD? = nil, interop: IFD? = nil,
+        ifd1: IFD? = nil, thumbnail: [UInt8]? = nil
+    ) {
         self.byteOrder = byteOrder
         self.ifd0 = ifd0
         self.exif = exif

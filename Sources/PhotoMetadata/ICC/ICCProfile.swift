@@ -32,10 +32,13 @@ public struct ICCProfile: Sendable, Hashable {
         guard let count = order.uint32(bytes, at: 128) else { return nil }
         for index in 0..<min(Int(count), 256) {
             let entry = 132 + 12 * index
-            guard let signature = order.uint32(bytes, at: entry), let offset = order.uint32(bytes, at: entry + 4).map(Int.init),
-                  let size = order.uint32(bytes, at: entry + 8).map(Int.init)
+            guard let signature = order.uint32(bytes, at: entry),
+                let offset = order.uint32(bytes, at: entry + 4).map(Int.init),
+                let size = order.uint32(bytes, at: entry + 8).map(Int.init)
             else { return nil }
-            guard signature == 0x6465_7363 /* desc */, offset <= bytes.count, size <= bytes.count - offset, size >= 12 else { continue }
+            // 0x6465_7363: "desc".
+            guard signature == 0x6465_7363, offset <= bytes.count, size <= bytes.count - offset, size >= 12
+            else { continue }
             let tag = Array(bytes[offset..<(offset + size)])
             switch order.uint32(tag, at: 0) {
             case 0x6465_7363:  // "desc": count (with NUL), ASCII
@@ -44,14 +47,15 @@ public struct ICCProfile: Sendable, Hashable {
                 return ascii.isEmpty ? nil : String(decoding: ascii, as: UTF8.self)
             case 0x6D6C_7563:  // "mluc": records of language, country, length, offset (from the tag's start)
                 guard let records = order.uint32(tag, at: 8), let recordSize = order.uint32(tag, at: 12).map(Int.init),
-                      recordSize >= 12
+                    recordSize >= 12
                 else { return nil }
                 var chosen: (Int, Int)?
                 for record in 0..<min(Int(records), 64) {
                     let at = 16 + record * recordSize
                     guard let language = order.uint16(tag, at: at), let country = order.uint16(tag, at: at + 2),
-                          let length = order.uint32(tag, at: at + 4).map(Int.init),
-                          let start = order.uint32(tag, at: at + 8).map(Int.init), start <= tag.count, length <= tag.count - start
+                        let length = order.uint32(tag, at: at + 4).map(Int.init),
+                        let start = order.uint32(tag, at: at + 8).map(Int.init), start <= tag.count,
+                        length <= tag.count - start
                     else { break }
                     if chosen == nil || (language == 0x656E && country == 0x5553) { chosen = (start, length) }
                 }

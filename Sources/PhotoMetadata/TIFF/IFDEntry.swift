@@ -29,8 +29,10 @@ public struct IFDEntry: Sendable, Hashable {
     }
 
     /// An entry holding one whole number: SHORT when it fits (or `preferring` is SHORT-sized), else LONG.
-    public static func integer(_ tag: UInt16, _ value: UInt32, preferring type: TIFFType, order: ByteOrder) -> IFDEntry {
-        type == .short && value <= UInt32(UInt16.max) ? short(tag, UInt16(value), order: order) : long(tag, value, order: order)
+    public static func integer(_ tag: UInt16, _ value: UInt32, preferring type: TIFFType, order: ByteOrder) -> IFDEntry
+    {
+        type == .short && value <= UInt32(UInt16.max)
+            ? short(tag, UInt16(value), order: order) : long(tag, value, order: order)
     }
 
     /// The values decoded in `order`, or nil when the type is unknown or the bytes do not match the count.
@@ -44,19 +46,21 @@ public struct IFDEntry: Sendable, Hashable {
         case 3: return .shorts(map { order.uint16(bytes, at: $0) })
         case 4: return .longs(map { order.uint32(bytes, at: $0) })
         case 5:
-            return .rationals(map { o in
-                guard let a = order.uint32(bytes, at: o), let b = order.uint32(bytes, at: o + 4) else { return nil }
-                return Rational(a, b)
-            })
+            return .rationals(
+                map { o in
+                    guard let a = order.uint32(bytes, at: o), let b = order.uint32(bytes, at: o + 4) else { return nil }
+                    return Rational(a, b)
+                })
         case 6: return .signedBytes(bytes.map { Int8(bitPattern: $0) })
         case 7: return .undefined(bytes)
         case 8: return .signedShorts(map { order.uint16(bytes, at: $0).map { Int16(bitPattern: $0) } })
         case 9: return .signedLongs(map { order.uint32(bytes, at: $0).map { Int32(bitPattern: $0) } })
         case 10:
-            return .signedRationals(map { o in
-                guard let a = order.uint32(bytes, at: o), let b = order.uint32(bytes, at: o + 4) else { return nil }
-                return SignedRational(Int32(bitPattern: a), Int32(bitPattern: b))
-            })
+            return .signedRationals(
+                map { o in
+                    guard let a = order.uint32(bytes, at: o), let b = order.uint32(bytes, at: o + 4) else { return nil }
+                    return SignedRational(Int32(bitPattern: a), Int32(bitPattern: b))
+                })
         case 11: return .floats(map { order.uint32(bytes, at: $0).map { Float(bitPattern: $0) } })
         case 12: return .doubles(map { order.uint64(bytes, at: $0).map { Double(bitPattern: $0) } })
         case 13: return .ifdOffsets(map { order.uint32(bytes, at: $0) })
@@ -66,7 +70,9 @@ public struct IFDEntry: Sendable, Hashable {
 
     /// The NUL-separated strings of ASCII bytes.
     static func strings(_ bytes: [UInt8]) -> [String] {
-        var parts = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var parts = bytes.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         if bytes.last == 0 { parts.removeLast() }
         return parts
     }

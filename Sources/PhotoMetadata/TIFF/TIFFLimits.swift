@@ -12,8 +12,10 @@ public struct TIFFLimits: Sendable, Hashable {
     /// A larger structure is not read at all (a warning says so).
     public var maximumBytes: Int
 
-    public init(maximumIFDs: Int = 16, maximumEntriesPerIFD: Int = 1024, maximumDepth: Int = 3,
-                maximumBytes: Int = 16 << 20) {
+    public init(
+        maximumIFDs: Int = 16, maximumEntriesPerIFD: Int = 1024, maximumDepth: Int = 3,
+        maximumBytes: Int = 16 << 20
+    ) {
         self.maximumIFDs = maximumIFDs
         self.maximumEntriesPerIFD = maximumEntriesPerIFD
         self.maximumDepth = maximumDepth

@@ -43,7 +43,9 @@ public enum TIFFReader {
 
         mutating func read() -> ExifMetadata? {
             guard bytes.count <= limits.maximumBytes else {
-                warn("exif.too-large", "EXIF block of \(bytes.count) bytes is larger than the \(limits.maximumBytes)-byte limit; not read")
+                warn(
+                    "exif.too-large",
+                    "EXIF block of \(bytes.count) bytes is larger than the \(limits.maximumBytes)-byte limit; not read")
                 return nil
             }
             guard bytes.count >= 8 else {
@@ -59,7 +61,9 @@ public enum TIFFReader {
             }
             let magic = order.uint16(bytes, at: 2) ?? 0
             guard magic == 42 else {
-                warn("exif.magic", magic == 43 ? "BigTIFF is not supported in EXIF" : "TIFF header magic is \(magic), not 42")
+                warn(
+                    "exif.magic",
+                    magic == 43 ? "BigTIFF is not supported in EXIF" : "TIFF header magic is \(magic), not 42")
                 return nil
             }
             let firstOffset = Int(order.uint32(bytes, at: 4) ?? 0)
@@ -74,8 +78,10 @@ public enum TIFFReader {
                 metadata.exif = exif
             }
             if ifd0.ifd[ExifTag.subIFDs] != nil {
-                warnings.append(MetadataWarning(.note, code: "exif.subifds-dropped",
-                                                "IFD0 lists SubIFDs (further images of a TIFF or raw file); they are not carried"))
+                warnings.append(
+                    MetadataWarning(
+                        .note, code: "exif.subifds-dropped",
+                        "IFD0 lists SubIFDs (further images of a TIFF or raw file); they are not carried"))
                 ifd0.ifd.remove(ExifTag.subIFDs)
             }
             metadata.ifd0 = ifd0.ifd
@@ -83,8 +89,10 @@ public enum TIFFReader {
                 metadata.thumbnail = thumbnail(of: ifd1.ifd)
                 metadata.ifd1 = ifd1.ifd
                 if let after = ifd1.next, after != 0 {
-                    warnings.append(MetadataWarning(.note, code: "exif.extra-ifds",
-                                                    "IFDs chained after IFD1 (at offset \(after)) are not read"))
+                    warnings.append(
+                        MetadataWarning(
+                            .note, code: "exif.extra-ifds",
+                            "IFDs chained after IFD1 (at offset \(after)) are not read"))
                 }
             }
             return metadata
@@ -98,7 +106,10 @@ public enum TIFFReader {
             }
             let offset = entry.count == 1 ? entry.value(order)?.firstInteger : nil
             guard let offset else {
-                warn("exif.pointer-type", "\(parent.kind.rawValue) pointer to \(kind.rawValue) is not one LONG (type \(entry.type), count \(entry.count)); not followed")
+                warn(
+                    "exif.pointer-type",
+                    "\(parent.kind.rawValue) pointer to \(kind.rawValue) is not one LONG (type \(entry.type), count \(entry.count)); not followed"
+                )
                 parent.remove(entry.tag)
                 return nil
             }
@@ -112,8 +123,10 @@ public enum TIFFReader {
                 return nil
             }
             if let next = read.next, next != 0 {
-                warnings.append(MetadataWarning(.note, code: "exif.sub-ifd-chain",
-                                                "\(kind.rawValue) names a next IFD (offset \(next)); ignored"))
+                warnings.append(
+                    MetadataWarning(
+                        .note, code: "exif.sub-ifd-chain",
+                        "\(kind.rawValue) names a next IFD (offset \(next)); ignored"))
             }
             return read.ifd
         }
@@ -121,26 +134,37 @@ public enum TIFFReader {
         /// The IFD at `offset` and the offset of the next one (nil when it could not be read).
         mutating func readIFD(at offset: Int, kind: IFDKind, depth: Int) -> (ifd: IFD, next: Int?)? {
             guard visited.count < limits.maximumIFDs else {
-                warn("exif.ifd-count", "more than \(limits.maximumIFDs) IFDs; \(kind.rawValue) at offset \(offset) not read")
+                warn(
+                    "exif.ifd-count",
+                    "more than \(limits.maximumIFDs) IFDs; \(kind.rawValue) at offset \(offset) not read")
                 return nil
             }
             guard !visited.contains(offset) else {
-                warn("exif.ifd-loop", "\(kind.rawValue) at offset \(offset) was already read: a loop in the IFD links; not read again")
+                warn(
+                    "exif.ifd-loop",
+                    "\(kind.rawValue) at offset \(offset) was already read: a loop in the IFD links; not read again")
                 return nil
             }
             guard offset >= 8, let declared = order.uint16(bytes, at: offset) else {
-                warn("exif.ifd-offset", "\(kind.rawValue) at offset \(offset) lies outside the \(bytes.count)-byte EXIF block")
+                warn(
+                    "exif.ifd-offset",
+                    "\(kind.rawValue) at offset \(offset) lies outside the \(bytes.count)-byte EXIF block")
                 return nil
             }
             visited.insert(offset)
             var count = Int(declared)
             let fitting = (bytes.count - offset - 2) / 12
             if count > fitting {
-                warn("exif.entries-truncated", "\(kind.rawValue) at offset \(offset) declares \(count) entries but only \(fitting) fit in the block")
+                warn(
+                    "exif.entries-truncated",
+                    "\(kind.rawValue) at offset \(offset) declares \(count) entries but only \(fitting) fit in the block"
+                )
                 count = fitting
             }
             if count > limits.maximumEntriesPerIFD {
-                warn("exif.entry-count", "\(kind.rawValue) has \(count) entries; only the first \(limits.maximumEntriesPerIFD) are read")
+                warn(
+                    "exif.entry-count",
+                    "\(kind.rawValue) has \(count) entries; only the first \(limits.maximumEntriesPerIFD) are read")
                 count = limits.maximumEntriesPerIFD
             }
             var ifd = IFD(kind: kind)
@@ -158,7 +182,7 @@ public enum TIFFReader {
 
         mutating func readEntry(at position: Int, in kind: IFDKind) -> IFDEntry? {
             guard let tag = order.uint16(bytes, at: position), let rawType = order.uint16(bytes, at: position + 2),
-                  let count = order.uint32(bytes, at: position + 4)
+                let count = order.uint32(bytes, at: position + 4)
             else { return nil }
             let type = TIFFType(rawValue: rawType)
             let name = "\(kind.rawValue) tag 0x\(String(tag, radix: 16, uppercase: true))"
@@ -168,26 +192,36 @@ public enum TIFFReader {
             }
             let (total, overflow) = Int(count).multipliedReportingOverflow(by: size)
             guard !overflow, total <= bytes.count else {
-                warn("exif.count-past-end", "\(name) declares \(count) values of \(type): more than the \(bytes.count)-byte block holds; dropped")
+                warn(
+                    "exif.count-past-end",
+                    "\(name) declares \(count) values of \(type): more than the \(bytes.count)-byte block holds; dropped"
+                )
                 return nil
             }
             if total <= 4 {
-                return IFDEntry(tag: tag, type: type, count: count, bytes: Array(bytes[(position + 8)..<(position + 8 + total)]))
+                return IFDEntry(
+                    tag: tag, type: type, count: count, bytes: Array(bytes[(position + 8)..<(position + 8 + total)]))
             }
             guard let offset = order.uint32(bytes, at: position + 8).map(Int.init), offset <= bytes.count - total else {
-                warn("exif.value-offset", "\(name)'s \(total) value bytes lie past the end of the \(bytes.count)-byte block; dropped")
+                warn(
+                    "exif.value-offset",
+                    "\(name)'s \(total) value bytes lie past the end of the \(bytes.count)-byte block; dropped")
                 return nil
             }
-            return IFDEntry(tag: tag, type: type, count: count, bytes: Array(bytes[offset..<(offset + total)]), sourceOffset: offset)
+            return IFDEntry(
+                tag: tag, type: type, count: count, bytes: Array(bytes[offset..<(offset + total)]), sourceOffset: offset
+            )
         }
 
         /// The JPEG thumbnail IFD1 points to, when its offset and length are inside the block.
         mutating func thumbnail(of ifd1: IFD) -> [UInt8]? {
             guard let start = ifd1[ExifTag.jpegInterchangeFormat]?.value(order)?.firstInteger.map(Int.init),
-                  let length = ifd1[ExifTag.jpegInterchangeFormatLength]?.value(order)?.firstInteger.map(Int.init)
+                let length = ifd1[ExifTag.jpegInterchangeFormatLength]?.value(order)?.firstInteger.map(Int.init)
             else { return nil }
             guard start <= bytes.count, length <= bytes.count - start else {
-                warn("exif.thumbnail-offset", "the thumbnail (\(length) bytes at offset \(start)) lies past the end of the block")
+                warn(
+                    "exif.thumbnail-offset",
+                    "the thumbnail (\(length) bytes at offset \(start)) lies past the end of the block")
                 return nil
             }
             return Array(bytes[start..<(start + length)])

@@ -21,14 +21,17 @@ public enum TIFFWriter {
         public var warnings: [MetadataWarning]
     }
 
-    public static func write(_ metadata: ExifMetadata, makerNote placement: MakerNotePlacement = .keepOffset) -> Result {
+    public static func write(_ metadata: ExifMetadata, makerNote placement: MakerNotePlacement = .keepOffset) -> Result
+    {
         var warnings: [MetadataWarning] = []
         var metadata = metadata
         let order = metadata.byteOrder
         if placement == .drop, var exif = metadata.exif, exif[ExifTag.makerNote] != nil {
             exif.remove(ExifTag.makerNote)
             metadata.exif = exif
-            warnings.append(MetadataWarning(.note, code: "exif.makernote-dropped", "the MakerNote is not carried (it does not fit)"))
+            warnings.append(
+                MetadataWarning(.note, code: "exif.makernote-dropped", "the MakerNote is not carried (it does not fit)")
+            )
         }
         if var ifd1 = metadata.ifd1 {
             if metadata.thumbnail == nil {
@@ -52,16 +55,20 @@ public enum TIFFWriter {
             }
             if kind == .ifd1, let thumbnail = metadata.thumbnail {
                 ifd.set(.long(ExifTag.jpegInterchangeFormat, 0, order: order))
-                ifd.set(.integer(ExifTag.jpegInterchangeFormatLength, UInt32(thumbnail.count),
-                                 preferring: ifd[ExifTag.jpegInterchangeFormatLength]?.type ?? .long, order: order))
+                ifd.set(
+                    .integer(
+                        ExifTag.jpegInterchangeFormatLength, UInt32(thumbnail.count),
+                        preferring: ifd[ExifTag.jpegInterchangeFormatLength]?.type ?? .long, order: order))
             }
             ifds.append(ifd)
         }
 
         // Offsets: each IFD table, then its out-of-line values; the MakerNote's region is kept free for it.
         var reserved: Range<Int>?
-        if placement == .keepOffset, let note = metadata.makerNote, note.bytes.count > 4, let source = note.sourceOffset,
-           source >= 8 {
+        if placement == .keepOffset, let note = metadata.makerNote, note.bytes.count > 4,
+            let source = note.sourceOffset,
+            source >= 8
+        {
             reserved = source..<(source + note.bytes.count)
         }
         var cursor = 8
@@ -88,10 +95,14 @@ public enum TIFFWriter {
             if ifd.kind == .ifd1, let thumbnail = metadata.thumbnail { thumbnailOffset = place(thumbnail.count) }
         }
         if placement == .relocate, let note = metadata.makerNote, note.sourceOffset != nil,
-           let index = metadata.exif?.entries.firstIndex(where: { $0.tag == ExifTag.makerNote }),
-           valueOffsets[.exif]?[index] != note.sourceOffset {
-            warnings.append(MetadataWarning(.note, code: "exif.makernote-moved",
-                                            "the MakerNote moved from offset \(note.sourceOffset ?? 0) to \(valueOffsets[.exif]?[index] ?? 0); offsets inside it that count from the TIFF header may now be wrong"))
+            let index = metadata.exif?.entries.firstIndex(where: { $0.tag == ExifTag.makerNote }),
+            valueOffsets[.exif]?[index] != note.sourceOffset
+        {
+            warnings.append(
+                MetadataWarning(
+                    .note, code: "exif.makernote-moved",
+                    "the MakerNote moved from offset \(note.sourceOffset ?? 0) to \(valueOffsets[.exif]?[index] ?? 0); offsets inside it that count from the TIFF header may now be wrong"
+                ))
         }
         let size = max(cursor, reserved?.upperBound ?? 0)
 
@@ -105,7 +116,8 @@ public enum TIFFWriter {
                 var value = entry.bytes
                 if let target = ExifTag.pointer(entry.tag, in: ifd.kind), let offset = tableOffsets[target] {
                     value = order.bytes(UInt32(offset))
-                    put(order.bytes(entry.tag) + order.bytes(TIFFType.long.rawValue) + order.bytes(UInt32(1)) + value,
+                    put(
+                        order.bytes(entry.tag) + order.bytes(TIFFType.long.rawValue) + order.bytes(UInt32(1)) + value,
                         at: table + 2 + 12 * index)
                     continue
                 }
@@ -119,7 +131,8 @@ public enum TIFFWriter {
                 } else {
                     field = value + [UInt8](repeating: 0, count: 4 - value.count)
                 }
-                put(order.bytes(entry.tag) + order.bytes(entry.type.rawValue) + order.bytes(entry.count) + field,
+                put(
+                    order.bytes(entry.tag) + order.bytes(entry.type.rawValue) + order.bytes(entry.count) + field,
                     at: table + 2 + 12 * index)
             }
             let next = ifd.kind == .ifd0 ? (tableOffsets[.ifd1] ?? 0) : 0

@@ -42,7 +42,8 @@ public enum XMPPacket {
         while let found = find(key, in: bytes, from: index) {
             index = found + key.count
             let before = found > 0 ? bytes[found - 1] : 0x20
-            guard before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D || before == UInt8(ascii: "<") else { continue }
+            guard before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D || before == UInt8(ascii: "<")
+            else { continue }
             var start = index
             let terminator: UInt8
             if before == UInt8(ascii: "<") {
@@ -54,7 +55,8 @@ public enum XMPPacket {
                 guard start + 1 < bytes.count, bytes[start] == UInt8(ascii: "=") else { continue }
                 start += 1
                 while start < bytes.count, bytes[start] == 0x20 { start += 1 }
-                guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'") else { continue }
+                guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'")
+                else { continue }
                 terminator = bytes[start]
                 start += 1
             }
@@ -84,7 +86,9 @@ public enum XMPPacket {
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else {
+            return nil
+        }
         let first = needle[0]
         var index = start
         while index <= haystack.count - needle.count {

@@ -20,9 +20,11 @@ enum HEIFCodec {
             guard let base = out.baseAddress else { return }
             for y in 0..<height { (base + y * width * 4).copyMemory(from: plane + y * stride, byteCount: width * 4) }
         }
-        let frame = Frame(format: .rgba, width: width, height: height,
-                          planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: rgba)])
-        return DecodedPhoto(format: .heif, frame: frame, orientation: .up, metadata: metadata, warnings: [], jpegSubsampling: nil)
+        let frame = Frame(
+            format: .rgba, width: width, height: height,
+            planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: rgba)])
+        return DecodedPhoto(
+            format: .heif, frame: frame, orientation: .up, metadata: metadata, warnings: [], jpegSubsampling: nil)
     }
 
     /// EXIF (the item's first four bytes give the TIFF header's offset after them), XMP (a `mime` item of type
@@ -30,13 +32,15 @@ enum HEIFCodec {
     static func readMetadata(_ handle: HeifImageHandle) throws(PhotoError) -> CarriedMetadata {
         var metadata = CarriedMetadata()
         if let exif = try handle.metadata("Exif").first?.bytes {
-            let offset = exif.count >= 4 ? Int(exif[0]) << 24 | Int(exif[1]) << 16 | Int(exif[2]) << 8 | Int(exif[3]) : Int.max
+            let offset =
+                exif.count >= 4 ? Int(exif[0]) << 24 | Int(exif[1]) << 16 | Int(exif[2]) << 8 | Int(exif[3]) : Int.max
             if offset <= exif.count - 4 {
                 let read = TIFFReader.read(Array(exif[(4 + offset)...]))
                 metadata.exif = read.metadata
                 metadata.warnings += read.warnings
             } else {
-                metadata.warnings.append(MetadataWarning(code: "heif.exif-offset", "the Exif item's TIFF header offset lies past its end"))
+                metadata.warnings.append(
+                    MetadataWarning(code: "heif.exif-offset", "the Exif item's TIFF header offset lies past its end"))
             }
         }
         metadata.xmp = try handle.metadata("mime").first { $0.contentType == "application/rdf+xml" }?.bytes
@@ -45,7 +49,9 @@ enum HEIFCodec {
     }
 
     /// An HEIC file (HEVC, x265) of `frame` at `quality`, with EXIF, XMP and the ICC profile of `metadata`.
-    static func encode(_ frame: Frame, metadata: CarriedMetadata, quality: Int) throws(PhotoError) -> (bytes: [UInt8], warnings: [MetadataWarning]) {
+    static func encode(_ frame: Frame, metadata: CarriedMetadata, quality: Int) throws(PhotoError) -> (
+        bytes: [UInt8], warnings: [MetadataWarning]
+    ) {
         let context = try HeifContext()
         let alpha = !PNGCodec.isOpaque(frame)
         let image = try HeifImage(width: frame.width, height: frame.height, alpha: alpha)
@@ -70,21 +76,36 @@ enum HEIFCodec {
         let encoder = try HeifEncoder(context: context, quality: quality)
         var warnings: [MetadataWarning] = []
         var encoded: OpaquePointer?
-        try check(heif_context_encode_image(context.pointer, image.pointer, encoder.pointer, nil, &encoded), "heif_context_encode_image")
-        guard let encoded else { throw .library(name: "libheif", function: "heif_context_encode_image", message: "no image") }
+        try check(
+            heif_context_encode_image(context.pointer, image.pointer, encoder.pointer, nil, &encoded),
+            "heif_context_encode_image")
+        guard let encoded else {
+            throw .library(name: "libheif", function: "heif_context_encode_image", message: "no image")
+        }
         let handle = HeifImageHandle(encoded)
         if let exif = metadata.exif {
             let written = TIFFWriter.write(exif)
             warnings += written.warnings
-            try check(written.bytes.withUnsafeBytes { heif_context_add_exif_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count)) },
-                      "heif_context_add_exif_metadata")
+            try check(
+                written.bytes.withUnsafeBytes {
+                    heif_context_add_exif_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count))
+                },
+                "heif_context_add_exif_metadata")
         }
         if let xmp = metadata.xmp {
-            try check(xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count)) },
-                      "heif_context_add_XMP_metadata")
+            try check(
+                xmp.withUnsafeBytes {
+                    heif_context_add_XMP_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count))
+                },
+                "heif_context_add_XMP_metadata")
         }
-        if metadata.jfif != nil || metadata.photoshop != nil || !metadata.comments.isEmpty || !metadata.extendedXMP.isEmpty {
-            warnings.append(MetadataWarning(.note, code: "heif.jpeg-only", "JPEG-only metadata (JFIF, Photoshop/IPTC, comments, extended XMP) is not written to HEIF"))
+        if metadata.jfif != nil || metadata.photoshop != nil || !metadata.comments.isEmpty
+            || !metadata.extendedXMP.isEmpty
+        {
+            warnings.append(
+                MetadataWarning(
+                    .note, code: "heif.jpeg-only",
+                    "JPEG-only metadata (JFIF, Photoshop/IPTC, comments, extended XMP) is not written to HEIF"))
         }
         return (try context.write(), warnings)
     }
@@ -94,7 +115,8 @@ enum HEIFCodec {
         try context.read(bytes)
         let handle = try context.primaryImage()
         let detail = "\(handle.lumaBitsPerPixel)-bit" + (handle.hasAlpha ? ", alpha" : "")
-        return PhotoDetails(format: "HEIF", formatDetail: detail, storedWidth: handle.width, storedHeight: handle.height,
-                            orientationIsApplied: true, fileSizeBytes: fileSize, metadata: try readMetadata(handle))
+        return PhotoDetails(
+            format: "HEIF", formatDetail: detail, storedWidth: handle.width, storedHeight: handle.height,
+            orientationIsApplied: true, fileSizeBytes: fileSize, metadata: try readMetadata(handle))
     }
 }

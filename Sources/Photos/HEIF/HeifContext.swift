@@ -3,7 +3,9 @@ internal import CHeif
 /// A failed libheif call as a `PhotoError` with libheif's message.
 func check(_ error: heif_error, _ function: String) throws(PhotoError) {
     guard error.code != heif_error_Ok else { return }
-    throw .library(name: "libheif", function: function, message: error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)")
+    throw .library(
+        name: "libheif", function: function,
+        message: error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)")
 }
 
 /// libheif's process-wide set-up (`heif_init`), done once before the first context.
@@ -35,15 +37,18 @@ final class HeifContext {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
         _ = copy.initialize(from: bytes)
         file = copy
-        try check(heif_context_read_from_memory_without_copy(pointer, copy.baseAddress, bytes.count, nil),
-                  "heif_context_read_from_memory_without_copy")
+        try check(
+            heif_context_read_from_memory_without_copy(pointer, copy.baseAddress, bytes.count, nil),
+            "heif_context_read_from_memory_without_copy")
     }
 
     /// The primary image.
     func primaryImage() throws(PhotoError) -> HeifImageHandle {
         var handle: OpaquePointer?
         try check(heif_context_get_primary_image_handle(pointer, &handle), "heif_context_get_primary_image_handle")
-        guard let handle else { throw .library(name: "libheif", function: "heif_context_get_primary_image_handle", message: "no image") }
+        guard let handle else {
+            throw .library(name: "libheif", function: "heif_context_get_primary_image_handle", message: "no image")
+        }
         return HeifImageHandle(handle)
     }
 
@@ -54,13 +59,16 @@ final class HeifContext {
         writer.writer_api_version = 1
         writer.write = { _, data, size, userdata in
             if let userdata, let data {
-                Unmanaged<ByteSink>.fromOpaque(userdata).takeUnretainedValue().bytes
-                    += UnsafeRawBufferPointer(start: data, count: size)
+                Unmanaged<ByteSink>.fromOpaque(userdata).takeUnretainedValue().bytes += UnsafeRawBufferPointer(
+                    start: data, count: size)
             }
-            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified,
-                              message: UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self))
+            return heif_error(
+                code: heif_error_Ok, subcode: heif_suberror_Unspecified,
+                message: UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self))
         }
-        let error = withExtendedLifetime(sink) { heif_context_write(pointer, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
+        let error = withExtendedLifetime(sink) {
+            heif_context_write(pointer, &writer, Unmanaged.passUnretained(sink).toOpaque())
+        }
         try check(error, "heif_context_write")
         return sink.bytes
     }

@@ -11,10 +11,13 @@ final class HeifImage {
     convenience init(width: Int, height: Int, alpha: Bool) throws(PhotoError) {
         var image: OpaquePointer?
         let chroma = alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, chroma, &image), "heif_image_create")
+        try check(
+            heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, chroma, &image), "heif_image_create")
         guard let image else { throw .library(name: "libheif", function: "heif_image_create", message: "no image") }
         self.init(image)
-        try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8), "heif_image_add_plane")
+        try check(
+            heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8),
+            "heif_image_add_plane")
     }
 
     var width: Int { Int(heif_image_get_width(pointer, heif_channel_interleaved)) }
@@ -39,7 +42,8 @@ final class HeifImage {
     }
 
     func setICCProfile(_ profile: [UInt8]) throws(PhotoError) {
-        try check(profile.withUnsafeBytes { heif_image_set_raw_color_profile(pointer, "prof", $0.baseAddress, $0.count) },
-                  "heif_image_set_raw_color_profile")
+        try check(
+            profile.withUnsafeBytes { heif_image_set_raw_color_profile(pointer, "prof", $0.baseAddress, $0.count) },
+            "heif_image_set_raw_color_profile")
     }
 }

@@ -24,8 +24,9 @@ final class HeifImageHandle {
             let size = heif_image_handle_get_metadata_size(pointer, id)
             guard size > 0, size <= 64 << 20 else { continue }
             var bytes = [UInt8](repeating: 0, count: size)
-            try check(bytes.withUnsafeMutableBytes { heif_image_handle_get_metadata(pointer, id, $0.baseAddress) },
-                      "heif_image_handle_get_metadata")
+            try check(
+                bytes.withUnsafeMutableBytes { heif_image_handle_get_metadata(pointer, id, $0.baseAddress) },
+                "heif_image_handle_get_metadata")
             let contentType = heif_image_handle_get_metadata_content_type(pointer, id).map { String(cString: $0) } ?? ""
             items.append((contentType, bytes))
         }
@@ -39,8 +40,9 @@ final class HeifImageHandle {
         let size = heif_image_handle_get_raw_color_profile_size(pointer)
         guard size > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: size)
-        try check(bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(pointer, $0.baseAddress) },
-                  "heif_image_handle_get_raw_color_profile")
+        try check(
+            bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(pointer, $0.baseAddress) },
+            "heif_image_handle_get_raw_color_profile")
         return bytes
     }
 
@@ -52,7 +54,9 @@ final class HeifImageHandle {
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var image: OpaquePointer?
-        try check(heif_decode_image(pointer, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options), "heif_decode_image")
+        try check(
+            heif_decode_image(pointer, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+            "heif_decode_image")
         guard let image else { throw .library(name: "libheif", function: "heif_decode_image", message: "no image") }
         return HeifImage(image)
     }

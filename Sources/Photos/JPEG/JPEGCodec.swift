@@ -19,25 +19,33 @@ enum JPEGCodec {
         if let warning = try decompressor.decodeRGBA(bytes, width: header.width, height: header.height, into: &rgba) {
             warnings.append(MetadataWarning(code: "jpeg.corrupt-data", "libjpeg-turbo: \(warning)"))
         }
-        let frame = Frame(format: .rgba, width: header.width, height: header.height,
-                          planes: [Frame.Plane(width: header.width, height: header.height, bytesPerRow: header.width * 4, bytes: rgba)])
-        let subsampling: TurboJPEGCompressor.Subsampling? = switch header.subsampling {
-        case Int32(TJSAMP_444.rawValue): .s444
-        case Int32(TJSAMP_422.rawValue): .s422
-        case Int32(TJSAMP_420.rawValue): .s420
-        default: nil
-        }
-        return DecodedPhoto(format: .jpeg, frame: frame,
-                            orientation: metadata.exif?.orientation.flatMap { ImageOrientation(exifValue: Int($0)) } ?? .up,
-                            metadata: metadata, warnings: warnings, jpegSubsampling: subsampling)
+        let frame = Frame(
+            format: .rgba, width: header.width, height: header.height,
+            planes: [
+                Frame.Plane(width: header.width, height: header.height, bytesPerRow: header.width * 4, bytes: rgba)
+            ])
+        let subsampling: TurboJPEGCompressor.Subsampling? =
+            switch header.subsampling {
+            case Int32(TJSAMP_444.rawValue): .s444
+            case Int32(TJSAMP_422.rawValue): .s422
+            case Int32(TJSAMP_420.rawValue): .s420
+            default: nil
+            }
+        return DecodedPhoto(
+            format: .jpeg, frame: frame,
+            orientation: metadata.exif?.orientation.flatMap { ImageOrientation(exifValue: Int($0)) } ?? .up,
+            metadata: metadata, warnings: warnings, jpegSubsampling: subsampling)
     }
 
     /// A baseline JPEG of `frame` (alpha dropped) with `metadata` after its SOI marker.
-    static func encode(_ frame: Frame, metadata: CarriedMetadata, quality: Int,
-                       subsampling: TurboJPEGCompressor.Subsampling) throws(PhotoError) -> (bytes: [UInt8], warnings: [MetadataWarning]) {
+    static func encode(
+        _ frame: Frame, metadata: CarriedMetadata, quality: Int,
+        subsampling: TurboJPEGCompressor.Subsampling
+    ) throws(PhotoError) -> (bytes: [UInt8], warnings: [MetadataWarning]) {
         let plane = frame.planes[0]
-        let encoded = try TurboJPEGCompressor().compress(rgba: plane.bytes, width: frame.width, height: frame.height,
-                                                         bytesPerRow: plane.bytesPerRow, quality: quality, subsampling: subsampling)
+        let encoded = try TurboJPEGCompressor().compress(
+            rgba: plane.bytes, width: frame.width, height: frame.height,
+            bytesPerRow: plane.bytesPerRow, quality: quality, subsampling: subsampling)
         let written = JPEGMetadataWriter.write(metadata, into: encoded)
         return (written.bytes, written.warnings)
     }
@@ -49,12 +57,16 @@ enum JPEGCodec {
         metadata.warnings = scan.warnings + metadata.warnings
         var detail: [String] = []
         if let frame = structure.frame {
-            detail.append(frame.isProgressive ? "progressive" : (frame.marker == 0xC0 ? "baseline" : "SOF\(frame.marker - 0xC0)"))
-            detail.append(["", "greyscale", "", "YCbCr", structure.adobeTransform == 2 ? "YCCK" : "CMYK"][min(4, frame.componentIDs.count)])
+            detail.append(
+                frame.isProgressive ? "progressive" : (frame.marker == 0xC0 ? "baseline" : "SOF\(frame.marker - 0xC0)"))
+            detail.append(
+                ["", "greyscale", "", "YCbCr", structure.adobeTransform == 2 ? "YCCK" : "CMYK"][
+                    min(4, frame.componentIDs.count)])
             detail.append("\(frame.precision)-bit")
         }
-        return PhotoDetails(format: "JPEG", formatDetail: detail.filter { !$0.isEmpty }.joined(separator: ", "),
-                            storedWidth: structure.frame?.width, storedHeight: structure.frame?.height,
-                            fileSizeBytes: fileSize, metadata: metadata)
+        return PhotoDetails(
+            format: "JPEG", formatDetail: detail.filter { !$0.isEmpty }.joined(separator: ", "),
+            storedWidth: structure.frame?.width, storedHeight: structure.frame?.height,
+            fileSizeBytes: fileSize, metadata: metadata)
     }
 }

@@ -6,7 +6,8 @@ final class TurboJPEGCompressor {
 
     init() throws(PhotoError) {
         guard let handle = tjInitCompress() else {
-            throw .library(name: "libjpeg-turbo", function: "tjInitCompress", message: String(cString: tjGetErrorStr2(nil)))
+            throw .library(
+                name: "libjpeg-turbo", function: "tjInitCompress", message: String(cString: tjGetErrorStr2(nil)))
         }
         self.handle = handle
     }
@@ -26,17 +27,21 @@ final class TurboJPEGCompressor {
     }
 
     /// Encodes RGBA rows (alpha ignored) as a baseline JPEG of `quality` (1–100), accurate DCT.
-    func compress(rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int, quality: Int,
-                  subsampling: Subsampling) throws(PhotoError) -> [UInt8] {
+    func compress(
+        rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int, quality: Int,
+        subsampling: Subsampling
+    ) throws(PhotoError) -> [UInt8] {
         var buffer: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = rgba.withUnsafeBufferPointer { source in
-            tjCompress2(handle, source.baseAddress, Int32(width), Int32(bytesPerRow), Int32(height), Int32(TJPF_RGBA.rawValue),
-                        &buffer, &size, subsampling.value, Int32(quality), TJFLAG_ACCURATEDCT)
+            tjCompress2(
+                handle, source.baseAddress, Int32(width), Int32(bytesPerRow), Int32(height), Int32(TJPF_RGBA.rawValue),
+                &buffer, &size, subsampling.value, Int32(quality), TJFLAG_ACCURATEDCT)
         }
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else {
-            throw .library(name: "libjpeg-turbo", function: "tjCompress2", message: String(cString: tjGetErrorStr2(handle)))
+            throw .library(
+                name: "libjpeg-turbo", function: "tjCompress2", message: String(cString: tjGetErrorStr2(handle)))
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }

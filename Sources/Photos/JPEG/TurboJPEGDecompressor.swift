@@ -7,7 +7,8 @@ final class TurboJPEGDecompressor {
 
     init() throws(PhotoError) {
         guard let handle = tjInitDecompress() else {
-            throw .library(name: "libjpeg-turbo", function: "tjInitDecompress", message: String(cString: tjGetErrorStr2(nil)))
+            throw .library(
+                name: "libjpeg-turbo", function: "tjInitDecompress", message: String(cString: tjGetErrorStr2(nil)))
         }
         self.handle = handle
     }
@@ -26,7 +27,8 @@ final class TurboJPEGDecompressor {
     func header(_ jpeg: [UInt8]) throws(PhotoError) -> Header {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourSpace: Int32 = 0
         let status = jpeg.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colourSpace)
+            tjDecompressHeader3(
+                handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colourSpace)
         }
         if status != 0 { throw error("tjDecompressHeader3") }
         return Header(width: Int(width), height: Int(height), subsampling: subsampling, colourSpace: colourSpace)
@@ -35,11 +37,13 @@ final class TurboJPEGDecompressor {
     /// Decodes into `output` (`width × height × 4` RGBA bytes, rows packed). Returns libjpeg's warning when the
     /// data was damaged but decoded (corrupt data is a warning to libjpeg, which fills in what it cannot read).
     /// Progressive JPEGs are limited to 500 scans (`TJFLAG_LIMITSCANS`), a bound against hostile files.
-    func decodeRGBA(_ jpeg: [UInt8], width: Int, height: Int, into output: inout [UInt8]) throws(PhotoError) -> String? {
+    func decodeRGBA(_ jpeg: [UInt8], width: Int, height: Int, into output: inout [UInt8]) throws(PhotoError) -> String?
+    {
         let status = jpeg.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                tjDecompress2(handle, source.baseAddress, UInt(source.count), destination.baseAddress, Int32(width),
-                              Int32(width * 4), Int32(height), Int32(TJPF_RGBA.rawValue), TJFLAG_LIMITSCANS | TJFLAG_ACCURATEDCT)
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), destination.baseAddress, Int32(width),
+                    Int32(width * 4), Int32(height), Int32(TJPF_RGBA.rawValue), TJFLAG_LIMITSCANS | TJFLAG_ACCURATEDCT)
             }
         }
         guard status != 0 else { return nil }

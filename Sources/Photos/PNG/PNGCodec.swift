@@ -7,11 +7,13 @@ enum PNGCodec {
         guard let structure = PNGStructure.scan(bytes) else { throw .unsupportedFormat("no PNG signature") }
         let metadata = readMetadata(structure)
         let (width, height, rgba) = try PNGImage.decodeRGBA(bytes)
-        let frame = Frame(format: .rgba, width: width, height: height,
-                          planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: rgba)])
-        return DecodedPhoto(format: .png, frame: frame,
-                            orientation: metadata.exif?.orientation.flatMap { ImageOrientation(exifValue: Int($0)) } ?? .up,
-                            metadata: metadata, warnings: [], jpegSubsampling: nil)
+        let frame = Frame(
+            format: .rgba, width: width, height: height,
+            planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: rgba)])
+        return DecodedPhoto(
+            format: .png, frame: frame,
+            orientation: metadata.exif?.orientation.flatMap { ImageOrientation(exifValue: Int($0)) } ?? .up,
+            metadata: metadata, warnings: [], jpegSubsampling: nil)
     }
 
     /// The chunks' metadata with the iCCP profile inflated.
@@ -21,17 +23,22 @@ enum PNGCodec {
             do {
                 metadata.iccProfile = try Zlib.decompress(compressed.data)
             } catch {
-                metadata.warnings.append(MetadataWarning(code: "png.iccp-inflate", "the iCCP profile cannot be inflated (\(error)); not carried"))
+                metadata.warnings.append(
+                    MetadataWarning(
+                        code: "png.iccp-inflate", "the iCCP profile cannot be inflated (\(error)); not carried"))
             }
         }
         return metadata
     }
 
     /// A PNG of `frame` (RGB when every alpha is 255, else RGBA) with `metadata` after IHDR.
-    static func encode(_ frame: Frame, metadata: CarriedMetadata) throws(PhotoError) -> (bytes: [UInt8], warnings: [MetadataWarning]) {
+    static func encode(_ frame: Frame, metadata: CarriedMetadata) throws(PhotoError) -> (
+        bytes: [UInt8], warnings: [MetadataWarning]
+    ) {
         let plane = frame.planes[0]
-        let encoded = try PNGImage.encode(rgba: plane.bytes, width: frame.width, height: frame.height,
-                                          bytesPerRow: plane.bytesPerRow, opaque: isOpaque(frame))
+        let encoded = try PNGImage.encode(
+            rgba: plane.bytes, width: frame.width, height: frame.height,
+            bytesPerRow: plane.bytesPerRow, opaque: isOpaque(frame))
         var icc: (name: String, data: [UInt8])?
         if let profile = metadata.iccProfile {
             icc = (metadata.icc?.name ?? "ICC profile", try Zlib.compress(profile))
@@ -56,10 +63,13 @@ enum PNGCodec {
         guard let structure = PNGStructure.scan(bytes) else { throw .unsupportedFormat("no PNG signature") }
         var detail: String?
         if let header = structure.header {
-            let kind = [0: "greyscale", 2: "RGB", 3: "palette", 4: "greyscale + alpha", 6: "RGBA"][header.colourType] ?? "colour type \(header.colourType)"
+            let kind =
+                [0: "greyscale", 2: "RGB", 3: "palette", 4: "greyscale + alpha", 6: "RGBA"][header.colourType]
+                ?? "colour type \(header.colourType)"
             detail = "\(header.bitDepth)-bit \(kind)" + (header.isInterlaced ? ", interlaced" : "")
         }
-        return PhotoDetails(format: "PNG", formatDetail: detail, storedWidth: structure.header?.width,
-                            storedHeight: structure.header?.height, fileSizeBytes: fileSize, metadata: readMetadata(structure))
+        return PhotoDetails(
+            format: "PNG", formatDetail: detail, storedWidth: structure.header?.width,
+            storedHeight: structure.header?.height, fileSizeBytes: fileSize, metadata: readMetadata(structure))
     }
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CPNG
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Owns one libpng simplified-API `png_image` (allocated here, so its address stays fixed while libpng holds it;
 /// `png_image_free` and the deallocation in `deinit`). libpng reports failures in `message` and a return value.
@@ -23,7 +24,9 @@ final class PNGImage {
         withUnsafeBytes(of: image.pointee.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    private func error(_ function: String) -> PhotoError { .library(name: "libpng", function: function, message: message) }
+    private func error(_ function: String) -> PhotoError {
+        .library(name: "libpng", function: function, message: message)
+    }
 
     /// Decodes a PNG file to 8-bit RGBA (palette, grey and tRNS expanded, 16-bit samples taken as sRGB-encoded and
     /// rounded to 8 bits, a gAMA other than sRGB's converted to sRGB; alpha kept, 255 where the file has none).
@@ -38,7 +41,9 @@ final class PNGImage {
         image.pointee.flags |= filterz_png_flag_16bit_srgb
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         let finished = png.withUnsafeBufferPointer { _ in
-            rgba.withUnsafeMutableBytes { png_image_finish_read(image, nil, $0.baseAddress, png_int_32(width * 4), nil) }
+            rgba.withUnsafeMutableBytes {
+                png_image_finish_read(image, nil, $0.baseAddress, png_int_32(width * 4), nil)
+            }
         }
         guard finished != 0 else { throw owner.error("png_image_finish_read") }
         return (width, height, rgba)
@@ -46,7 +51,9 @@ final class PNGImage {
 
     /// Encodes 8-bit RGBA rows as a PNG: RGBA, or RGB when `opaque` (every alpha 255) — libpng's default filters and
     /// compression, an sRGB chunk.
-    static func encode(rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int, opaque: Bool) throws(PhotoError) -> [UInt8] {
+    static func encode(rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int, opaque: Bool) throws(PhotoError)
+        -> [UInt8]
+    {
         let owner = PNGImage()
         let image = owner.image
         image.pointee.width = png_uint_32(width)
@@ -84,6 +91,8 @@ final class PNGImage {
         fclose(stream)
         defer { free(memory) }
         guard written != 0, let memory else { throw owner.error("png_image_write_to_stdio") }
-        return memory.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
+        return memory.withMemoryRebound(to: UInt8.self, capacity: size) {
+            Array(UnsafeBufferPointer(start: $0, count: size))
+        }
     }
 }

@@ -34,7 +34,8 @@ public struct PhotoPipeline: Sendable {
         let metadata = photo.metadata.forUprightCopy(width: filtered.width, height: filtered.height)
         warnings += metadata.warnings.dropFirst(photo.metadata.warnings.count)
         let encoded = try PhotoWriter.encode(filtered, metadata: metadata, as: format, quality: quality, like: photo)
-        return Output(bytes: encoded.bytes, format: format, width: filtered.width, height: filtered.height,
-                      warnings: warnings + encoded.warnings)
+        return Output(
+            bytes: encoded.bytes, format: format, width: filtered.width, height: filtered.height,
+            warnings: warnings + encoded.warnings)
     }
 }

@@ -90,7 +90,7 @@ public struct BandwidthEstimator: Sendable {
 
     /// max(fast, slow) latency EWMA, seconds; nil until the first sample.
     public var latencySeconds: Double? {
-        // Inlined where a rule reads it: called, it made the caller copy the whole estimator (296 bytes) first.
+        // Inlined where a rule reads it, so the caller does not copy the whole estimator to call it.
         @inline(__always) get {
             guard let f = fastLatency.value, let s = slowLatency.value else { return nil }
             return max(f, s)

@@ -1,6 +1,7 @@
 extension PlaybackMachine {
-    /// A command for the runner. Each load and timer carries a `RequestID`; the runner answers with an event
-    /// carrying the same id (see the README section "Playback" for the full contract).
+    /// A command for the runner, to be performed in order. Each load and timer carries a `RequestID`; the runner
+    /// answers with an event carrying the same id (each case says which), and sends nothing for a cancelled
+    /// load; the machine ignores an answer whose id it no longer waits for.
     public enum Effect: Sendable, Hashable {
         /// Fetch a playlist; answer `playlistLoaded(id, …)` or `playlistLoadFailed(id, statusCode:)`.
         case loadPlaylist(PlaylistRequest)

@@ -9,8 +9,18 @@
 /// // effects == [.loadPlaylist(PlaylistRequest(id: #1, url: "https://example.com/master.m3u8"))]
 /// ```
 ///
-/// The rules it follows (seamless and manual switches, orientation, live reloads, retries) are described in
-/// the README section "Playback".
+/// The rules it follows:
+/// - the next segment is the one, in the variant the selector picks, that holds the media time where the
+///   buffer ends, so an automatic switch keeps the buffer; a variant's playlist is loaded first when unknown;
+/// - a manual pick (`qualityRequested(.fixed(i))`) cancels the load in flight, drops the buffer ahead and loads
+///   variant i from the current position (a `qualityFlush` stall while playing); `.auto` flushes nothing;
+/// - a rotation only records the viewport (and enters or leaves full screen when so configured); the next
+///   selection sees the new cap;
+/// - a failed segment is retried with exponential backoff up to `segmentRetryLimit` times, then that variant
+///   and those above it are capped off; a playlist up to `playlistRetryLimit` times, then playback fails;
+/// - a live playlist is reloaded one target duration after a change, half of one otherwise, and the position
+///   moves (`positionResynced`) only when the window has slid past the buffer or the media has a gap.
+/// docs/PLAYBACK.md gives the states, events and effects in full.
 public struct PlaybackMachine: Sendable {
     public let configuration: PlaybackConfiguration
     public internal(set) var state: State = .idle

@@ -45,7 +45,8 @@ public struct QualitySelector: Sendable {
         case .bola:
             return BOLARule(gammaP: configuration.bolaGammaP)
         case .mpc:
-            return MPCRule(horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
+            return MPCRule(
+                horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
         case .filterz:
             return FilterzRule(parameters: configuration.filterz)
         }

@@ -44,15 +44,18 @@ public enum BatchSimulation {
             for rule in rules {
                 var config = configuration
                 config.rule = rule
-                var result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: config, keepLog: false)
+                var result = SessionSimulator.run(
+                    manifest: manifest, trace: trace, configuration: config, keepLog: false)
                 result.summary.offlineOptimalQoeLin = optimum?.qoeLin
                 summaries.append(result.summary)
                 levels.append(result.playedLevels)
                 unfinished = unfinished ?? result.unfinished
             }
-            results.set(i, TraceResult(
-                traceName: trace.name, offlineOptimum: optimum, offlineOptimumError: optimumError,
-                unfinished: unfinished, summaries: summaries, playedLevels: levels))
+            results.set(
+                i,
+                TraceResult(
+                    traceName: trace.name, offlineOptimum: optimum, offlineOptimumError: optimumError,
+                    unfinished: unfinished, summaries: summaries, playedLevels: levels))
         }
         return results.values
     }

@@ -58,7 +58,8 @@ public struct NetworkTrace: Sendable, Hashable {
     ) throws(SimulationError) {
         guard value == 0 || range.contains(value) else {
             throw .outOfRange(
-                what: "trace \(trace)", field: field, value: value, allowed: "0 or " + SimulationLimits.text(range, unit))
+                what: "trace \(trace)", field: field, value: value,
+                allowed: "0 or " + SimulationLimits.text(range, unit))
         }
     }
 
@@ -66,8 +67,11 @@ public struct NetworkTrace: Sendable, Hashable {
     public static func constant(bitsPerSecond: Double, latencySeconds: Double) throws(SimulationError) -> NetworkTrace {
         try NetworkTrace(
             name: "constant \(Int(bitsPerSecond / 1000)) kbps, \(Int((latencySeconds * 1000).rounded())) ms",
-            periods: [Period(durationMilliseconds: 1_000_000, bandwidthKilobitsPerSecond: bitsPerSecond / 1000,
-                             latencyMilliseconds: latencySeconds * 1000)])
+            periods: [
+                Period(
+                    durationMilliseconds: 1_000_000, bandwidthKilobitsPerSecond: bitsPerSecond / 1000,
+                    latencyMilliseconds: latencySeconds * 1000)
+            ])
     }
 
     /// Length of one pass over the trace, milliseconds.
@@ -106,7 +110,8 @@ extension NetworkTrace {
             guard case .array(let list)? = root["samples"] else {
                 throw .invalidInput(
                     what: fallbackName,
-                    reason: "not a trace: expected {\"samples\": [{\"duration_ms\", \"bandwidth_kbps\", \"latency_ms\"}…]}")
+                    reason:
+                        "not a trace: expected {\"samples\": [{\"duration_ms\", \"bandwidth_kbps\", \"latency_ms\"}…]}")
             }
             if case .string(let given)? = root["name"] { name = given } else { name = fallbackName }
             samples = list
@@ -132,7 +137,8 @@ extension NetworkTrace {
             }
             periods.append(
                 Period(
-                    durationMilliseconds: try field("duration_ms"), bandwidthKilobitsPerSecond: try field("bandwidth_kbps"),
+                    durationMilliseconds: try field("duration_ms"),
+                    bandwidthKilobitsPerSecond: try field("bandwidth_kbps"),
                     latencyMilliseconds: try field("latency_ms")))
         }
         try self.init(name: name, periods: periods)

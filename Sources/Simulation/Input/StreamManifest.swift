@@ -27,14 +27,16 @@ public struct StreamManifest: Sendable, Hashable {
         resolutions: [(width: Int, height: Int)?]? = nil, levelNames: [String]? = nil
     ) throws(SimulationError) {
         try Self.check(
-            segmentDurationMilliseconds: segmentDurationMilliseconds, bitratesKilobitsPerSecond: bitratesKilobitsPerSecond,
+            segmentDurationMilliseconds: segmentDurationMilliseconds,
+            bitratesKilobitsPerSecond: bitratesKilobitsPerSecond,
             segmentSizesBits: segmentSizesBits)
         self.segmentDurationMilliseconds = segmentDurationMilliseconds
         self.bitratesKilobitsPerSecond = bitratesKilobitsPerSecond
         self.segmentSizesBits = segmentSizesBits
         segmentSizesBytes = Self.wholeBytes(segmentSizesBits)
         let levels = bitratesKilobitsPerSecond.count
-        self.resolutions = resolutions.map { $0.count == levels ? $0 : Array(repeating: nil, count: levels) }
+        self.resolutions =
+            resolutions.map { $0.count == levels ? $0 : Array(repeating: nil, count: levels) }
             ?? Array(repeating: nil, count: levels)
         self.levelNames = levelNames.map { $0.count == levels ? $0 : [] } ?? []
         if self.levelNames.isEmpty {
@@ -75,7 +77,8 @@ public struct StreamManifest: Sendable, Hashable {
         guard !segmentSizesBits.isEmpty else { throw .invalidInput(what: "manifest", reason: "has no segments") }
         guard segmentSizesBits.count <= Limits.maximumSegments else {
             throw .invalidInput(
-                what: "manifest", reason: "\(segmentSizesBits.count) segments; a stream has at most \(Limits.maximumSegments)")
+                what: "manifest",
+                reason: "\(segmentSizesBits.count) segments; a stream has at most \(Limits.maximumSegments)")
         }
         let streamSeconds = Double(segmentSizesBits.count) * segmentDurationMilliseconds / 1000
         guard streamSeconds <= Limits.maximumStreamSeconds else {
@@ -121,7 +124,8 @@ public struct StreamManifest: Sendable, Hashable {
         a.segmentDurationMilliseconds == b.segmentDurationMilliseconds
             && a.bitratesKilobitsPerSecond == b.bitratesKilobitsPerSecond && a.segmentSizesBits == b.segmentSizesBits
             && a.levelNames == b.levelNames
-            && a.resolutions.map { $0.map { [$0.width, $0.height] } } == b.resolutions.map { $0.map { [$0.width, $0.height] } }
+            && a.resolutions.map { $0.map { [$0.width, $0.height] } }
+                == b.resolutions.map { $0.map { [$0.width, $0.height] } }
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -136,7 +140,8 @@ extension StreamManifest {
     /// `"resolutions": ["640x360", …]`), read with the strict `JSONValue` reader. Known ladders get their
     /// resolutions (the Pensieve Envivio ladder: 180p…1080p).
     public init(movieJSON: [UInt8], name: String) throws(SimulationError) {
-        let expected = "not a movie manifest: expected {\"segment_duration_ms\", \"bitrates_kbps\", \"segment_sizes_bits\"}"
+        let expected =
+            "not a movie manifest: expected {\"segment_duration_ms\", \"bitrates_kbps\", \"segment_sizes_bits\"}"
         let root: JSONValue
         do {
             root = try JSONValue(parsing: movieJSON)
@@ -149,7 +154,8 @@ extension StreamManifest {
             let numbers = items.compactMap(\.simulationNumber)
             return numbers.count == items.count ? numbers : nil
         }
-        guard let duration = root["segment_duration_ms"]?.simulationNumber, let bitrates = numbers(root["bitrates_kbps"]),
+        guard let duration = root["segment_duration_ms"]?.simulationNumber,
+            let bitrates = numbers(root["bitrates_kbps"]),
             case .array(let rows)? = root["segment_sizes_bits"]
         else { throw .invalidInput(what: name, reason: expected) }
         var sizes: [[Double]] = []

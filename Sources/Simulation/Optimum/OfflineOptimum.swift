@@ -70,7 +70,8 @@ public struct OfflineOptimum: Sendable {
             let transitions = times.count * levels
             guard transitions <= limits.transitionsPerSegment else {
                 throw .beyondOptimumLimits(
-                    what: "segment \(k + 1) needs \(transitions) transitions, more than \(limits.transitionsPerSegment); "
+                    what:
+                        "segment \(k + 1) needs \(transitions) transitions, more than \(limits.transitionsPerSegment); "
                         + "try a coarser --grid, or --no-optimum")
             }
             work += transitions
@@ -149,7 +150,11 @@ public struct OfflineOptimum: Sendable {
                         stageParents[e] = candidateParents[c]
                     }
                 } else {
-                    if dense { buckets[slot] = Int32(nextTimes.count) } else { sparseBuckets[slot] = Int32(nextTimes.count) }
+                    if dense {
+                        buckets[slot] = Int32(nextTimes.count)
+                    } else {
+                        sparseBuckets[slot] = Int32(nextTimes.count)
+                    }
                     nextTimes.append(candidateTimes[c])
                     nextBuffers.append(candidateBuffers[c])
                     nextValues.append(candidateValues[c])
@@ -191,6 +196,7 @@ public struct OfflineOptimum: Sendable {
 
     private static var tooLong: SimulationError {
         let days = Int(SimulationLimits.maximumSessionSeconds / 86_400)
-        return .beyondOptimumLimits(what: "every plan takes longer than the session bound of \(days) days of virtual time")
+        return .beyondOptimumLimits(
+            what: "every plan takes longer than the session bound of \(days) days of virtual time")
     }
 }

@@ -65,7 +65,8 @@ public struct BatchReport: Sendable {
         for rule in rules { header += "  " + lpad(rule.rawValue, 10) }
         lines.append(header)
         for result in results {
-            var line = pad(String(result.traceName.suffix(nameWidth)), nameWidth) + "  "
+            var line =
+                pad(String(result.traceName.suffix(nameWidth)), nameWidth) + "  "
                 + lpad(result.offlineOptimum.map { format2($0.qoeLin) } ?? "-", 9)
             for s in result.summaries { line += "  " + lpad(format2(s.qoeLin), 10) }
             lines.append(line)
@@ -87,7 +88,8 @@ public struct BatchReport: Sendable {
         }
         let beyond = results.filter { $0.offlineOptimumError != nil }
         if !beyond.isEmpty {
-            lines.append("offline optimum not computed for \(beyond.count) trace\(beyond.count == 1 ? "" : "s") (optimum -):")
+            lines.append(
+                "offline optimum not computed for \(beyond.count) trace\(beyond.count == 1 ? "" : "s") (optimum -):")
             for result in beyond.prefix(10) {
                 lines.append("  \(result.traceName): \(result.offlineOptimumError!)")
             }
@@ -102,19 +104,23 @@ public struct BatchReport: Sendable {
         .object([
             ("traces", .integer(traceCount)),
             ("mean_offline_optimal_qoe_lin", .optionalNumber(meanOptimum)),
-            ("rules", .array(rows.map { row in
-                .object([
-                    ("abr", .string(row.rule)),
-                    ("mean_qoe_lin", .rounded(row.meanQoE)),
-                    ("median_qoe_lin", .rounded(row.medianQoE)),
-                    ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
-                    ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
-                    ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
-                    ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
-                    ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
-                    ("mean_switches", .rounded(row.meanSwitches)),
-                ])
-            })),
+            (
+                "rules",
+                .array(
+                    rows.map { row in
+                        .object([
+                            ("abr", .string(row.rule)),
+                            ("mean_qoe_lin", .rounded(row.meanQoE)),
+                            ("median_qoe_lin", .rounded(row.medianQoE)),
+                            ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
+                            ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
+                            ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
+                            ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
+                            ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
+                            ("mean_switches", .rounded(row.meanSwitches)),
+                        ])
+                    })
+            ),
             ("per_trace", .array(results.map(perTraceJSON))),
         ])
     }
@@ -128,7 +134,9 @@ extension BatchReport {
             ("offline_optimal_qoe_lin", .optionalNumber(result.offlineOptimum?.qoeLin)),
             ("offline_optimal_states", .optionalNumber(result.offlineOptimum.map { Double($0.stateCount) })),
         ]
-        if let error = result.offlineOptimumError { members.append(("offline_optimum_error", .string(error.description))) }
+        if let error = result.offlineOptimumError {
+            members.append(("offline_optimum_error", .string(error.description)))
+        }
         let runs: [JSONValue] = zip(rules, result.summaries).enumerated().map { i, pair in
             .object([
                 ("abr", .string(pair.0.rawValue)),

@@ -1,5 +1,6 @@
 import HLS
 import JSON
+
 /// Renders one session as text or JSON.
 public enum SessionReport {
     /// The `--json` object: `summary`, `segments`, `events`.
@@ -72,7 +73,8 @@ public enum SessionReport {
         if let error = result.offlineOptimumError { lines.append("offline optimum    not computed: \(error)") }
         lines.append("average bitrate    \(Int(s.averageBitrateKilobitsPerSecond.rounded())) kbps")
         lines.append(
-            "rebuffering        \(format2(s.rebufferSeconds)) s in \(s.rebufferEvents) stalls (ratio \(format2(s.rebufferRatio * 100))%)")
+            "rebuffering        \(format2(s.rebufferSeconds)) s in \(s.rebufferEvents) stalls (ratio \(format2(s.rebufferRatio * 100))%)"
+        )
         lines.append("start-up           \(format2(s.startupSeconds)) s")
         lines.append(
             "switches           \(s.switches) (total \(Int(s.switchMagnitudeKilobitsPerSecond.rounded())) kbps)")
@@ -80,7 +82,9 @@ public enum SessionReport {
         for level in result.playedLevels { counts[level] += 1 }
         lines.append(
             "levels played      "
-                + counts.enumerated().filter { $0.element > 0 }.map { "\(manifest.levelNames[$0.offset]) x\($0.element)" }
+                + counts.enumerated().filter { $0.element > 0 }.map {
+                    "\(manifest.levelNames[$0.offset]) x\($0.element)"
+                }
                 .joined(separator: ", "))
         if !result.events.isEmpty {
             lines.append("events:")

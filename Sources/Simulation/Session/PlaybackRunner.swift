@@ -46,7 +46,7 @@ struct Runner {
     var lastReason = "start"
 
     // Records.
-    var segments: [SegmentRecord] = []
+    var segments: [SegmentLogEntry] = []
     var events: [SessionEvent] = []
     var timeline: [(time: Double, level: Double)] = []
     /// Downloaded media waiting to be played: (start, end, level), in media order.
@@ -161,13 +161,14 @@ struct Runner {
         perform(machine.handle(.segmentLoaded(flight.id, download)))
         queue.append((flight.request.startSeconds, flight.request.endSeconds, flight.request.variantIndex))
         let transfer = max(flight.download.transferMilliseconds, 1e-9)
-        segments.append(SegmentRecord(
-            index: flight.segmentIndex, requestTimeSeconds: flight.startedAt, idleBeforeSeconds: 0,
-            variant: flight.request.variantIndex, bytes: flight.bytes,
-            downloadSeconds: flight.download.totalMilliseconds / 1000,
-            latencySeconds: flight.download.latencyMilliseconds / 1000,
-            throughputKilobitsPerSecond: Double(flight.bytes) * 8 / transfer, bufferAfterSeconds: bufferSeconds,
-            stallSeconds: stallDuring(from: flight.startedAt, to: now), reason: flight.reason))
+        segments.append(
+            SegmentLogEntry(
+                index: flight.segmentIndex, requestTimeSeconds: flight.startedAt, idleBeforeSeconds: 0,
+                variant: flight.request.variantIndex, bytes: flight.bytes,
+                downloadSeconds: flight.download.totalMilliseconds / 1000,
+                latencySeconds: flight.download.latencyMilliseconds / 1000,
+                throughputKilobitsPerSecond: Double(flight.bytes) * 8 / transfer, bufferAfterSeconds: bufferSeconds,
+                stallSeconds: stallDuring(from: flight.startedAt, to: now), reason: flight.reason))
         recordBuffer()
     }
 
@@ -209,10 +210,11 @@ struct Runner {
             perform(machine.handle(.subtitleSelected(language.map { .language($0) } ?? .off)))
         }
         if let open = openStall, open >= slot { openStall = open + 1 }
-        events.insert(SessionEvent(
-            time: now, kind: kind, detail: detail, positionBeforeSeconds: before,
-            positionAfterSeconds: machine.positionSeconds ?? 0, playingBefore: playingBefore,
-            playingAfter: machine.preferences.wantsToPlay), at: slot)
+        events.insert(
+            SessionEvent(
+                time: now, kind: kind, detail: detail, positionBeforeSeconds: before,
+                positionAfterSeconds: machine.positionSeconds ?? 0, playingBefore: playingBefore,
+                playingAfter: machine.preferences.wantsToPlay), at: slot)
         recordBuffer()
     }
 
@@ -281,9 +283,10 @@ struct Runner {
         case .stallStarted(let at, let cause):
             let position = at
             openStall = events.count
-            events.append(SessionEvent(
-                time: now, kind: .stall, detail: cause.rawValue, positionBeforeSeconds: position,
-                positionAfterSeconds: position, playingBefore: true, playingAfter: true))
+            events.append(
+                SessionEvent(
+                    time: now, kind: .stall, detail: cause.rawValue, positionBeforeSeconds: position,
+                    positionAfterSeconds: position, playingBefore: true, playingAfter: true))
         case .stallEnded(_, let duration):
             if let index = openStall, duration <= 1e-9 {
                 // The segment arrived the instant the buffer ran out: no stall (as in SessionSimulator).

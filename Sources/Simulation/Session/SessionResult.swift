@@ -6,7 +6,7 @@ public struct SessionResult: Sendable {
     /// Level of every played segment, in play order.
     public var playedLevels: [Int]
     /// Per-segment log (empty when the run was asked not to keep it).
-    public var segments: [SegmentRecord]
+    public var segments: [SegmentLogEntry]
     /// Viewer actions and stalls, in time order.
     public var events: [SessionEvent]
     /// Buffer level over time, (seconds, seconds of media), for plots.
@@ -24,7 +24,7 @@ public struct SessionResult: Sendable {
     public var offlineOptimumError: SimulationError?
 
     public init(
-        traceName: String, rule: String, summary: QoESummary, playedLevels: [Int], segments: [SegmentRecord],
+        traceName: String, rule: String, summary: QoESummary, playedLevels: [Int], segments: [SegmentLogEntry],
         events: [SessionEvent], bufferTimeline: [(time: Double, level: Double)], startupSeconds: Double,
         endSeconds: Double
     ) {

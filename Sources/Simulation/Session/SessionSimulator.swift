@@ -41,7 +41,7 @@ struct SegmentLoop {
     var nextSegment = 0
     var previousLevel: Int?
     var playedLevels: [Int] = []
-    var segments: [SegmentRecord] = []
+    var segments: [SegmentLogEntry] = []
     var events: [SessionEvent] = []
     var timeline: [(time: Double, level: Double)] = []
     /// The segment whose download the session bound cut, if any.
@@ -114,11 +114,12 @@ struct SegmentLoop {
                 rebufferEvents += 1
                 if keepLog {
                     let position = (Double(playedLevels.count) * segmentMilliseconds) / 1000
-                    events.append(SessionEvent(
-                        time: (requestAt + bufferMilliseconds) / 1000, kind: .stall,
-                        detail: String(format2(stall / 1000)) + " s", positionBeforeSeconds: position,
-                        positionAfterSeconds: position, playingBefore: true, playingAfter: true,
-                        durationSeconds: stall / 1000))
+                    events.append(
+                        SessionEvent(
+                            time: (requestAt + bufferMilliseconds) / 1000, kind: .stall,
+                            detail: String(format2(stall / 1000)) + " s", positionBeforeSeconds: position,
+                            positionAfterSeconds: position, playingBefore: true, playingAfter: true,
+                            durationSeconds: stall / 1000))
                 }
                 bufferMilliseconds = 0
             } else {
@@ -139,12 +140,13 @@ struct SegmentLoop {
             timeToFirstByteSeconds: download.latencyMilliseconds / 1000)
         if keepLog {
             timeline.append((clock.nowMilliseconds / 1000, bufferMilliseconds / 1000))
-            segments.append(SegmentRecord(
-                index: k, requestTimeSeconds: requestAt / 1000, idleBeforeSeconds: idle / 1000, variant: level,
-                bytes: bytesTable[k][level], downloadSeconds: time / 1000,
-                latencySeconds: download.latencyMilliseconds / 1000,
-                throughputKilobitsPerSecond: bits / transfer, bufferAfterSeconds: bufferMilliseconds / 1000,
-                stallSeconds: stall / 1000, reason: selection.reason))
+            segments.append(
+                SegmentLogEntry(
+                    index: k, requestTimeSeconds: requestAt / 1000, idleBeforeSeconds: idle / 1000, variant: level,
+                    bytes: bytesTable[k][level], downloadSeconds: time / 1000,
+                    latencySeconds: download.latencyMilliseconds / 1000,
+                    throughputKilobitsPerSecond: bits / transfer, bufferAfterSeconds: bufferMilliseconds / 1000,
+                    stallSeconds: stall / 1000, reason: selection.reason))
         }
         previousLevel = level
         nextSegment += 1

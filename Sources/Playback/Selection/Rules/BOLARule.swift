@@ -45,7 +45,9 @@ public struct BOLARule: ABRRule {
         guard input.explains else { return Selection(variantIndex: level, reason: "buffer") }
         var reason = "buffer \(format1(input.bufferSeconds)) s"
         if let limit {
-            reason += limit.held ? ", hold (tput \(kbps(limit.estimate)) kbps)" : ", capped by tput \(kbps(limit.estimate)) kbps"
+            reason +=
+                limit.held
+                ? ", hold (tput \(kbps(limit.estimate)) kbps)" : ", capped by tput \(kbps(limit.estimate)) kbps"
         }
         return Selection(variantIndex: level, reason: reason)
     }

@@ -68,7 +68,9 @@ public struct FilterzRule: ABRRule {
         guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
             variantIndex: level,
-            reason: "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s")
+            reason:
+                "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s"
+        )
     }
 
     /// The harmonic mean of the last two samples when both lie more than `levelShiftFactor` above the window's
@@ -89,7 +91,7 @@ public struct FilterzRule: ABRRule {
     }
 }
 
-/// Tunables of `FilterzRule` (defaults tuned on the shared traces; see README "Simulation").
+/// Tunables of `FilterzRule`; the defaults are the values the rule is evaluated with on the shared traces.
 public struct FilterzParameters: Sendable, Hashable {
     /// Segments planned ahead exhaustively.
     public var horizon: Int

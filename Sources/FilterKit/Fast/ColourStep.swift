@@ -1,0 +1,6 @@
+/// The fast path's colour step and the tables it reads.
+enum ColourStep: Sendable {
+    case none
+    case lookupTable(ColourLUT)
+    case perPixel(ColourPipeline)
+}
