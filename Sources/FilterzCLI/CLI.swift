@@ -35,13 +35,23 @@ public enum CLI {
         arguments: [String], stdout: TextOutput, stderr: TextOutput,
         readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
     ) -> Int32 {
+        run(root, arguments: arguments, stdout: stdout, stderr: stderr, readStandardInput: readStandardInput,
+            environment: environment)
+    }
+
+    /// Runs a command line against another tree of commands (`filterz-bench` has its own), with the same
+    /// parsing, help screens, usage errors and exit codes as `filterz`.
+    public static func run(
+        _ root: Command, arguments: [String], stdout: TextOutput, stderr: TextOutput,
+        readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
+    ) -> Int32 {
         let context = CommandContext(
             stdout: stdout, stderr: stderr, readStandardInput: readStandardInput, environment: environment)
         var command = root
-        var path = "filterz"
+        var path = root.spec.name
         var remaining = arguments[...]
 
-        if remaining.first == "help", remaining.dropFirst().first == "--markdown" {
+        if remaining.first == "help", remaining.dropFirst().first == "--markdown", path == "filterz" {
             stdout.write(ReferenceMarkdown.render(root: root))
             return ExitCode.success
         }
@@ -71,7 +81,7 @@ public enum CLI {
         }
         guard let action = command.action else {
             stdout.write(HelpScreen.render(command, path: path))
-            return remaining.isEmpty && path == "filterz" ? ExitCode.success : ExitCode.usage
+            return remaining.isEmpty && path == root.spec.name ? ExitCode.success : ExitCode.usage
         }
         do {
             let parsed = try ArgumentParser.parse(Array(remaining), spec: command.spec, commandPath: path)

@@ -1,4 +1,6 @@
+import FilterzCLI
 import Foundation
+import JSON
 import Playback
 import Simulation
 
@@ -17,10 +19,31 @@ enum ABRBenchmark {
         var name: String
     }
 
-    static func run() -> Int32 {
-        let arguments = Array(CommandLine.arguments.dropFirst(2))
-        let shared = ProcessInfo.processInfo.environment["FILTERZ_SHARED"] ?? "../shared"
-        let tracesFolder = arguments.first ?? shared + "/traces/json"
+    static let ruleOption = Option.repeatable(
+        "--rule", placeholder: "RULE", help: "Only these rules (throughput|bba|bola|mpc|filterz; default all).")
+
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "abr",
+                abstract: "Every rule on the shared traces against the offline optimum (quality, not speed).",
+                discussion: "The shared data is read from $FILTERZ_SHARED, else ../shared.",
+                arguments: [ArgumentSpec("traces", help: "Folder of traces (default: the shared traces).", isOptional: true)],
+                options: [ruleOption.spec]),
+            action: { args, context in
+                var rules: [ABRRuleKind] = []
+                for name in try args.get(ruleOption) {
+                    guard let rule = ABRRuleKind(rawValue: name) else { throw CLIError.usage("--rule: no rule '\(name)'") }
+                    rules.append(rule)
+                }
+                return run(
+                    shared: context.environment["FILTERZ_SHARED"] ?? "../shared", traces: args.positionals.first,
+                    rules: rules.isEmpty ? ABRRuleKind.allCases : rules)
+            })
+    }
+
+    static func run(shared: String, traces tracesArgument: String?, rules: [ABRRuleKind]) -> Int32 {
+        let tracesFolder = tracesArgument ?? shared + "/traces/json"
         guard let manifestData = FileManager.default.contents(atPath: shared + "/manifests/pensieve_envivio_48.json"),
             let manifest = try? StreamManifest(movieJSON: manifestData, name: "pensieve_envivio_48.json")
         else {
@@ -32,38 +55,15 @@ enum ABRBenchmark {
             print("abr benchmark: no traces under \(tracesFolder)")
             return 2
         }
-        let rules = ProcessInfo.processInfo.environment["FILTERZ_RULES"].map {
-            $0.split(separator: ",").compactMap { ABRRuleKind(rawValue: String($0)) }
-        } ?? ABRRuleKind.allCases
-        var tuned = SessionConfiguration(bufferCapSeconds: 60)
-        applyOverrides(to: &tuned.selector.filterz)
-        let configuration = tuned
-        // Offline optima never change: kept in `FILTERZ_OPTIMUM_CACHE` (a file) when set, for tuning runs.
-        let cachePath = ProcessInfo.processInfo.environment["FILTERZ_OPTIMUM_CACHE"]
-        let cached = cachePath.map(readCache) ?? [:]
+        let configuration = SessionConfiguration(bufferCapSeconds: 60)
         let results = BatchSimulation.run(
             manifest: manifest, traces: traces.map(\.trace), rules: rules, configuration: configuration,
-            withOptimum: traces.contains { cached[$0.trace.name] == nil })
+            withOptimum: true)
         let rows = zip(traces, results).map { trace, result in
             Row(
-                folder: trace.folder, half: trace.half,
-                optimum: cached[result.traceName] ?? result.offlineOptimum?.qoeLin ?? 0,
+                folder: trace.folder, half: trace.half, optimum: result.offlineOptimum?.qoeLin ?? 0,
                 qoe: result.summaries.map(\.qoeLin), rebuffer: result.summaries.map(\.rebufferSeconds),
                 levels: result.playedLevels, name: result.traceName)
-        }
-        if let cachePath, cached.count < rows.count {
-            try? rows.map { "\($0.name)\t\($0.optimum)\n" }.joined().write(toFile: cachePath, atomically: true, encoding: .utf8)
-        }
-        if let path = ProcessInfo.processInfo.environment["FILTERZ_DUMP"] {
-            // Every session exactly (QoE bit patterns and levels), to check an optimisation changes nothing.
-            var text = ""
-            for row in rows {
-                for r in rules.indices {
-                    text += "\(row.name)\t\(rules[r].rawValue)\t\(row.optimum)\t\(row.qoe[r])\t\(row.qoe[r].bitPattern)\t"
-                    text += "\(row.rebuffer[r])\t\(row.levels[r].map(String.init).joined(separator: ","))\n"
-                }
-            }
-            try? text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         let names = rules.map(\.rawValue)
         print("Pensieve manifest, 60 s buffer; % = mean over traces with a positive optimum of QoE / optimum")
@@ -93,11 +93,13 @@ enum ABRBenchmark {
         var rebufferLine = pad("rebuffer s (all)", 36)
         for r in rules.indices { rebufferLine += pad(fixed(average(rows.map { $0.rebuffer[r] })), 17) }
         print(rebufferLine)
-        var fields: [String] = []
+        var fields: [(String, JSONValue)] = []
         for r in rules.indices {
-            let qoe = fixed(average(rows.map { $0.qoe[r] }))
-            let rebuffer = fixed(average(rows.map { $0.rebuffer[r] }))
-            fields.append("\"\(names[r])\":{\"qoe\":\(qoe),\"pct\":\(fixed(percent(rows, r), 1)),\"rebuffer_s\":\(rebuffer)}")
+            fields.append((names[r], .object([
+                ("qoe", ResultLine.number(average(rows.map { $0.qoe[r] }))),
+                ("pct", ResultLine.number(percent(rows, r), places: 1)),
+                ("rebuffer_s", ResultLine.number(average(rows.map { $0.rebuffer[r] }))),
+            ])))
         }
         // The optimum is a dynamic program over the same model: no rule may beat it on any trace.
         var closest = (gap: Double.infinity, trace: "", rule: "")
@@ -108,31 +110,9 @@ enum ABRBenchmark {
         }
         print("optimum − rule, smallest over all sessions: \(closest.gap) (\(closest.trace), \(closest.rule))")
         if closest.gap < -1e-9 { print("abr benchmark: a rule beats the offline optimum") }
-        let meanOptimum = fixed(average(rows.map { $0.optimum }))
-        print("{\"bench\":\"abr\",\"traces\":\(rows.count),\"optimum\":\(meanOptimum),\(fields.joined(separator: ","))}")
+        ResultLine.print(
+            "abr", [("traces", .integer(rows.count)), ("optimum", ResultLine.number(average(rows.map { $0.optimum })))] + fields)
         return closest.gap < -1e-9 ? 1 : 0
-    }
-
-    /// `FILTERZ_PARAMS="horizon=5,reserve=20,weight=0.4,maxError=1,penalty=4.3,unknown=3,pfactor=0.65,ppenalty=0.5,shift=2"` (for tuning).
-    static func applyOverrides(to parameters: inout FilterzParameters) {
-        guard let text = ProcessInfo.processInfo.environment["FILTERZ_PARAMS"] else { return }
-        for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: "=")
-            guard parts.count == 2, let value = Double(parts[1]) else { continue }
-            switch parts[0] {
-            case "horizon": parameters.horizon = Int(value)
-            case "reserve": parameters.reserveSeconds = value
-            case "weight": parameters.terminalWeight = value
-            case "maxError": parameters.maxRelativeError = value
-            case "penalty": parameters.rebufferPenalty = value
-            case "unknown": parameters.unknownErrorSamples = Int(value)
-            case "pfactor": parameters.pessimisticFactor = value
-            case "ppenalty": parameters.pessimisticPenalty = value
-            case "shift": parameters.levelShiftFactor = value
-            default: print("unknown parameter \(parts[0])")
-            }
-        }
-        print("filterz parameters: \(parameters)")
     }
 
     static func percent(_ rows: [Row], _ r: Int) -> Double {
@@ -158,15 +138,6 @@ enum ABRBenchmark {
             }
         }
         return found
-    }
-
-    static func readCache(_ path: String) -> [String: Double] {
-        var cached: [String: Double] = [:]
-        for line in ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n") {
-            let parts = line.split(separator: "\t")
-            if parts.count == 2, let value = Double(parts[1]) { cached[String(parts[0])] = value }
-        }
-        return cached
     }
 
     static func average(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }

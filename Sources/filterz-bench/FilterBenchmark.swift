@@ -1,5 +1,7 @@
 @_spi(Benchmarks) import FilterKit
+import FilterzCLI
 import Foundation
+import JSON
 import Synchronization
 
 /// `filterz-bench filter`: FilterKit's fast path on simulated camera frames against the `ffmpeg` CLI running
@@ -40,21 +42,40 @@ enum FilterBenchmark {
         "unsharp=5:5:0.6:5:5:0", "gblur=sigma=10", "vignette=angle=PI/5",
     ].joined(separator: ",")
 
+    static let framesOption = Option.optional(
+        "--frames", placeholder: "N", help: "With all-12: render exactly N frames and print their CPU times.")
+    static let threadsOption = Option.integer(
+        "--threads", placeholder: "T", default: 1, in: 1...256, help: "With --frames: split each frame by rows on T threads.")
+
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "filter",
+                abstract: "The all-12 and colour-only filters against ffmpeg's filter chain on frames of the same size.",
+                arguments: [
+                    ArgumentSpec(
+                        "case", help: "all-12 or colour-only: only our case, no anchor (a loop to profile).",
+                        isOptional: true)
+                ],
+                options: [framesOption.spec, threadsOption.spec]),
+            action: { args, _ in
+                let cores = ProcessInfo.processInfo.activeProcessorCount
+                switch args.positionals.first {
+                case nil: return run()
+                case "colour-only": return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
+                case "all-12":
+                    guard let text = try args.get(framesOption) else {
+                        return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
+                    }
+                    guard let frames = Int(text), frames > 0 else { throw CLIError.usage("--frames expects a whole number above 0") }
+                    return countedAllTwelve(frames: frames, threads: try args.get(threadsOption))
+                case let other?: throw CLIError.usage("no filter case '\(other)' (all-12 or colour-only)")
+                }
+            })
+    }
+
     static func run() -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let arguments = Array(CommandLine.arguments.dropFirst(2))
-        if arguments.first == "colour-only" {
-            return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
-        }
-        if arguments.first == "all-12" {
-            if arguments.count >= 3, arguments[1] == "--frames", let frames = Int(arguments[2]), frames > 0 {
-                if arguments.count == 3 { return countedAllTwelve(frames: frames, threads: 1) }
-                if arguments.count == 5, arguments[3] == "--threads", let threads = Int(arguments[4]), threads > 0 {
-                    return countedAllTwelve(frames: frames, threads: threads)
-                }
-            }
-            return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
-        }
         print("filter benchmark: FilterKit fast path vs ffmpeg \(ffmpegVersion()) (\(cores) cores)")
         print("colour-only = warm-film colour steps; all-12 = every value active, blur 10")
         // All cores, two ways: one frame at a time split by rows (`preview`, `package`), and frames side by side.
@@ -106,12 +127,20 @@ enum FilterBenchmark {
         print("  ffmpeg -vf \(ffmpegChain)")
         guard let anchor = anchor720 else {
             print("ffmpeg not available: no anchor")
-            print(#"{"bench":"filter","ours_fps":\#(round1(ours720)),"anchor_fps":null,"ratio":null}"#)
+            ResultLine.print("filter", [
+                ("ours_fps", ResultLine.number(ours720, places: 1)), ("anchor_fps", .null), ("ratio", .null),
+            ])
             return 1
         }
         print(String(format: "ratio (all-12, 720p, all cores, one frame split by rows): %.2fx; frames side by side: %.2fx",
                      ours720 / anchor, oursSideBySide720 / anchor))
-        print(#"{"bench":"filter","ours_fps":\#(round1(ours720)),"anchor_fps":\#(round1(anchor)),"ratio":\#(round2(ours720 / anchor)),"side_by_side_fps":\#(round1(oursSideBySide720)),"side_by_side_ratio":\#(round2(oursSideBySide720 / anchor)),"colour_only_1080p_fps":\#(round1(colourOnly1080))}"#)
+        ResultLine.print("filter", [
+            ("ours_fps", ResultLine.number(ours720, places: 1)), ("anchor_fps", ResultLine.number(anchor, places: 1)),
+            ("ratio", ResultLine.number(ours720 / anchor)),
+            ("side_by_side_fps", ResultLine.number(oursSideBySide720, places: 1)),
+            ("side_by_side_ratio", ResultLine.number(oursSideBySide720 / anchor)),
+            ("colour_only_1080p_fps", ResultLine.number(colourOnly1080, places: 1)),
+        ])
         return 0
     }
 
@@ -261,7 +290,4 @@ enum FilterBenchmark {
         }
         return String(decoding: data, as: UTF8.self)
     }
-
-    static func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
-    static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 }

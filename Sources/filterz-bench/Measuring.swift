@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The clocks and the median the benchmarks share.
 enum Measuring {
@@ -20,5 +21,21 @@ enum Measuring {
         guard !sorted.isEmpty else { return 0 }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// The last line every benchmark prints: one JSON object, `{"bench":NAME,…}`, written with the project's JSON
+/// type.
+enum ResultLine {
+    /// `value` rounded to `places` decimals, or null when it was not measured.
+    static func number(_ value: Double?, places: Int = 2) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        if places == 0, abs(value) < 1e15 { return .integer(Int(value.rounded())) }
+        let scale = (0..<places).reduce(1.0) { factor, _ in factor * 10 }
+        return .number((value * scale).rounded() / scale)
+    }
+
+    static func print(_ bench: String, _ fields: [(String, JSONValue)]) {
+        Swift.print(JSONValue.object([("bench", .string(bench))] + fields).rendered(indent: nil))
     }
 }

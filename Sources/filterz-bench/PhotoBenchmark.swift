@@ -101,15 +101,13 @@ enum PhotoBenchmark {
             print(String(format: "  ours, 48 MP  %6.2f s, peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)", big.seconds,
                          megabytes(big.peakBytes), Double(big.peakBytes) / Double(rgba48), megabytes(rgba48)))
         }
-        func rounded(_ value: Double?, _ places: Double = 100) -> JSONValue {
-            value.map { .number(($0 * places).rounded() / places) } ?? .null
-        }
-        let line = JSONValue.object([
-            ("bench", .string("photo")), ("ours_s", rounded(oursSeconds)), ("imagemagick_s", rounded(imageMagickSeconds)),
-            ("vips_s", rounded(vipsSeconds)), ("ratio_vs_imagemagick", rounded(imageMagickSeconds.map { $0 / oursSeconds })),
-            ("ratio_vs_vips", rounded(vipsSeconds.map { $0 / oursSeconds })), ("peak_mb", rounded(megabytes(peak), 1)),
+        let number = { (value: Double?) in ResultLine.number(value) }
+        ResultLine.print("photo", [
+            ("ours_s", number(oursSeconds)), ("imagemagick_s", number(imageMagickSeconds)),
+            ("vips_s", number(vipsSeconds)), ("ratio_vs_imagemagick", number(imageMagickSeconds.map { $0 / oursSeconds })),
+            ("ratio_vs_vips", number(vipsSeconds.map { $0 / oursSeconds })),
+            ("peak_mb", ResultLine.number(megabytes(peak), places: 1)),
         ])
-        print(line.rendered(indent: nil))
         return 0
     }
 

@@ -64,7 +64,7 @@ struct PythonReferenceSimulator {
 
     private func runSabre(_ sabre: String, rule: ABRRuleKind, abandons: Bool, arguments: [String]) throws(Problem) -> String {
         guard FileManager.default.isReadableFile(atPath: sabre) else {
-            throw Problem(description: "FILTERZ_SABRE=\(sabre): no such file")
+            throw Problem(description: "--sabre \(sabre): no such file")
         }
         return try run(
             rule: rule, script: Self.sabreDriver, arguments: arguments + (abandons ? [] : ["--no-abandon"]),

@@ -1,3 +1,4 @@
+import FilterzCLI
 import Foundation
 import Server
 
@@ -5,20 +6,57 @@ import Server
 /// auto) serving the same folder, in the same run: requests/s for a 2 KB playlist, MB/s for a 1 MiB segment,
 /// p50/p99 latency, and the ratios ours ÷ nginx (of the medians, and round by round to show the spread). Both with
 /// `wrk -t2 -c64`, no access log.
-/// `FILTERZ_BENCH_SERVE_THREADS` sets our thread count (default: one per processor, as `filterz serve`).
 enum ServeBenchmark {
+    struct Settings: Sendable {
+        var seconds = 3
+        /// An even number puts each server in each position equally often.
+        var rounds = 3
+        /// Print every wrk run, not only the medians.
+        var verbose = false
+        /// Our event loops (0: one per processor, as `filterz serve`).
+        var threads = 0
+        /// Every server logs each request (Common Log Format) to a file in the state folder, ours one write(2)
+        /// per line as `filterz serve` does on stderr.
+        var logsAccess = false
+    }
+
+    /// What the command line asked for, bound for the run.
+    @TaskLocal static var settings = Settings()
+
+    static let secondsOption = Option.integer(
+        "--seconds", placeholder: "N", default: 3, in: 1...600, help: "Length of each wrk run.")
+    static let roundsOption = Option.integer(
+        "--rounds", placeholder: "N", default: 3, in: 1...100, help: "Rounds; the order of the servers rotates.")
+    static let verboseOption = Option.flag("--verbose", help: "Print every wrk run, not only the medians.")
+    static let threadsOption = Option.integer(
+        "--threads", placeholder: "N", default: 0, in: 0...256, help: "Our event loops (0: one per processor).")
+    static let accessLogOption = Option.flag("--access-log", help: "Every server logs each request to a file.")
+
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "serve",
+                abstract: "Our server against nginx on one folder: req/s on a playlist, MB/s on a segment, p99.",
+                options: [secondsOption.spec, roundsOption.spec, verboseOption.spec, threadsOption.spec, accessLogOption.spec]),
+            action: { args, _ in
+                let settings = Settings(
+                    seconds: try args.get(secondsOption), rounds: try args.get(roundsOption),
+                    verbose: try args.get(verboseOption), threads: try args.get(threadsOption),
+                    logsAccess: try args.get(accessLogOption))
+                return $settings.withValue(settings) { run() }
+            })
+    }
+
     struct Measurement {
         var requestsPerSecond: Double
         var p50Milliseconds: Double
         var p99Milliseconds: Double
     }
 
-    static let seconds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
-    /// An even number puts each server in each position equally often.
-    static let rounds = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_ROUNDS"] ?? "") ?? 3
+    static var seconds: Int { settings.seconds }
+    static var rounds: Int { settings.rounds }
     static let segmentBytes = 1 << 20
-    /// `FILTERZ_BENCH_VERBOSE=1`: print every wrk run, not only the medians.
-    static let verbose = ProcessInfo.processInfo.environment["FILTERZ_BENCH_VERBOSE"] == "1"
+    static var verbose: Bool { settings.verbose }
 
     static func run() -> Int32 {
         do {
@@ -47,10 +85,8 @@ enum ServeBenchmark {
 
         var configuration = ServerConfiguration(root: root.path)
         configuration.port = 0
-        configuration.threadCount = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SERVE_THREADS"] ?? "") ?? 0
-        // FILTERZ_BENCH_ACCESS_LOG=1: every server logs each request (Common Log Format) to a file in the state
-        // folder, ours one write(2) per line as `filterz serve` does on stderr.
-        let logging = ProcessInfo.processInfo.environment["FILTERZ_BENCH_ACCESS_LOG"] == "1"
+        configuration.threadCount = settings.threads
+        let logging = settings.logsAccess
         let state = root.appendingPathComponent(".nginx")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         var logLine: (@Sendable (String) -> Void)? = nil

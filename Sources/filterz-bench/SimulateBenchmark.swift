@@ -1,4 +1,6 @@
+import FilterzCLI
 import Foundation
+import JSON
 import Playback
 import Simulation
 
@@ -6,7 +8,7 @@ import Simulation
 /// Pensieve ladder, seeded synthetic traces), with the fast segment loop, against anchors measured in the same
 /// run on the same manifest and traces:
 /// - Sabre (UMass-LIDS/sabre, the Python simulator of the published ABR evaluations and of `shared/reference/`;
-///   20–28 sessions/s here, the order of the issue's "about 30–50"), when `FILTERZ_SABRE` names its
+///   20–28 sessions/s here, the order of the issue's "about 30–50"), when `--sabre` names its
 ///   `src/sabre.py`: its unmodified source, one session per run inside one Python process
 ///   (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` is our `filterz` rule over Sabre's `bola -ab`, the issue's
 ///   target (≥ 100×). Sabre is not part of Filterz, so without it the fields are null;
@@ -21,16 +23,64 @@ import Simulation
 /// one such moment (or one unusually quiet one) from deciding the figure. Python runs in a child process for
 /// the same CPU time and reports sessions per second of its own CPU time.
 enum SimulateBenchmark {
-    /// CPU seconds each path is timed for in all (`FILTERZ_BENCH_SECONDS`, default 3).
-    static let seconds = Double(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SECONDS"] ?? "") ?? 3
-    /// Windows the time is split into (`FILTERZ_BENCH_WINDOWS`, default 5, odd so the median is one window's).
-    static let windows = max(Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_WINDOWS"] ?? "") ?? 5, 1)
+    struct Settings: Sendable {
+        /// CPU seconds each path is timed for in all.
+        var seconds = 3.0
+        /// Windows the time is split into (odd, so the median is one window's).
+        var windows = 5
+        /// The rule timed as ours (another rule shows what the look-ahead costs).
+        var rule = ABRRuleKind.filterz
+        /// A fixed number of sessions instead of timing, for a profiler (instruction counts do not depend on load).
+        var sessions: Int?
+        /// Sabre's `src/sabre.py` (not part of Filterz), timed in the same run when given.
+        var sabre: String?
+    }
+
+    /// What the command line asked for, bound for the run.
+    @TaskLocal static var settings = Settings()
+    static var seconds: Double { settings.seconds }
+    static var windows: Int { settings.windows }
+
+    static let secondsOption = Option.decimal(
+        "--seconds", placeholder: "S", default: 3, in: 0.1...600, help: "CPU seconds each path is timed for in all.")
+    static let windowsOption = Option.integer(
+        "--windows", placeholder: "N", default: 5, in: 1...99, help: "Windows the time is split into (the median is kept).")
+    static let ruleOption = Option.choice(
+        "--rule", placeholder: "RULE", from: ABRRuleKind.allCases.map(\.rawValue), default: "filterz",
+        help: "The rule timed as ours.")
+    static let sessionsOption = Option.optional(
+        "--sessions", placeholder: "N", help: "Run exactly N sessions and print a checksum (for valgrind, perf).")
+    static let sabreOption = Option.optional(
+        "--sabre", placeholder: "FILE", help: "Sabre's src/sabre.py, timed in the same run.")
+
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "simulate",
+                abstract: "Simulated 10-minute sessions per CPU second, against the Python reference and Sabre.",
+                options: [secondsOption.spec, windowsOption.spec, ruleOption.spec, sessionsOption.spec, sabreOption.spec]),
+            action: { args, _ in
+                var settings = Settings(
+                    seconds: try args.get(secondsOption), windows: try args.get(windowsOption),
+                    rule: ABRRuleKind(rawValue: try args.get(ruleOption)) ?? .filterz, sabre: try args.get(sabreOption))
+                if let text = try args.get(sessionsOption) {
+                    guard let count = Int(text), count > 0 else { throw CLIError.usage("--sessions expects a whole number above 0") }
+                    settings.sessions = count
+                }
+                return $settings.withValue(settings) { run() }
+            })
+    }
 
     static func run() -> Int32 {
-        let manifest = makeManifest(segments: 150)
-        let traces = (0..<32).map { makeTrace(seed: UInt64($0) + 1) }
-        // `FILTERZ_BENCH_RULE=throughput` (etc.) times another rule, to see what the look-ahead costs.
-        let rule = ProcessInfo.processInfo.environment["FILTERZ_BENCH_RULE"].flatMap(ABRRuleKind.init) ?? .filterz
+        let manifest: StreamManifest, traces: [NetworkTrace]
+        do {
+            manifest = try makeManifest(segments: 150)
+            traces = try (0..<32).map { try makeTrace(seed: UInt64($0) + 1) }
+        } catch {
+            print("simulate benchmark: the generated inputs are invalid: \(error)")
+            return 1
+        }
+        let rule = settings.rule
         let configuration = SessionConfiguration(rule: rule)
 
         // Both paths agree (spot check), then each is timed for a few seconds.
@@ -43,8 +93,7 @@ enum SimulateBenchmark {
             }
         }
         var checksum = 0.0
-        if let count = Int(ProcessInfo.processInfo.environment["FILTERZ_BENCH_SESSIONS"] ?? "") {
-            // Fixed work for a profiler (`valgrind --tool=callgrind`: instruction counts do not depend on the load).
+        if let count = settings.sessions {
             for i in 0..<count {
                 checksum += SessionSimulator.run(
                     manifest: manifest, trace: traces[i % traces.count], configuration: configuration, keepLog: false
@@ -97,10 +146,10 @@ enum SimulateBenchmark {
                 manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
             ).summary.qoeLin
         }
-        // Sabre itself, when a checkout is named (`FILTERZ_SABRE`): as the shared reference ran it (`bola -ab`,
+        // Sabre itself, when a checkout is named (`--sabre`): as the shared reference ran it (`bola -ab`,
         // abandoning downloads), and without abandonment (`-noa`), our model, where it must play our `bola` levels.
         var sabre = SabreFigures()
-        if let path = ProcessInfo.processInfo.environment["FILTERZ_SABRE"], !path.isEmpty {
+        if let path = settings.sabre, !path.isEmpty {
             do throws(PythonReferenceSimulator.Problem) {
                 let theirs = try python.sabrePlayedLevels(sabre: path, rule: .bola, abandons: false)
                 sabre.sameLevels = zip(bolaLevels, theirs).filter { $0 == $1 }.count
@@ -145,7 +194,7 @@ enum SimulateBenchmark {
         if let sabreRate = sabre.rate, let sabreRatio, let noAbandon = sabre.noAbandonRate, let sabreNoAbandonRatio,
             let bolaSabreNoAbandonRatio
         {
-            print("Sabre (FILTERZ_SABRE), bola -ab, in one python3 process: \(format(sabreRate)) sessions/s; "
+            print("Sabre (--sabre), bola -ab, in one python3 process: \(format(sabreRate)) sessions/s; "
                 + "ratio \(rule.rawValue) / Sabre: \(format(sabreRatio))x (target >= 100x)")
             print("Sabre, bola -ab -noa (no abandonment: our model; our bola levels on \(sabre.sameLevels) of "
                 + "\(traces.count) traces): \(format(noAbandon)) sessions/s; ratio \(rule.rawValue) / it: "
@@ -153,7 +202,7 @@ enum SimulateBenchmark {
         } else if let problem = sabre.problem {
             print("Sabre unavailable: \(problem); no ratio to Sabre")
         } else {
-            print("Sabre not timed: set FILTERZ_SABRE to the src/sabre.py of a UMass-LIDS/sabre checkout to time it in this run")
+            print("Sabre not timed: give --sabre the src/sabre.py of a UMass-LIDS/sabre checkout to time it in this run")
         }
         if let pythonPerProcessRate {
             // Not the anchor: mostly interpreter start-up, which depends on the Python installation.
@@ -161,16 +210,23 @@ enum SimulateBenchmark {
                 + "simulator such as Sabre is run, one trace per run): \(format(pythonPerProcessRate)) sessions/s")
         }
         print("ratio fast/machine-driven \(String(format: "%.1f", fastRate / machineRate))x   [checksum \(String(format: "%.1f", checksum))]")
-        print("{\"bench\":\"simulate\",\"sessions_per_s\":\(whole(fastRate)),\"rule\":\"\(rule.rawValue)\","
-            + "\"python_sessions_per_s\":\(json(pythonRate)),\"ratio_vs_python\":\(json(ratio)),"
-            + "\"sabre_sessions_per_s\":\(json(sabre.rate)),\"ratio_vs_sabre\":\(json(sabreRatio)),"
-            + "\"sabre_noa_sessions_per_s\":\(json(sabre.noAbandonRate)),\"ratio_vs_sabre_noa\":\(json(sabreNoAbandonRatio)),"
-            + "\"bola_ratio_vs_sabre_noa\":\(json(bolaSabreNoAbandonRatio)),"
-            + "\"sabre_noa_same_levels\":\(sabre.rate == nil ? "null" : String(sabre.sameLevels)),"
-            + "\"bola_sessions_per_s\":\(whole(bola.median)),\"same_rule_ratio\":\(json(sameRule)),"
-            + "\"python_throughput_sessions_per_s\":\(json(pythonThroughputRate)),"
-            + "\"throughput_ratio\":\(json(throughputRatio)),"
-            + "\"python_per_process_sessions_per_s\":\(json(pythonPerProcessRate)),\"machine_sessions_per_s\":\(whole(machineRate))}")
+        /// Whole sessions per second at 10 and above, two decimals below (as the text lines print them).
+        func rate(_ value: Double?) -> JSONValue {
+            guard let value else { return .null }
+            return ResultLine.number(value, places: value < 10 ? 2 : 0)
+        }
+        ResultLine.print("simulate", [
+            ("sessions_per_s", .integer(whole(fastRate))), ("rule", .string(rule.rawValue)),
+            ("python_sessions_per_s", rate(pythonRate)), ("ratio_vs_python", rate(ratio)),
+            ("sabre_sessions_per_s", rate(sabre.rate)), ("ratio_vs_sabre", rate(sabreRatio)),
+            ("sabre_noa_sessions_per_s", rate(sabre.noAbandonRate)), ("ratio_vs_sabre_noa", rate(sabreNoAbandonRatio)),
+            ("bola_ratio_vs_sabre_noa", rate(bolaSabreNoAbandonRatio)),
+            ("sabre_noa_same_levels", sabre.rate == nil ? .null : .integer(sabre.sameLevels)),
+            ("bola_sessions_per_s", .integer(whole(bola.median))), ("same_rule_ratio", rate(sameRule)),
+            ("python_throughput_sessions_per_s", rate(pythonThroughputRate)), ("throughput_ratio", rate(throughputRatio)),
+            ("python_per_process_sessions_per_s", rate(pythonPerProcessRate)),
+            ("machine_sessions_per_s", .integer(whole(machineRate))),
+        ])
         return 0
     }
 
@@ -222,19 +278,19 @@ enum SimulateBenchmark {
     }
 
 
-    static func makeManifest(segments: Int) -> StreamManifest {
+    static func makeManifest(segments: Int) throws -> StreamManifest {
         let bitrates: [Double] = [300, 750, 1200, 1850, 2850, 4300]
         var random = SplitMix(seed: 42)
         let sizes = (0..<segments).map { _ in
             let factor = 0.8 + 0.4 * random.unit()
             return bitrates.map { $0 * 4000 * factor }
         }
-        return try! StreamManifest(
+        return try StreamManifest(
             segmentDurationMilliseconds: 4000, bitratesKilobitsPerSecond: bitrates, segmentSizesBits: sizes)
     }
 
     /// A 1 s-period random walk between 0.2 and 8 Mbit/s with occasional outages, 80 ms latency, 10 minutes.
-    static func makeTrace(seed: UInt64) -> NetworkTrace {
+    static func makeTrace(seed: UInt64) throws -> NetworkTrace {
         var random = SplitMix(seed: seed)
         var kbps = 500 + 3000 * random.unit()
         var periods: [NetworkTrace.Period] = []
@@ -243,7 +299,7 @@ enum SimulateBenchmark {
             let outage = random.unit() < 0.01
             periods.append(.init(durationMilliseconds: 1000, bandwidthKilobitsPerSecond: outage ? 0 : kbps, latencyMilliseconds: 80))
         }
-        return try! NetworkTrace(name: "synthetic-\(seed)", periods: periods)
+        return try NetworkTrace(name: "synthetic-\(seed)", periods: periods)
     }
 
     struct SplitMix {
