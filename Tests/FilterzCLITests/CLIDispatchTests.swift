@@ -10,9 +10,8 @@ import Testing
     }
 
     func run(_ arguments: String...) -> Run {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err)
-        return Run(code: code, stdout: out.text, stderr: err.text)
+        let run = runFilterz(arguments)
+        return Run(code: run.code, stdout: run.out, stderr: run.err)
     }
 
     @Test func noArgumentsPrintsTheCommandListAndSucceeds() {

@@ -16,13 +16,11 @@ import Testing
 
     /// Runs `filterz <arguments>`; paths under `samples` print relative to it.
     static func run(_ arguments: [String], stdin: [UInt8] = []) -> Run {
-        let out = CapturedOutput()
-        let err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, readStandardInput: { stdin })
+        let run = runFilterz(arguments, stdin: stdin)
         let prefix = samples.path + "/"
         return Run(
-            code: code, stdout: out.text.replacingOccurrences(of: prefix, with: ""),
-            stderr: err.text.replacingOccurrences(of: prefix, with: ""))
+            code: run.code, stdout: run.out.replacingOccurrences(of: prefix, with: ""),
+            stderr: run.err.replacingOccurrences(of: prefix, with: ""))
     }
 
     static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }

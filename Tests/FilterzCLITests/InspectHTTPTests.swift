@@ -67,10 +67,8 @@ struct InspectHTTPTests {
         if let binary = FilterzChild.binary, let result = try? ExternalTool.run(binary, arguments, timeoutSeconds: 120) {
             return (result.exitCode, result.stdout, result.stderr)
         }
-        let out = CapturedOutput()
-        let err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err)
-        return (code, out.text, err.text)
+        let run = runFilterz(arguments)
+        return (run.code, run.out, run.err)
     }
 
     @Test func recursiveOverHTTPLoadsEveryPlaylistWithTheHeader() throws {

@@ -10,9 +10,8 @@ import Testing
 /// full lengths, and every count and the exit status still cover everything.
 @Suite struct InspectListingLimitTests {
     static func inspect(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: ["inspect"] + arguments, stdout: out, stderr: err)
-        return (code, out.text, err.text)
+        let run = runFilterz(["inspect"] + arguments)
+        return (run.code, run.out, run.err)
     }
 
     /// 1,500 variants (each naming a missing audio group: one error and four warnings), 1,200 I-frame

@@ -14,9 +14,8 @@ struct PackageCommandTests {
     }
 
     func filterz(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: stdout, stderr: stderr)
-        return (code, stdout.text, stderr.text)
+        let run = runFilterz(arguments)
+        return (run.code, run.out, run.err)
     }
 
     func ffmpeg(_ arguments: [String]) throws {

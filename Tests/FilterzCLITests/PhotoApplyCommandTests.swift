@@ -15,9 +15,7 @@ import Media
     static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
 
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)
-        return (code, out.text, err.text)
+        runFilterz(arguments, environment: environment)
     }
 
     static func bytes(_ path: String) throws -> [UInt8] {

@@ -11,11 +11,7 @@ import Testing
 /// `filterz photo info`: the app's detail screen from a camera photo's tags (written by exiftool), as text and
 /// JSON; broken metadata as warnings with what could be read.
 @Suite struct PhotoInfoCommandTests {
-    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err)
-        return (code, out.text, err.text)
-    }
+    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) { runFilterz(arguments) }
 
     /// The value of the row labelled `label` in the text screen (the labels' column width varies with the rows shown).
     static func row(_ label: String, in text: String) -> String? {

@@ -5,9 +5,7 @@ import Testing
 
 @Suite struct PresetCommandTests {
     static func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)
-        return (code, out.text, err.text)
+        runFilterz(arguments, environment: environment)
     }
 
     static let presetsFolder = SharedData.sampleMedia.appendingPathComponent("presets").path

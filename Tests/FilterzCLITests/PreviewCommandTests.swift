@@ -7,9 +7,7 @@ import Testing
     static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
 
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)
-        return (code, out.text, err.text)
+        runFilterz(arguments, environment: environment)
     }
 
     /// Width and height from a PNG's IHDR chunk.

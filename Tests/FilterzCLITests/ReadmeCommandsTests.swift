@@ -16,7 +16,9 @@ import Testing
 
     static let marker = "<!-- runnable -->"
     static var readme: URL { SharedData.packageRoot.appendingPathComponent("README.md") }
-    static var binaryFolder: URL { SharedData.packageRoot.appendingPathComponent(".build/debug") }
+    static var binaryFolder: URL {
+        URL(fileURLWithPath: FilterzChild.binary ?? "/nonexistent/filterz").deletingLastPathComponent()
+    }
 
     /// The runnable blocks of README.md, in order.
     static func runnableBlocks(of text: String) -> [Block] {

@@ -6,9 +6,7 @@ import Testing
 
 @Suite(.tags(.slow), .fullRunOnly) struct ServeCommandTests {
     func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: arguments, stdout: out, stderr: err, environment: environment)
-        return (code, out.text, err.text)
+        runFilterz(arguments, environment: environment)
     }
 
     @Test func helpListsEveryFlag() {
@@ -117,7 +115,7 @@ import Testing
         #expect(result.out.contains("Cross-playlist checks: ok"), "\(result.out)")
     }
 
-    static var binary: URL { SharedData.packageRoot.appendingPathComponent(".build/debug/filterz") }
+    static var binary: URL { URL(fileURLWithPath: FilterzChild.binary ?? "/nonexistent/filterz") }
 
     /// `filterz serve --port 0` as a process: first line is the URL; SIGTERM and SIGINT end it with 0.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)), arguments: [SIGTERM, SIGINT])

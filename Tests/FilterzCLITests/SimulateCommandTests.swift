@@ -26,9 +26,8 @@ import Testing
     }
 
     static func simulate(_ arguments: [String]) -> Run {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: ["simulate", manifest] + arguments, stdout: out, stderr: err)
-        return Run(code: code, stdout: out.text, stderr: err.text)
+        let run = runFilterz(["simulate", manifest] + arguments)
+        return Run(code: run.code, stdout: run.out, stderr: run.err)
     }
 
     /// A fast constant link, no optimum (the flags, not the optimum, are under test).

@@ -12,9 +12,8 @@ import Testing
     static let manifest = SharedData.sampleMedia.appendingPathComponent("manifests/pensieve-envivio-48.json").path
 
     static func simulate(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: ["simulate"] + arguments, stdout: out, stderr: err)
-        return (code, out.text, err.text)
+        let run = runFilterz(["simulate"] + arguments)
+        return (run.code, run.out, run.err)
     }
 
     struct FlagCase: Sendable, CustomTestStringConvertible {

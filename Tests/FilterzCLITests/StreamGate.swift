@@ -41,9 +41,8 @@ enum StreamGate {
             let result = try ExternalTool.run(binary, ["inspect"] + arguments, timeoutSeconds: 120)
             return (result.exitCode, result.stdout + result.stderr)
         }
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(arguments: ["inspect"] + arguments, stdout: out, stderr: err)
-        return (code, out.text + err.text)
+        let run = runFilterz(["inspect"] + arguments)
+        return (run.code, run.out + run.err)
     }
 
     static var ffmpegMissing: Bool { !ExternalTool.isInstalled("ffmpeg") }
