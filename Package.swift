@@ -37,17 +37,22 @@ let package = Package(
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
+        // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
+        .target(name: "Encryption", dependencies: ["CCrypto"]),
 
         // Command line.
         .target(
             name: "FilterzCLI",
-            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos"]),
+            dependencies: [
+                "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos",
+                "Encryption",
+            ]),
         .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
                 "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos",
-                "FilterzCLI",
+                "Encryption", "FilterzCLI",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "EncryptionTests", dependencies: ["Encryption", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
@@ -69,7 +75,10 @@ let package = Package(
             dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
         .testTarget(
             name: "FilterzCLITests",
-            dependencies: ["FilterzCLI", "HLS", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport"]),
+            dependencies: [
+                "FilterzCLI", "HLS", "FilterKit", "PhotoMetadata", "Photos", "Encryption", "Packaging", "FilterzTestSupport",
+                "PhotoTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
