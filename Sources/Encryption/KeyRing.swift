@@ -89,7 +89,7 @@ public final class KeyRing: Sendable {
     }
 
     /// `mkdir -p` with mode 0700 for the folders it creates.
-    static func makeFolder(_ path: String) throws(EncryptionError) {
+    public static func makeFolder(_ path: String) throws(EncryptionError) {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
