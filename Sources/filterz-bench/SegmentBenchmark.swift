@@ -6,8 +6,9 @@ import Foundation
 import Glibc
 #endif
 
-/// `filterz-bench segment [all-12|colour-only]`: our `record` job against the `ffmpeg` CLI doing the nearest
-/// equivalent job, in the same run.
+/// `filterz-bench segment [all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI doing the
+/// nearest equivalent job, in the same run; with `--encrypt`, our job a second time with `--encrypt aes-128
+/// --key-rotation 5` right after the clear one, and the slowdown (wall and CPU) between the two.
 ///
 /// Ours: `filterz record` in process — simulated camera 1280×720 at 30 fps for 20 s, the all-12-values
 /// preset of `filterz-bench filter` (or its colour-only preset, so the cost of everything but the spatial
@@ -42,9 +43,9 @@ enum SegmentBenchmark {
     ]
 
     static func run() -> Int32 {
-        let requested = CommandLine.arguments.dropFirst(2).first ?? "all-12"
+        let requested = CommandLine.arguments.dropFirst(2).first { !$0.hasPrefix("--") } ?? "all-12"
         guard let variant = variants.first(where: { $0.name == requested }) else {
-            print("usage: filterz-bench segment [\(variants.map(\.name).joined(separator: "|"))]")
+            print("usage: filterz-bench segment [\(variants.map(\.name).joined(separator: "|"))] [--encrypt]")
             return 2
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -58,24 +59,22 @@ enum SegmentBenchmark {
         let presetURL = work.appendingPathComponent("\(variant.name).json")
         _ = FileManager.default.createFile(
             atPath: presetURL.path, contents: Data(Preset(name: variant.name, values: variant.values).jsonBytes()))
-        let oursFolder = work.appendingPathComponent("ours")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let cpuBefore = cpuSeconds(children: false)
-        let start = Date()
-        let code = CLI.run(
-            arguments: ["record", "--preset", presetURL.path, "--duration", "\(seconds)", "--fps", "30",
-                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
-                        "--out", oursFolder.path],
-            stdout: stdout, stderr: stderr)
-        let ours = Date().timeIntervalSince(start)
-        let oursCPU = cpuSeconds(children: false) - cpuBefore
-        print(stdout.text, terminator: "")
-        guard code == 0 else {
-            print("filterz record failed: \(stderr.text)")
-            return 1
-        }
+        let encrypting = CommandLine.arguments.dropFirst(2).contains("--encrypt")
+        guard let (ours, oursCPU) = record(presetURL, into: work.appendingPathComponent("ours"), extra: []) else { return 1 }
         print(String(format: "  ours    %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                      ours, Double(seconds) / ours, oursCPU, oursCPU / ours))
+        var encryptedField = ""
+        if encrypting {
+            // The same job with AES-128 segments and a key every 5 segments, right after the clear one.
+            let keys = work.appendingPathComponent("keys").path
+            guard let (sealed, sealedCPU) = record(
+                presetURL, into: work.appendingPathComponent("encrypted"),
+                extra: ["--encrypt", "aes-128", "--key-rotation", "5", "--keys", keys])
+            else { return 1 }
+            print(String(format: "  ours --encrypt aes-128  %.2f s  (%.2fx real time)  CPU %.1f s  (%+.1f %% wall, %+.1f %% CPU)",
+                         sealed, Double(seconds) / sealed, sealedCPU, (sealed / ours - 1) * 100, (sealedCPU / oursCPU - 1) * 100))
+            encryptedField = #""encrypted_s":\#(round2(sealed)),"encrypted_ratio":\#(round2(sealed / ours)),"#
+        }
 
         let anchorFolder = work.appendingPathComponent("anchor")
         try? FileManager.default.createDirectory(at: anchorFolder, withIntermediateDirectories: true)
@@ -95,8 +94,29 @@ enum SegmentBenchmark {
         print(String(format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                      anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
         print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
-        print(#"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
+        print(#"{"bench":"segment",\#(presetField)\#(encryptedField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
         return 0
+    }
+
+    /// `filterz record` of the benchmark job into `folder` (plus `extra` options): wall and CPU seconds, or nil
+    /// (after printing why) when it failed.
+    static func record(_ preset: URL, into folder: URL, extra: [String]) -> (wall: Double, cpu: Double)? {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let cpuBefore = cpuSeconds(children: false)
+        let start = Date()
+        let code = CLI.run(
+            arguments: ["record", "--preset", preset.path, "--duration", "\(seconds)", "--fps", "30",
+                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
+                        "--out", folder.path] + extra,
+            stdout: stdout, stderr: stderr)
+        let wall = Date().timeIntervalSince(start)
+        let cpu = cpuSeconds(children: false) - cpuBefore
+        print(stdout.text, terminator: "")
+        guard code == 0 else {
+            print("filterz record failed: \(stderr.text)")
+            return nil
+        }
+        return (wall, cpu)
     }
 
     /// User + system CPU seconds of this process, or of its finished children.

@@ -178,6 +178,26 @@ struct EncryptedStreamTests {
         #expect(!Self.isPlaintext(served.body))
     }
 
+    @Test func withTheWrongKeysServedFFmpegFailsToDecode() throws {
+        let recording = try Self.recording("ts")
+        let swapped = try TemporaryFolder(prefix: "filterz-swapped-keys")
+        let folder = swapped.url.appendingPathComponent(recording.id)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let own = recording.keys.appendingPathComponent(recording.id)
+        try FileManager.default.copyItem(at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
+        try FileManager.default.copyItem(at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
+        var configuration = ServerConfiguration(root: recording.media.path)
+        configuration.port = 0
+        configuration.keysFolder = swapped.url.path
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let played = try ExternalTool.run(
+            "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", "\(server.baseURL)/v1/videos/\(recording.id)/180p/index.m3u8",
+                       "-f", "null", "-"],
+            timeoutSeconds: 120)
+        #expect(played.exitCode != 0, "ffmpeg decoded segments with the wrong key: \(played.stderr)")
+    }
+
     @Test func theServerRefusesKeysWithoutAValidTokenForThatVideo() throws {
         let recording = try Self.recording("ts")
         let server = try Self.server(for: recording)
