@@ -19,15 +19,12 @@ struct EncryptedStreamTests {
         let folder: TemporaryFolder
         let format: String
         let id: String
-        let failure: String?
         var media: URL { folder.url.appendingPathComponent("media") }
         var video: URL { media.appendingPathComponent(id) }
         var keys: URL { folder.url.appendingPathComponent("keys") }
 
-        init(format: String) {
-            // A throwing init cannot back a static let; a failure is kept and reported by each test.
-            let folder = try? TemporaryFolder(prefix: "filterz-encrypted")
-            self.folder = folder ?? (try? TemporaryFolder()) ?? { preconditionFailure("no temporary folder") }()
+        init(format: String) throws {
+            folder = try TemporaryFolder(prefix: "filterz-encrypted")
             self.format = format
             self.id = "enc-\(format)"
             let out = CapturedOutput(), err = CapturedOutput()
@@ -41,7 +38,7 @@ struct EncryptedStreamTests {
                 ],
                 stdout: out, stderr: err,
                 environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
-            failure = code == 0 ? nil : "record exit \(code): \(err.text)"
+            guard code == 0 else { throw CLIError.failure("record exit \(code): \(err.text)") }
         }
 
         /// The segments of one track with the key in effect for each (URI, key file path, IV).
@@ -65,12 +62,13 @@ struct EncryptedStreamTests {
         var tracks: [String] { ["180p/index.m3u8", "audio/index.m3u8"] }
     }
 
-    static let recordings = ["ts": Recording(format: "ts"), "fmp4": Recording(format: "fmp4")]
+    /// Made once, on first use, for all the tests of the suite.
+    static let recordings: [String: Result<Recording, any Error>] = [
+        "ts": Result { try Recording(format: "ts") }, "fmp4": Result { try Recording(format: "fmp4") },
+    ]
 
     static func recording(_ format: String) throws -> Recording {
-        let recording = try #require(recordings[format])
-        if let failure = recording.failure { throw CLIError.failure(failure) }
-        return recording
+        try #require(recordings[format]).get()
     }
 
     static func server(for recording: Recording) throws -> HTTPServer {
@@ -176,6 +174,39 @@ struct EncryptedStreamTests {
         #expect(served.status == 200)
         #expect(served.body == [UInt8](try Data(contentsOf: first.file)))
         #expect(!Self.isPlaintext(served.body))
+    }
+
+    @Test func aLiveSlidingWindowDeclaresTheKeyInEffectAndWritesEachKeyBeforeItsSegments() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-encrypted-live")
+        let video = folder.url.appendingPathComponent("media/live")
+        let keys = folder.url.appendingPathComponent("keys")
+        let out = CapturedOutput(), err = CapturedOutput()
+        let code = CLI.run(
+            arguments: [
+                "record", "--preset", "neutral", "--duration", "6", "--fps", "10", "--size", "160x90",
+                "--ladder", "160x90@150k", "--segment-duration", "2", "--live", "--window", "2",
+                "--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.path, "--out", video.path,
+            ],
+            stdout: out, stderr: err,
+            environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
+        try #require(code == 0, "\(err.text)")
+        for track in ["90p/index.m3u8", "audio/index.m3u8"] {
+            let url = video.appendingPathComponent(track)
+            guard case .media(let playlist)? = HLS.parse([UInt8](try Data(contentsOf: url))).playlist else {
+                Issue.record("\(track) does not parse")
+                continue
+            }
+            #expect(playlist.mediaSequence == 1, "\(track)")
+            #expect(playlist.segments.map { $0.keys.first?.uri } == ["/v1/videos/live/keys/1.key", "/v1/videos/live/keys/2.key"])
+            for segment in playlist.segments {
+                let key = try KeyRing.read(keys.appendingPathComponent("live/" + (segment.keys.first?.uri?.split(separator: "/").last.map(String.init) ?? "")).path)
+                let sealed = [UInt8](try Data(contentsOf: url.deletingLastPathComponent().appendingPathComponent(segment.uri)))
+                #expect(!Self.isPlaintext(sealed))
+                #expect(Self.looksLikeTS(try AES128CBC.decrypt(sealed, key: key.bytes, iv: segment.keys.first?.iv?.bytes ?? [])))
+            }
+        }
+        #expect(try String(contentsOf: video.appendingPathComponent("master.m3u8"), encoding: .utf8)
+            .contains("#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"/v1/videos/live/keys/1.key\""))
     }
 
     @Test func withTheWrongKeysServedFFmpegFailsToDecode() throws {
