@@ -30,7 +30,9 @@ public enum AES128CBC {
         return try run(ciphertext, key: key, iv: iv, encrypting: false)
     }
 
-    private static func run(_ input: [UInt8], key: [UInt8], iv: [UInt8], encrypting: Bool) throws(EncryptionError) -> [UInt8] {
+    private static func run(
+        _ input: [UInt8], key: [UInt8], iv: [UInt8], encrypting: Bool
+    ) throws(EncryptionError) -> [UInt8] {
         guard key.count == keyBytes else { throw .badLength(what: "key", bytes: key.count) }
         guard iv.count == blockBytes else { throw .badLength(what: "IV", bytes: iv.count) }
         guard let context = EVP_CIPHER_CTX_new() else { throw .libcrypto(function: "EVP_CIPHER_CTX_new") }

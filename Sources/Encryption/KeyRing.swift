@@ -54,7 +54,8 @@ public final class KeyRing: Sendable {
             filled += got
         }
         guard filled == AES128CBC.keyBytes else {
-            throw .keyFile(path: path, reason: "a key file holds exactly 16 bytes, this one \(filled > 16 ? "more" : "\(filled)")")
+            let size = filled > AES128CBC.keyBytes ? "more" : "\(filled)"
+            throw .keyFile(path: path, reason: "a key file holds exactly 16 bytes, this one \(size)")
         }
         return try ContentKey(bytes: Array(buffer.prefix(AES128CBC.keyBytes)))
     }

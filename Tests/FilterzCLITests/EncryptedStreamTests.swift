@@ -217,16 +217,19 @@ struct EncryptedStreamTests {
         let own = recording.keys.appendingPathComponent(recording.id)
         try FileManager.default.copyItem(at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
         try FileManager.default.copyItem(at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
-        var configuration = ServerConfiguration(root: recording.media.path)
-        configuration.port = 0
-        configuration.keysFolder = swapped.url.path
-        let server = try HTTPServer(configuration: configuration)
-        defer { server.stop(graceSeconds: 1) }
-        let played = try ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", "\(server.baseURL)/v1/videos/\(recording.id)/180p/index.m3u8",
-                       "-f", "null", "-"],
-            timeoutSeconds: 120)
-        #expect(played.exitCode != 0, "ffmpeg decoded segments with the wrong key: \(played.stderr)")
+        // The same server with the right keys decodes (so the failure below is the keys' doing).
+        for (keysFolder, decodes) in [(recording.keys.path, true), (swapped.url.path, false)] {
+            var configuration = ServerConfiguration(root: recording.media.path)
+            configuration.port = 0
+            configuration.keysFolder = keysFolder
+            let server = try HTTPServer(configuration: configuration)
+            defer { server.stop(graceSeconds: 1) }
+            let played = try ExternalTool.run(
+                "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", "\(server.baseURL)/v1/videos/\(recording.id)/180p/index.m3u8",
+                           "-f", "null", "-"],
+                timeoutSeconds: 120)
+            #expect((played.exitCode == 0) == decodes, "keys \(keysFolder): ffmpeg exit \(played.exitCode): \(played.stderr)")
+        }
     }
 
     @Test func theServerRefusesKeysWithoutAValidTokenForThatVideo() throws {

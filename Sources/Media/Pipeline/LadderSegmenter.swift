@@ -328,16 +328,18 @@ public final class LadderSegmenter {
         let initURI = presentation.initSegmentURI
         let root = configuration.outputFolder
         let keys = presentation.encryption
+        func media(_ segments: [SegmentRecord]) -> Playlist {
+            .media(builder.mediaPlaylist(segments, initSegmentURI: initURI, isFinished: finished, encryption: keys))
+        }
         do {
             for video in presentation.videos {
-                let media = builder.mediaPlaylist(video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
-                try AtomicFile.write(PlaylistBuilder.text(of: .media(media)), to: root + "/" + video.playlistURI)
-                let iFrames = builder.iFramePlaylist(video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
+                try AtomicFile.write(PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
+                let iFrames = builder.iFramePlaylist(
+                    video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
                 try AtomicFile.write(PlaylistBuilder.text(of: .media(iFrames)), to: root + "/" + video.iFramePlaylistURI)
             }
             if let audio = presentation.audio {
-                let media = builder.mediaPlaylist(audio.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
-                try AtomicFile.write(PlaylistBuilder.text(of: .media(media)), to: root + "/" + audio.playlistURI)
+                try AtomicFile.write(PlaylistBuilder.text(of: media(audio.segments)), to: root + "/" + audio.playlistURI)
             }
             for subtitle in presentation.subtitles {
                 try AtomicFile.write(
