@@ -68,13 +68,14 @@ import Testing
     }
 
     @Test func withoutAValidTokenForThatVideoAKeyIs403WithoutAByte() throws {
+        let good = token("a")
+        let forged = String(good.dropLast()) + (good.last == "0" ? "1" : "0")
         for (name, query) in [
             ("none", ""), ("other video", "?token=\(token("b"))"), ("expired", "?token=\(token("a", expiresIn: -1))"),
-            ("forged", "?token=\(String(token("a").dropLast()))0"),
+            ("forged", "?token=\(forged)"),
         ] {
             let response = try fetch(site.port, "GET", "/v1/videos/a/keys/0.key\(query)")
             #expect(response.status == 403, "\(name)")
-            #expect(!response.body.contains(0x10) || response.body.count < 16, "\(name)")
             #expect(response.body.isEmpty, "\(name)")
         }
     }
@@ -83,7 +84,6 @@ import Testing
     func unknownMalformedAndWrongSizedKeysAre404(name: String) throws {
         let response = try fetch(site.port, "GET", "/v1/videos/a/keys/\(name)?token=\(token("a"))")
         #expect(response.status == 404)
-        #expect(response.body.count < 16 || !response.bodyText.isEmpty)
         #expect(!response.body.starts(with: [7, 7, 7]))
     }
 
