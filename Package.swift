@@ -40,20 +40,22 @@ let package = Package(
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "Platform", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["JSON", "HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
+        // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
+        .target(name: "Encryption", dependencies: ["CCrypto"]),
 
         // Command line.
         .target(
             name: "FilterzCLI",
             dependencies: [
                 "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Platform", "Media", "Server",
-                "PhotoMetadata", "Photos",
+                "PhotoMetadata", "Photos", "Encryption",
             ]),
         .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
                 "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata",
-                "Photos", "FilterzCLI",
+                "Photos", "Encryption", "FilterzCLI",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport

@@ -25,7 +25,10 @@ extension PlaylistParser {
             guard let v = requireValue(tag, value) else { return }
             pending.bitrateKilobitsPerSecond = decimalInteger(v, what: tag.rawValue)
         case .key:
-            if let key = readKey(tag, value) { pending.keys.append(key) }
+            if let key = readKey(tag, value) {
+                if pending.keys.isEmpty && pending.map != nil { pending.mapPrecedesKeys = true }
+                pending.keys.append(key)
+            }
         case .map:
             readElement(value, Map(uri: "", source: lineSpan), TagSchemas.map) { $0.pending.map = $1 }
         case .part:

@@ -90,8 +90,9 @@ struct TextOutput {
 
     mutating func segmentTags(_ segment: Segment, complete: Bool) {
         if segment.discontinuity { line("#EXT-X-DISCONTINUITY") }
+        if segment.mapPrecedesKeys, let map = segment.map { element(map, TagSchemas.map) }
         for key in segment.keys { element(key, TagSchemas.key) }
-        if let map = segment.map { element(map, TagSchemas.map) }
+        if !segment.mapPrecedesKeys, let map = segment.map { element(map, TagSchemas.map) }
         if let date = segment.programDateTime { line("#EXT-X-PROGRAM-DATE-TIME:\(date)") }
         for range in segment.dateRanges { element(range, TagSchemas.dateRange) }
         if segment.gap { line("#EXT-X-GAP") }

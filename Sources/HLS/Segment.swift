@@ -34,6 +34,13 @@ public struct Segment: Hashable, Sendable {
         get { rare?.tags.map }
         set { changeRare { $0.map = newValue } }
     }
+    /// True when EXT-X-MAP is written before this segment's EXT-X-KEY tags, so the key does not apply to the
+    /// initialization section (it stays clear); false writes the keys first, which encrypts the section with
+    /// them (RFC 8216bis §4.4.4.5). Only meaningful with both a map and keys.
+    public var mapPrecedesKeys: Bool {
+        get { rare?.tags.mapPrecedesKeys ?? false }
+        set { changeRare { $0.mapPrecedesKeys = newValue } }
+    }
     /// EXT-X-PART tags of this segment (LL-HLS), in order.
     public var parts: [PartialSegment] {
         get { rare?.tags.parts ?? [] }
@@ -104,6 +111,7 @@ public struct Segment: Hashable, Sendable {
 struct RareSegmentTags: Hashable, Sendable {
     var keys: [Key] = []
     var map: Map?
+    var mapPrecedesKeys = false
     var parts: [PartialSegment] = []
     var dateRanges: [DateRange] = []
     var verbatimLines: [VerbatimLine] = []

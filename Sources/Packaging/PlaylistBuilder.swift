@@ -34,8 +34,12 @@ public struct PlaylistBuilder: Hashable, Sendable {
 
     // MARK: Media playlists
 
-    /// The media playlist of one track. `isFinished` adds EXT-X-ENDLIST (always for `.vod`).
-    public func mediaPlaylist(_ records: [SegmentRecord], initSegmentURI: String?, isFinished: Bool) -> MediaPlaylist {
+    /// The media playlist of one track. `isFinished` adds EXT-X-ENDLIST (always for `.vod`). With `encryption`,
+    /// EXT-X-KEY comes before the first segment of each key period and before the first segment listed, after
+    /// EXT-X-MAP (the initialization section stays clear).
+    public func mediaPlaylist(
+        _ records: [SegmentRecord], initSegmentURI: String?, isFinished: Bool, encryption: SegmentEncryption? = nil
+    ) -> MediaPlaylist {
         let (window, firstSequence) = windowed(records)
         var playlist = MediaPlaylist(
             version: initSegmentURI == nil ? 3 : 6,
@@ -44,20 +48,32 @@ public struct PlaylistBuilder: Hashable, Sendable {
             mediaSequence: mediaSequenceTag(firstSequence),
             playlistType: playlistType,
             endList: isFinished || mode == .vod)
-        playlist.segments = window.enumerated().map { offset, record in
-            Segment(
+        playlist.segments = zip(window.startIndex..<window.endIndex, window).map { index, record in
+            var segment = Segment(
                 uri: record.uri, duration: record.duration.seconds,
-                map: offset == 0 ? initSegmentURI.map { Map(uri: $0) } : nil,
+                map: index == window.startIndex ? initSegmentURI.map { Map(uri: $0) } : nil,
                 programDateTime: record.programDateTimeMilliseconds.map {
                     DateTime(secondsSince1970: Double($0) / 1000)
                 })
+            Self.addKeys(encryption, to: &segment, segment: index, isFirst: index == window.startIndex)
+            return segment
         }
         return playlist
     }
 
+    /// Adds the EXT-X-KEY tags `encryption` puts before segment `index` (MAP first: the init section is clear).
+    static func addKeys(_ encryption: SegmentEncryption?, to segment: inout Segment, segment index: Int, isFirst: Bool) {
+        guard let encryption else { return }
+        segment.keys = encryption.keys(beforeSegment: index, isFirstInPlaylist: isFirst)
+        if segment.map != nil { segment.mapPrecedesKeys = true }
+    }
+
     /// The I-frame (trick-play) playlist of one video track: each keyframe as a byte range of its segment,
-    /// lasting until the next keyframe.
-    public func iFramePlaylist(_ records: [SegmentRecord], initSegmentURI: String?, isFinished: Bool) -> MediaPlaylist {
+    /// lasting until the next keyframe. With `encryption`, each I-frame carries the key of its segment as the
+    /// track's media playlist does (an encrypted segment's records give one range: the whole ciphertext).
+    public func iFramePlaylist(
+        _ records: [SegmentRecord], initSegmentURI: String?, isFinished: Bool, encryption: SegmentEncryption? = nil
+    ) -> MediaPlaylist {
         let (window, firstSequence) = windowed(records)
         let frames = Self.iFrames(of: window)
         var playlist = MediaPlaylist(
@@ -67,29 +83,42 @@ public struct PlaylistBuilder: Hashable, Sendable {
             playlistType: playlistType,
             iFramesOnly: true,
             endList: isFinished || mode == .vod)
+        var previousSegment: Int?
         playlist.segments = frames.enumerated().map { index, frame in
-            Segment(
+            var segment = Segment(
                 uri: frame.uri, duration: frame.duration.seconds,
                 byteRange: ByteRange(length: frame.range.length, offset: frame.range.offset),
                 map: index == 0 ? initSegmentURI.map { Map(uri: $0) } : nil)
+            if let encryption {
+                // A key is declared where the key in effect changes: at the first I-frame, and at the first
+                // I-frame of a segment whose key differs from the previous I-frame's segment's.
+                let changes = previousSegment.map {
+                    encryption.keyIndex(forSegment: $0) != encryption.keyIndex(forSegment: frame.segmentIndex)
+                } ?? true
+                if changes { Self.addKeys(encryption, to: &segment, segment: frame.segmentIndex, isFirst: true) }
+            }
+            previousSegment = frame.segmentIndex
+            return segment
         }
         return playlist
     }
 
-    /// One I-frame: where its bytes are and how long it is shown in trick play.
+    /// One I-frame: where its bytes are, how long it is shown in trick play, and which segment holds it.
     struct IFrame: Hashable {
         var uri: String
         var range: KeyframeRange
         var duration: Timestamp
+        var segmentIndex: Int
     }
 
-    static func iFrames(of records: some Collection<SegmentRecord>) -> [IFrame] {
+    static func iFrames<Records: Collection<SegmentRecord>>(of records: Records) -> [IFrame] where Records.Index == Int {
         var frames: [IFrame] = []
-        for record in records {
+        for (index, record) in zip(Array(records.indices), records) {
             let segmentEnd = record.startTime + record.duration
             for (k, keyframe) in record.keyframes.enumerated() {
                 let next = k + 1 < record.keyframes.count ? record.keyframes[k + 1].presentationTime : segmentEnd
-                frames.append(IFrame(uri: record.uri, range: keyframe, duration: next - keyframe.presentationTime))
+                frames.append(IFrame(
+                    uri: record.uri, range: keyframe, duration: next - keyframe.presentationTime, segmentIndex: index))
             }
         }
         return frames
@@ -142,9 +171,14 @@ public struct PlaylistBuilder: Hashable, Sendable {
                 averageBandwidth: Self.roundedUp(seconds > 0 ? Double(bytes) * 8 / seconds : 0),
                 codecs: video.codecs, resolution: Resolution(width: video.width, height: video.height))
         }
+        // EXT-X-SESSION-KEY: the key of the first segment the media playlists list, so a client can fetch it
+        // before the first media playlist arrives (RFC 8216bis §4.4.6.5).
+        let firstListed = windowed(presentation.videos.first?.segments ?? []).1
         return MultivariantPlaylist(
             version: presentation.initSegmentURI == nil ? 4 : 6,
-            independentSegments: true, renditions: renditions, variants: variants, iFrameVariants: iFrameVariants)
+            independentSegments: true,
+            sessionKeys: presentation.encryption.map { [$0.key(forKey: $0.keyIndex(forSegment: firstListed))] } ?? [],
+            renditions: renditions, variants: variants, iFrameVariants: iFrameVariants)
     }
 
     // MARK: Measurements

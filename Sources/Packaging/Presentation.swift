@@ -6,12 +6,18 @@ public struct Presentation: Hashable, Sendable {
     public var subtitles: [SubtitleTrack]
     /// The media initialization section name (`init.mp4`) inside each track's folder for fMP4; nil for MPEG-TS.
     public var initSegmentURI: String?
+    /// How the video and audio segments are encrypted (subtitles stay clear); nil when they are not.
+    public var encryption: SegmentEncryption?
 
-    public init(videos: [VideoTrack], audio: AudioTrack? = nil, subtitles: [SubtitleTrack] = [], initSegmentURI: String? = nil) {
+    public init(
+        videos: [VideoTrack], audio: AudioTrack? = nil, subtitles: [SubtitleTrack] = [], initSegmentURI: String? = nil,
+        encryption: SegmentEncryption? = nil
+    ) {
         self.videos = videos
         self.audio = audio
         self.subtitles = subtitles
         self.initSegmentURI = initSegmentURI
+        self.encryption = encryption
     }
 }
 

@@ -20,6 +20,8 @@ extension RequestHandler {
             return .response(json(200, video.streamJSON(token: freshToken(videoID: id, now: now))))
         case 2:
             return .response(error(404, "not_found", "unknown endpoint", json: true))
+        case 4 where segments[2] == "keys":
+            return .response(key(videoID: segments[1], name: segments[3], query: query, now: now))
         default:
             return file(
                 Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true,

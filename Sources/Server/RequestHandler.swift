@@ -16,6 +16,8 @@ public final class RequestHandler: Sendable {
     let servesIndexWhenSigned: Bool
     let playlists: PlaylistLibrary
     let maximumPathBytes: Int
+    /// The key folder (`--keys`): `<id>/<n>.key` for each encrypted video; nil answers every key URI with 404.
+    let keys: ServedFolder?
 
     public init(configuration: ServerConfiguration) throws(ServerError) {
         folder = try ServedFolder(path: configuration.root)
@@ -38,6 +40,7 @@ public final class RequestHandler: Sendable {
         servesIndexWhenSigned = configuration.servesIndexWhenSigned
         playlists = PlaylistLibrary()
         maximumPathBytes = configuration.maximumPathBytes
+        keys = try configuration.keysFolder.map { path throws(ServerError) in try ServedFolder(path: path) }
     }
 
     /// What to do with `request` at `now` (seconds since the epoch, for token expiry): answer it, or hold it

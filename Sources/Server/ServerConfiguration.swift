@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigin: String = "*"
     /// When set, every media request needs a valid `token` (see `URLSigner`).
     public var tokenSecret: String?
+    /// Where the keys of encrypted videos are (`<id>/<n>.key`), answered at `/v1/videos/{id}/keys/{n}.key`;
+    /// nil: no keys are served. Kept outside `root`, so no static route can reach them.
+    public var keysFolder: String?
     /// The app's API key: when set, the catalogue API (`/v1/videos`, `/v1/videos/{id}/stream`) answers only
     /// requests that send it in `X-API-Key`. With `tokenSecret` and no key the API is closed (403), since it
     /// would hand out URLs nobody could play.

@@ -1,3 +1,4 @@
+import Encryption
 import FilterKit
 import FilterzCLI
 import Media
@@ -7,8 +8,9 @@ import Foundation
 import Glibc
 #endif
 
-/// `filterz-bench segment [all-12|colour-only]`: our `record` job against the `ffmpeg` CLI doing the nearest
-/// equivalent job, in the same run.
+/// `filterz-bench segment [all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI doing the
+/// nearest equivalent job, in the same run; with `--encrypt`, our job a second time with `--encrypt aes-128
+/// --key-rotation 5` right after the clear one, and the slowdown (wall and CPU) between the two.
 ///
 /// Ours: `filterz record` in process — simulated camera 1280×720 at 30 fps for 20 s, the all-12-values
 /// preset of `filterz-bench filter` (or its colour-only preset, so the cost of everything but the spatial
@@ -42,12 +44,26 @@ enum SegmentBenchmark {
                 + "curves=all='0/0.03 0.25/0.29 0.75/0.70 1/1'"),
     ]
 
-    static func run() -> Int32 {
-        let requested = CommandLine.arguments.dropFirst(2).first ?? "all-12"
-        guard let variant = variants.first(where: { $0.name == requested }) else {
-            print("usage: filterz-bench segment [\(variants.map(\.name).joined(separator: "|"))]")
-            return 2
-        }
+    static let encryptOption = Option.flag(
+        "--encrypt", help: "Also time our job with --encrypt aes-128 in the same run (encrypted ÷ clear).")
+
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "segment",
+                abstract: "filterz record against the ffmpeg CLI making the same ladder.",
+                arguments: [ArgumentSpec("variant", help: "all-12 (default) or colour-only.", isOptional: true)],
+                options: [encryptOption.spec]),
+            action: { args, _ in
+                let requested = args.positionals.first ?? "all-12"
+                guard let variant = variants.first(where: { $0.name == requested }) else {
+                    throw CLIError.usage("no variant '\(requested)' (\(variants.map(\.name).joined(separator: " or ")))")
+                }
+                return run(variant, encrypting: try args.get(encryptOption))
+            })
+    }
+
+    static func run(_ variant: Variant, encrypting: Bool) -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("segment benchmark: filterz record vs ffmpeg CLI, 1280x720 30 fps \(seconds) s, 3 renditions, 2 s TS segments, "
               + "\(variant.name) preset, x264 \(x264Preset) (\(cores) cores)")
@@ -59,24 +75,26 @@ enum SegmentBenchmark {
         let presetURL = work.appendingPathComponent("\(variant.name).json")
         _ = FileManager.default.createFile(
             atPath: presetURL.path, contents: Data(Preset(name: variant.name, values: variant.values).jsonBytes()))
-        let oursFolder = work.appendingPathComponent("ours")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let cpuBefore = cpuSeconds(children: false)
-        let start = Date()
-        let code = CLI.run(
-            arguments: ["record", "--preset", presetURL.path, "--duration", "\(seconds)", "--fps", "30",
-                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
-                        "--out", oursFolder.path],
-            stdout: stdout, stderr: stderr)
-        let ours = Date().timeIntervalSince(start)
-        let oursCPU = cpuSeconds(children: false) - cpuBefore
-        print(stdout.text, terminator: "")
-        guard code == 0 else {
-            print("filterz record failed: \(stderr.text)")
-            return 1
-        }
+        guard let (ours, oursCPU) = record(presetURL, into: work.appendingPathComponent("ours"), extra: []) else { return 1 }
         print(String(format: "  ours    %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                      ours, Double(seconds) / ours, oursCPU, oursCPU / ours))
+        var encryptedField = ""
+        if encrypting {
+            // The same job with AES-128 segments and a key every 5 segments, right after the clear one.
+            let keys = work.appendingPathComponent("keys").path
+            guard let (sealed, sealedCPU) = record(
+                presetURL, into: work.appendingPathComponent("encrypted"),
+                extra: ["--encrypt", "aes-128", "--key-rotation", "5", "--keys", keys])
+            else { return 1 }
+            print(String(format: "  ours --encrypt aes-128  %.2f s  (%.2fx real time)  CPU %.1f s  (%+.1f %% wall, %+.1f %% CPU)",
+                         sealed, Double(seconds) / sealed, sealedCPU, (sealed / ours - 1) * 100, (sealedCPU / oursCPU - 1) * 100))
+            // The cipher alone over every segment of the clear run: what encryption costs, free of scheduling noise.
+            let cipherSeconds = cipherCost(of: work.appendingPathComponent("ours"))
+            print(String(format: "  AES-128-CBC alone over the clear run's %.1f MB of segments: %.1f ms CPU (%.2f %% of the clear job's CPU)",
+                         cipherSeconds.megabytes, cipherSeconds.seconds * 1000, cipherSeconds.seconds / oursCPU * 100))
+            encryptedField = #""encrypted_s":\#(round2(sealed)),"encrypted_ratio":\#(round2(sealed / ours)),"#
+                + #""cipher_ms":\#(round2(cipherSeconds.seconds * 1000)),"#
+        }
 
         let anchorFolder = work.appendingPathComponent("anchor")
         try? FileManager.default.createDirectory(at: anchorFolder, withIntermediateDirectories: true)
@@ -96,8 +114,46 @@ enum SegmentBenchmark {
         print(String(format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                      anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
         print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
-        print(#"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
+        print(#"{"bench":"segment",\#(presetField)\#(encryptedField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
         return 0
+    }
+
+    /// `filterz record` of the benchmark job into `folder` (plus `extra` options): wall and CPU seconds, or nil
+    /// (after printing why) when it failed.
+    static func record(_ preset: URL, into folder: URL, extra: [String]) -> (wall: Double, cpu: Double)? {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let cpuBefore = cpuSeconds(children: false)
+        let start = Date()
+        let code = CLI.run(
+            arguments: ["record", "--preset", preset.path, "--duration", "\(seconds)", "--fps", "30",
+                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
+                        "--out", folder.path] + extra,
+            stdout: stdout, stderr: stderr)
+        let wall = Date().timeIntervalSince(start)
+        let cpu = cpuSeconds(children: false) - cpuBefore
+        print(stdout.text, terminator: "")
+        guard code == 0 else {
+            print("filterz record failed: \(stderr.text)")
+            return nil
+        }
+        return (wall, cpu)
+    }
+
+    /// Encrypts every `.ts` segment below `folder` (best of 3 passes, one key and IV): CPU seconds and megabytes.
+    static func cipherCost(of folder: URL) -> (seconds: Double, megabytes: Double) {
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".ts") }
+        let segments = files.compactMap { try? Data(contentsOf: folder.appendingPathComponent($0)) }.map { [UInt8]($0) }
+        let key = [UInt8](repeating: 0x2b, count: 16), iv = [UInt8](repeating: 0, count: 16)
+        var best = Double.infinity
+        var checksum = 0
+        for _ in 0..<3 {
+            let before = cpuSeconds(children: false)
+            for segment in segments { checksum &+= (try? AES128CBC.encrypt(segment, key: key, iv: iv))?.count ?? 0 }
+            best = min(best, cpuSeconds(children: false) - before)
+        }
+        if checksum == 0 { print("  (no segments to encrypt)") }
+        return (best, Double(segments.reduce(0) { $0 + $1.count }) / 1_000_000)
     }
 
     /// User + system CPU seconds of this process, or of its finished children.

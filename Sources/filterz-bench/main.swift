@@ -22,9 +22,7 @@ let root = Command(
     subcommands: [
         simpleBenchmark("parse", "The HLS parser against Python m3u8 on a 100,000-segment playlist.", ParseBenchmark.run),
         FilterBenchmark.command,
-        simpleBenchmark(
-            "segment", "filterz record against the ffmpeg CLI making the same ladder.",
-            variant: "all-12 (default) or colour-only", SegmentBenchmark.run),
+        SegmentBenchmark.command,
         ServeBenchmark.command,
         SimulateBenchmark.command,
         ABRBenchmark.command,

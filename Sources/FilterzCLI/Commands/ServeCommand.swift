@@ -33,6 +33,9 @@ enum ServeCommand {
                         help: "Lifetime of the tokens in the stream API's and the index page's signed URLs.", defaultValue: "3600"),
                     .flag("--index", help: "With --token-secret, serve the HTML index anyway (its links are signed)."),
                     .value(
+                        "--keys", placeholder: "folder",
+                        help: "Answer /v1/videos/{id}/keys/{n}.key from folder/{id}/{n}.key (record --encrypt's keys), with the media's token check."),
+                    .value(
                         "--connections-per-address", placeholder: "n",
                         help: "Connections one client address may hold; 0 for no cap (behind a proxy).", defaultValue: "256"),
                     .flag("--quiet", help: "No access log on stderr."),
@@ -72,6 +75,13 @@ enum ServeCommand {
         }
         configuration.tokenLifetimeSeconds = Int64(try args.integer("--token-ttl", default: 3600, in: 1...31_536_000))
         configuration.servesIndexWhenSigned = args.flag("--index")
+        if let keys = args.value("--keys").map({ EncryptionOptions.absolute($0) }) {
+            let root = EncryptionOptions.absolute(configuration.root)
+            guard keys != root && !keys.hasPrefix(root + "/") else {
+                throw .usage("--keys \(keys) is inside the served folder \(root), where its files would be served to anyone")
+            }
+            configuration.keysFolder = keys
+        }
         configuration.connectionsPerAddress = try args.integer("--connections-per-address", default: 256, in: 0...1_000_000)
         return configuration
     }

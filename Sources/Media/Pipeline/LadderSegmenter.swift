@@ -49,13 +49,20 @@ public final class LadderSegmenter {
         /// Threads per libx264 encoder (0 = its own choice). The renditions already encode in parallel,
         /// one worker thread each, so one thread per encoder avoids oversubscribing the cores.
         public var encoderThreads: Int
+        /// Which key encrypts which segment (the EXT-X-KEY tags); with `encryptSegment`, video and audio
+        /// segments are encrypted in their writer threads, subtitles stay clear.
+        public var encryption: SegmentEncryption?
+        public var encryptSegment: SegmentEncryptor?
 
         public init(
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
-            wallClockOrigin: Int64? = nil, x264Preset: String = Configuration.defaultX264Preset, encoderThreads: Int = 1
+            wallClockOrigin: Int64? = nil, x264Preset: String = Configuration.defaultX264Preset, encoderThreads: Int = 1,
+            encryption: SegmentEncryption? = nil, encryptSegment: SegmentEncryptor? = nil
         ) {
+            self.encryption = encryption
+            self.encryptSegment = encryptSegment
             self.outputFolder = outputFolder
             self.ladder = ladder
             self.sourceWidth = sourceWidth
@@ -156,7 +163,7 @@ public final class LadderSegmenter {
                     folder: root + "/audio", timeBase: (1, Int32(format.sampleRate)),
                     muxOffset: Self.muxOffset.converted(to: Int32(format.sampleRate)).value,
                     programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
-                    report: { events.post($0) })
+                    encryptSegment: configuration.encryptSegment, report: { events.post($0) })
                 audio = (encoder, segmenter)
                 codecs[.audio] = CodecString.aacLowComplexity
             } catch let error as FFmpegError {
@@ -177,7 +184,8 @@ public final class LadderSegmenter {
                 index: index, rung: rung, sourceWidth: configuration.sourceWidth,
                 sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
-                muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin)
+                muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
+                encryptSegment: configuration.encryptSegment)
             workers.append(RenditionWorker(setup, events: events))
         }
         converter = ConversionWorker(renditions: workers, renditionQueueCapacity: RenditionWorker.queueCapacity)
@@ -317,7 +325,8 @@ public final class LadderSegmenter {
         }
         return Presentation(
             videos: videos, audio: audioTrack, subtitles: subtitles,
-            initSegmentURI: configuration.container == .fragmentedMP4 ? TrackSegmenter.initSegmentName : nil)
+            initSegmentURI: configuration.container == .fragmentedMP4 ? TrackSegmenter.initSegmentName : nil,
+            encryption: configuration.encryption)
     }
 
     /// Rewrites every media playlist, then the master (so the master never names a missing playlist).
@@ -325,19 +334,19 @@ public final class LadderSegmenter {
         let presentation = self.presentation(count: count)
         let initURI = presentation.initSegmentURI
         let root = configuration.outputFolder
+        let keys = presentation.encryption
+        func media(_ segments: [SegmentRecord]) -> Playlist {
+            .media(builder.mediaPlaylist(segments, initSegmentURI: initURI, isFinished: finished, encryption: keys))
+        }
         do {
             for video in presentation.videos {
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
-                    to: root + "/" + video.playlistURI)
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: .media(builder.iFramePlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
-                    to: root + "/" + video.iFramePlaylistURI)
+                try AtomicFile.write(PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
+                let iFrames = builder.iFramePlaylist(
+                    video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
+                try AtomicFile.write(PlaylistBuilder.text(of: .media(iFrames)), to: root + "/" + video.iFramePlaylistURI)
             }
             if let audio = presentation.audio {
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(audio.segments, initSegmentURI: initURI, isFinished: finished))),
-                    to: root + "/" + audio.playlistURI)
+                try AtomicFile.write(PlaylistBuilder.text(of: media(audio.segments)), to: root + "/" + audio.playlistURI)
             }
             for subtitle in presentation.subtitles {
                 try AtomicFile.write(

@@ -1,6 +1,10 @@
 import Packaging
 import Platform
 
+/// Turns one finished segment's bytes into what is written (AES-128 encryption): the segment's index counted from
+/// the start of the recording, and its plaintext. Called on the writer thread of its track.
+public typealias SegmentEncryptor = @Sendable (_ segmentIndex: Int, _ plaintext: [UInt8]) throws -> [UInt8]
+
 /// Cuts one encoded stream into segment files: feeds packets through a `SegmentCutter`, muxes them with
 /// a `SegmentMuxer`, writes each finished segment atomically and reports a `SegmentRecord`.
 /// Runs on the thread that owns the encoder; confined there.
@@ -16,6 +20,7 @@ final class TrackSegmenter {
     private let muxOffset: Int64
     private let programDateTime: (Timestamp) -> Int64?
     private let report: (TrackEvent) -> Void
+    private let encryptSegment: SegmentEncryptor?
     private var currentIndex: Int?
     private var currentStart: Timestamp = .zero
     private var lastPacketEnd: Timestamp?
@@ -24,8 +29,9 @@ final class TrackSegmenter {
     init(
         track: TrackID, muxer: SegmentMuxer, targetDuration: Timestamp, gridOrigin: Timestamp?, folder: String,
         timeBase: (num: Int32, den: Int32), muxOffset: Int64, programDateTime: @escaping (Timestamp) -> Int64?,
-        report: @escaping (TrackEvent) -> Void
+        encryptSegment: SegmentEncryptor? = nil, report: @escaping (TrackEvent) -> Void
     ) throws {
+        self.encryptSegment = encryptSegment
         self.track = track
         self.muxer = muxer
         self.cutter = SegmentCutter(targetDuration: targetDuration, gridOrigin: gridOrigin)
@@ -81,7 +87,15 @@ final class TrackSegmenter {
     private func closeSegment(endingAt end: Timestamp) throws {
         guard let index = currentIndex else { return }
         currentIndex = nil
-        let segment = try muxer.endSegment()
+        var segment = try muxer.endSegment()
+        if let encryptSegment {
+            // A CBC ciphertext can only be decrypted from its start, so the I-frame of an encrypted segment is
+            // the whole file (from its first keyframe to the segment's end).
+            segment.bytes = try encryptSegment(index, segment.bytes)
+            segment.keyframes = segment.keyframes.prefix(1).map {
+                KeyframeRange(presentationTime: $0.presentationTime, offset: 0, length: segment.bytes.count)
+            }
+        }
         let name = Self.segmentName(index, extension: extensionName)
         try AtomicFile.write(segment.bytes, to: folder + "/" + name)
         let record = SegmentRecord(

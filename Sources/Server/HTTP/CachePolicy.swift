@@ -9,6 +9,7 @@
 /// | segments, init sections, subtitles | `public, max-age=31536000, immutable` |
 /// | posters, metadata, other files | `public, max-age=60` |
 /// | API answers, the index page, errors | `no-cache` |
+/// | content keys (`/v1/videos/{id}/keys/{n}.key`) | `private, no-store` |
 /// | a blocking playlist reload's answer (`_HLS_msn`) | `public, max-age=6 × target duration` |
 /// | a file not found below a video (a live stream's next part, until it is published) | `public, max-age=1` |
 public enum CachePolicy {
@@ -18,6 +19,8 @@ public enum CachePolicy {
     public static let otherFile = "public, max-age=60"
     public static let dynamic = "no-cache"
     public static let missingFile = "public, max-age=1"
+    /// A content key: for this viewer only, never kept by a browser or shared cache.
+    public static let key = "private, no-store"
 
     /// A blocking reload's answer: the same request URL always gets the same version, so it may be cached for
     /// six target durations (RFC 8216bis Appendix B.1).

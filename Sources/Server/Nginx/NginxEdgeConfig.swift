@@ -8,8 +8,10 @@
 ///   and holds the others until it is answered; lock, lock age and read timeouts exceed the longest hold.
 /// - Parts and segments are cached the same way; a hinted part's request waits at the origin, and the others
 ///   at the lock.
-/// - Everything else (the catalogue API, keys) passes through uncached; the origin's `Cache-Control: no-cache`
-///   and `private` answers are never stored.
+/// - Content keys (`/v1/videos/{id}/keys/…`) have a location of their own, before any cached one: passed to the
+///   origin every time (`proxy_no_cache`, `proxy_cache_bypass`), so the origin checks every viewer's token.
+/// - Everything else (the catalogue API) passes through uncached; the origin's `Cache-Control: no-cache` and
+///   `private` answers are never stored.
 /// - The origin's headers (MIME types, CORS, `Vary: Accept-Encoding`, gzip) go to the client unchanged.
 public enum NginxEdgeConfig {
     /// The block.
@@ -57,6 +59,18 @@ public enum NginxEdgeConfig {
                 keepalive_timeout 75s;
                 # Hidden files do not exist, at the edge either.
                 location ~ /\\. { return 404; }
+
+                # Content keys: for one viewer only, never stored here, always asked of the origin.
+                location ~ ^/v1/videos/[^/]+/keys/ {
+                    proxy_pass http://filterz_origin;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_set_header Host $host;
+                    proxy_cache off;
+                    proxy_no_cache 1;
+                    proxy_cache_bypass 1;
+                    proxy_read_timeout 30s;
+                }
 
                 # Playlists, parts and segments: cached by the whole URI, identical requests collapsed.
                 location ~* \\.(m3u8|m4s|mp4|ts|aac|vtt)$ {

@@ -51,6 +51,10 @@ struct SegmentingJob {
         } catch {
             throw CLIError.input("\(error)")
         }
+        let keys = try options.encryption.map { options throws(CLIError) in
+            try KeyOutput(options, outputFolder: self.options.outputFolder, live: live)
+        }
+        defer { if !committed { keys?.discard() } }
         let folder = staged?.stagingPath ?? options.outputFolder
         do {
             try AtomicFile.write(options.preset.jsonBytes(), to: folder + "/filter.json")
@@ -64,7 +68,7 @@ struct SegmentingJob {
             container: options.container, mode: options.mode, audio: audio,
             captions: RecordingCaptions(presetName: options.preset.name),
             wallClockOrigin: options.mode == .vod ? nil : Int64(start.timeIntervalSince1970 * 1000),
-            x264Preset: options.x264Preset)
+            x264Preset: options.x264Preset, encryption: keys?.plan, encryptSegment: keys?.encryptor)
         let segmenter: LadderSegmenter
         do {
             segmenter = try LadderSegmenter(configuration)
@@ -136,6 +140,11 @@ struct SegmentingJob {
             summary = try segmenter.finish(endTime: lastInput.time + frameDuration)
         } catch {
             throw CLIError.failure(error.description)
+        }
+        do {
+            try keys?.commit()
+        } catch {
+            throw CLIError.failure("cannot put the new keys in place: \(error.reason)")
         }
         do {
             try staged?.commit()

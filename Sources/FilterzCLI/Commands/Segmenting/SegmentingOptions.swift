@@ -11,6 +11,8 @@ struct SegmentingOptions {
     var container: ContainerFormat
     var mode: PlaylistBuilder.Mode
     var x264Preset: String
+    /// `--encrypt`: nil for clear segments.
+    var encryption: EncryptionOptions?
 
     static let specs: [OptionSpec] = [
         .value("--preset", placeholder: "name|file.json", help: "The filter preset: a name from SampleMedia/presets or a JSON file."),
@@ -21,7 +23,7 @@ struct SegmentingOptions {
         .value("--format", placeholder: "ts|fmp4", help: "Segment container: MPEG-TS, or fragmented MP4 (CMAF) with init.mp4.", defaultValue: "ts"),
         .value("--x264-preset", placeholder: "name", help: "libx264 speed preset (ultrafast … veryslow); superfast keeps a live 720p ladder real time on 2 cores.",
                defaultValue: LadderSegmenter.Configuration.defaultX264Preset),
-    ]
+    ] + EncryptionOptions.specs
 
     static let x264Presets = LadderSegmenter.Configuration.x264Presets
 
@@ -41,9 +43,10 @@ struct SegmentingOptions {
         guard x264Presets.contains(x264Preset) else {
             throw .usage("--x264-preset expects one of \(x264Presets.joined(separator: ", ")), got '\(x264Preset)'")
         }
+        let encryption = try EncryptionOptions.parse(args, outputFolder: out)
         return SegmentingOptions(
             preset: preset, outputFolder: out, ladder: ladder, segmentDuration: segmentDuration,
-            container: container, mode: .vod, x264Preset: x264Preset)
+            container: container, mode: .vod, x264Preset: x264Preset, encryption: encryption)
     }
 
     /// The segment length as an exact fraction (milliseconds).

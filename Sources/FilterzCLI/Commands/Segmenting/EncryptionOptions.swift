@@ -1,0 +1,114 @@
+import Encryption
+import Foundation
+import Media
+import Platform
+import Packaging
+
+/// `--encrypt aes-128 [--key-rotation N] [--keys DIR]` of `record` and `package`.
+struct EncryptionOptions {
+    /// Segments per key; nil: one key for the whole video.
+    var segmentsPerKey: Int?
+    /// The folder holding one key folder per video (`<keys>/<video id>/<n>.key`).
+    var keysFolder: String
+
+    static let specs: [OptionSpec] = [
+        .value("--encrypt", placeholder: "aes-128", help: "Encrypt video and audio segments (AES-128-CBC, RFC 8216bis §5.2); subtitles stay clear."),
+        .value("--key-rotation", placeholder: "n", help: "With --encrypt: a new key every n segments (default: one key per video)."),
+        .value("--keys", placeholder: "folder", help: "With --encrypt: where keys go, as <folder>/<video id>/<n>.key (mode 0600); never inside --out.",
+               defaultValue: "~/.local/state/filterz/keys"),
+    ]
+
+    /// Nil without `--encrypt`.
+    static func parse(_ args: ParsedArguments, outputFolder: String) throws(CLIError) -> EncryptionOptions? {
+        guard let method = args.value("--encrypt") else {
+            for name in ["--key-rotation", "--keys"] where args.value(name) != nil {
+                throw .usage("\(name) needs --encrypt aes-128")
+            }
+            return nil
+        }
+        guard method == "aes-128" else { throw .usage("--encrypt expects aes-128, got '\(method)'") }
+        var segmentsPerKey: Int?
+        if args.value("--key-rotation") != nil {
+            segmentsPerKey = try args.integer("--key-rotation", default: 1, in: 1...1_000_000)
+        }
+        let keys = absolute(args.value("--keys") ?? defaultKeysFolder)
+        let out = absolute(outputFolder)
+        if keys == out || keys.hasPrefix(out + "/") {
+            throw .usage("--keys \(keys) is inside --out \(out), where anyone who can read the segments reads the keys")
+        }
+        return EncryptionOptions(segmentsPerKey: segmentsPerKey, keysFolder: keys)
+    }
+
+    /// `$XDG_STATE_HOME/filterz/keys`, or `~/.local/state/filterz/keys`: outside every folder a package is
+    /// written to or served from.
+    static var defaultKeysFolder: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/filterz/keys" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/filterz/keys"
+    }
+
+    static func absolute(_ path: String) -> String {
+        let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
+        var text = URL(fileURLWithPath: expanded).standardizedFileURL.path
+        while text.count > 1 && text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// The video's catalogue id as `filterz serve` names it: the last path segment of `--out`.
+    static func videoID(outputFolder: String) -> String {
+        URL(fileURLWithPath: absolute(outputFolder)).lastPathComponent
+    }
+}
+
+/// The keys of one run: where they are written, the schedule, and the encryptor the writer threads call.
+///
+/// A VOD ladder's keys are written into a staging sibling of `<keys>/<video id>` and swapped in just before the
+/// ladder itself (`commit`), so a failed run leaves the earlier keys and the earlier ladder as they were, and a
+/// finished one leaves no key its segments do not use. A live recording writes keys in place, each one before the
+/// first segment that uses it; keys an earlier run left in the folder are removed first.
+struct KeyOutput {
+    let plan: SegmentEncryption
+    let ring: KeyRing
+    private let staged: AtomicFolder?
+
+    init(_ options: EncryptionOptions, outputFolder: String, live: Bool) throws(CLIError) {
+        let id = EncryptionOptions.videoID(outputFolder: outputFolder)
+        let folder = options.keysFolder + "/" + id
+        do {
+            try KeyRing.makeFolder(options.keysFolder)
+            if live {
+                staged = nil
+                ring = try KeyRing(folder: folder)
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".key") {
+                    AtomicFile.remove(folder + "/" + name)
+                }
+            } else {
+                let staging = try AtomicFolder.begin(replacing: folder)
+                chmod(staging.stagingPath, 0o700)
+                staged = staging
+                ring = try KeyRing(folder: staging.stagingPath)
+            }
+            plan = SegmentEncryption(videoID: id, segmentsPerKey: options.segmentsPerKey, ivPrefix: try RandomBytes.make(8))
+        } catch let error as EncryptionError {
+            throw .failure("keys: \(error)")
+        } catch {
+            throw .failure("keys: \(error)")
+        }
+    }
+
+    /// Encrypts segment `index` with its key, making the key first if it is the first segment to need it.
+    var encryptor: SegmentEncryptor {
+        let plan = plan, ring = ring
+        return { index, plaintext in
+            let keyIndex = plan.keyIndex(forSegment: index)
+            let key = try ring.key(keyIndex)
+            return try AES128CBC.encrypt(plaintext, key: key.bytes, iv: plan.iv(forKey: keyIndex))
+        }
+    }
+
+    /// Puts a VOD run's keys in place (nothing to do live).
+    func commit() throws(AtomicFile.WriteError) { try staged?.commit() }
+
+    /// Removes a failed VOD run's keys.
+    func discard() { staged?.discard() }
+}
