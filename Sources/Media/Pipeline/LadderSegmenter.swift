@@ -42,12 +42,15 @@ public final class LadderSegmenter {
         /// Threads per libx264 encoder (0 = its own choice). The renditions already encode in parallel,
         /// one worker thread each, so one thread per encoder avoids oversubscribing the cores.
         public var encoderThreads: Int
+        /// LL-HLS parts (fMP4 only, live only), or nil for whole segments.
+        public var lowLatency: LowLatencySettings?
 
         public init(
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
-            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 1
+            wallClockOrigin: Int64? = nil, x264Preset: String = "veryfast", encoderThreads: Int = 1,
+            lowLatency: LowLatencySettings? = nil
         ) {
             self.outputFolder = outputFolder
             self.ladder = ladder
@@ -63,6 +66,7 @@ public final class LadderSegmenter {
             self.wallClockOrigin = wallClockOrigin
             self.x264Preset = x264Preset
             self.encoderThreads = encoderThreads
+            self.lowLatency = lowLatency
         }
 
         /// Whole frames per segment (at least one).
@@ -113,6 +117,7 @@ public final class LadderSegmenter {
     private var deletedCount = 0
     private var failure: String?
     private var isClosed = false
+    private var lowLatency: LowLatencyPublisher?
 
     public init(_ configuration: Configuration) throws(SegmenterError) {
         guard !configuration.ladder.renditions.isEmpty else { throw .configuration("the ladder has no renditions") }
@@ -139,6 +144,11 @@ public final class LadderSegmenter {
             throw .output(error.description)
         }
         let origin = configuration.wallClockOrigin
+        let partDuration = configuration.lowLatency?.partDuration
+        if partDuration != nil && (configuration.container != .fragmentedMP4 || configuration.mode == .vod) {
+            throw .configuration("low-latency parts need a live fMP4 recording")
+        }
+        var lowLatencyTracks: [LowLatencyPublisher.Track] = []
         if let format = configuration.audio {
             do {
                 let encoder = try AudioEncoder(sampleRate: format.sampleRate, channels: format.channels)
@@ -149,8 +159,15 @@ public final class LadderSegmenter {
                     folder: root + "/audio", timeBase: (1, Int32(format.sampleRate)),
                     muxOffset: Self.muxOffset.converted(to: Int32(format.sampleRate)).value,
                     programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
+                    partCutter: partDuration.map { PartCutter(partDuration: $0, gridOrigin: .zero) },
                     report: { events.post($0) })
                 audio = (encoder, segmenter)
+                if let partDuration {
+                    // AAC frames do not fall on the part grid: a part may run up to one frame past it.
+                    lowLatencyTracks.append(.init(
+                        id: .audio, playlistURI: "audio/index.m3u8", name: "audio",
+                        partTarget: partDuration + Timestamp(Int64(encoder.frameSize), timescale: Int32(format.sampleRate))))
+                }
                 codecs[.audio] = CodecString.aacLowComplexity
             } catch let error as FFmpegError {
                 throw .libav(error)
@@ -165,13 +182,26 @@ public final class LadderSegmenter {
                 timescale: configuration.videoTimescale, bitsPerSecond: rung.bitsPerSecond,
                 keyframeInterval: configuration.framesPerSegment,
                 globalHeader: configuration.container == .fragmentedMP4, preset: configuration.x264Preset,
-                threads: configuration.encoderThreads)
+                threads: configuration.encoderThreads, zeroLatency: partDuration != nil)
             let setup = RenditionWorker.Setup(
                 index: index, rung: rung, sourceWidth: configuration.sourceWidth,
                 sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
-                muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin)
+                muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
+                partDuration: partDuration)
             workers.append(RenditionWorker(setup, events: events))
+            if let partDuration {
+                lowLatencyTracks.append(.init(
+                    id: .video(index), playlistURI: rung.name + "/index.m3u8", name: rung.name, partTarget: partDuration))
+            }
+        }
+        if let settings = configuration.lowLatency {
+            lowLatency = try LowLatencyPublisher(
+                tracks: lowLatencyTracks,
+                partsPerSegment: max(1, Int((exactSegment.seconds / settings.partDuration.seconds).rounded())),
+                segmentExtension: configuration.container.segmentExtension, root: root,
+                timingLogPath: settings.timingLogPath,
+                programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } })
         }
         converter = ConversionWorker(renditions: workers, renditionQueueCapacity: RenditionWorker.queueCapacity)
     }
@@ -271,6 +301,8 @@ public final class LadderSegmenter {
                 var list = records[track, default: []]
                 if list.count == index { list.append(record) } else if index < list.count { list[index] = record }
                 records[track] = list
+            case .part(let track, let index, let part, let record, let timing):
+                lowLatency?.add(track: track, segment: index, part: part, record, timing)
             case .finished: break
             case .failed(_, let message): if failure == nil { failure = message }
             }
@@ -279,6 +311,8 @@ public final class LadderSegmenter {
         if configuration.mode != .vod {
             let count = completeSegmentCount
             if count > publishedCount { try publish(count: count, finished: false) }
+            try lowLatency?.publish(
+                records: records, builder: builder, initSegmentURI: TrackSegmenter.initSegmentName, finished: false)
         }
     }
 
@@ -318,16 +352,22 @@ public final class LadderSegmenter {
         let presentation = self.presentation(count: count)
         let initURI = presentation.initSegmentURI
         let root = configuration.outputFolder
+        if let lowLatency {
+            try lowLatency.publish(records: records, builder: builder, initSegmentURI: initURI, finished: finished)
+        }
+        let wholeSegments = lowLatency == nil
         do {
             for video in presentation.videos {
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
-                    to: root + "/" + video.playlistURI)
+                if wholeSegments {
+                    try AtomicFile.write(
+                        PlaylistBuilder.text(of: .media(builder.mediaPlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
+                        to: root + "/" + video.playlistURI)
+                }
                 try AtomicFile.write(
                     PlaylistBuilder.text(of: .media(builder.iFramePlaylist(video.segments, initSegmentURI: initURI, isFinished: finished))),
                     to: root + "/" + video.iFramePlaylistURI)
             }
-            if let audio = presentation.audio {
+            if let audio = presentation.audio, wholeSegments {
                 try AtomicFile.write(
                     PlaylistBuilder.text(of: .media(builder.mediaPlaylist(audio.segments, initSegmentURI: initURI, isFinished: finished))),
                     to: root + "/" + audio.playlistURI)

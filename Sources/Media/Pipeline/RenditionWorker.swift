@@ -28,6 +28,8 @@ final class RenditionWorker: Sendable {
         var muxOffset: Int64
         /// Wall-clock milliseconds of recording time zero, for EXT-X-PROGRAM-DATE-TIME (nil: none).
         var wallClockOrigin: Int64?
+        /// LL-HLS part length, or nil for whole segments only.
+        var partDuration: Timestamp?
     }
 
     private let queue: WorkQueue<Work>
@@ -113,6 +115,7 @@ final class RenditionWorker: Sendable {
                 track: track, muxer: muxer, targetDuration: setup.segmentDuration, gridOrigin: nil,
                 folder: setup.folder, timeBase: (timeBase.num, timeBase.den), muxOffset: setup.muxOffset,
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
+                partCutter: setup.partDuration.map { PartCutter(partDuration: $0) },
                 report: { events.post($0) })
         }
 

@@ -25,6 +25,8 @@ struct SegmentingJob {
     var audio: LadderSegmenter.AudioFormat?
     var live: Bool
     var context: CommandContext
+    /// LL-HLS parts (`record --live --low-latency`), or nil.
+    var lowLatency: LowLatencySettings? = nil
 
     /// Which frame becomes the poster: one second in (or the last frame of a shorter input).
     var posterFrameIndex: Int { max(0, Int((1 / frameDuration.seconds).rounded())) }
@@ -63,7 +65,7 @@ struct SegmentingJob {
             container: options.container, mode: options.mode, audio: audio,
             captions: RecordingCaptions(presetName: options.preset.name),
             wallClockOrigin: options.mode == .vod ? nil : Int64(start.timeIntervalSince1970 * 1000),
-            x264Preset: options.x264Preset)
+            x264Preset: options.x264Preset, lowLatency: lowLatency)
         let segmenter: LadderSegmenter
         do {
             segmenter = try LadderSegmenter(configuration)
