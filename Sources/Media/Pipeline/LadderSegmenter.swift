@@ -155,11 +155,14 @@ public final class LadderSegmenter {
                 let muxer = try SegmentMuxer(container: configuration.container, encoder: encoder.codec)
                 let events = self.events
                 let segmenter = try TrackSegmenter(
-                    track: .audio, muxer: muxer, targetDuration: exactSegment, gridOrigin: .zero,
+                    track: .audio, muxer: muxer, targetDuration: exactSegment,
+                    // With parts the grid starts at the first (primed) packet, so every part stays within
+                    // one AAC frame of the part duration.
+                    gridOrigin: partDuration == nil ? .zero : nil,
                     folder: root + "/audio", timeBase: (1, Int32(format.sampleRate)),
                     muxOffset: Self.muxOffset.converted(to: Int32(format.sampleRate)).value,
                     programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
-                    partCutter: partDuration.map { PartCutter(partDuration: $0, gridOrigin: .zero) },
+                    partCutter: partDuration.map { PartCutter(partDuration: $0) },
                     report: { events.post($0) })
                 audio = (encoder, segmenter)
                 if let partDuration {

@@ -66,8 +66,11 @@ final class TrackSegmenter {
         if packet.isKeyframe && firstKeyframeBytes == nil { firstKeyframeBytes = packet.bytes }
         let pts = time(packet.presentationTime)
         if case .startSegment(let index) = cutter.handle(presentationTime: pts, isKeyframe: packet.isKeyframe) {
+            try closePart(endingAt: pts)
             try closeSegment(endingAt: pts)
             try muxer.beginSegment()
+            // Parts are laid out from each segment's first packet, so none straddles a segment boundary.
+            partCutter = partCutter.map { PartCutter(partDuration: $0.partDuration, gridOrigin: pts) }
             currentIndex = index
             currentStart = pts
             partsOfSegment = []

@@ -1,7 +1,7 @@
-/// Decides where a part (LL-HLS partial segment) ends, packet by packet.
+/// Decides where a part (LL-HLS partial segment) ends within its segment, packet by packet.
 ///
-/// Part boundaries lie on a fixed grid, `n × partDuration` from `gridOrigin` (the segment grid's origin), and
-/// the segment duration is a whole number of parts, so every segment boundary is also a part boundary. A part
+/// Part boundaries lie on a fixed grid, `n × partDuration` from `gridOrigin` (the segment's start; a segmenter
+/// starts a new cutter with each segment and closes the part in progress at the segment's end). A part
 /// ends after the packet whose end reaches the next boundary, so it is published as soon as its last sample is
 /// encoded rather than when the following packet arrives. Compared as fractions, never as floats.
 ///
