@@ -47,7 +47,7 @@ let package = Package(
             name: "filterz-bench",
             dependencies: [
                 "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos",
-                "FilterzCLI",
+                "FilterzCLI", "FilterzTestSupport",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
