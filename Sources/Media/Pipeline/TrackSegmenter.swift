@@ -75,6 +75,7 @@ final class TrackSegmenter {
             currentStart = pts
             partsOfSegment = []
         }
+        if partStart != nil, partCutter?.packetStarts(at: pts) == true { try closePart(endingAt: pts) }
         if partCutter != nil && partStart == nil {
             partCutter?.begin(at: pts)
             partStart = (pts, packet.isKeyframe)

@@ -37,6 +37,15 @@ public struct PartCutter: Sendable {
         return true
     }
 
+    /// Reports a packet about to be written at `start`; true when it lies past the boundary of the part in
+    /// progress (packets before it were left out), which must then end before it.
+    public mutating func packetStarts(at start: Timestamp) -> Bool {
+        guard let origin = gridOrigin, start - origin >= partDuration * nextBoundary else { return false }
+        while start - origin >= partDuration * (nextBoundary + 1) { nextBoundary += 1 }
+        nextBoundary += 1
+        return true
+    }
+
     /// The end of the part in progress, as a presentation time (nil before the grid is anchored).
     public var nextBoundaryTime: Timestamp? { gridOrigin.map { $0 + partDuration * nextBoundary } }
 }

@@ -74,3 +74,15 @@ import Testing
         #expect(retention.mayDeleteParts(ofSegmentEndingAt: .seconds(3), edge: .seconds(15)))
     }
 }
+
+@Suite struct PartCutterGapTests {
+    @Test func aPacketPastTheBoundaryEndsThePartBeforeIt() {
+        // Frames 8 and 9 were left out: frame 7 ends at 8, frame 10 starts the next part.
+        var cutter = PartCutter(partDuration: Timestamp(10, timescale: 30), gridOrigin: .zero)
+        let ended = cutter.packetEnded(at: Timestamp(8, timescale: 30))
+        let before = cutter.packetStarts(at: Timestamp(10, timescale: 30))
+        let inside = cutter.packetStarts(at: Timestamp(11, timescale: 30))
+        #expect(!ended && before && !inside)
+        #expect(cutter.nextBoundaryTime == Timestamp(20, timescale: 30))
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+
+extension Tag {
+    /// Drives headless Chromium (slow; needs `make deps`).
+    @Tag static var browser: Self
+}
