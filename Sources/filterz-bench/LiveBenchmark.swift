@@ -18,6 +18,9 @@ enum LiveBenchmark {
         var renameDelays: [Double]
         var listingDelays: [Double]
         var speed: String
+        /// 1,000 clients blocked on the same future part: each answer's first byte − the part's listing, ms.
+        var heldAnswerDelays: [Double] = []
+        var heldAnswered = 0
     }
 
     static func run() -> Int32 {
@@ -45,6 +48,7 @@ enum LiveBenchmark {
             printRun("regular --live", regular)
             let low = try record(binary: binary, folder: root.appendingPathComponent("ll"), seconds: seconds, lowLatency: true)
             printRun("--live --low-latency", low)
+            printHeld(low)
             let llMedian = percentile(low.report.latencies, 0.5)
             let regularMedian = percentile(regular.report.latencies, 0.5)
             print(String(format: "latency ratio (regular / low latency, medians): %.2f", regularMedian / max(llMedian, 0.001)))
@@ -77,6 +81,13 @@ enum LiveBenchmark {
         }
     }
 
+    static func printHeld(_ run: Run) {
+        guard run.heldAnswered > 0 else { return }
+        let d = run.heldAnswerDelays
+        print(String(format: "  1000 held blocking reloads: %d answered; first byte − listing: median %.1f ms, p99 %.1f ms, max %.1f ms",
+                     run.heldAnswered, percentile(d, 0.5), percentile(d, 0.99), d.max() ?? .nan))
+    }
+
     static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()
@@ -103,7 +114,7 @@ enum LiveBenchmark {
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
-        server.arguments = ["serve", folder.path, "--port", "0", "--quiet"]
+        server.arguments = ["serve", folder.path, "--port", "0", "--quiet", "--connections-per-address", "0"]
         let serverOutput = Pipe()
         server.standardOutput = serverOutput
         server.standardError = FileHandle.nullDevice
@@ -130,6 +141,15 @@ enum LiveBenchmark {
                 throw error
             }
         }
+        var held: (msn: Int, part: Int, answers: [Double])?
+        if lowLatency, let port = URL(string: url)?.port.map({ UInt16($0) }),
+            let next = HeldRequests.nextSegmentStart(of: video.appendingPathComponent("720p/index.m3u8"))
+        {
+            let answers = HeldRequests.firstByteTimes(
+                port: port, path: "/live/720p/index.m3u8?_HLS_msn=\(next.msn)&_HLS_part=\(next.part)", count: 1000,
+                timeoutSeconds: 15)
+            held = (next.msn, next.part, answers)
+        }
         kill(recorder.processIdentifier, SIGINT)
         recorder.waitUntilExit()
         let summary = String(data: recorderOutput.fileHandleForReading.readDataToEndOfFile(), encoding: .utf8) ?? ""
@@ -137,6 +157,7 @@ enum LiveBenchmark {
         server.waitUntilExit()
         var renamed: [Double] = []
         var listed: [Double] = []
+        var heldDelays: [Double] = []
         if lowLatency, let text = try? String(contentsOf: timingLog, encoding: .utf8) {
             for line in text.split(separator: "\n") {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -146,10 +167,17 @@ enum LiveBenchmark {
                 else { continue }
                 renamed.append(rename - capture)
                 listed.append(listing - capture)
+                if let held, object["track"] as? String == "720p", object["msn"] as? Int == held.msn,
+                    object["part"] as? Int == held.part
+                {
+                    heldDelays = held.answers.map { $0 - listing }
+                }
             }
         }
         let speed = summary.split(separator: "\n").first.flatMap { $0.split(separator: "(").last.map { "(" + $0 } } ?? ""
-        return Run(report: report, renameDelays: renamed, listingDelays: listed, speed: String(speed))
+        return Run(
+            report: report, renameDelays: renamed, listingDelays: listed, speed: String(speed),
+            heldAnswerDelays: heldDelays, heldAnswered: held?.answers.count ?? 0)
     }
 
     struct BenchError: Error, CustomStringConvertible {
