@@ -1,5 +1,6 @@
-import Packaging
+import Foundation
 import HLS
+import Packaging
 
 /// Turns filtered source pictures (and microphone audio) into a complete HLS ladder on disk: one
 /// worker thread per video rendition (scale → libx264 → segments), AAC audio, WebVTT subtitles in
@@ -109,15 +110,18 @@ public final class LadderSegmenter {
     private var audio: (encoder: AudioEncoder, segmenter: TrackSegmenter)?
     private var records: [TrackID: [SegmentRecord]] = [:]
     private var codecs: [TrackID: String] = [:]
-    private var subtitleRecords: [String: [SegmentRecord]] = [:]
-    private var subtitleSegmentStart: (index: Int, time: Timestamp)?
-    private var firstVideoTime: Timestamp?
-    private var publishedCount = 0
+    var subtitleRecords: [String: [SegmentRecord]] = [:]
+    var subtitleSegmentStart: (index: Int, time: Timestamp)?
+    var firstVideoTime: Timestamp?
+    var publishedCount = 0
     /// Segments below this index were deleted after leaving a sliding window (`SegmentRetention`).
-    private var deletedCount = 0
+    var deletedCount = 0
     private var failure: String?
-    private var isClosed = false
+    var isClosed = false
     private var lowLatency: LowLatencyPublisher?
+    /// With parts: publishes as soon as a track reports (state shared with the feeding thread under `lock`).
+    private var pump: EventPump?
+    private let lock = NSRecursiveLock()
 
     public init(_ configuration: Configuration) throws(SegmenterError) {
         guard !configuration.ladder.renditions.isEmpty else { throw .configuration("the ladder has no renditions") }
@@ -207,6 +211,10 @@ public final class LadderSegmenter {
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } })
         }
         converter = ConversionWorker(renditions: workers, renditionQueueCapacity: RenditionWorker.queueCapacity)
+        if lowLatency != nil {
+            let reference = WeakReference(self)
+            pump = EventPump(events) { reference.object?.collectEventsOnPump() }
+        }
     }
 
     deinit {
@@ -221,14 +229,26 @@ public final class LadderSegmenter {
 
     /// Adds one filtered source picture (RGBA at the source size) at presentation time `time`.
     func append(_ picture: Picture, at time: Timestamp) throws(SegmenterError) {
-        try checkHealth()
-        if firstVideoTime == nil { firstVideoTime = time }
+        lock.lock()
+        do {
+            try checkHealth()
+            if firstVideoTime == nil { firstVideoTime = time }
+        } catch {
+            lock.unlock()
+            throw error
+        }
         var startsSegment = false
         if case .startSegment(let index) = frameCutter.handle(presentationTime: time, isKeyframe: true) {
             startsSegment = true
-            try closeSubtitleSegment(endingAt: time)
+            do {
+                try closeSubtitleSegment(endingAt: time)
+            } catch {
+                lock.unlock()
+                throw error
+            }
             subtitleSegmentStart = (index, time)
         }
+        lock.unlock()
         let ticks = time.converted(to: configuration.videoTimescale).value
         converter?.submit(.picture(picture, time: ticks, startsSegment: startsSegment))
         try collectEvents()
@@ -249,8 +269,13 @@ public final class LadderSegmenter {
     /// Ends the recording at `endTime` (the end of the last frame): flushes every encoder, writes the last
     /// segments and the final playlists (with EXT-X-ENDLIST).
     public func finish(endTime: Timestamp) throws(SegmenterError) -> Summary {
-        guard !isClosed else { throw .configuration("the segmenter was already closed") }
+        lock.lock()
+        guard !isClosed else {
+            lock.unlock()
+            throw .configuration("the segmenter was already closed")
+        }
         isClosed = true
+        lock.unlock()
         let ticks = endTime.converted(to: configuration.videoTimescale).value
         converter?.submit(.finish(endTime: ticks))
         var audioError: SegmenterError?
@@ -266,6 +291,7 @@ public final class LadderSegmenter {
         }
         converter?.join()
         for worker in workers { worker.join() }
+        pump?.stop()
         try closeSubtitleSegment(endingAt: endTime)
         try collectEvents()
         if let failure { throw .rendition(failure) }
@@ -282,11 +308,27 @@ public final class LadderSegmenter {
     /// Stops the workers without writing final playlists (after a failure). Files already written stay;
     /// no master playlist claims the presentation is complete.
     public func abandon() {
-        guard !isClosed else { return }
+        lock.lock()
+        let wasClosed = isClosed
         isClosed = true
+        lock.unlock()
+        guard !wasClosed else { return }
         converter?.submit(.finish(endTime: 0))
         converter?.join()
         for worker in workers { worker.join() }
+        pump?.stop()
+    }
+
+    /// The pump thread's turn: what the tracks reported, published (a failure is kept for the feeding thread).
+    private func collectEventsOnPump() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed, failure == nil else { return }
+        do {
+            try collectEvents()
+        } catch {
+            if failure == nil { failure = error.description }
+        }
     }
 
     // MARK: Events and publishing
@@ -297,6 +339,8 @@ public final class LadderSegmenter {
     }
 
     private func collectEvents() throws(SegmenterError) {
+        lock.lock()
+        defer { lock.unlock() }
         for event in events.takeAll() {
             switch event {
             case .codecs(let track, let string): codecs[track] = string
@@ -390,53 +434,4 @@ public final class LadderSegmenter {
         deleteExpiredSegments(presentation)
     }
 
-    /// Deletes the segment files of every track that left the sliding window longer ago than a player
-    /// may still need them (`SegmentRetention`); the playlists just written no longer name them.
-    private func deleteExpiredSegments(_ presentation: Presentation) {
-        let expired = SegmentRetention(mode: configuration.mode).deletableSegments(publishedCount: publishedCount)
-        guard expired.upperBound > deletedCount else { return }
-        let indices = deletedCount..<expired.upperBound
-        let root = configuration.outputFolder + "/"
-        var tracks: [(folder: String, segments: [SegmentRecord])] = presentation.videos.map {
-            (root + Self.folder(of: $0.playlistURI), $0.segments)
-        }
-        if let audio = presentation.audio { tracks.append((root + Self.folder(of: audio.playlistURI), audio.segments)) }
-        tracks += presentation.subtitles.map { (root + Self.folder(of: $0.playlistURI), $0.segments) }
-        for (folder, segments) in tracks {
-            for index in indices where index < segments.count { AtomicFile.remove(folder + segments[index].uri) }
-        }
-        deletedCount = expired.upperBound
-    }
-
-    /// `720p/` for `720p/index.m3u8`: where a playlist's segments live, relative to the output folder.
-    private static func folder(of playlistURI: String) -> String {
-        playlistURI.lastIndex(of: "/").map { String(playlistURI[...$0]) } ?? ""
-    }
-
-    // MARK: Subtitles
-
-    /// Writes the WebVTT segment (every language) that started at the last cut and ends at `end`.
-    private func closeSubtitleSegment(endingAt end: Timestamp) throws(SegmenterError) {
-        guard let captions = configuration.captions, let (index, start) = subtitleSegmentStart else { return }
-        subtitleSegmentStart = nil
-        let isLast = isClosed
-        let zero = firstVideoTime ?? .zero
-        let mpegTimestamp = (zero + Self.muxOffset).converted(to: 90_000).value
-        for language in RecordingCaptions.languages {
-            let cues = captions.cues(language, from: start - zero, to: end - zero, isLast: isLast)
-            let text = WebVTTSegment.text(cues: cues, mpegTimestamp: mpegTimestamp)
-            let name = TrackSegmenter.segmentName(index, extension: "vtt")
-            do {
-                try AtomicFile.write(text, to: configuration.outputFolder + "/subs/\(language.tag)/" + name)
-            } catch {
-                throw .output(error.description)
-            }
-            let record = SegmentRecord(
-                uri: name, startTime: start, duration: end - start, byteSize: text.utf8.count,
-                programDateTimeMilliseconds: configuration.wallClockOrigin.map {
-                    $0 + (start - zero).converted(to: 1000).value
-                })
-            subtitleRecords[language.tag, default: []].append(record)
-        }
-    }
 }
