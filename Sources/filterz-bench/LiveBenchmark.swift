@@ -109,7 +109,9 @@ enum LiveBenchmark {
         recorder.environment = environment
         let recorderOutput = Pipe()
         recorder.standardOutput = recorderOutput
-        recorder.standardError = FileHandle.nullDevice
+        let recorderErrors = folder.appendingPathComponent("record.stderr")
+        FileManager.default.createFile(atPath: recorderErrors.path, contents: nil)
+        recorder.standardError = try FileHandle(forWritingTo: recorderErrors)
         try recorder.run()
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         let server = Process()
@@ -175,8 +177,11 @@ enum LiveBenchmark {
             }
         }
         let speed = summary.split(separator: "\n").first.flatMap { $0.split(separator: "(").last.map { "(" + $0 } } ?? ""
+        let dropped = (try? String(contentsOf: recorderErrors, encoding: .utf8))?
+            .split(whereSeparator: { $0 == "\n" || $0 == "\r" }).last { $0.contains("dropped") }
+            .map { "; " + $0.replacingOccurrences(of: "filterz record: ", with: "") } ?? ""
         return Run(
-            report: report, renameDelays: renamed, listingDelays: listed, speed: String(speed),
+            report: report, renameDelays: renamed, listingDelays: listed, speed: String(speed) + dropped,
             heldAnswerDelays: heldDelays, heldAnswered: held?.answers.count ?? 0)
     }
 

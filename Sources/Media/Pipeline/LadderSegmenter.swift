@@ -195,7 +195,8 @@ public final class LadderSegmenter {
                 sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
-                partDuration: partDuration)
+                partDuration: partDuration,
+                queueCapacity: partDuration == nil ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
             workers.append(RenditionWorker(setup, events: events))
             if let partDuration {
                 lowLatencyTracks.append(.init(
@@ -210,7 +211,9 @@ public final class LadderSegmenter {
                 timingLogPath: settings.timingLogPath,
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } })
         }
-        converter = ConversionWorker(renditions: workers, renditionQueueCapacity: RenditionWorker.queueCapacity)
+        converter = ConversionWorker(
+            renditions: workers,
+            renditionQueueCapacity: partDuration == nil ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
         if lowLatency != nil {
             let reference = WeakReference(self)
             pump = EventPump(events) { reference.object?.collectEventsOnPump() }

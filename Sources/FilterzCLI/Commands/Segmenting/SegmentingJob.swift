@@ -93,10 +93,10 @@ struct SegmentingJob {
                     // Paced like a camera: a frame is not available before its capture time.
                     let wait = start.addingTimeInterval((input.time - origin).seconds).timeIntervalSinceNow
                     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                    late = wait < -(lowLatency?.partDuration.seconds ?? .infinity)
+                    late = lowLatency != nil && wait < -2 * frameDuration.seconds
                 }
                 if late && index % framesPerPart != 0 {
-                    // Low latency keeps the capture clock: a frame more than a part behind it is not encoded
+                    // Low latency keeps the capture clock: a frame more than two frames behind it is not encoded
                     // (its sound still is); the timestamps of the frames kept stay true, and the first frame of
                     // every part is always kept, so parts keep their lengths.
                     if droppedFrames == 0 {
