@@ -55,7 +55,7 @@ let package = Package(
             name: "filterz-bench",
             dependencies: [
                 "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata",
-                "Photos", "Encryption", "FilterzCLI",
+                "Photos", "Encryption", "FilterzCLI", "FilterzTestSupport",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport

@@ -206,7 +206,7 @@ public struct PlaylistBuilder: Hashable, Sendable {
         return max(1, Int(longest), Int(nominalSegmentDuration.seconds.rounded()))
     }
 
-    private var playlistType: PlaylistType? {
+    var playlistType: PlaylistType? {
         switch mode {
         case .vod: .vod
         case .event: .event
@@ -214,7 +214,7 @@ public struct PlaylistBuilder: Hashable, Sendable {
         }
     }
 
-    private func windowed(_ records: [SegmentRecord]) -> (ArraySlice<SegmentRecord>, Int) {
+    func windowed(_ records: [SegmentRecord]) -> (ArraySlice<SegmentRecord>, Int) {
         guard case .slidingWindow(let count) = mode, records.count > count else { return (records[...], 0) }
         return (records.suffix(max(count, 1)), records.count - max(count, 1))
     }

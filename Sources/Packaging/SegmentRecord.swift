@@ -14,10 +14,12 @@ public struct SegmentRecord: Hashable, Sendable {
     /// Wall-clock time of the first sample, in milliseconds since 1970 (UTC), for
     /// `EXT-X-PROGRAM-DATE-TIME`; nil when not known.
     public var programDateTimeMilliseconds: Int64?
+    /// Its LL-HLS parts, in order (empty when the recording is not low-latency).
+    public var parts: [PartRecord]
 
     public init(
         uri: String, startTime: Timestamp, duration: Timestamp, byteSize: Int, keyframes: [KeyframeRange] = [],
-        programDateTimeMilliseconds: Int64? = nil
+        programDateTimeMilliseconds: Int64? = nil, parts: [PartRecord] = []
     ) {
         self.uri = uri
         self.startTime = startTime
@@ -25,6 +27,7 @@ public struct SegmentRecord: Hashable, Sendable {
         self.byteSize = byteSize
         self.keyframes = keyframes
         self.programDateTimeMilliseconds = programDateTimeMilliseconds
+        self.parts = parts
     }
 
     /// The segment's bit rate in bits per second: all bytes over its duration.

@@ -7,12 +7,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A benchmark whose only input is an optional word after its name.
-func simpleBenchmark(_ name: String, _ abstract: String, variant: String? = nil, _ run: @escaping @Sendable () -> Int32)
-    -> Command
-{
-    let arguments = variant.map { [ArgumentSpec("variant", help: $0, isOptional: true)] } ?? []
-    return Command(CommandSpec(name: name, abstract: abstract, arguments: arguments)) { _, _ in run() }
+/// A benchmark that takes no input.
+func simpleBenchmark(_ name: String, _ abstract: String, _ run: @escaping @Sendable () -> Int32) -> Command {
+    Command(CommandSpec(name: name, abstract: abstract)) { _, _ in run() }
 }
 
 let root = Command(
@@ -27,6 +24,7 @@ let root = Command(
         SimulateBenchmark.command,
         ABRBenchmark.command,
         simpleBenchmark("photo", "filterz photo apply against ImageMagick and vips on a 12 MP photo.", PhotoBenchmark.run),
+        LiveBenchmark.command,
     ])
 
 exit(

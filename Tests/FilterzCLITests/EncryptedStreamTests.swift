@@ -288,7 +288,7 @@ struct EncryptedStreamTests {
         #expect(read.tracks[paths[3]]?.allSatisfy { $0 == nil } == true, "subtitles are clear")
     }
 
-    @Test(.tags(.browser), .enabled(if: HLSJSPlayer.unavailableReason == nil, Comment(rawValue: HLSJSPlayer.unavailableReason ?? "")),
+    @Test(.tags(.browser), .fullRunOnly, .enabled(if: HLSJSPlayer.unavailableReason == nil, Comment(rawValue: HLSJSPlayer.unavailableReason ?? "")),
           arguments: ["ts", "fmp4"])
     func hlsJSPlaysTheEncryptedStreamWithAToken(format: String) async throws {
         let recording = try Self.recording(format)

@@ -54,7 +54,7 @@ public enum HLSJSPlayer {
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
             switchTime: null, levelCount: 0, error: null};
-          const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true});
+          const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true, maxLiveSyncPlaybackRate: lowLatency ? 1.5 : 1});
           hls.on(Hls.Events.FRAG_LOADED, (_, data) => { if (data.part) report.partsLoaded++; else report.fragmentsLoaded++; });
           hls.on(Hls.Events.LEVEL_LOADED, (_, data) => {
             if (data.deliveryDirectives && data.deliveryDirectives.msn !== undefined && data.deliveryDirectives.msn !== null) {

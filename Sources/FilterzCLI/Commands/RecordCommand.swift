@@ -22,12 +22,16 @@ enum RecordCommand {
                     .value("--orientation", placeholder: "landscape|portrait", help: "How the phone is held.", defaultValue: "landscape"),
                     .flag("--live", help: "Publish while recording, paced to real time: EVENT playlists rewritten after every segment."),
                     .value("--window", placeholder: "n", help: "With --live: a sliding window of the last n segments instead of EVENT."),
+                    .flag("--low-latency", help: "With --live: Low-Latency HLS — fMP4 parts, preload hints, blocking reload; 2 s segments unless --segment-duration is given."),
+                    .value("--part-duration", placeholder: "seconds", help: "With --low-latency: part length, 0.2–1.0 s in whole frames dividing the segment.", defaultValue: "1/3 s"),
+                    .value("--timing-log", placeholder: "file", help: "With --low-latency: one JSON line per part (last capture, rename and listing times, ms)."),
                     .value("--seed", placeholder: "n", help: "Seed of the simulated camera scene.", defaultValue: "1"),
                 ],
                 examples: [
                     "filterz record --preset warm-film --duration 20 --fps 30 --size 1280x720 --out out/warm-film",
                     "filterz record --preset noir --segment-duration 2 --format fmp4 --ladder 640x360@730k,320x180@250k --out out/noir",
                     "filterz record --preset dreamy --live --window 5 --duration 600 --out /srv/hls/live",
+                    "filterz record --preset warm-film --live --low-latency --part-duration 0.2 --out /srv/hls/ll",
                 ]),
             action: run)
     }
@@ -57,6 +61,12 @@ enum RecordCommand {
             options.mode = .event
         }
 
+        let lowLatency = try lowLatencySettings(args, options: &options, live: live, fps: fps)
+        if lowLatency != nil, options.encryption != nil {
+            // Parts would need their own EXT-X-KEY bookkeeping in the low-latency playlists: not built yet.
+            throw CLIError.usage("--encrypt does not work with --low-latency yet: record either one or the other")
+        }
+
         let camera = SimulatedCamera(SimulatedCamera.Configuration(
             width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,
             orientation: orientation, seed: UInt64(seed)))
@@ -66,7 +76,7 @@ enum RecordCommand {
             frameDuration: Timestamp(camera.frameDuration.value, timescale: camera.frameDuration.timescale),
             timescale: SimulatedCamera.timescale, audio: LadderSegmenter.AudioFormat(
                 sampleRate: microphone.configuration.sampleRate, channels: microphone.configuration.channelCount),
-            live: live, context: context)
+            live: live, context: context, lowLatency: lowLatency)
         // Frames are filtered side by side, one per core, each on a single thread (drawn by the camera on that
         // thread first), rather than one at a time split across the cores: no hand-overs between row bands
         // (single-threaded filtering costs less CPU per frame), and while one frame waits for the encoders
@@ -89,6 +99,41 @@ enum RecordCommand {
             let last = Int64(((capture.timestamp.seconds + frameSeconds) * rate).rounded())
             let audio = microphone.chunk(startingAt: first, frameCount: Int(last - first)).samples
             return SegmentingJob.Input(frame: filtered, time: time, audio: audio)
+        }
+    }
+
+    /// `--low-latency`, `--part-duration`, `--timing-log`: fMP4, 2 s segments unless asked otherwise, the
+    /// part length checked against the frame rate and the segment.
+    static func lowLatencySettings(
+        _ args: ParsedArguments, options: inout SegmentingOptions, live: Bool, fps: Int
+    ) throws(CLIError) -> LowLatencySettings? {
+        guard args.flag("--low-latency") else {
+            for name in ["--part-duration", "--timing-log"] where args.value(name) != nil {
+                throw .usage("\(name) needs --low-latency")
+            }
+            return nil
+        }
+        guard live else { throw .usage("--low-latency needs --live") }
+        if let format = args.value("--format"), format != ContainerFormat.fragmentedMP4.rawValue {
+            throw .usage("--low-latency writes fMP4 parts; --format \(format) cannot be used with it")
+        }
+        options.container = .fragmentedMP4
+        if args.value("--segment-duration") == nil { options.segmentDuration = 2 }
+        var requested: Double?
+        if let text = args.value("--part-duration") {
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw .usage("--part-duration expects seconds (0.2–1.0), got '\(text)'")
+            }
+            requested = seconds
+        }
+        let frameDuration = Timestamp(1, timescale: Int32(fps))
+        let framesPerSegment = max(1, Int((options.segmentDuration * Double(fps)).rounded()))
+        switch PartDuration.frames(
+            requestedSeconds: requested, frameDuration: frameDuration, framesPerSegment: framesPerSegment)
+        {
+        case .failure(let problem): throw .usage(problem.description)
+        case .success(let frames):
+            return LowLatencySettings(partDuration: frameDuration * Int64(frames), timingLogPath: args.value("--timing-log"))
         }
     }
 }

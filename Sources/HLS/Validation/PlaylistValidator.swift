@@ -34,6 +34,10 @@ public struct PlaylistValidator: Sendable {
         CanSkipUntilAtLeastSixTargetDurations(),
         HoldBackAtLeastThreeTargetDurations(),
         PartHoldBackAtLeastTwoPartTargets(),
+        PartDurationsAtLeast85PercentOfPartTarget(),
+        PreloadHintOncePerType(),
+        PreloadHintNamesTheNextPart(),
+        BlockingReloadWithParts(),
         // Multivariant playlists.
         RenditionGroupsDefined(),
         RenditionNamesUniqueInGroup(),

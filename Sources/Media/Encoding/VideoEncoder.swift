@@ -21,6 +21,9 @@ final class VideoEncoder {
         var preset: String = LadderSegmenter.Configuration.defaultX264Preset
         /// Encoder threads (0 = libx264's choice).
         var threads: Int = 0
+        /// libx264's zero-latency tune: no B-frames, no look-ahead, so each frame's packet comes out as soon
+        /// as the frame went in (for LL-HLS parts).
+        var zeroLatency: Bool = false
     }
 
     let settings: Settings
@@ -51,12 +54,19 @@ final class VideoEncoder {
         if settings.globalHeader {
             context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
-        try codec.open(options: [
+        var options = [
             "preset": settings.preset,
             "profile": "high",
             "forced-idr": "1",
             "x264-params": "scenecut=0:open-gop=0:keyint=\(settings.keyframeInterval):min-keyint=\(settings.keyframeInterval)",
-        ])
+        ]
+        if settings.zeroLatency { options["tune"] = "zerolatency" }
+        try codec.open(options: options)
+    }
+
+    /// One frame period in the encoder's time base.
+    private var frameTicks: Int64 {
+        Int64(settings.timescale) * Int64(settings.frameRate.denominator) / Int64(max(settings.frameRate.numerator, 1))
     }
 
     /// The time base of every timestamp going in and coming out.
@@ -87,9 +97,11 @@ final class VideoEncoder {
         while try codec.receivePacket(into: packet) == .produced {
             defer { packet.unreference() }
             let pts = packet.presentationTime ?? 0
+            // libx264 leaves the duration out; every frame lasts one frame period.
+            let duration = packet.duration > 0 ? packet.duration : frameTicks
             try emit(EncodedPacket(
                 bytes: packet.bytes, presentationTime: pts, decodingTime: packet.decodingTime ?? pts,
-                duration: packet.duration, isKeyframe: packet.isKeyframe))
+                duration: duration, isKeyframe: packet.isKeyframe))
         }
     }
 }

@@ -30,6 +30,8 @@ final class SegmentMuxer {
     private var keyframes: [KeyframeRange] = []
     private var keyframePacketSizes: [Int] = []
     private var isInSegment = false
+    /// The parts of the segment in progress already handed out by `endPart()`.
+    private var partBytes: [UInt8] = []
 
     /// A muxer for the stream `encoder` produces (opened, with its parameters final).
     init(container: ContainerFormat, encoder: CodecContext) throws(FFmpegError) {
@@ -61,6 +63,7 @@ final class SegmentMuxer {
         try output.beginBuffer()
         keyframes = []
         keyframePacketSizes = []
+        partBytes = []
         isInSegment = true
         if container == .mpegTS {
             // PAT and PMT again at the start of every segment, so each can be decoded on its own.
@@ -93,12 +96,24 @@ final class SegmentMuxer {
         }
     }
 
+    /// Flushes the samples written since the last part as one fragment (fMP4: `moof` + `mdat`) and returns
+    /// its bytes, an LL-HLS part; the segment stays open and its bytes will be the concatenation of its parts.
+    func endPart() throws(FFmpegError) -> [UInt8] {
+        guard isInSegment else { return [] }
+        try output.flush()
+        let bytes = try output.endBuffer()
+        try output.beginBuffer()
+        partBytes += bytes
+        return bytes
+    }
+
     /// Flushes and returns the segment's bytes with the byte ranges of its keyframes.
     func endSegment() throws(FFmpegError) -> Segment {
         guard isInSegment else { return Segment(bytes: [], keyframes: []) }
         isInSegment = false
         try output.flush()
-        let bytes = try output.endBuffer()
+        let bytes = partBytes + (try output.endBuffer())
+        partBytes = []
         if container == .fragmentedMP4 {
             // Fragments are written at the flush: the first sample of the fragment is the keyframe;
             // its range runs from the start of the file (moof) to the end of that sample in mdat.

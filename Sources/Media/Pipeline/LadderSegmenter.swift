@@ -1,5 +1,6 @@
-import Packaging
+import Foundation
 import HLS
+import Packaging
 import Platform
 
 /// Turns filtered source pictures (and microphone audio) into a complete HLS ladder on disk: one
@@ -53,13 +54,16 @@ public final class LadderSegmenter {
         /// segments are encrypted in their writer threads, subtitles stay clear.
         public var encryption: SegmentEncryption?
         public var encryptSegment: SegmentEncryptor?
+        /// LL-HLS parts (fMP4 only, live only), or nil for whole segments.
+        public var lowLatency: LowLatencySettings?
 
         public init(
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
             wallClockOrigin: Int64? = nil, x264Preset: String = Configuration.defaultX264Preset, encoderThreads: Int = 1,
-            encryption: SegmentEncryption? = nil, encryptSegment: SegmentEncryptor? = nil
+            encryption: SegmentEncryption? = nil, encryptSegment: SegmentEncryptor? = nil,
+            lowLatency: LowLatencySettings? = nil
         ) {
             self.encryption = encryption
             self.encryptSegment = encryptSegment
@@ -77,6 +81,7 @@ public final class LadderSegmenter {
             self.wallClockOrigin = wallClockOrigin
             self.x264Preset = x264Preset
             self.encoderThreads = encoderThreads
+            self.lowLatency = lowLatency
         }
 
         /// Whole frames per segment (at least one).
@@ -119,14 +124,18 @@ public final class LadderSegmenter {
     private var audio: (encoder: AudioEncoder, segmenter: TrackSegmenter)?
     private var records: [TrackID: [SegmentRecord]] = [:]
     private var codecs: [TrackID: String] = [:]
-    private var subtitleRecords: [String: [SegmentRecord]] = [:]
-    private var subtitleSegmentStart: (index: Int, time: Timestamp)?
-    private var firstVideoTime: Timestamp?
-    private var publishedCount = 0
+    var subtitleRecords: [String: [SegmentRecord]] = [:]
+    var subtitleSegmentStart: (index: Int, time: Timestamp)?
+    var firstVideoTime: Timestamp?
+    var publishedCount = 0
     /// Segments below this index were deleted after leaving a sliding window (`SegmentRetention`).
-    private var deletedCount = 0
+    var deletedCount = 0
     private var failure: String?
-    private var isClosed = false
+    var isClosed = false
+    private var lowLatency: LowLatencyPublisher?
+    /// With parts: publishes as soon as a track reports (state shared with the feeding thread under `lock`).
+    private var pump: EventPump?
+    private let lock = NSRecursiveLock()
 
     public init(_ configuration: Configuration) throws(SegmenterError) {
         guard !configuration.ladder.renditions.isEmpty else { throw .configuration("the ladder has no renditions") }
@@ -153,18 +162,34 @@ public final class LadderSegmenter {
             throw .output(error.description)
         }
         let origin = configuration.wallClockOrigin
+        let partDuration = configuration.lowLatency?.partDuration
+        if partDuration != nil && (configuration.container != .fragmentedMP4 || configuration.mode == .vod) {
+            throw .configuration("low-latency parts need a live fMP4 recording")
+        }
+        var lowLatencyTracks: [LowLatencyPublisher.Track] = []
         if let format = configuration.audio {
             do {
                 let encoder = try AudioEncoder(sampleRate: format.sampleRate, channels: format.channels)
                 let muxer = try SegmentMuxer(container: configuration.container, encoder: encoder.codec)
                 let events = self.events
                 let segmenter = try TrackSegmenter(
-                    track: .audio, muxer: muxer, targetDuration: exactSegment, gridOrigin: .zero,
+                    track: .audio, muxer: muxer, targetDuration: exactSegment,
+                    // With parts the grid starts at the first (primed) packet, so every part stays within
+                    // one AAC frame of the part duration.
+                    gridOrigin: partDuration == nil ? .zero : nil,
                     folder: root + "/audio", timeBase: (1, Int32(format.sampleRate)),
                     muxOffset: Self.muxOffset.converted(to: Int32(format.sampleRate)).value,
                     programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
-                    encryptSegment: configuration.encryptSegment, report: { events.post($0) })
+                    encryptSegment: configuration.encryptSegment,
+                    partCutter: partDuration.map { PartCutter(partDuration: $0) },
+                    report: { events.post($0) })
                 audio = (encoder, segmenter)
+                if let partDuration {
+                    // AAC frames do not fall on the part grid: a part may run up to one frame past it.
+                    lowLatencyTracks.append(.init(
+                        id: .audio, playlistURI: "audio/index.m3u8", name: "audio",
+                        partTarget: partDuration + Timestamp(Int64(encoder.frameSize), timescale: Int32(format.sampleRate))))
+                }
                 codecs[.audio] = CodecString.aacLowComplexity
             } catch let error as FFmpegError {
                 throw .libav(error)
@@ -179,16 +204,36 @@ public final class LadderSegmenter {
                 timescale: configuration.videoTimescale, bitsPerSecond: rung.bitsPerSecond,
                 keyframeInterval: configuration.framesPerSegment,
                 globalHeader: configuration.container == .fragmentedMP4, preset: configuration.x264Preset,
-                threads: configuration.encoderThreads)
+                threads: configuration.encoderThreads, zeroLatency: partDuration != nil)
             let setup = RenditionWorker.Setup(
                 index: index, rung: rung, sourceWidth: configuration.sourceWidth,
                 sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
-                encryptSegment: configuration.encryptSegment)
+                encryptSegment: configuration.encryptSegment,
+                partDuration: partDuration,
+                queueCapacity: partDuration == nil ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
             workers.append(RenditionWorker(setup, events: events))
+            if let partDuration {
+                lowLatencyTracks.append(.init(
+                    id: .video(index), playlistURI: rung.name + "/index.m3u8", name: rung.name, partTarget: partDuration))
+            }
         }
-        converter = ConversionWorker(renditions: workers, renditionQueueCapacity: RenditionWorker.queueCapacity)
+        if let settings = configuration.lowLatency {
+            lowLatency = try LowLatencyPublisher(
+                tracks: lowLatencyTracks,
+                partsPerSegment: max(1, Int((exactSegment.seconds / settings.partDuration.seconds).rounded())),
+                segmentExtension: configuration.container.segmentExtension, root: root,
+                timingLogPath: settings.timingLogPath,
+                programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } })
+        }
+        converter = ConversionWorker(
+            renditions: workers,
+            renditionQueueCapacity: partDuration == nil ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
+        if lowLatency != nil {
+            let reference = WeakReference(self)
+            pump = EventPump(events) { reference.object?.collectEventsOnPump() }
+        }
     }
 
     deinit {
@@ -203,14 +248,26 @@ public final class LadderSegmenter {
 
     /// Adds one filtered source picture (RGBA at the source size) at presentation time `time`.
     func append(_ picture: Picture, at time: Timestamp) throws(SegmenterError) {
-        try checkHealth()
-        if firstVideoTime == nil { firstVideoTime = time }
+        lock.lock()
+        do {
+            try checkHealth()
+            if firstVideoTime == nil { firstVideoTime = time }
+        } catch {
+            lock.unlock()
+            throw error
+        }
         var startsSegment = false
         if case .startSegment(let index) = frameCutter.handle(presentationTime: time, isKeyframe: true) {
             startsSegment = true
-            try closeSubtitleSegment(endingAt: time)
+            do {
+                try closeSubtitleSegment(endingAt: time)
+            } catch {
+                lock.unlock()
+                throw error
+            }
             subtitleSegmentStart = (index, time)
         }
+        lock.unlock()
         let ticks = time.converted(to: configuration.videoTimescale).value
         converter?.submit(.picture(picture, time: ticks, startsSegment: startsSegment))
         try collectEvents()
@@ -231,8 +288,13 @@ public final class LadderSegmenter {
     /// Ends the recording at `endTime` (the end of the last frame): flushes every encoder, writes the last
     /// segments and the final playlists (with EXT-X-ENDLIST).
     public func finish(endTime: Timestamp) throws(SegmenterError) -> Summary {
-        guard !isClosed else { throw .configuration("the segmenter was already closed") }
+        lock.lock()
+        guard !isClosed else {
+            lock.unlock()
+            throw .configuration("the segmenter was already closed")
+        }
         isClosed = true
+        lock.unlock()
         let ticks = endTime.converted(to: configuration.videoTimescale).value
         converter?.submit(.finish(endTime: ticks))
         var audioError: SegmenterError?
@@ -248,6 +310,7 @@ public final class LadderSegmenter {
         }
         converter?.join()
         for worker in workers { worker.join() }
+        pump?.stop()
         try closeSubtitleSegment(endingAt: endTime)
         try collectEvents()
         if let failure { throw .rendition(failure) }
@@ -264,11 +327,27 @@ public final class LadderSegmenter {
     /// Stops the workers without writing final playlists (after a failure). Files already written stay;
     /// no master playlist claims the presentation is complete.
     public func abandon() {
-        guard !isClosed else { return }
+        lock.lock()
+        let wasClosed = isClosed
         isClosed = true
+        lock.unlock()
+        guard !wasClosed else { return }
         converter?.submit(.finish(endTime: 0))
         converter?.join()
         for worker in workers { worker.join() }
+        pump?.stop()
+    }
+
+    /// The pump thread's turn: what the tracks reported, published (a failure is kept for the feeding thread).
+    private func collectEventsOnPump() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed, failure == nil else { return }
+        do {
+            try collectEvents()
+        } catch {
+            if failure == nil { failure = error.description }
+        }
     }
 
     // MARK: Events and publishing
@@ -279,6 +358,8 @@ public final class LadderSegmenter {
     }
 
     private func collectEvents() throws(SegmenterError) {
+        lock.lock()
+        defer { lock.unlock() }
         for event in events.takeAll() {
             switch event {
             case .codecs(let track, let string): codecs[track] = string
@@ -286,6 +367,8 @@ public final class LadderSegmenter {
                 var list = records[track, default: []]
                 if list.count == index { list.append(record) } else if index < list.count { list[index] = record }
                 records[track] = list
+            case .part(let track, let index, let part, let record, let timing):
+                lowLatency?.add(track: track, segment: index, part: part, record, timing)
             case .finished: break
             case .failed(_, let message): if failure == nil { failure = message }
             }
@@ -294,6 +377,8 @@ public final class LadderSegmenter {
         if configuration.mode != .vod {
             let count = completeSegmentCount
             if count > publishedCount { try publish(count: count, finished: false) }
+            try lowLatency?.publish(
+                records: records, builder: builder, initSegmentURI: TrackSegmenter.initSegmentName, finished: false)
         }
     }
 
@@ -338,14 +423,20 @@ public final class LadderSegmenter {
         func media(_ segments: [SegmentRecord]) -> Playlist {
             .media(builder.mediaPlaylist(segments, initSegmentURI: initURI, isFinished: finished, encryption: keys))
         }
+        if let lowLatency {
+            try lowLatency.publish(records: records, builder: builder, initSegmentURI: initURI, finished: finished)
+        }
+        let wholeSegments = lowLatency == nil
         do {
             for video in presentation.videos {
-                try AtomicFile.write(PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
+                if wholeSegments {
+                    try AtomicFile.write(PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
+                }
                 let iFrames = builder.iFramePlaylist(
                     video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
                 try AtomicFile.write(PlaylistBuilder.text(of: .media(iFrames)), to: root + "/" + video.iFramePlaylistURI)
             }
-            if let audio = presentation.audio {
+            if let audio = presentation.audio, wholeSegments {
                 try AtomicFile.write(PlaylistBuilder.text(of: media(audio.segments)), to: root + "/" + audio.playlistURI)
             }
             for subtitle in presentation.subtitles {
@@ -363,53 +454,4 @@ public final class LadderSegmenter {
         deleteExpiredSegments(presentation)
     }
 
-    /// Deletes the segment files of every track that left the sliding window longer ago than a player
-    /// may still need them (`SegmentRetention`); the playlists just written no longer name them.
-    private func deleteExpiredSegments(_ presentation: Presentation) {
-        let expired = SegmentRetention(mode: configuration.mode).deletableSegments(publishedCount: publishedCount)
-        guard expired.upperBound > deletedCount else { return }
-        let indices = deletedCount..<expired.upperBound
-        let root = configuration.outputFolder + "/"
-        var tracks: [(folder: String, segments: [SegmentRecord])] = presentation.videos.map {
-            (root + Self.folder(of: $0.playlistURI), $0.segments)
-        }
-        if let audio = presentation.audio { tracks.append((root + Self.folder(of: audio.playlistURI), audio.segments)) }
-        tracks += presentation.subtitles.map { (root + Self.folder(of: $0.playlistURI), $0.segments) }
-        for (folder, segments) in tracks {
-            for index in indices where index < segments.count { AtomicFile.remove(folder + segments[index].uri) }
-        }
-        deletedCount = expired.upperBound
-    }
-
-    /// `720p/` for `720p/index.m3u8`: where a playlist's segments live, relative to the output folder.
-    private static func folder(of playlistURI: String) -> String {
-        playlistURI.lastIndex(of: "/").map { String(playlistURI[...$0]) } ?? ""
-    }
-
-    // MARK: Subtitles
-
-    /// Writes the WebVTT segment (every language) that started at the last cut and ends at `end`.
-    private func closeSubtitleSegment(endingAt end: Timestamp) throws(SegmenterError) {
-        guard let captions = configuration.captions, let (index, start) = subtitleSegmentStart else { return }
-        subtitleSegmentStart = nil
-        let isLast = isClosed
-        let zero = firstVideoTime ?? .zero
-        let mpegTimestamp = (zero + Self.muxOffset).converted(to: 90_000).value
-        for language in RecordingCaptions.languages {
-            let cues = captions.cues(language, from: start - zero, to: end - zero, isLast: isLast)
-            let text = WebVTTSegment.text(cues: cues, mpegTimestamp: mpegTimestamp)
-            let name = TrackSegmenter.segmentName(index, extension: "vtt")
-            do {
-                try AtomicFile.write(text, to: configuration.outputFolder + "/subs/\(language.tag)/" + name)
-            } catch {
-                throw .output(error.description)
-            }
-            let record = SegmentRecord(
-                uri: name, startTime: start, duration: end - start, byteSize: text.utf8.count,
-                programDateTimeMilliseconds: configuration.wallClockOrigin.map {
-                    $0 + (start - zero).converted(to: 1000).value
-                })
-            subtitleRecords[language.tag, default: []].append(record)
-        }
-    }
 }

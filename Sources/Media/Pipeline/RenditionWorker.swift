@@ -30,6 +30,10 @@ final class RenditionWorker: Sendable {
         var wallClockOrigin: Int64?
         /// Encrypts each finished segment (index, bytes) before it is written; nil leaves segments clear.
         var encryptSegment: SegmentEncryptor?
+        /// LL-HLS part length, or nil for whole segments only.
+        var partDuration: Timestamp?
+        /// Pictures that may wait for this encoder (`queueCapacity`, or fewer when latency matters).
+        var queueCapacity: Int = RenditionWorker.queueCapacity
     }
 
     private let queue: WorkQueue<Work>
@@ -39,9 +43,11 @@ final class RenditionWorker: Sendable {
     /// the filter and the other renditions go on instead of leaving a core idle (8 YUV pictures at 720p are
     /// 11 MB, shared by every rendition).
     static let queueCapacity = 8
+    /// With LL-HLS parts: a picture waiting in the queue is latency, so at most a tenth of a second's worth.
+    static let lowLatencyQueueCapacity = 3
 
     init(_ setup: Setup, events: Mailbox<TrackEvent>) {
-        queue = WorkQueue(capacity: Self.queueCapacity)
+        queue = WorkQueue(capacity: setup.queueCapacity)
         let queue = self.queue, done = self.done
         let thread = Thread {
             Self.run(setup, queue: queue, events: events)
@@ -116,6 +122,7 @@ final class RenditionWorker: Sendable {
                 folder: setup.folder, timeBase: (timeBase.num, timeBase.den), muxOffset: setup.muxOffset,
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
                 encryptSegment: setup.encryptSegment,
+                partCutter: setup.partDuration.map { PartCutter(partDuration: $0) },
                 report: { events.post($0) })
         }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Packaging
 import Platform
 
@@ -6,7 +7,9 @@ import Platform
 public typealias SegmentEncryptor = @Sendable (_ segmentIndex: Int, _ plaintext: [UInt8]) throws -> [UInt8]
 
 /// Cuts one encoded stream into segment files: feeds packets through a `SegmentCutter`, muxes them with
-/// a `SegmentMuxer`, writes each finished segment atomically and reports a `SegmentRecord`.
+/// a `SegmentMuxer`, writes each finished segment atomically and reports a `SegmentRecord`. With a
+/// `PartCutter` (LL-HLS) it also writes each part — one fragment — as soon as its last packet is muxed, and
+/// reports a `PartRecord`; the segment file is then the concatenation of its parts.
 /// Runs on the thread that owns the encoder; confined there.
 final class TrackSegmenter {
     let track: TrackID
@@ -25,13 +28,20 @@ final class TrackSegmenter {
     private var currentStart: Timestamp = .zero
     private var lastPacketEnd: Timestamp?
     private var firstKeyframeBytes: [UInt8]?
+    private var partCutter: PartCutter?
+    /// The part in progress: its start and whether it begins with a keyframe (nil between parts).
+    private var partStart: (time: Timestamp, independent: Bool)?
+    private var partsOfSegment: [PartRecord] = []
+    private var lastPacketTime: Timestamp = .zero
 
     init(
         track: TrackID, muxer: SegmentMuxer, targetDuration: Timestamp, gridOrigin: Timestamp?, folder: String,
         timeBase: (num: Int32, den: Int32), muxOffset: Int64, programDateTime: @escaping (Timestamp) -> Int64?,
-        encryptSegment: SegmentEncryptor? = nil, report: @escaping (TrackEvent) -> Void
+        encryptSegment: SegmentEncryptor? = nil, partCutter: PartCutter? = nil,
+        report: @escaping (TrackEvent) -> Void
     ) throws {
         self.encryptSegment = encryptSegment
+        self.partCutter = partCutter
         self.track = track
         self.muxer = muxer
         self.cutter = SegmentCutter(targetDuration: targetDuration, gridOrigin: gridOrigin)
@@ -43,7 +53,7 @@ final class TrackSegmenter {
         self.report = report
         let initSegment = try muxer.start()
         if muxer.container == .fragmentedMP4 {
-            try AtomicFile.write(initSegment, to: folder + "/" + Self.initSegmentName)
+            try store(initSegment, as: Self.initSegmentName)
         }
     }
 
@@ -64,10 +74,19 @@ final class TrackSegmenter {
         if packet.isKeyframe && firstKeyframeBytes == nil { firstKeyframeBytes = packet.bytes }
         let pts = time(packet.presentationTime)
         if case .startSegment(let index) = cutter.handle(presentationTime: pts, isKeyframe: packet.isKeyframe) {
+            try closePart(endingAt: pts)
             try closeSegment(endingAt: pts)
             try muxer.beginSegment()
+            // Parts are laid out from each segment's first packet, so none straddles a segment boundary.
+            partCutter = partCutter.map { PartCutter(partDuration: $0.partDuration, gridOrigin: pts) }
             currentIndex = index
             currentStart = pts
+            partsOfSegment = []
+        }
+        if partStart != nil, partCutter?.packetStarts(at: pts) == true { try closePart(endingAt: pts) }
+        if partCutter != nil && partStart == nil {
+            partCutter?.begin(at: pts)
+            partStart = (pts, packet.isKeyframe)
         }
         var shifted = packet
         shifted.presentationTime += muxOffset
@@ -75,10 +94,13 @@ final class TrackSegmenter {
         try muxer.write(shifted, recordedTime: pts)
         let end = pts + time(packet.duration)
         if lastPacketEnd.map({ end > $0 }) ?? true { lastPacketEnd = end }
+        lastPacketTime = pts
+        if partCutter?.packetEnded(at: end) == true { try closePart(endingAt: end) }
     }
 
     /// Closes the last segment at `endTime` (or at the end of the last packet) and the container.
     func finish(endTime: Timestamp?) throws {
+        try closePart(endingAt: endTime ?? lastPacketEnd ?? currentStart)
         try closeSegment(endingAt: endTime ?? lastPacketEnd ?? currentStart)
         try muxer.finish()
         report(.finished(track))
@@ -97,10 +119,35 @@ final class TrackSegmenter {
             }
         }
         let name = Self.segmentName(index, extension: extensionName)
-        try AtomicFile.write(segment.bytes, to: folder + "/" + name)
+        try store(segment.bytes, as: name)
         let record = SegmentRecord(
             uri: name, startTime: currentStart, duration: end - currentStart, byteSize: segment.bytes.count,
-            keyframes: segment.keyframes, programDateTimeMilliseconds: programDateTime(currentStart))
+            keyframes: segment.keyframes, programDateTimeMilliseconds: programDateTime(currentStart),
+            parts: partsOfSegment)
         report(.segment(track, index: index, record))
+    }
+
+    /// Writes the part in progress (if any) as one fragment and reports it.
+    private func closePart(endingAt end: Timestamp) throws {
+        guard let index = currentIndex, let start = partStart else { return }
+        partStart = nil
+        let bytes = try muxer.endPart()
+        let number = partsOfSegment.count
+        let name = PartRecord.name(segment: index, part: number, extension: extensionName)
+        try store(bytes, as: name)
+        let renamed = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let record = PartRecord(
+            uri: name, startTime: start.time, duration: end - start.time, isIndependent: start.independent,
+            byteSize: bytes.count)
+        partsOfSegment.append(record)
+        report(.part(
+            track, index: index, part: number, record,
+            PartTiming(lastSampleTime: lastPacketTime, renamedAtMilliseconds: renamed)))
+    }
+
+    /// The one place where the bytes of an init segment, segment or part reach the disk: written to a
+    /// temporary name in `folder` and renamed into place, so a reader never sees half a file.
+    private func store(_ bytes: [UInt8], as name: String) throws {
+        try AtomicFile.write(bytes, to: folder + "/" + name)
     }
 }

@@ -65,6 +65,21 @@ final class Mailbox<Element: Sendable>: @unchecked Sendable {
         return taken
     }
 
+    /// True when nothing is waiting to be taken.
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.isEmpty
+    }
+
+    /// Waits until something was posted (without taking it) or `timeoutSeconds` passed.
+    func waitUntilNotEmpty(timeoutSeconds: Double) {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while items.isEmpty && condition.wait(until: deadline) {}
+    }
+
     /// Waits until something was posted, then takes everything.
     func waitAndTakeAll() -> [Element] {
         condition.lock()

@@ -26,6 +26,8 @@ struct SegmentingJob {
     var audio: LadderSegmenter.AudioFormat?
     var live: Bool
     var context: CommandContext
+    /// LL-HLS parts (`record --live --low-latency`), or nil.
+    var lowLatency: LowLatencySettings? = nil
 
     /// Which frame becomes the poster: one second in (or the last frame of a shorter input).
     var posterFrameIndex: Int { max(0, Int((1 / frameDuration.seconds).rounded())) }
@@ -68,7 +70,8 @@ struct SegmentingJob {
             container: options.container, mode: options.mode, audio: audio,
             captions: RecordingCaptions(presetName: options.preset.name),
             wallClockOrigin: options.mode == .vod ? nil : Int64(start.timeIntervalSince1970 * 1000),
-            x264Preset: options.x264Preset, encryption: keys?.plan, encryptSegment: keys?.encryptor)
+            x264Preset: options.x264Preset, encryption: keys?.plan, encryptSegment: keys?.encryptor,
+            lowLatency: lowLatency)
         let segmenter: LadderSegmenter
         do {
             segmenter = try LadderSegmenter(configuration)
@@ -83,6 +86,9 @@ struct SegmentingJob {
         var firstTime: Timestamp?
         var wrotePoster = false
         var stopAt: Timestamp?
+        var late = false
+        let framesPerPart = max(1, Int(((lowLatency?.partDuration.seconds ?? 1) / frameDuration.seconds).rounded()))
+        var droppedFrames = 0
         let framesPerSegment = configuration.framesPerSegment
         do {
             while let input = try next(index) {
@@ -93,8 +99,19 @@ struct SegmentingJob {
                     // Paced like a camera: a frame is not available before its capture time.
                     let wait = start.addingTimeInterval((input.time - origin).seconds).timeIntervalSinceNow
                     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                    late = lowLatency != nil && wait < -2 * frameDuration.seconds
                 }
-                try segmenter.append(input.frame, at: input.time)
+                if late && index % framesPerPart != 0 {
+                    // Low latency keeps the capture clock: a frame more than two frames behind it is not encoded
+                    // (its sound still is); the timestamps of the frames kept stay true, and the first frame of
+                    // every part is always kept, so parts keep their lengths.
+                    if droppedFrames == 0 {
+                        context.stderr.line("filterz record: encoding is behind real time; frames are dropped to keep the latency bounded")
+                    }
+                    droppedFrames += 1
+                } else {
+                    try segmenter.append(input.frame, at: input.time)
+                }
                 try segmenter.append(audio: input.audio)
                 if !wrotePoster && index >= posterFrameIndex {
                     try writePoster(input.frame, into: folder)
@@ -154,6 +171,12 @@ struct SegmentingJob {
         committed = true
         summary.masterPlaylistPath = options.outputFolder + "/master.m3u8"
         SegmentingSummary.print(summary, ladder: ladder, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stdout)
+        if droppedFrames > 0 {
+            let kept = Double(index - droppedFrames) / Double(max(index, 1)) / frameDuration.seconds
+            context.stderr.line(
+                "filterz record: dropped \(droppedFrames) of \(index) frames to keep real time "
+                    + "(\(ProgressLine.format(kept, 1)) fps achieved)")
+        }
         return ExitCode.success
     }
 

@@ -1,0 +1,56 @@
+import FilterzTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// hls.js (not ours) in headless Chromium plays a live low-latency recording that `filterz serve` serves while
+/// `filterz record --live --low-latency` writes it: it loads parts, makes blocking playlist reloads, and keeps
+/// playing across a quality switch.
+@Suite(
+    .serialized, .tags(.browser), .fullRunOnly,
+    .enabled(if: HLSJSPlayer.unavailableReason == nil && LiveRecording.binary != nil,
+             Comment(rawValue: HLSJSPlayer.unavailableReason ?? "needs the built filterz binary")))
+struct LowLatencyBrowserTests {
+    @Test func hlsJSPlaysPartsWithBlockingReloadsAcrossAQualitySwitch() async throws {
+        let temporary = try TemporaryFolder(prefix: "filterz-ll-browser")
+        let video = temporary.url.appendingPathComponent("live")
+        // Small and neutral: the debug build has to keep up with real time.
+        let recorder = try FilterzChild(
+            ["record", "--preset", "neutral", "--size", "320x180", "--ladder", "320x180@300k,160x90@120k", "--live",
+             "--low-latency", "--duration", "60", "--out", video.path],
+            logs: temporary.url)
+        defer { recorder.signal(SIGKILL) }
+        let server = try FilterzChild(["serve", temporary.url.path, "--port", "0", "--quiet"], logs: temporary.url)
+        defer { server.signal(SIGKILL) }
+        #expect(recorder.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60))
+        let deadline = Date().addingTimeInterval(20)
+        while server.stdout.isEmpty && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        let base = try #require(server.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http") })
+        let root = base.hasSuffix("/") ? String(base) : base + "/"
+
+        let browser = try await HeadlessChromium.start()
+        let report: HLSJSPlayer.Report
+        do {
+            try await browser.open(root)
+            report = try await HLSJSPlayer.play(
+                root + "live/master.m3u8", in: browser, seconds: 16, lowLatency: true, switchAt: 8)
+            await browser.quit()
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        #expect(report.error == nil, "\(report.error ?? "")")
+        #expect(report.levelCount == 2)
+        #expect(report.partsLoaded > 0, "hls.js loaded no parts")
+        #expect(report.blockingRequests > 0, "hls.js made no blocking reload")
+        let switchTime = try #require(report.switchTime, "no quality switch was asked for")
+        #expect(!report.levelsSwitched.isEmpty)
+        #expect(report.endTime > switchTime + 1, "playback stopped at \(report.endTime) after the switch at \(switchTime)")
+        #expect(!report.latencies.isEmpty, "no program date time while playing")
+        print("hls.js: latency median \(report.latencies.sorted()[report.latencies.count / 2]) s, parts \(report.partsLoaded), "
+              + "blocking reloads \(report.blockingRequests), stalls \(report.stalls), levels \(report.levelsSwitched)")
+    }
+}
