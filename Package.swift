@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["HLS", "Playback"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
         .target(name: "PhotoMetadata"),
+        // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
+        .target(name: "StreamAudit", dependencies: ["HLS"]),
 
         // C libraries (Debian -dev packages, found through pkg-config).
         .systemLibrary(
@@ -34,20 +36,23 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Adapters: the only modules that touch C.
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "CFFmpeg", "CLinux"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
 
         // Command line.
         .target(
             name: "FilterzCLI",
-            dependencies: ["HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos"]),
+            dependencies: [
+                "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server", "PhotoMetadata",
+                "Photos",
+            ]),
         .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
-                "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata", "Photos",
-                "FilterzCLI",
+                "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server", "PhotoMetadata",
+                "Photos", "FilterzCLI",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "StreamAuditTests", dependencies: ["StreamAudit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
@@ -69,7 +75,7 @@ let package = Package(
             dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
         .testTarget(
             name: "FilterzCLITests",
-            dependencies: ["FilterzCLI", "HLS", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport"]),
+            dependencies: ["FilterzCLI", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

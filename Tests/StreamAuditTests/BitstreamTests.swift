@@ -1,0 +1,50 @@
+import Testing
+
+@testable import StreamAudit
+
+/// The bitstream readers on parameter sets and access units as encoders write them.
+struct BitstreamTests {
+    /// The SPS libx264 writes for 320x180 High@1.3 (12 macroblock rows, 12 lines cropped), with VUI timing.
+    static let highProfileSPS: [UInt8] = [
+        0x67, 0x64, 0x00, 0x0D, 0xAC, 0xD9, 0x41, 0x41, 0x9F, 0x9F, 0x01, 0x6A, 0x02, 0x02, 0x02, 0x80, 0x00, 0x00,
+        0x03, 0x00, 0x80, 0x01, 0x5F, 0x90, 0x07, 0x8A, 0x14, 0xCB,
+    ]
+
+    @Test func anH264SPSGivesProfileLevelAndTheCroppedSize() throws {
+        let parameters = try #require(H264SequenceParameters.parse(Self.highProfileSPS))
+        #expect(parameters.codecString == "avc1.64000d")
+        #expect(parameters.width == 320 && parameters.height == 180)
+        #expect(parameters.framesPerSecond == 30)
+    }
+
+    @Test func aTruncatedSPSIsRefusedNotTrapped() {
+        for length in 0..<8 { #expect(H264SequenceParameters.parse(Self.highProfileSPS.prefix(length)) == nil) }
+    }
+
+    @Test func annexBAccessUnitsAreSplitAtStartCodes() {
+        let unit: [UInt8] = [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 1] + Self.highProfileSPS + [0, 0, 1, 0x65, 0x88, 0x84]
+        let summary = unit.withUnsafeBytes { NALUnitScanner.summary($0, framing: .annexB, codec: .h264) }
+        #expect(summary.types == [9, 7, 5])
+        #expect(summary.isIDR(.h264))
+        #expect(summary.sequenceParameterSets == [Self.highProfileSPS])
+    }
+
+    @Test func aRecoveryPointFrameIsNotAnIDR() {
+        let unit: [UInt8] = [0, 0, 0, 1, 0x06, 0x06, 0x01, 0x80, 0, 0, 1, 0x41, 0x9A]  // SEI + non-IDR slice
+        let summary = unit.withUnsafeBytes { NALUnitScanner.summary($0, framing: .annexB, codec: .h264) }
+        #expect(summary.types == [6, 1] && !summary.isIDR(.h264))
+    }
+
+    @Test func lengthPrefixedUnitsAreReadByTheirLengths() {
+        let unit: [UInt8] = [0, 0, 0, 2, 0x65, 0x88, 0, 0, 0, 1, 0x06]
+        let summary = unit.withUnsafeBytes { NALUnitScanner.summary($0, framing: .lengthPrefixed(bytes: 4), codec: .h264) }
+        #expect(summary.types == [5, 6])
+    }
+
+    @Test func aacObjectTypeComesFromADTSAndFromTheAudioSpecificConfig() {
+        let adts: [UInt8] = [0xFF, 0xF1, 0x4C, 0x80, 0x2E, 0x7F, 0xFC]
+        #expect(adts.withUnsafeBytes { AACConfiguration.objectType(adtsFrame: $0) } == 2)
+        #expect(AACConfiguration.objectType(audioSpecificConfig: [0x11, 0x90]) == 2)
+        #expect(AACConfiguration.objectType(audioSpecificConfig: [0x2B, 0x92]) == 5)
+    }
+}
