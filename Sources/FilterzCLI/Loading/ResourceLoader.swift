@@ -40,6 +40,34 @@ struct ResourceLoader: Sendable {
         return try readFile(location)
     }
 
+    /// The bytes of `location` (a file path or an http(s) URL), only `range` of them when given (an HTTP
+    /// `Range` request; a seek in a file). A response shorter than the range is an error.
+    func load(_ location: String, range: (offset: Int, length: Int)?) throws(CLIError) -> [UInt8] {
+        guard let range else { return try load(location, readStandardInput: { [] }) }
+        guard range.length <= maximumBytes else {
+            throw .input("\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")
+        }
+        let bytes: [UInt8]
+        if Self.isHTTP(location) {
+            let body = try request(location, method: "GET", range: range).body
+            // A server that ignores Range answers the whole resource.
+            bytes = body.count > range.length ? Array(body.dropFirst(range.offset).prefix(range.length)) : body
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: location) else { throw .input("\(location): no such file") }
+            defer { try? handle.close() }
+            do {
+                try handle.seek(toOffset: UInt64(range.offset))
+                bytes = [UInt8](try handle.read(upToCount: range.length) ?? Data())
+            } catch {
+                throw .input("\(location): cannot be read (\(error.localizedDescription))")
+            }
+        }
+        guard bytes.count == range.length else {
+            throw .input("\(location): byte range \(range.length)@\(range.offset) ends past the resource (\(bytes.count) bytes read)")
+        }
+        return bytes
+    }
+
     private func readFile(_ path: String) throws(CLIError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -96,11 +124,14 @@ struct ResourceLoader: Sendable {
     /// One blocking request with the configured headers: the body is counted as it arrives (after any
     /// decompression) and the transfer stopped as soon as it passes `maximumBytes`; the whole exchange, not only
     /// each wait, must end within `timeoutSeconds`. Any status other than 2xx is an error.
-    private func request(_ location: String, method: String) throws(CLIError) -> (body: [UInt8], headers: [String: String]) {
+    private func request(
+        _ location: String, method: String, range: (offset: Int, length: Int)? = nil
+    ) throws(CLIError) -> (body: [UInt8], headers: [String: String]) {
         guard let url = URL(string: location), url.host != nil else { throw .input("\(location): not a valid URL") }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
         request.httpMethod = method
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        if let range { request.setValue("bytes=\(range.offset)-\(range.offset + range.length - 1)", forHTTPHeaderField: "Range") }
         let download = BoundedDownload(maximumBytes: maximumBytes)
         let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
         defer { session.invalidateAndCancel() }

@@ -83,8 +83,8 @@ struct VariantBitrate {
 enum Percent {
     /// `+12.3 %` / `-4.0 %` for a ratio of measured to declared.
     static func signed(_ ratio: Double) -> String {
-        let percent = (ratio - 1) * 100
-        return (percent >= 0 ? "+" : "") + String(format2: percent, decimals: 1) + " %"
+        let percent = ((ratio - 1) * 1000).rounded() / 10
+        return (percent >= 0 ? "+" : "") + String(format2: percent == 0 ? 0 : percent, decimals: 1) + " %"
     }
 }
 
