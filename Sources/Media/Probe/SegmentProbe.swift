@@ -7,8 +7,22 @@ import StreamAudit
 public enum SegmentProbe {
     /// Demuxes `segment` (after `initSection`, for fMP4). Throws when libav cannot open the bytes or reads
     /// no packet from them.
+    ///
+    /// An fMP4 segment whose fragments name tracks the init section lacks (libav then drops them) gives
+    /// facts with no tracks and both id lists, so the mismatch is reported as such.
     public static func probe(segment: [UInt8], initSection: [UInt8]? = nil) throws(FFmpegError) -> SegmentFacts {
         let isMP4 = MP4BoxWalker.looksLikeMP4(initSection ?? segment)
+        if isMP4 {
+            let initIDs = MP4BoxWalker.initTracks(initSection ?? segment).map(\.trackID)
+            let fragmentIDs = MP4BoxWalker.fragmentTrackIDs(segment)
+            if !Set(fragmentIDs).isSubset(of: initIDs) {
+                return SegmentFacts(tracks: [], initTrackIDs: initIDs, fragmentTrackIDs: fragmentIDs)
+            }
+        }
+        return try demux(segment: segment, initSection: initSection, isMP4: isMP4)
+    }
+
+    private static func demux(segment: [UInt8], initSection: [UInt8]?, isMP4: Bool) throws(FFmpegError) -> SegmentFacts {
         let format: String? = isMP4 ? "mov" : (segment.first == 0x47 ? "mpegts" : nil)
         let bytes = (initSection ?? []) + segment
         let demuxer = try MemoryDemuxer(bytes: bytes, formatName: format)

@@ -46,13 +46,13 @@ struct AuditContext {
         }
     }
 
-    /// The first segment's facts of the first variant (or standalone playlist) with a measured first
-    /// segment: the media timeline subtitles are mapped onto.
-    func mediaTimelineStart(forSubtitleGroup group: String) -> Double? {
+    /// The first presentation time of the media segment with media sequence number `sequence` in the first
+    /// variant (of those playing `group`) that measured it: where subtitles are mapped onto.
+    func mediaStart(forSubtitleGroup group: String, sequence: Int) -> Double? {
         for (variant, audited) in variants where variant.subtitles == group {
-            if let track = audited.segments.first?.facts?.timingTrack, let first = track.firstPresentationSeconds {
-                return first
-            }
+            let index = sequence - audited.playlist.firstMediaSequenceNumber
+            guard audited.segments.indices.contains(index) else { continue }
+            if let first = audited.segments[index].facts?.timingTrack?.firstPresentationSeconds { return first }
         }
         return nil
     }

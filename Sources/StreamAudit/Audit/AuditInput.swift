@@ -42,6 +42,12 @@ public struct AuditedPlaylist: Sendable {
     }
 
     public var isLive: Bool { !playlist.endList && playlist.playlistType != .vod }
+
+    /// True when the playlist lists the presentation from its start (VOD, EVENT, or a first media sequence
+    /// number of 0); false for a sliding live window, whose segments are only the latest part.
+    public var holdsWholePresentation: Bool {
+        playlist.playlistType == .vod || playlist.playlistType == .event || playlist.firstMediaSequenceNumber == 0
+    }
 }
 
 /// What became of one segment.

@@ -62,10 +62,12 @@ public struct TrackFacts: Hashable, Sendable {
         Double(ticks) * Double(timeBaseNumerator) / Double(max(1, timeBaseDenominator))
     }
 
-    /// The RFC 6381 string of what was found (`avc1.64001f`, `mp4a.40.2`), or the codec name.
-    public var codecString: String {
+    /// The RFC 6381 string of what was found (`avc1.64001f`, `mp4a.40.2`), the codec name for formats the
+    /// audit does not read, or nil for H.264/H.265 without a readable SPS.
+    public var codecString: String? {
         if let video { return video.codecString }
-        if codec == .aac { return "mp4a.40.\(audioObjectType ?? 2)" }
+        if codec.isVideoBitstream { return nil }
+        if codec == .aac { return audioObjectType.map { "mp4a.40.\($0)" } }
         return codec.name
     }
 

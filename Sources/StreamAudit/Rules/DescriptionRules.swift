@@ -39,7 +39,8 @@ enum DescriptionRules {
         let relevant = declared.filter { entry in
             let lower = entry.lowercased()
             if lower.hasPrefix("wvtt") || lower.hasPrefix("stpp") { return false }
-            return measured.audioChecked || !lower.hasPrefix("mp4a") && !lower.hasPrefix("ac-3") && !lower.hasPrefix("ec-3")
+            let isAudio = lower.hasPrefix("mp4a") || lower.hasPrefix("ac-3") || lower.hasPrefix("ec-3")
+            return isAudio ? measured.audioChecked : measured.videoChecked
         }
         let unmatchedDeclared = relevant.filter { entry in !measured.codecs.contains { matches(entry, $0) } }
         let unmatchedMeasured = measured.codecs.filter { found in
@@ -84,6 +85,8 @@ struct MeasuredDescription {
     var framesPerSecond: Double?
     /// False when the variant's audio rendition was not measured: audio entries are then not compared.
     var audioChecked = false
+    /// False when no video frame was measured: video entries are then not compared.
+    var videoChecked = false
     private var rates: [Double: Int] = [:]
 
     init() {}
@@ -98,8 +101,8 @@ struct MeasuredDescription {
     mutating func collect(_ audited: AuditedPlaylist, ratesToo: Bool = true) {
         for (_, _, facts) in audited.measured {
             for track in facts.tracks where (track.kind == .video || track.kind == .audio) && !track.frames.isEmpty {
-                let text = track.codecString
-                if !codecs.contains(text) { codecs.append(text) }
+                if track.kind == .video { videoChecked = true }
+                if let text = track.codecString, !codecs.contains(text) { codecs.append(text) }
                 if track.kind == .video, let video = track.video, resolution == nil {
                     resolution = Resolution(width: video.width, height: video.height)
                 }

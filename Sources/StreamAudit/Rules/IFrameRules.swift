@@ -8,8 +8,17 @@ enum IFrameRules {
         for audited in context.input.playlists where audited.playlist.iFramesOnly {
             let main = mainIDRs(context, for: audited)
             for (index, (segment, observation)) in zip(audited.playlist.segments, audited.segments).enumerated() {
-                guard let facts = observation.facts else { continue }
                 let label = segment.byteRange.map { "\(segment.uri) [\($0)]" } ?? segment.uri
+                if case .unreadable(let reason) = observation.outcome {
+                    findings.append(
+                        Finding(
+                            .iFrameRangeNotIDR, playlist: audited.uri, segment: label,
+                            message: "the range does not demux on its own: \(reason)", measured: "no frame",
+                            declared: "one whole IDR"))
+                    continue
+                }
+                // Fragments the init section does not describe are reported by the init-section rule.
+                guard let facts = observation.facts, !(facts.tracks.isEmpty && !facts.fragmentTrackIDs.isEmpty) else { continue }
                 let frames = facts.video?.frames ?? []
                 var problem: String?
                 if let map = audited.playlist.map(inEffectAt: index), map.uri == segment.uri,

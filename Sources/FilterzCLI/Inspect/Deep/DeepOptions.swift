@@ -1,4 +1,5 @@
 import HLS
+import Media
 import StreamAudit
 
 /// `inspect --deep`'s options (`--segments`, `--report`), checked before anything is loaded.
@@ -31,6 +32,8 @@ struct DeepOptions {
         playlist: Playlist, location: String, name: String, children: [RecursiveInspection.Child], loader: ResourceLoader,
         progress output: TextOutput
     ) -> AuditReport {
+        // Broken segments are findings; libav's own console messages about them would only be noise.
+        LibavLogging.setQuiet(true)
         var inspection = DeepInspection(loader: loader, segmentsPerPlaylist: segmentsPerPlaylist)
         inspection.concurrency = 8
         let sources: [DeepInspection.Source]
