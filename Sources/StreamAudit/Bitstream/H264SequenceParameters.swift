@@ -51,9 +51,9 @@ enum H264SequenceParameters {
         let cropUnitY = (chromaFormat == 1 ? 2 : 1) * (2 - frameMacroblocksOnly)
         let width = widthInMacroblocks * 16 - cropUnitX * (crop.left + crop.right)
         let height = (2 - frameMacroblocksOnly) * heightInMapUnits * 16 - cropUnitY * (crop.top + crop.bottom)
+        guard !reader.isExhausted, width > 0, height > 0 else { return nil }
         var framesPerSecond: Double?
         if reader.bit() == 1 { framesPerSecond = vuiFrameRate(&reader) }
-        guard !reader.isExhausted || framesPerSecond == nil, width > 0, height > 0 else { return nil }
         return VideoParameters(
             codec: .h264, profile: profile, compatibility: constraints, level: level, width: width, height: height,
             framesPerSecond: framesPerSecond)
@@ -68,7 +68,8 @@ enum H264SequenceParameters {
         }
     }
 
-    /// The VUI up to `timing_info`: frames per second is time_scale / (2 × num_units_in_tick).
+    /// The VUI up to `timing_info`: frames per second is time_scale / (2 × num_units_in_tick), when
+    /// `fixed_frame_rate_flag` says the rate is constant (otherwise the values are only a clock).
     private static func vuiFrameRate(_ reader: inout BitReader) -> Double? {
         if reader.bit() == 1 {  // aspect_ratio_info_present_flag
             if reader.bits(8) == 255 { reader.skip(32) }
@@ -85,7 +86,8 @@ enum H264SequenceParameters {
         guard reader.bit() == 1 else { return nil }
         let unitsInTick = reader.bits(32)
         let timeScale = reader.bits(32)
-        guard !reader.isExhausted, unitsInTick > 0, timeScale > 0 else { return nil }
+        let fixedFrameRate = reader.bit() == 1
+        guard !reader.isExhausted, fixedFrameRate, unitsInTick > 0, timeScale > 0 else { return nil }
         return Double(timeScale) / Double(2 * UInt64(unitsInTick))
     }
 }

@@ -22,7 +22,8 @@ enum DeepHTMLReport {
             body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}
             h1{font-size:20px}h2{font-size:16px;margin-top:28px}
             table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #ccd;padding:4px 8px;text-align:left}
-            th{background:#eef1f6}td.num{text-align:right;font-variant-numeric:tabular-nums}
+            th{background:#eef1f6}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+            figure.chart{margin:0;display:inline-block}
             .must{color:#b00020}.should{color:#8a5a00}.ok{color:#1b7f3b}
             .finding{border-left:4px solid #b00020;padding:4px 10px;margin:8px 0;background:#fff5f6}
             .finding.should{border-color:#d89a00;background:#fffaf0}
@@ -59,7 +60,7 @@ enum DeepHTMLReport {
         html += "<p>Bars: each segment's bits over its EXTINF (this playlist only). Lines: BANDWIDTH (solid) and "
         html += "AVERAGE-BANDWIDTH (dashed) as declared, which include the audio rendition.</p>\n"
         for variant in report.variants where !variant.samples.isEmpty {
-            html += "<h3>\(escape(variant.uri))</h3>\n" + chart(variant) + "\n"
+            html += "<h3>\(escape(variant.uri))</h3>\n<figure class=\"chart\">" + chart(variant) + "</figure>\n"
         }
         for severity in [FindingSeverity.must, .should] {
             let findings = report.findings.filter { $0.severity == severity }
