@@ -59,6 +59,8 @@ struct DeepReportBrowserTests {
             #expect(layout.lines >= 4 * 2, "axis and declared lines: \(layout)")
             #expect(layout.externalResources == 0)
             #expect(layout.findings == 1)
+            // Element screenshots are cut at the window's edge: bring the chart to the top first.
+            _ = try await browser.run("document.querySelector('figure.chart').scrollIntoView(); return 0;", as: Int.self)
             let png = try await browser.screenshot(of: "figure.chart")
             let scratch = folder.url.appendingPathComponent("chart.png")
             try png.write(to: scratch)
