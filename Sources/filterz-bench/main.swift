@@ -1,5 +1,5 @@
 // filterz-bench: benchmarks that generate their inputs and print ratios against anchors measured in the same run.
-// Usage: filterz-bench <parse|filter|segment|serve|simulate|abr|photo>
+// Usage: filterz-bench <parse|filter|segment|serve|simulate|abr|photo|deep>
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +12,7 @@ let benchmarks: [String: () -> Int32] = [
     "simulate": SimulateBenchmark.run,
     "abr": ABRBenchmark.run,
     "photo": PhotoBenchmark.run,
+    "deep": DeepBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
