@@ -73,7 +73,18 @@ enum ParseBenchmark {
         let ratio = oursMBps / anchorMBps
         print(String(format: "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
                      ratio, masterMBps / anchorMasterMBps))
-        print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#)
+        var inspectMembers = ""
+        if let whole = measureWholeProcess(media: media) {
+            let slowest = max(whole.textSeconds, whole.jsonSeconds)
+            print(String(format: "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
+                         whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
+            print(String(format: "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
+                         anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
+            inspectMembers = #","inspect_text_s":\#(rounded3(whole.textSeconds)),"inspect_json_s":\#(rounded3(whole.jsonSeconds)),"m3u8_process_s":\#(rounded3(whole.pythonSeconds)),"inspect_ratio":\#(rounded(anchor.mediaSeconds / slowest))"#
+        } else {
+            print("whole process: skipped (no filterz binary beside filterz-bench, or no python3)")
+        }
+        print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")\#(inspectMembers)}"#)
         return 0
     }
 
@@ -229,6 +240,7 @@ enum ParseBenchmark {
     }
 
     static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+    static func rounded3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }
 
 @inline(never)

@@ -35,7 +35,8 @@ struct DeepInspectFixture {
 
     static func inspect(_ playlist: URL, _ extra: [String] = []) throws -> Outcome {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(arguments: ["inspect", "--deep", "--json"] + extra + [playlist.path], stdout: stdout, stderr: stderr)
+        let location = playlist.isFileURL ? playlist.path : playlist.absoluteString
+        let code = CLI.run(arguments: ["inspect", "--deep", "--json"] + extra + [location], stdout: stdout, stderr: stderr)
         let object = try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any]
         let deep = try #require(object?["deep"] as? [String: Any], "no deep object in: \(stdout.text.prefix(400)) \(stderr.text)")
         let findings = deep["findings"] as? [[String: Any]] ?? []

@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import HLS
+import Server
 import Testing
 
 @testable import FilterzCLI
@@ -101,6 +102,16 @@ struct DeepInspectTests {
         #expect(variants.count == 4 && variants.allSatisfy { ($0["segments_checked"] as? Int) == 3 })
         #expect(variants.first?["codecs_measured"] as? [String] == ["avc1.64000d", "mp4a.40.2"])
         #expect(variants.first?["resolution_measured"] as? String == "320x180")
+
+        // The same over HTTP (byte ranges as Range requests), from the Server module on 127.0.0.1.
+        var configuration = ServerConfiguration(root: folder.url.path)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let url = try #require(URL(string: "\(server.baseURL)/v1/videos/clean/master.m3u8"))
+        let overHTTP = try Fixture.inspect(url)
+        #expect(overHTTP.code == 0 && overHTTP.codes.isEmpty, "over HTTP: \(overHTTP.codes) \(overHTTP.stderr)")
 
         for (index, defect) in Self.transportStreamDefects.enumerated() {
             let copy = try Fixture.copy(clean, as: "defect\(index)", in: folder.url)
