@@ -142,6 +142,28 @@ struct DeepInspectTests {
         #expect(try Fixture.inspect(copy.appendingPathComponent("master.m3u8")).codes == ["fmp4.init-mismatch"])
     }
 
+    /// `filterz package` of a 25 fps clip with audio, as MPEG-TS and as fMP4: nothing its own --deep rejects.
+    @Test(arguments: ["ts", "fmp4"])
+    func aPackagedClipHasNoFinding(_ format: String) throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("clip.mp4").path
+        try Fixture.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=3", "-f", "lavfi", "-i", "sine=f=440:d=3:sample_rate=44100",
+            "-c:v", "libx264", "-c:a", "aac", "-shortest", clip,
+        ])
+        let out = folder.url.appendingPathComponent("packaged")
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "320x180@400k,160x90@150k",
+                        "--segment-duration", "1", "--format", format],
+            stdout: stdout, stderr: stderr)
+        try #require(code == 0, "package: \(stderr.text)")
+        let outcome = try Fixture.inspect(out.appendingPathComponent("master.m3u8"))
+        #expect(outcome.code == 0 && outcome.codes.isEmpty, "packaged \(format): \(outcome.codes) \(outcome.stderr)")
+        let variants = outcome.deep["variants"] as? [[String: Any]] ?? []
+        #expect(variants.count == 4 && variants.allSatisfy { ($0["segments_checked"] as? Int ?? 0) == 3 }, "\(variants)")
+    }
+
     @Test func aLiveWindowRecordingHasNoMustFinding() throws {
         let folder = try TemporaryFolder()
         let live = try Fixture.record(["--live", "--window", "2", "--duration", "4"], into: folder.url, name: "live")

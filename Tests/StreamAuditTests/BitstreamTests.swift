@@ -10,6 +10,21 @@ struct BitstreamTests {
         0x03, 0x00, 0x80, 0x01, 0x5F, 0x90, 0x07, 0x8A, 0x14, 0xCB,
     ]
 
+    /// The SPS libx265 writes for 320x180 Main@L2 (a conformance window crops 184 coded lines to 180).
+    static let hevcSPS: [UInt8] = [
+        0x42, 0x01, 0x01, 0x01, 0x60, 0x00, 0x00, 0x03, 0x00, 0x90, 0x00, 0x00, 0x03, 0x00, 0x00, 0x03, 0x00, 0x3C,
+        0xA0, 0x0A, 0x08, 0x0B, 0x9F, 0x79, 0x65, 0x66, 0x92, 0x4C, 0xAF, 0x01, 0x68, 0x08, 0x00, 0x00, 0x03, 0x00,
+        0x08, 0x00, 0x00, 0x03, 0x00, 0xF0, 0x40, 0x00,
+    ]
+
+    @Test func anHEVCSPSGivesProfileTierLevelAndTheCroppedSize() throws {
+        let parameters = try #require(HEVCSequenceParameters.parse(Self.hevcSPS))
+        #expect(parameters.codecString == "hvc1.1.6.L60")
+        #expect(parameters.width == 320 && parameters.height == 180)
+        #expect(DescriptionRules.matches("hvc1.1.6.L60.90", parameters.codecString))
+        #expect(!DescriptionRules.matches("hvc1.2.4.L60.90", parameters.codecString))
+    }
+
     @Test func anH264SPSGivesProfileLevelAndTheCroppedSize() throws {
         let parameters = try #require(H264SequenceParameters.parse(Self.highProfileSPS))
         #expect(parameters.codecString == "avc1.64000d")
