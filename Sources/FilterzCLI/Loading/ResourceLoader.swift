@@ -74,20 +74,32 @@ struct ResourceLoader: Sendable {
             throw .input("\(path): no such file")
         }
         if isDirectory.boolValue { throw .input("\(path): is a directory, not a playlist") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .input("\(path): cannot be read (permission denied?)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .input("\(path): cannot be read (permission denied?)") }
+        defer { close(descriptor) }
+        // Read straight into the array (no Data in between), at most one byte past the limit, so that a huge
+        // file, a FIFO or a device that never ends is refused without being read whole.
+        let limit = maximumBytes + 1
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        var bytes = [UInt8](repeating: 0, count: min(limit, max(size + 1, 64 << 10)))
+        var filled = 0
+        while filled < limit {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(limit - filled, filled))) }
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(descriptor, base + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .input("\(path): cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            filled += count
         }
-        defer { try? handle.close() }
-        // Read at most one byte past the limit, so that a huge file, a FIFO or a device that never ends is
-        // refused without being read whole.
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        } catch {
-            throw .input("\(path): cannot be read (\(error.localizedDescription))")
-        }
-        guard data.count <= maximumBytes else { throw .input("\(path): larger than the limit of \(maximumBytes) bytes") }
-        return [UInt8](data)
+        guard filled <= maximumBytes else { throw .input("\(path): larger than the limit of \(maximumBytes) bytes") }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// A blocking HTTP GET: follows redirects, fails on any status other than 2xx.

@@ -1,20 +1,19 @@
+import Synchronization
+
 /// What a rule sees: the playlist and where its tags were written (when it was parsed from text).
 public struct ValidationContext: Sendable {
     public let playlist: Playlist
     /// Tag positions from the parser; nil for a playlist built in code (positions then fall back to 1:1).
     public let parseInfo: ParseInfo?
 
-    /// Per tag, the first location written for each segment index (built once; rules look up many segments).
-    private let segmentTagLocations: SegmentTagLocations
+    /// Per tag, the first location written for each segment index: built on the first lookup (rules look
+    /// locations up only for what they report, and a clean playlist reports nothing), then shared.
+    private let segmentTagLocations: LazySegmentTagLocations
 
     public init(playlist: Playlist) {
         self.playlist = playlist
         self.parseInfo = playlist.parseInfo
-        var table = SegmentTagLocations()
-        for occurrence in parseInfo?.tagOccurrences ?? [] where occurrence.tag.isMediaSegmentTag {
-            table.add(occurrence.tag, segment: occurrence.segmentIndex, at: occurrence.location)
-        }
-        segmentTagLocations = table
+        segmentTagLocations = LazySegmentTagLocations(parseInfo?.tagOccurrences ?? [])
     }
 
     /// Where the first occurrence of `tag` was written, or nil.
@@ -36,6 +35,22 @@ public struct ValidationContext: Sendable {
     public var playlistLocation: SourceLocation { parseInfo?.extm3uLocation ?? .start }
 }
 
+/// ``SegmentTagLocations`` built from the tag occurrences when first asked.
+final class LazySegmentTagLocations: Sendable {
+    private let occurrences: [TagOccurrence]
+    private let table = Mutex<SegmentTagLocations?>(nil)
+
+    init(_ occurrences: [TagOccurrence]) { self.occurrences = occurrences }
+
+    func location(of tag: TagName, segment: Int) -> SourceLocation? {
+        table.withLock { table in
+            let built = table ?? SegmentTagLocations(occurrences)
+            table = built
+            return built.location(of: tag, segment: segment)
+        }
+    }
+}
+
 /// Where each media segment tag was first written for each segment: per tag, (segment index, location) in
 /// segment order, found by binary search. Built in one pass over the tag occurrences without hashing (a
 /// playlist of 100,000 segments has several hundred thousand occurrences).
@@ -43,6 +58,12 @@ struct SegmentTagLocations: Sendable {
     private var tags: [TagName] = []
     private var segments: [[Int]] = []
     private var locations: [[SourceLocation]] = []
+
+    init(_ occurrences: [TagOccurrence]) {
+        for occurrence in occurrences where occurrence.tag.isMediaSegmentTag {
+            add(occurrence.tag, segment: occurrence.segmentIndex, at: occurrence.location)
+        }
+    }
 
     /// Records `location` for `tag` on segment `segment`, unless an earlier one was recorded for it. The
     /// parser reports occurrences in segment order.
