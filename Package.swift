@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
         .target(name: "PhotoMetadata"),
+        // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
+        .target(name: "StreamAudit", dependencies: ["HLS"]),
 
         // C libraries (Debian -dev packages, found through pkg-config).
         .systemLibrary(
@@ -37,7 +39,7 @@ let package = Package(
         // Adapters: the only modules that touch C. `Platform` is the small OS layer they and the CLI share:
         // files written atomically, folders swapped in whole, termination signals.
         .target(name: "Platform", dependencies: ["CLinux"]),
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "Platform", "CFFmpeg", "CLinux"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["JSON", "HLS", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
@@ -47,14 +49,14 @@ let package = Package(
         .target(
             name: "FilterzCLI",
             dependencies: [
-                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Platform", "Media", "Server",
+                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Platform", "Media", "Server",
                 "PhotoMetadata", "Photos", "Encryption",
             ]),
         .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
-                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "Media", "Server", "PhotoMetadata",
+                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server", "PhotoMetadata",
                 "Photos", "Encryption", "FilterzCLI", "FilterzTestSupport",
             ]),
 
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "FilterzTestSupport"]),
+        .testTarget(name: "StreamAuditTests", dependencies: ["StreamAudit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["JSON", "Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
@@ -80,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "FilterzCLITests",
             dependencies: [
-                "FilterzCLI", "JSON", "HLS", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport",
+                "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,13 +11,31 @@
 // before one parse; peak minus the resident size just before = the most memory the parse (and the model it
 // returns) needed at any moment. Python's figure is ru_maxrss after m3u8.loads minus ru_maxrss before it
 // (the text already read), in the same units.
+import FilterzCLI
 import Foundation
 import HLS
 
 enum ParseBenchmark {
-    static func run() -> Int32 {
-        if let segments = ProcessInfo.processInfo.environment["FILTERZ_BENCH_PARSE_PROFILE"].flatMap({ Int($0) }) {
-            // Profiling aid (valgrind --tool=callgrind): parse once, no anchor.
+    static let profileOption = Option.optional(
+        "--profile", placeholder: "SEGMENTS",
+        help: "Parse one generated playlist of this many segments once, no anchor (for valgrind, perf).")
+
+    static var command: Command {
+        Command(
+            CommandSpec(
+                name: "parse",
+                abstract: "The HLS parser and whole inspect processes against Python m3u8 on a 100,000-segment playlist.",
+                options: [profileOption.spec]),
+            action: { args, _ in
+                guard let text = try args.get(profileOption) else { return run(profile: nil) }
+                guard let segments = Int(text), segments > 0 else { throw CLIError.usage("--profile expects a whole number above 0") }
+                return run(profile: segments)
+            })
+    }
+
+    static func run(profile: Int?) -> Int32 {
+        if let segments = profile {
+            // Profiling aid: parse once, no anchor.
             let media = makeMediaPlaylist(segments: segments)
             let result = HLS.parse(media)
             print("parsed \(result.mediaPlaylist?.segments.count ?? -1) segments")
@@ -73,7 +91,18 @@ enum ParseBenchmark {
         let ratio = oursMBps / anchorMBps
         print(String(format: "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
                      ratio, masterMBps / anchorMasterMBps))
-        print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#)
+        var inspectMembers = ""
+        if let whole = measureWholeProcess(media: media) {
+            let slowest = max(whole.textSeconds, whole.jsonSeconds)
+            print(String(format: "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
+                         whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
+            print(String(format: "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
+                         anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
+            inspectMembers = #","inspect_text_s":\#(rounded3(whole.textSeconds)),"inspect_json_s":\#(rounded3(whole.jsonSeconds)),"m3u8_process_s":\#(rounded3(whole.pythonSeconds)),"inspect_ratio":\#(rounded(anchor.mediaSeconds / slowest))"#
+        } else {
+            print("whole process: skipped (no filterz binary beside filterz-bench, or no python3)")
+        }
+        print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")\#(inspectMembers)}"#)
         return 0
     }
 
@@ -229,6 +258,7 @@ enum ParseBenchmark {
     }
 
     static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+    static func rounded3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }
 
 @inline(never)

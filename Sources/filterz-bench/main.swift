@@ -7,24 +7,21 @@ import Foundation
 import Glibc
 #endif
 
-/// A benchmark that takes no input.
-func simpleBenchmark(_ name: String, _ abstract: String, _ run: @escaping @Sendable () -> Int32) -> Command {
-    Command(CommandSpec(name: name, abstract: abstract)) { _, _ in run() }
-}
-
 let root = Command(
     CommandSpec(
         name: "filterz-bench",
         abstract: "Benchmarks against anchors measured in the same run; the last line of each is one JSON object."),
     subcommands: [
-        simpleBenchmark("parse", "The HLS parser against Python m3u8 on a 100,000-segment playlist.", ParseBenchmark.run),
+        ParseBenchmark.command,
         FilterBenchmark.command,
         SegmentBenchmark.command,
         ServeBenchmark.command,
         SimulateBenchmark.command,
         ABRBenchmark.command,
-        simpleBenchmark("photo", "filterz photo apply against ImageMagick and vips on a 12 MP photo.", PhotoBenchmark.run),
+        Command(CommandSpec(name: "photo", abstract: "filterz photo apply against ImageMagick and vips on a 12 MP photo."))
+        { _, _ in PhotoBenchmark.run() },
         LiveBenchmark.command,
+        DeepBenchmark.command,
     ])
 
 exit(

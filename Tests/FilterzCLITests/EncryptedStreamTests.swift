@@ -232,6 +232,33 @@ struct EncryptedStreamTests {
         }
     }
 
+    @Test func inspectDeepDecryptsWithTheServedKeysAndNamesAWrongKey() throws {
+        let recording = try Self.recording("ts")
+        let swapped = try TemporaryFolder(prefix: "filterz-swapped-keys")
+        let folder = swapped.url.appendingPathComponent(recording.id)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let own = recording.keys.appendingPathComponent(recording.id)
+        try FileManager.default.copyItem(at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
+        try FileManager.default.copyItem(at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
+        for (keysFolder, right) in [(recording.keys.path, true), (swapped.url.path, false)] {
+            var configuration = ServerConfiguration(root: recording.media.path)
+            configuration.port = 0
+            configuration.keysFolder = keysFolder
+            let server = try HTTPServer(configuration: configuration)
+            defer { server.stop(graceSeconds: 1) }
+            let run = runFilterz(["inspect", "--deep", "--json", "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8"])
+            let json = String(run.out.filter { !$0.isWhitespace })
+            let codes = Set(json.components(separatedBy: "\"code\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+            if right {
+                #expect(!codes.contains("key.unusable") && !codes.contains("segment.unreadable"), "\(codes) \(run.err)")
+                #expect(json.contains("\"codecs_measured\":[\"avc1."), "the decrypted segments were demuxed: \(json.prefix(600))")
+            } else {
+                #expect(run.code == 1, "a wrong key is a must finding: \(run.err)")
+                #expect(codes.contains("key.unusable") || codes.contains("segment.unreadable"), "\(codes)")
+            }
+        }
+    }
+
     @Test func theServerRefusesKeysWithoutAValidTokenForThatVideo() throws {
         let recording = try Self.recording("ts")
         let server = try Self.server(for: recording)

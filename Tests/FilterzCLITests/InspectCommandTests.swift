@@ -85,6 +85,10 @@ import Testing
                 statistics), then every problem as file:line:column: severity: message [code] (spec section).
                 Every list stops after 1000 items with "… and N more" (JSON: a "truncated" member gives the
                 full lengths); counts and the exit status cover everything.
+                --deep also loads the segments of every media playlist, demuxes them and checks what is in
+                them against the playlists (bandwidth, durations, IDRs, timeline, CODECS, RESOLUTION,
+                FRAME-RATE, WebVTT timestamp maps, I-frame ranges, init sections, keys): a table per
+                variant, then findings under "Must fix" and "Should fix"; any "must" finding is exit 1.
                 Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
                 A download is stopped as soon as its body passes 64 MiB (after decompression).
 
@@ -99,6 +103,11 @@ import Testing
                                               playlist's URL or folder) and check that they line up.
                   -H, --header <header>       Send 'Name: value' with every HTTP request (protected origins). (repeatable)
                   --strict                    Stop at the first error (no summary).
+                  --deep                      Load and demux the segments too (implies --recursive) and check
+                                              them against the playlists.
+                  --segments <all|N>          With --deep: every segment, or N per playlist spread over it. (default: all)
+                  --report <file>             With --deep: also write a self-contained HTML report (tables,
+                                              bitrate charts, findings).
                   --timeout <seconds>         Longest time one HTTP request may take, from connecting to the last byte. (default: 20)
                   -h, --help                  Show help information.
 
@@ -107,6 +116,7 @@ import Testing
                   filterz inspect --recursive --json https://cdn.example.com/v/master.m3u8?token=abc
                   curl -s https://example.com/live.m3u8 | filterz inspect -
                   filterz inspect -H 'Authorization: Bearer 123' https://origin.example.com/master.m3u8
+                  filterz inspect --deep --report report.html out/master.m3u8
 
                 """)
     }

@@ -146,6 +146,22 @@ import Testing
             name: "multivariant without INDEPENDENT-SEGMENTS",
             playlist: "#EXTM3U\n#EXT-X-STREAM-INF:\(fullVariant)\nv.m3u8\n", code: .independentSegmentsMissing, line: 1,
             severity: .warning),
+        Case(
+            name: "METHOD=NONE with a URI",
+            playlist: media + "#EXT-X-KEY:METHOD=NONE,URI=\"k.bin\"\n#EXTINF:6,\na.ts\n", code: .keyNoneWithAttributes,
+            line: 4),
+        Case(
+            name: "METHOD=NONE with an IV",
+            playlist: media + "#EXTINF:6,\na.ts\n#EXT-X-KEY:METHOD=NONE,IV=0x000102030405060708090a0b0c0d0e0f\n#EXTINF:6,\nb.ts\n",
+            code: .keyNoneWithAttributes, line: 6),
+        Case(
+            name: "an IV of 64 bits",
+            playlist: media + "#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x0001020304050607\n#EXTINF:6,\na.ts\n",
+            code: .keyIVLength, line: 4),
+        Case(
+            name: "SESSION-KEY with METHOD=NONE",
+            playlist: master + "#EXT-X-SESSION-KEY:METHOD=NONE\n#EXT-X-STREAM-INF:\(fullVariant)\nv.m3u8\n",
+            code: .sessionKeyMethodNone, line: 4),
     ]
 
     @Test(arguments: cases)

@@ -40,26 +40,66 @@ struct ResourceLoader: Sendable {
         return try readFile(location)
     }
 
+    /// The bytes of `location` (a file path or an http(s) URL), only `range` of them when given (an HTTP
+    /// `Range` request; a seek in a file). A response shorter than the range is an error.
+    func load(_ location: String, range: (offset: Int, length: Int)?) throws(CLIError) -> [UInt8] {
+        guard let range else { return try load(location, readStandardInput: { [] }) }
+        guard range.length <= maximumBytes else {
+            throw .input("\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")
+        }
+        let bytes: [UInt8]
+        if Self.isHTTP(location) {
+            let body = try request(location, method: "GET", range: range).body
+            // A server that ignores Range answers the whole resource.
+            bytes = body.count > range.length ? Array(body.dropFirst(range.offset).prefix(range.length)) : body
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: location) else { throw .input("\(location): no such file") }
+            defer { try? handle.close() }
+            do {
+                try handle.seek(toOffset: UInt64(range.offset))
+                bytes = [UInt8](try handle.read(upToCount: range.length) ?? Data())
+            } catch {
+                throw .input("\(location): cannot be read (\(error.localizedDescription))")
+            }
+        }
+        guard bytes.count == range.length else {
+            throw .input("\(location): byte range \(range.length)@\(range.offset) ends past the resource (\(bytes.count) bytes read)")
+        }
+        return bytes
+    }
+
     private func readFile(_ path: String) throws(CLIError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .input("\(path): no such file")
         }
         if isDirectory.boolValue { throw .input("\(path): is a directory, not a playlist") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .input("\(path): cannot be read (permission denied?)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .input("\(path): cannot be read (permission denied?)") }
+        defer { close(descriptor) }
+        // Read straight into the array (no Data in between), at most one byte past the limit, so that a huge
+        // file, a FIFO or a device that never ends is refused without being read whole.
+        let limit = maximumBytes + 1
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        var bytes = [UInt8](repeating: 0, count: min(limit, max(size + 1, 64 << 10)))
+        var filled = 0
+        while filled < limit {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(limit - filled, filled))) }
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(descriptor, base + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .input("\(path): cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            filled += count
         }
-        defer { try? handle.close() }
-        // Read at most one byte past the limit, so that a huge file, a FIFO or a device that never ends is
-        // refused without being read whole.
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        } catch {
-            throw .input("\(path): cannot be read (\(error.localizedDescription))")
-        }
-        guard data.count <= maximumBytes else { throw .input("\(path): larger than the limit of \(maximumBytes) bytes") }
-        return [UInt8](data)
+        guard filled <= maximumBytes else { throw .input("\(path): larger than the limit of \(maximumBytes) bytes") }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// A blocking HTTP GET: follows redirects, fails on any status other than 2xx.
@@ -96,11 +136,14 @@ struct ResourceLoader: Sendable {
     /// One blocking request with the configured headers: the body is counted as it arrives (after any
     /// decompression) and the transfer stopped as soon as it passes `maximumBytes`; the whole exchange, not only
     /// each wait, must end within `timeoutSeconds`. Any status other than 2xx is an error.
-    private func request(_ location: String, method: String) throws(CLIError) -> (body: [UInt8], headers: [String: String]) {
+    private func request(
+        _ location: String, method: String, range: (offset: Int, length: Int)? = nil
+    ) throws(CLIError) -> (body: [UInt8], headers: [String: String]) {
         guard let url = URL(string: location), url.host != nil else { throw .input("\(location): not a valid URL") }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
         request.httpMethod = method
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        if let range { request.setValue("bytes=\(range.offset)-\(range.offset + range.length - 1)", forHTTPHeaderField: "Range") }
         let download = BoundedDownload(maximumBytes: maximumBytes)
         let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
         defer { session.invalidateAndCancel() }

@@ -33,6 +33,9 @@ extension DiagnosticCode {
     public static let frameRateMissing: DiagnosticCode = "stream-inf.frame-rate-missing"
     public static let averageBandwidthMissing: DiagnosticCode = "stream-inf.average-bandwidth-missing"
     public static let independentSegmentsMissing: DiagnosticCode = "independent-segments.missing"
+    public static let keyNoneWithAttributes: DiagnosticCode = "key.none-with-attributes"
+    public static let keyIVLength: DiagnosticCode = "key.iv-length"
+    public static let sessionKeyMethodNone: DiagnosticCode = "session-key.method-none"
 }
 
 /// Spec sections cited by the validator.

@@ -24,6 +24,7 @@ public struct PlaylistValidator: Sendable {
         NonNegativeNumbers(),
         ByteRangeOffsetsResolvable(),
         DateRangeStartDateRequired(),
+        KeyAttributesFitMethod(),
         // Both kinds.
         ProtocolVersionCoversFeatures(),
         TagsMatchPlaylistKind(),

@@ -24,15 +24,20 @@ public struct TagsMatchPlaylistKind: ValidationRule {
 public struct PlaylistTagsAppearOnce: ValidationRule {
     public init() {}
 
-    static let singleTags: Set<TagName> = [
-        .version, .targetDuration, .mediaSequence, .discontinuitySequence, .playlistType, .start, .partInf,
-        .serverControl, .skip, .contentSteering,
-    ]
+    /// A switch, not a set: the check runs once per tag occurrence (hundreds of thousands in a long playlist).
+    static func isSingle(_ tag: TagName) -> Bool {
+        switch tag {
+        case .version, .targetDuration, .mediaSequence, .discontinuitySequence, .playlistType, .start, .partInf,
+            .serverControl, .skip, .contentSteering:
+            true
+        default: false
+        }
+    }
 
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         var seen: Set<TagName> = []
         var found: [Diagnostic] = []
-        for occurrence in context.parseInfo?.tagOccurrences ?? [] where Self.singleTags.contains(occurrence.tag) {
+        for occurrence in context.parseInfo?.tagOccurrences ?? [] where Self.isSingle(occurrence.tag) {
             if !seen.insert(occurrence.tag).inserted {
                 found.append(
                     .error(

@@ -19,11 +19,14 @@ public struct ProtocolVersionCoversFeatures: ValidationRule {
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         let declared = context.playlist.version ?? 1
         var requirements: [Requirement] = []
-        func need(_ version: Int, _ feature: String, _ location: SourceLocation?) {
-            guard version > declared, !requirements.contains(where: { $0.feature == feature }) else { return }
+        // The location is looked up only for a requirement that is reported (most segments need nothing).
+        func need(_ version: Int, _ feature: @autoclosure () -> String, _ location: @autoclosure () -> SourceLocation?) {
+            guard version > declared else { return }
+            let feature = feature()
+            guard !requirements.contains(where: { $0.feature == feature }) else { return }
             requirements.append(
                 Requirement(
-                    version: version, feature: feature, location: location ?? context.playlistLocation))
+                    version: version, feature: feature, location: location() ?? context.playlistLocation))
         }
         func keys(_ keys: [Key]) {
             for key in keys {

@@ -1,0 +1,28 @@
+/// EXTINF against the segment's real media duration, one by one and summed over every run (Apple 8.1).
+enum DurationRules {
+    static func check(_ context: AuditContext) -> [Finding] {
+        var findings: [Finding] = []
+        for audited in context.mediaPlaylists {
+            var drift = 0.0
+            var previousIndex: Int?
+            for (index, segment, facts) in audited.measured {
+                guard let track = facts.timingTrack, let measured = track.durationSeconds else { continue }
+                let tolerance = (track.frameDurationSeconds ?? 0) + 0.0015
+                if previousIndex != index - 1 || segment.discontinuity { drift = 0 }
+                previousIndex = index
+                let difference = segment.duration - measured
+                drift += difference
+                if abs(difference) > tolerance || abs(drift) > tolerance {
+                    let what = abs(difference) > tolerance ? "EXTINF" : "the EXTINF sum up to here"
+                    findings.append(
+                        Finding(
+                            .durationMismatch, playlist: audited.uri, segment: segment.uri,
+                            message: "\(what) is off the media by \(String(format2: abs(difference) > tolerance ? difference : drift, decimals: 3)) s (allowed: one frame, \(String(format2: tolerance, decimals: 3)) s)",
+                            measured: String(format2: measured, decimals: 3), declared: String(format2: segment.duration, decimals: 3)))
+                    drift = 0
+                }
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,66 @@
+import FilterzTestSupport
+import Foundation
+import Testing
+
+@testable import FilterzCLI
+
+/// A clean `filterz record` output copied for one manufactured defect, and `inspect --deep --json` on it.
+struct DeepInspectFixture {
+    /// Records a tiny two-rung ladder (320x180 + 160x90, 3 × 1 s segments) into `folder/name`.
+    static func record(_ extra: [String], into folder: URL, name: String) throws -> URL {
+        let out = folder.appendingPathComponent(name)
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let code = CLI.run(
+            arguments: ["record", "--out", out.path, "--preset", "neutral", "--size", "320x180",
+                        "--ladder", "320x180@400k,160x90@150k", "--duration", "3", "--segment-duration", "1"] + extra,
+            stdout: stdout, stderr: stderr)
+        try #require(code == 0, "record failed: \(stderr.text)")
+        return out
+    }
+
+    /// A copy of `clean` named `name` in `folder`.
+    static func copy(_ clean: URL, as name: String, in folder: URL) throws -> URL {
+        let copy = folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: clean, to: copy)
+        return copy
+    }
+
+    /// What `inspect --deep --json` reports: exit code, finding codes (sorted, distinct), the `deep` object.
+    struct Outcome {
+        var code: Int32
+        var codes: [String]
+        var deep: [String: Any]
+        var stderr: String
+    }
+
+    static func inspect(_ playlist: URL, _ extra: [String] = []) throws -> Outcome {
+        let stdout = CapturedOutput(), stderr = CapturedOutput()
+        let location = playlist.isFileURL ? playlist.path : playlist.absoluteString
+        let code = CLI.run(arguments: ["inspect", "--deep", "--json"] + extra + [location], stdout: stdout, stderr: stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any]
+        let deep = try #require(object?["deep"] as? [String: Any], "no deep object in: \(stdout.text.prefix(400)) \(stderr.text)")
+        let findings = deep["findings"] as? [[String: Any]] ?? []
+        let codes = Set(findings.compactMap { $0["code"] as? String }).sorted()
+        return Outcome(code: code, codes: codes, deep: deep, stderr: stderr.text)
+    }
+
+    /// Replaces `old` by `new` in the text file at `path` (relative to `folder`), requiring that it occurs.
+    static func edit(_ folder: URL, _ path: String, _ old: String, _ new: String) throws {
+        let file = folder.appendingPathComponent(path)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try #require(text.contains(old), "\(path) does not contain \(old)")
+        try text.replacingOccurrences(of: old, with: new).write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// Every line of a text file with `fragment` removed.
+    static func dropLines(_ folder: URL, _ path: String, containing fragment: String) throws {
+        let file = folder.appendingPathComponent(path)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try lines.filter { !$0.contains(fragment) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    static func ffmpeg(_ arguments: [String]) throws {
+        let result = try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments, timeoutSeconds: 120)
+        try #require(result.exitCode == 0, "ffmpeg \(arguments.joined(separator: " ")): \(result.stderr)")
+    }
+}
