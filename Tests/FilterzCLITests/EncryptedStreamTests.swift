@@ -209,14 +209,20 @@ struct EncryptedStreamTests {
             .contains("#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"/v1/videos/live/keys/1.key\""))
     }
 
-    @Test func withTheWrongKeysServedFFmpegFailsToDecode() throws {
-        let recording = try Self.recording("ts")
+    /// A key folder holding the recording's keys 0 and 1 under each other's names: every segment's key is wrong.
+    static func swappedKeys(of recording: Recording) throws -> TemporaryFolder {
         let swapped = try TemporaryFolder(prefix: "filterz-swapped-keys")
         let folder = swapped.url.appendingPathComponent(recording.id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let own = recording.keys.appendingPathComponent(recording.id)
         try FileManager.default.copyItem(at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
         try FileManager.default.copyItem(at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
+        return swapped
+    }
+
+    @Test func withTheWrongKeysServedFFmpegFailsToDecode() throws {
+        let recording = try Self.recording("ts")
+        let swapped = try Self.swappedKeys(of: recording)
         // The same server with the right keys decodes (so the failure below is the keys' doing).
         for (keysFolder, decodes) in [(recording.keys.path, true), (swapped.url.path, false)] {
             var configuration = ServerConfiguration(root: recording.media.path)
@@ -234,12 +240,7 @@ struct EncryptedStreamTests {
 
     @Test func inspectDeepDecryptsWithTheServedKeysAndNamesAWrongKey() throws {
         let recording = try Self.recording("ts")
-        let swapped = try TemporaryFolder(prefix: "filterz-swapped-keys")
-        let folder = swapped.url.appendingPathComponent(recording.id)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let own = recording.keys.appendingPathComponent(recording.id)
-        try FileManager.default.copyItem(at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
-        try FileManager.default.copyItem(at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
+        let swapped = try Self.swappedKeys(of: recording)
         for (keysFolder, right) in [(recording.keys.path, true), (swapped.url.path, false)] {
             var configuration = ServerConfiguration(root: recording.media.path)
             configuration.port = 0
