@@ -157,6 +157,11 @@ import Testing
         Case(
             name: "an IV of 64 bits",
             playlist: media + "#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x0001020304050607\n#EXTINF:6,\na.ts\n",
+            code: .keyIVLength, line: 4, severity: .warning),
+        Case(
+            name: "an IV of 136 bits",
+            playlist: media + "#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x000102030405060708090a0b0c0d0e0f10\n"
+                + "#EXTINF:6,\na.ts\n",
             code: .keyIVLength, line: 4),
         Case(
             name: "SESSION-KEY with METHOD=NONE",

@@ -74,10 +74,15 @@ struct SegmentPlan: Sendable {
                 item.key = KeyReference(
                     method: key.method.rawValue,
                     location: RecursiveInspection.loadablePath(URIReference.resolve(uri, against: location)),
-                    iv: key.iv?.bytes ?? Self.sequenceIV(mediaSequence + index))
+                    iv: key.iv.map { Self.padded($0.bytes) } ?? Self.sequenceIV(mediaSequence + index))
             }
             return item
         }
+    }
+
+    /// A short IV as the 128-bit integer it names (zeros on the left); a long one is left as is for the cipher to refuse.
+    static func padded(_ iv: [UInt8]) -> [UInt8] {
+        iv.count < 16 ? [UInt8](repeating: 0, count: 16 - iv.count) + iv : iv
     }
 
     /// RFC 8216bis §5.2: without an IV attribute, the media sequence number as a 128-bit big-endian integer.

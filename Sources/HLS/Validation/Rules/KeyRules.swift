@@ -2,7 +2,7 @@
 
 /// "If the encryption method is NONE, other attributes MUST NOT be present" (§4.4.4.4); an EXT-X-SESSION-KEY
 /// "METHOD attribute MUST NOT be NONE" (§4.4.6.5); and an IV is a 128-bit value (§4.4.4.4: "a hexadecimal-
-/// sequence that specifies a 128-bit unsigned integer").
+/// sequence that specifies a 128-bit unsigned integer": longer is an error, shorter a warning).
 public struct KeyAttributesFitMethod: ValidationRule {
     public init() {}
 
@@ -47,10 +47,18 @@ public struct KeyAttributesFitMethod: ValidationRule {
                         at: location, "RFC 8216bis §4.4.4.4"))
             }
         }
-        if let iv = key.iv, iv.bytes.count != 16 {
+        // A shorter IV still names a 128-bit integer (players left-pad it with zeros), so it is only a warning;
+        // a longer one does not fit.
+        if let iv = key.iv, iv.bytes.count > 16 {
             found.append(
                 .error(
                     .keyIVLength, "IV of \(tag) must be 128 bits (32 hexadecimal digits), got \(iv.bytes.count * 8) bits",
+                    at: location, "RFC 8216bis §4.4.4.4"))
+        } else if let iv = key.iv, iv.bytes.count < 16 {
+            found.append(
+                .warning(
+                    .keyIVLength,
+                    "IV of \(tag) has \(iv.bytes.count * 8) bits; write all 32 hexadecimal digits of the 128-bit value",
                     at: location, "RFC 8216bis §4.4.4.4"))
         }
         return found
