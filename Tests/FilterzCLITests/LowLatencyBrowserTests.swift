@@ -14,16 +14,23 @@ import Glibc
     .enabled(if: HLSJSPlayer.unavailableReason == nil && LiveRecording.binary != nil,
              Comment(rawValue: HLSJSPlayer.unavailableReason ?? "needs the built filterz binary")))
 struct LowLatencyBrowserTests {
-    @Test func hlsJSPlaysPartsWithBlockingReloadsAcrossAQualitySwitch() async throws {
+    /// Clear, and encrypted (AES-128, a key per segment: each part decrypted with its segment's key and IV).
+    @Test(arguments: [false, true])
+    func hlsJSPlaysPartsWithBlockingReloadsAcrossAQualitySwitch(encrypted: Bool) async throws {
         let temporary = try TemporaryFolder(prefix: "filterz-ll-browser")
         let video = temporary.url.appendingPathComponent("live")
-        // Small and neutral: the debug build has to keep up with real time.
+        let keys = try TemporaryFolder(prefix: "filterz-ll-keys")
+        let encryption = encrypted ? ["--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.url.path] : []
+        // Small and neutral: the debug build has to keep up with real time while other suites run (at 320×180
+        // it needs about 1.1 cores, at 192×108 about 0.4).
         let recorder = try FilterzChild(
-            ["record", "--preset", "neutral", "--size", "320x180", "--ladder", "320x180@300k,160x90@120k", "--live",
-             "--low-latency", "--duration", "60", "--out", video.path],
+            ["record", "--preset", "neutral", "--size", "192x108", "--ladder", "192x108@200k,128x72@100k", "--live",
+             "--low-latency", "--duration", "60", "--out", video.path] + encryption,
             logs: temporary.url)
         defer { recorder.signal(SIGKILL) }
-        let server = try FilterzChild(["serve", temporary.url.path, "--port", "0", "--quiet"], logs: temporary.url)
+        let server = try FilterzChild(
+            ["serve", temporary.url.path, "--port", "0", "--quiet"] + (encrypted ? ["--keys", keys.url.path] : []),
+            logs: temporary.url)
         defer { server.signal(SIGKILL) }
         #expect(recorder.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60))
         let deadline = Date().addingTimeInterval(20)
@@ -31,6 +38,10 @@ struct LowLatencyBrowserTests {
         let base = try #require(server.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http") })
         let root = base.hasSuffix("/") ? String(base) : base + "/"
 
+        if encrypted {
+            let playlist = try String(contentsOf: video.appendingPathComponent("72p/index.m3u8"), encoding: .utf8)
+            #expect(playlist.contains("#EXT-X-KEY:METHOD=AES-128"), "\(playlist)")
+        }
         let browser = try await HeadlessChromium.start()
         let report: HLSJSPlayer.Report
         do {
@@ -44,13 +55,13 @@ struct LowLatencyBrowserTests {
         }
         #expect(report.error == nil, "\(report.error ?? "")")
         #expect(report.levelCount == 2)
-        #expect(report.partsLoaded > 0, "hls.js loaded no parts")
+        #expect(report.partsLoaded > 0, "hls.js loaded no parts (\(report.fragmentsLoaded) segments, latencies \(report.latencies))")
         #expect(report.blockingRequests > 0, "hls.js made no blocking reload")
         let switchTime = try #require(report.switchTime, "no quality switch was asked for")
         #expect(!report.levelsSwitched.isEmpty)
         #expect(report.endTime > switchTime + 1, "playback stopped at \(report.endTime) after the switch at \(switchTime)")
         #expect(!report.latencies.isEmpty, "no program date time while playing")
-        print("hls.js: latency median \(report.latencies.sorted()[report.latencies.count / 2]) s, parts \(report.partsLoaded), "
+        print("hls.js\(encrypted ? " (encrypted)" : ""): latency median \(report.latencies.sorted()[report.latencies.count / 2]) s, parts \(report.partsLoaded), "
               + "blocking reloads \(report.blockingRequests), stalls \(report.stalls), levels \(report.levelsSwitched)")
     }
 }

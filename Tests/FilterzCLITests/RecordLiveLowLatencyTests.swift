@@ -1,3 +1,4 @@
+import Encryption
 import FilterzTestSupport
 import Foundation
 import HLS
@@ -8,7 +9,8 @@ import Glibc
 #endif
 
 /// `filterz record --live --low-latency` as a real process: parts, preload hints and blocking-reload playlists
-/// that `inspect --strict`, ffprobe and python m3u8 accept while they grow, and after Ctrl-C or `kill -9`.
+/// that `inspect --strict`, ffprobe and python m3u8 accept while they grow, and after Ctrl-C or `kill -9`; with
+/// `--encrypt`, parts that decrypt with their segment's key and IV.
 @Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly)
 struct RecordLiveLowLatencyTests {
     static let lowLatency = ["--low-latency", "--duration", "30"]
@@ -26,17 +28,17 @@ struct RecordLiveLowLatencyTests {
         let temporary = try TemporaryFolder()
         let video = temporary.url.appendingPathComponent("live")
         let recording = try LiveRecording(folder: video, extra: Self.lowLatency)
-        var sawParts = false
+        // Parts of the segment being written are listed before it closes.
+        let growing = try recording.waitForPlaylist { !($0.incompleteSegment?.parts.isEmpty ?? true) }
+        #expect(growing.preloadHints.first?.type == .part)
         for round in 0..<5 {
             let playlist = try recording.waitForPlaylist { $0.segments.count >= round }
-            sawParts = sawParts || !(playlist.incompleteSegment?.parts.isEmpty ?? true)
             #expect(playlist.partInf != nil && playlist.serverControl?.canBlockReload == true)
             #expect(playlist.preloadHints.count == 1 && playlist.preloadHints.first?.type == .part)
             #expect(playlist.renditionReports.map(\.uri) == ["../audio/index.m3u8"])
             let (code, output) = try Self.inspect(video)
             #expect(code == 0, "round \(round): \(output)")
         }
-        #expect(sawParts)
         recording.signal(SIGINT)
         #expect(recording.waitForExit(timeoutSeconds: 60) == 0)
         let check = HLSLadderCheck(folder: video)
@@ -99,6 +101,68 @@ struct RecordLiveLowLatencyTests {
         let after = try HLSLadderCheck(folder: video).media("90p/index.m3u8")
         for part in after.segments.flatMap(\.parts) + (after.incompleteSegment?.parts ?? []) {
             #expect(FileManager.default.fileExists(atPath: video.appendingPathComponent("90p/" + part.uri).path))
+        }
+    }
+
+    @Test func encryptedPartsDecryptWithTheirSegmentsKeyAndEveryPlaylistDeclaresIt() throws {
+        let temporary = try TemporaryFolder()
+        let video = temporary.url.appendingPathComponent("live")
+        let keys = temporary.url.appendingPathComponent("keys")
+        let recording = try LiveRecording(
+            folder: video, extra: Self.lowLatency + ["--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.path])
+        let playlist = try recording.waitForPlaylist {
+            $0.segments.count >= 2 && !($0.incompleteSegment?.parts.isEmpty ?? true)
+        }
+        let (code, output) = try Self.inspect(video)
+        recording.signal(SIGKILL)
+        _ = recording.waitForExit(timeoutSeconds: 30)
+        #expect(code == 0, "\(output)")
+        let folder = video.appendingPathComponent("90p")
+        let incomplete = try #require(playlist.incompleteSegment)
+        let sequence = playlist.mediaSequence ?? 0
+        var checkedParts = 0
+        // A key per segment (rotation 1): every segment, the one in progress included, names its own.
+        for (offset, segment) in (playlist.segments + [incomplete]).enumerated() {
+            let number = sequence + offset
+            let key = try #require(segment.keys.first, "segment \(number) has no EXT-X-KEY")
+            #expect(key.method == .aes128 && key.uri == "/v1/videos/live/keys/\(number).key")
+            let keyBytes = try KeyRing.read(keys.appendingPathComponent("live/\(number).key").path).bytes
+            let iv = try #require(key.iv?.bytes)
+            var clearParts: [UInt8] = []
+            for part in segment.parts {
+                let sealed = [UInt8](try Data(contentsOf: folder.appendingPathComponent(part.uri)))
+                #expect(!EncryptedStreamTests.isPlaintext(sealed), "\(part.uri) is stored in the clear")
+                let clear = try AES128CBC.decrypt(sealed, key: keyBytes, iv: iv)
+                #expect(["moof", "styp"].contains(EncryptedStreamTests.firstBox(clear)), "\(part.uri)")
+                clearParts += clear
+                checkedParts += 1
+            }
+            // A finished segment is its parts, encrypted as one resource.
+            if offset < playlist.segments.count && !segment.parts.isEmpty {
+                let sealed = [UInt8](try Data(contentsOf: folder.appendingPathComponent(segment.uri)))
+                #expect(try AES128CBC.decrypt(sealed, key: keyBytes, iv: iv) == clearParts, "\(segment.uri)")
+            }
+        }
+        #expect(checkedParts >= 2)
+        // openssl, not our cipher, turns the first part of the segment in progress into a fragment ffprobe decodes.
+        let part = try #require(incomplete.parts.first)
+        let key = try #require(incomplete.keys.first)
+        let keyBytes = try KeyRing.read(keys.appendingPathComponent("live/\(sequence + playlist.segments.count).key").path).bytes
+        let clear = temporary.url.appendingPathComponent("part.clear")
+        let openssl = try ExternalTool.run(
+            "openssl",
+            ["enc", "-d", "-aes-128-cbc", "-K", EncryptedStreamTests.hex(keyBytes),
+             "-iv", EncryptedStreamTests.hex(key.iv?.bytes ?? []), "-in", folder.appendingPathComponent(part.uri).path,
+             "-out", clear.path])
+        #expect(openssl.exitCode == 0, "\(openssl.stderr)")
+        if ExternalTool.isInstalled("ffprobe") {
+            let joined = temporary.url.appendingPathComponent("joined.mp4")
+            try (Data(contentsOf: folder.appendingPathComponent("init.mp4")) + Data(contentsOf: clear)).write(to: joined)
+            let probe = try ExternalTool.run(
+                "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                            "stream=nb_read_packets", "-of", "csv=p=0", joined.path])
+            #expect(probe.exitCode == 0 && (Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0,
+                    "\(probe.stdout)\(probe.stderr)")
         }
     }
 

@@ -62,10 +62,6 @@ enum RecordCommand {
         }
 
         let lowLatency = try lowLatencySettings(args, options: &options, live: live, fps: fps)
-        if lowLatency != nil, options.encryption != nil {
-            // Parts would need their own EXT-X-KEY bookkeeping in the low-latency playlists: not built yet.
-            throw CLIError.usage("--encrypt does not work with --low-latency yet: record either one or the other")
-        }
 
         let camera = SimulatedCamera(SimulatedCamera.Configuration(
             width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,

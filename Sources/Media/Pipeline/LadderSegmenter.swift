@@ -224,7 +224,7 @@ public final class LadderSegmenter {
                 tracks: lowLatencyTracks,
                 partsPerSegment: max(1, Int((exactSegment.seconds / settings.partDuration.seconds).rounded())),
                 segmentExtension: configuration.container.segmentExtension, root: root,
-                timingLogPath: settings.timingLogPath,
+                timingLogPath: settings.timingLogPath, encryption: configuration.encryption,
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } })
         }
         converter = ConversionWorker(

@@ -52,6 +52,8 @@ final class LowLatencyPublisher {
     let segmentExtension: String
     private let root: String
     private let programDateTime: (Timestamp) -> Int64?
+    /// The recording's key schedule (EXT-X-KEY in every low-latency playlist), nil when it is clear.
+    private let encryption: SegmentEncryption?
     private var parts: [TrackID: [[PartRecord]]] = [:]
     private var published: Position?
     private var pending: [PendingTiming] = []
@@ -60,8 +62,9 @@ final class LowLatencyPublisher {
 
     init(
         tracks: [Track], partsPerSegment: Int, segmentExtension: String, root: String, timingLogPath: String?,
-        programDateTime: @escaping (Timestamp) -> Int64?
+        encryption: SegmentEncryption?, programDateTime: @escaping (Timestamp) -> Int64?
     ) throws(SegmenterError) {
+        self.encryption = encryption
         self.tracks = tracks
         self.partsPerSegment = partsPerSegment
         self.segmentExtension = segmentExtension
@@ -137,7 +140,7 @@ final class LowLatencyPublisher {
                 }
                 let playlist = builder.lowLatencyMediaPlaylist(
                     shown[track.id] ?? [], edge: edges[track.id], partTarget: track.partTarget,
-                    initSegmentURI: initSegmentURI, renditionReports: reports)
+                    initSegmentURI: initSegmentURI, renditionReports: reports, encryption: encryption)
                 try AtomicFile.write(PlaylistBuilder.text(of: .media(playlist)), to: root + "/" + track.playlistURI)
             }
         } catch {

@@ -2,8 +2,8 @@ import Foundation
 import Packaging
 import Platform
 
-/// Turns one finished segment's bytes into what is written (AES-128 encryption): the segment's index counted from
-/// the start of the recording, and its plaintext. Called on the writer thread of its track.
+/// Turns one finished segment's bytes, or one part's, into what is written (AES-128 encryption): the segment's
+/// index counted from the start of the recording, and its plaintext. Called on the writer thread of its track.
 public typealias SegmentEncryptor = @Sendable (_ segmentIndex: Int, _ plaintext: [UInt8]) throws -> [UInt8]
 
 /// Cuts one encoded stream into segment files: feeds packets through a `SegmentCutter`, muxes them with
@@ -131,7 +131,9 @@ final class TrackSegmenter {
     private func closePart(endingAt end: Timestamp) throws {
         guard let index = currentIndex, let start = partStart else { return }
         partStart = nil
-        let bytes = try muxer.endPart()
+        let plaintext = try muxer.endPart()
+        // A part is a resource of its own: encrypted alone, with its segment's key and IV (RFC 8216bis §6.2.3).
+        let bytes = try encryptSegment.map { try $0(index, plaintext) } ?? plaintext
         let number = partsOfSegment.count
         let name = PartRecord.name(segment: index, part: number, extension: extensionName)
         try store(bytes, as: name)

@@ -37,10 +37,11 @@ extension PlaylistBuilder {
     /// (`records`, each carrying its parts), the parts of the segment in progress and one preload hint for the
     /// next part (`edge`; nil once the recording has ended: EXT-X-ENDLIST, no hint), an EXT-X-RENDITION-REPORT
     /// per other rendition. EXT-X-PART tags are listed only for segments within three target durations of the
-    /// edge (`PartRetention`).
+    /// edge (`PartRetention`). With `encryption`, EXT-X-KEY comes before the first segment listed and before the
+    /// first of each key period, the segment in progress included: its parts share its key and IV.
     public func lowLatencyMediaPlaylist(
         _ records: [SegmentRecord], edge: LiveEdge?, partTarget: Timestamp, initSegmentURI: String?,
-        renditionReports: [RenditionReport]
+        renditionReports: [RenditionReport], encryption: SegmentEncryption? = nil
     ) -> MediaPlaylist {
         let (window, firstSequence) = windowed(records)
         let target = targetDuration(for: records)
@@ -53,22 +54,26 @@ extension PlaylistBuilder {
         let edgeTime = edge?.parts.last.map { $0.startTime + $0.duration }
             ?? records.last.map { $0.startTime + $0.duration } ?? .zero
         let retention = PartRetention(targetDuration: target)
-        playlist.segments = window.enumerated().map { offset, record in
+        playlist.segments = zip(window.startIndex..<window.endIndex, window).map { index, record in
             let listsParts = edge != nil
                 && retention.listsParts(ofSegmentEndingAt: record.startTime + record.duration, edge: edgeTime)
-            return Segment(
+            var segment = Segment(
                 uri: record.uri, duration: record.duration.seconds,
-                map: offset == 0 ? initSegmentURI.map { Map(uri: $0) } : nil,
+                map: index == window.startIndex ? initSegmentURI.map { Map(uri: $0) } : nil,
                 programDateTime: record.programDateTimeMilliseconds.map(Self.dateTime),
                 parts: listsParts ? record.parts.map(Self.part) : [])
+            Self.addKeys(encryption, to: &segment, segment: index, isFirst: index == window.startIndex)
+            return segment
         }
         if let edge {
             if !edge.parts.isEmpty {
-                playlist.incompleteSegment = Segment(
+                var segment = Segment(
                     uri: "", duration: 0,
                     map: window.isEmpty ? initSegmentURI.map { Map(uri: $0) } : nil,
                     programDateTime: edge.programDateTimeMilliseconds.map(Self.dateTime),
                     parts: edge.parts.map(Self.part))
+                Self.addKeys(encryption, to: &segment, segment: edge.sequence, isFirst: window.isEmpty)
+                playlist.incompleteSegment = segment
             }
             playlist.preloadHints = [PreloadHint(type: .part, uri: edge.nextPartURI)]
         }

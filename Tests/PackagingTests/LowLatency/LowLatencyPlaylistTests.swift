@@ -109,6 +109,30 @@ import Testing
         #expect(playlist.playlistType == nil)
     }
 
+    @Test func anEncryptedPlaylistNamesTheKeyOfEachPeriodTheSegmentInProgressIncluded() {
+        let encryption = SegmentEncryption(videoID: "v", segmentsPerKey: 2, ivPrefix: Array(repeating: 7, count: 8))
+        let builder = PlaylistBuilder(mode: .slidingWindow(segments: 3), nominalSegmentDuration: .seconds(2))
+        func playlist(edgeAt index: Int) -> MediaPlaylist {
+            builder.lowLatencyMediaPlaylist(
+                (0..<index).map(Self.segment), edge: Self.edge(index, parts: 2), partTarget: Self.partTarget,
+                initSegmentURI: "init.mp4", renditionReports: [], encryption: encryption)
+        }
+        // Segments 1, 2, 3 listed, 4 in progress: key 0 where the window starts, key 1 at 2, key 2 at 4.
+        let rotating = playlist(edgeAt: 4)
+        #expect(rotating.segments.map { $0.keys.map(\.uri) } == [["/v1/videos/v/keys/0.key"], ["/v1/videos/v/keys/1.key"], []])
+        #expect(rotating.incompleteSegment?.keys == [encryption.key(forKey: 2)])
+        // Segment 5 in progress continues key 2: no tag of its own.
+        #expect(playlist(edgeAt: 5).incompleteSegment?.keys == [])
+        let text = PlaylistBuilder.text(of: .media(rotating))
+        #expect(text.contains("#EXT-X-MAP:URI=\"init.mp4\"\n#EXT-X-KEY:METHOD=AES-128,URI=\"/v1/videos/v/keys/0.key\""))
+        #expect(text.contains("seg_00003.m4s\n#EXT-X-KEY:METHOD=AES-128,URI=\"/v1/videos/v/keys/2.key\""))
+        #expect(parseAndValidate(Array(text.utf8)).errors.isEmpty)
+        // Before any segment closes, the first parts carry the key after the map.
+        let first = playlist(edgeAt: 0)
+        #expect(first.incompleteSegment?.keys == [encryption.key(forKey: 0)])
+        #expect(first.incompleteSegment?.mapPrecedesKeys == true)
+    }
+
     @Test func aRenditionReportNamesTheLastPartOfTheOtherTrack() {
         let records = (0..<3).map(Self.segment)
         #expect(PlaylistBuilder.renditionReport(uri: "../a.m3u8", records: records, edge: Self.edge(3, parts: 4))
