@@ -260,6 +260,35 @@ struct EncryptedStreamTests {
         }
     }
 
+    @Test func inspectDeepNamesATruncatedSegmentAndRefusesATokenForAnotherVideoOrExpired() throws {
+        let recording = try Self.recording("ts")
+        let copy = try TemporaryFolder(prefix: "filterz-encrypted-cut")
+        let media = copy.url.appendingPathComponent("media")
+        try FileManager.default.copyItem(at: recording.media, to: media)
+        // The first video segment loses its last 5 bytes: no longer a whole number of cipher blocks.
+        let cut = media.appendingPathComponent("\(recording.id)/180p/seg_00000.ts")
+        let sealed = try Data(contentsOf: cut)
+        try sealed.prefix(sealed.count - 5).write(to: cut)
+        var configuration = ServerConfiguration(root: media.path)
+        configuration.port = 0
+        configuration.tokenSecret = Self.secret
+        configuration.keysFolder = recording.keys.path
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let master = "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8"
+        let run = runFilterz(["inspect", "--deep", "--json", master + "?token=\(Self.token(recording.id))"])
+        let json = String(run.out.filter { !$0.isWhitespace })
+        #expect(run.code == 1, "\(run.err)")
+        let findings = json.components(separatedBy: "{\"severity\":").filter { $0.contains("seg_00000.ts") }
+        #expect(findings.contains { $0.contains("\"code\":\"key.unusable\"") || $0.contains("\"code\":\"segment.unreadable\"") },
+                "no finding names the truncated segment: \(json.prefix(800))")
+        for query in ["?token=\(Self.token("enc-fmp4"))", "?token=\(Self.token(recording.id, expiresIn: -5))"] {
+            let refused = runFilterz(["inspect", "--deep", master + query])
+            #expect(refused.code != 0)
+            #expect((refused.out + refused.err).contains("403"), "\(refused.out)\(refused.err)")
+        }
+    }
+
     @Test func theServerRefusesKeysWithoutAValidTokenForThatVideo() throws {
         let recording = try Self.recording("ts")
         let server = try Self.server(for: recording)

@@ -21,31 +21,31 @@ struct LowLatencyBrowserTests {
         let video = temporary.url.appendingPathComponent("live")
         let keys = try TemporaryFolder(prefix: "filterz-ll-keys")
         let encryption = encrypted ? ["--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.url.path] : []
-        // Small and neutral: the debug build has to keep up with real time while other suites run (at 320×180
-        // it needs about 1.1 cores, at 192×108 about 0.4).
-        let recorder = try FilterzChild(
-            ["record", "--preset", "neutral", "--size", "192x108", "--ladder", "192x108@200k,128x72@100k", "--live",
-             "--low-latency", "--duration", "60", "--out", video.path] + encryption,
-            logs: temporary.url)
-        defer { recorder.signal(SIGKILL) }
         let server = try FilterzChild(
             ["serve", temporary.url.path, "--port", "0", "--quiet"] + (encrypted ? ["--keys", keys.url.path] : []),
             logs: temporary.url)
         defer { server.signal(SIGKILL) }
-        #expect(recorder.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60))
         let deadline = Date().addingTimeInterval(20)
         while server.stdout.isEmpty && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
         let base = try #require(server.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http") })
         let root = base.hasSuffix("/") ? String(base) : base + "/"
-
-        if encrypted {
-            let playlist = try String(contentsOf: video.appendingPathComponent("72p/index.m3u8"), encoding: .utf8)
-            #expect(playlist.contains("#EXT-X-KEY:METHOD=AES-128"), "\(playlist)")
-        }
+        // The browser is up before the recording starts (on a loaded machine it can take longer to start than a
+        // short recording lasts), and the recording outlasts the playback; it is killed at the end.
         let browser = try await HeadlessChromium.start()
         let report: HLSJSPlayer.Report
         do {
             try await browser.open(root)
+            // Small and neutral: the debug build has to keep up with real time while other suites run (at
+            // 320×180 it needs about 1.1 cores, at 192×108 about 0.4).
+            let recorder = try FilterzChild(
+                ["record", "--preset", "neutral", "--size", "192x108", "--ladder", "192x108@200k,128x72@100k", "--live",
+                 "--low-latency", "--duration", "600", "--out", video.path] + encryption,
+                logs: temporary.url)
+            defer { recorder.signal(SIGKILL) }
+            #expect(recorder.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60))
+            let playlist = try String(contentsOf: video.appendingPathComponent("72p/index.m3u8"), encoding: .utf8)
+            #expect(!playlist.contains("#EXT-X-ENDLIST"), "the recording ended before playback began")
+            if encrypted { #expect(playlist.contains("#EXT-X-KEY:METHOD=AES-128"), "\(playlist)") }
             report = try await HLSJSPlayer.play(
                 root + "live/master.m3u8", in: browser, seconds: 16, lowLatency: true, switchAt: 8)
             await browser.quit()

@@ -65,11 +65,14 @@ struct EncryptionOptions {
 /// A VOD ladder's keys are written into a staging sibling of `<keys>/<video id>` and swapped in just before the
 /// ladder itself (`commit`), so a failed run leaves the earlier keys and the earlier ladder as they were, and a
 /// finished one leaves no key its segments do not use. A live recording writes keys in place, each one before the
-/// first segment that uses it; keys an earlier run left in the folder are removed first.
+/// first segment that uses it; keys an earlier run left in the folder are removed first, and when it fails, the
+/// keys it made whose segments never reached the disk are removed again.
 struct KeyOutput {
     let plan: SegmentEncryption
     let ring: KeyRing
     private let staged: AtomicFolder?
+    /// The live recording's output folder (nil for VOD, whose keys are staged).
+    private let liveOutput: String?
 
     init(_ options: EncryptionOptions, outputFolder: String, live: Bool) throws(CLIError) {
         let id = EncryptionOptions.videoID(outputFolder: outputFolder)
@@ -78,11 +81,13 @@ struct KeyOutput {
             try KeyRing.makeFolder(options.keysFolder)
             if live {
                 staged = nil
+                liveOutput = outputFolder
                 ring = try KeyRing(folder: folder)
                 for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".key") {
                     AtomicFile.remove(folder + "/" + name)
                 }
             } else {
+                liveOutput = nil
                 let staging = try AtomicFolder.begin(replacing: folder)
                 chmod(staging.stagingPath, 0o700)
                 staged = staging
@@ -109,6 +114,25 @@ struct KeyOutput {
     /// Puts a VOD run's keys in place (nothing to do live).
     func commit() throws(AtomicFile.WriteError) { try staged?.commit() }
 
-    /// Removes a failed VOD run's keys.
-    func discard() { staged?.discard() }
+    /// Removes a failed VOD run's keys; of a failed live run, the keys that no segment or part on disk uses.
+    func discard() {
+        staged?.discard()
+        guard let liveOutput else { return }
+        let used = Self.segmentIndices(under: liveOutput).reduce(into: Set<Int>()) { $0.insert(plan.keyIndex(forSegment: $1)) }
+        for index in ring.madeIndices where !used.contains(index) {
+            AtomicFile.remove(ring.folder + "/" + KeyRing.fileName(index))
+        }
+    }
+
+    /// The segment numbers of the `seg_NNNNN.*` files (segments and their parts) in the folders of `root`.
+    static func segmentIndices(under root: String) -> Set<Int> {
+        var found: Set<Int> = []
+        let files = FileManager.default
+        for track in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
+            for name in (try? files.contentsOfDirectory(atPath: root + "/" + track)) ?? [] where name.hasPrefix("seg_") {
+                if let number = Int(name.dropFirst(4).prefix { $0.isNumber }) { found.insert(number) }
+            }
+        }
+        return found
+    }
 }
