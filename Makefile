@@ -51,7 +51,7 @@ test-fast: deps
 
 ## docs: docs/CLI.md from the command specs (CLIReferenceTests fails when it is stale).
 docs:
-	$(SWIFT) build --product filterz
+	$(SWIFT) build --product filterz && $(SWIFT) build --product filterz-full
 	.build/debug/filterz help --markdown > docs/CLI.md.tmp && mv docs/CLI.md.tmp docs/CLI.md
 
 ## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default) or photo-metadata (see scripts/fuzz.sh).
@@ -67,7 +67,7 @@ bench: release
 
 ## demo: record, preview, serve, inspect and simulate with the release binary (scripts/demo.sh).
 demo: deps
-	$(SWIFT) build -c release --product filterz
+	$(SWIFT) build -c release --product filterz && $(SWIFT) build -c release --product filterz-full
 	scripts/demo.sh
 
 clean:

@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "filterz", targets: ["filterz"]),
+        .executable(name: "filterz-full", targets: ["filterz-full"]),
         .executable(name: "filterz-bench", targets: ["filterz-bench"]),
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "FilterKit", targets: ["FilterKit"]),
@@ -45,19 +46,25 @@ let package = Package(
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto"]),
 
-        // Command line.
+        // Command line. `CLIKit`: commands, typed options, parsing, help screens, exit codes (no C, no I/O
+        // beyond the outputs it is given). `Inspect`: playlist inspection and its reports, on HLS alone.
+        .target(name: "CLIKit"),
+        .target(name: "Inspect", dependencies: ["CLIKit", "JSON", "HLS"]),
         .target(
             name: "FilterzCLI",
             dependencies: [
-                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Platform", "Media", "Server",
+                "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Platform", "Media", "Server",
                 "PhotoMetadata", "Photos", "Encryption",
             ]),
-        .executableTarget(name: "filterz", dependencies: ["FilterzCLI"]),
+        // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
+        // `filterz-full` beside it (exec, same process), so inspecting a playlist does not load libav and libcurl.
+        .executableTarget(name: "filterz", dependencies: ["CLIKit", "Inspect"]),
+        .executableTarget(name: "filterz-full", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
                 "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server", "PhotoMetadata",
-                "Photos", "Encryption", "FilterzCLI", "FilterzTestSupport",
+                "Photos", "Encryption", "CLIKit", "FilterzCLI", "FilterzTestSupport",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
@@ -83,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "FilterzCLITests",
             dependencies: [
-                "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport",
+                "CLIKit", "Inspect", "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -56,6 +56,9 @@ public struct Segment: Hashable, Sendable {
         get { rare?.tags.verbatimLines ?? [] }
         set { changeRare { $0.verbatimLines = newValue } }
     }
+    /// True when the segment has any of the tags most segments lack (keys, map, parts, date ranges, unknown
+    /// tags or comments): loops over many segments skip the others without looking further.
+    public var hasRareTags: Bool { rare != nil }
     /// The tags most segments lack, out of line (nil when there are none): a plain segment then holds one
     /// reference (its URI's input), which keeps it small and cheap to create, copy and free.
     private var rare: RareSegmentTags.Box?

@@ -84,6 +84,12 @@ public enum JSONValue: Hashable, Sendable {
 
     private static func writeString(_ text: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: appended whole.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -1,3 +1,4 @@
+import CLIKit
 @_spi(Benchmarks) import FilterKit
 import FilterzCLI
 import Foundation

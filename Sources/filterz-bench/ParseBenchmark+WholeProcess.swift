@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 /// The parse bench's whole-process part: `filterz inspect FILE` and `filterz inspect --json FILE` on the

@@ -1,3 +1,4 @@
+import CLIKit
 // filterz-bench parse: HLS playlist parsing throughput and peak memory, against Python m3u8 6.0.0 on the same bytes.
 //
 // Inputs (generated in process, deterministic):

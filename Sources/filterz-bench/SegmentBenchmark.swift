@@ -1,3 +1,4 @@
+import CLIKit
 import Encryption
 import FilterKit
 import FilterzCLI

@@ -1,3 +1,4 @@
+import CLIKit
 import FilterzCLI
 import Foundation
 import JSON

@@ -1,3 +1,4 @@
+import CLIKit
 // filterz-bench: benchmarks that generate their inputs and print ratios against anchors measured in the same
 // run. Commands, options and help go through the filterz CLI's own parser (`filterz-bench NAME --help`).
 import FilterzCLI

@@ -3,6 +3,8 @@ import FilterzTestSupport
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// Bad input to every command, as one table: each case gives one clear line naming what is wrong and exit
 /// code 2 (usage, unreadable input) or 1 (the work failed, invalid content), and leaves nothing (no file,

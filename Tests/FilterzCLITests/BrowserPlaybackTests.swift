@@ -4,6 +4,8 @@ import Server
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// A real browser nobody here wrote: Debian's headless Chromium, driven over WebDriver, opens the index page
 /// of our server and plays a recorded stream from the page's `<video>` element for 10 s — through the

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `docs/CLI.md` against the commands themselves: the file is exactly what `filterz help --markdown` renders
 /// from the specs (so it is also the golden help screen of every command: a changed screen shows up as a diff

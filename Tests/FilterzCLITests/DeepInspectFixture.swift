@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// A clean `filterz record` output copied for one manufactured defect, and `inspect --deep --json` on it.
 struct DeepInspectFixture {

@@ -5,6 +5,8 @@ import Server
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `inspect --deep` on clean `filterz record` output (TS and fMP4, VOD and live: no finding) and on copies
 /// of it with one defect each, manufactured as people make them: exactly the expected codes fire.

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `inspect --deep --report` opened in headless Chromium: the page is self-contained, has a chart per
 /// variant whose bars and declared lines are painted inside it, and the findings are listed.

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `inspect` and `simulate` against a hostile origin on 127.0.0.1 (python3): endless bodies, huge declared
 /// lengths, a gzip bomb, a trickle, and slow HEAD answers. Every download is cut at the size limit or the

@@ -6,6 +6,8 @@ import Server
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// A short encrypted recording (`--encrypt aes-128 --key-rotation 2`, three 2 s segments, so two keys), TS and
 /// fMP4, checked with clients we did not write: ffmpeg decodes it over HTTP from our server with a token, Python

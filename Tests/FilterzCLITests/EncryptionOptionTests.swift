@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `--encrypt`, `--key-rotation` and `--keys` of `record`/`package`, and `serve --keys`: a bad combination is one
 /// line, exit 2, nothing written.

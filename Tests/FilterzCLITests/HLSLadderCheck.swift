@@ -3,6 +3,8 @@ import Foundation
 import HLS
 import Testing
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// Checks a folder written by `filterz record`/`package` the way a player and ffprobe see it.
 struct HLSLadderCheck {

@@ -1,4 +1,6 @@
 import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// Runs `filterz <arguments>` in process, the way every CLI test does: its exit code and everything it wrote to
 /// standard output and standard error.

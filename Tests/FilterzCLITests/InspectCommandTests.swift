@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz inspect`, run in process: golden summaries, help, exit codes, JSON, --recursive over a folder.
 @Suite struct InspectCommandTests {

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz inspect` over HTTP against a tiny loopback server (python3 http.server on an ephemeral port of
 /// 127.0.0.1) that serves SampleMedia/playlists only to requests carrying `X-Filterz-Key: secret`.

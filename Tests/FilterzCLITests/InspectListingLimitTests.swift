@@ -4,6 +4,8 @@ import HLS
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz inspect` on playlists with thousands of items (in process through `CLI.run`): every list stops
 /// after `ListingLimit.items` with `… and N more`, JSON lists stop there with a `truncated` member holding the

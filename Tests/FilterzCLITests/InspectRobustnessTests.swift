@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 @testable import HLS
 
 /// `inspect` (validator, facts, text report) on damaged input: seeded mutations of every corpus file must

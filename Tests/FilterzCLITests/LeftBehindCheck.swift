@@ -3,6 +3,8 @@ import Foundation
 import HLS
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// What a player finds in a folder a recording left behind after it was killed, interrupted or ran out of
 /// space: every playlist on disk passes `filterz inspect --strict` (the master with `--recursive`), lists

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// Python m3u8 6.0.0, an independent parser, reads the sample playlists the same way `inspect --json` does.
 enum PythonM3U8 {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// Typed options: the default `--help` shows is the value read when the option is absent, and a value outside
 /// what the option allows is a usage error naming it.

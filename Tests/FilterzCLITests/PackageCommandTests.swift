@@ -3,6 +3,8 @@ import Foundation
 import HLS
 import Testing
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz package` on short clips made by `ffmpeg -f lavfi`, and on each kind of bad input.
 @Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"), .tags(.slow), .fullRunOnly)

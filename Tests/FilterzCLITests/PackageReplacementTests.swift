@@ -8,6 +8,8 @@ import Glibc
 #endif
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `package` and VOD `record` into a folder that already holds a package: the new ladder grows in a hidden
 /// sibling and replaces the folder whole only once complete, so a damaged input, a failure or `kill -9` leaves

@@ -7,6 +7,8 @@ import Photos
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 import Media
 
 /// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the

@@ -7,6 +7,8 @@ import Photos
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz photo info`: the app's detail screen from a camera photo's tags (written by exiftool), as text and
 /// JSON; broken metadata as warnings with what could be read.

@@ -2,6 +2,8 @@ import Foundation
 import FilterzTestSupport
 import Testing
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 @Suite struct PresetCommandTests {
     static func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {

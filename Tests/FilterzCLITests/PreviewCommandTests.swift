@@ -2,6 +2,8 @@ import Foundation
 import FilterzTestSupport
 import Testing
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 @Suite struct PreviewCommandTests {
     static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]

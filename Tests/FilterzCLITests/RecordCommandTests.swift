@@ -3,6 +3,8 @@ import Foundation
 import HLS
 import Testing
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz record` end to end on a tiny ladder (320×180 + 160×90, 2–3 s) so CI stays quick.
 @Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffprobe"), "needs ffprobe (make deps)"), .tags(.slow), .fullRunOnly)

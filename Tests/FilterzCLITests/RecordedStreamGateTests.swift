@@ -3,6 +3,8 @@ import FilterzTestSupport
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// The gate every recorded stream must pass over HTTP (`StreamGate`): a short `record`, TS and fMP4, played
 /// by ffmpeg without a single warning and inspected with `--recursive --strict` through our server.

@@ -5,6 +5,8 @@ import Photos
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// The sample photos in SampleMedia/photos (made by scripts/make-sample-photos.sh): each reads without a warning,
 /// shows a camera's details, and filters to a photo that reads back upright with Orientation 1.

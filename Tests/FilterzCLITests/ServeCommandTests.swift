@@ -3,6 +3,8 @@ import FilterzTestSupport
 import Server
 import Testing
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 @Suite(.tags(.slow), .fullRunOnly) struct ServeCommandTests {
     func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// Every flag of `filterz simulate` changes what it should (in process through `CLI.run`, on the Pensieve
 /// ladder in `SampleMedia`), and every bad value is refused with exit 2 and one line naming the flag.

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz simulate` on extreme numbers (in process through `CLI.run`): a flag outside its range is a usage
 /// error naming it (exit 2), a trace or manifest value outside its range names the field (exit 1), and a

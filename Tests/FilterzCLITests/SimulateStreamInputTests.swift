@@ -4,6 +4,8 @@ import Server
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz simulate` on a real stream: the folder `filterz record` wrote and the same stream over HTTP from
 /// `filterz serve` must give the same simulation (segment sizes from the files and from Content-Length agree).

@@ -4,6 +4,8 @@ import Server
 import Testing
 
 @testable import FilterzCLI
+@testable import CLIKit
+@testable import Inspect
 
 /// The gate every stream the tests record must pass, over HTTP, with a client we did not write: the folder
 /// holding the video is served by the Server module on 127.0.0.1, then `ffmpeg -nostdin -v warning -xerror

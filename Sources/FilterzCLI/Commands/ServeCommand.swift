@@ -1,3 +1,4 @@
+import CLIKit
 import Platform
 import Server
 import Synchronization

@@ -1,3 +1,4 @@
+import CLIKit
 import Server
 
 #if canImport(Glibc)

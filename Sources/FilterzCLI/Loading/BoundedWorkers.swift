@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 /// Runs `count` blocking jobs on at most `concurrency` threads of their own (loads wait on the network;

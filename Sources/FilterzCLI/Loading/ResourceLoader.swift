@@ -1,3 +1,5 @@
+import CLIKit
+import Inspect
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -8,7 +10,7 @@ import Foundation
 ///
 /// This is the CLI's edge: the `HLS` module takes bytes, and this type gets them. Every failure is a
 /// `CLIError.input` whose one-line message names the file or URL.
-struct ResourceLoader: Sendable {
+struct ResourceLoader: PlaylistLoading {
     /// Extra request headers for protected origins (`Authorization: Bearer …`), sent with every HTTP request.
     var headers: [(name: String, value: String)] = []
     /// How long one HTTP request may take, in seconds.
@@ -17,10 +19,7 @@ struct ResourceLoader: Sendable {
     var maximumBytes = 64 << 20
 
     /// True when `location` is an http or https URL (anything else is a file path or `-`).
-    static func isHTTP(_ location: String) -> Bool {
-        let lower = location.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
-    }
+    static func isHTTP(_ location: String) -> Bool { PlaylistLocation.isHTTP(location) }
 
     /// Parses `Name: value` (the `--header` syntax).
     static func parseHeader(_ text: String) throws(CLIError) -> (name: String, value: String) {
@@ -37,7 +36,7 @@ struct ResourceLoader: Sendable {
     func load(_ location: String, readStandardInput: () -> [UInt8]) throws(CLIError) -> [UInt8] {
         if location == "-" { return readStandardInput() }
         if Self.isHTTP(location) { return try get(location) }
-        return try readFile(location)
+        return try PlaylistFile.read(location, maximumBytes: maximumBytes)
     }
 
     /// The bytes of `location` (a file path or an http(s) URL), only `range` of them when given (an HTTP
@@ -65,40 +64,6 @@ struct ResourceLoader: Sendable {
         guard bytes.count == range.length else {
             throw .input("\(location): byte range \(range.length)@\(range.offset) ends past the resource (\(bytes.count) bytes read)")
         }
-        return bytes
-    }
-
-    private func readFile(_ path: String) throws(CLIError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .input("\(path): no such file")
-        }
-        if isDirectory.boolValue { throw .input("\(path): is a directory, not a playlist") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .input("\(path): cannot be read (permission denied?)") }
-        defer { close(descriptor) }
-        // Read straight into the array (no Data in between), at most one byte past the limit, so that a huge
-        // file, a FIFO or a device that never ends is refused without being read whole.
-        let limit = maximumBytes + 1
-        var status = stat()
-        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        var bytes = [UInt8](repeating: 0, count: min(limit, max(size + 1, 64 << 10)))
-        var filled = 0
-        while filled < limit {
-            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(limit - filled, filled))) }
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(descriptor, base + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .input("\(path): cannot be read (\(String(cString: strerror(errno))))")
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        guard filled <= maximumBytes else { throw .input("\(path): larger than the limit of \(maximumBytes) bytes") }
-        bytes.removeSubrange(filled...)
         return bytes
     }
 

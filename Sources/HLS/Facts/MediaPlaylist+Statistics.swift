@@ -31,15 +31,21 @@ extension MediaPlaylist {
             maximumSeconds: 0, discontinuityCount: 0, byteRangeCount: 0, totalBytes: nil, keyCount: 0,
             keyMethods: [], partCount: incompleteSegment?.parts.count ?? 0, mapCount: 0, gapCount: 0)
         var bytes = 0
-        for segment in segments {
-            stats.totalSeconds += segment.duration
-            stats.minimumSeconds = min(stats.minimumSeconds, segment.duration)
-            stats.maximumSeconds = max(stats.maximumSeconds, segment.duration)
-            if segment.discontinuity { stats.discontinuityCount += 1 }
-            if let range = segment.byteRange {
+        // Fields are read in place (`segments[index].duration`): copying each segment out would retain and
+        // release its storage, which costs more than the sums.
+        for index in segments.indices {
+            let duration = segments[index].duration
+            stats.totalSeconds += duration
+            stats.minimumSeconds = min(stats.minimumSeconds, duration)
+            stats.maximumSeconds = max(stats.maximumSeconds, duration)
+            if segments[index].discontinuity { stats.discontinuityCount += 1 }
+            if let range = segments[index].byteRange {
                 stats.byteRangeCount += 1
                 bytes = Self.saturatingSum(bytes, range.length)
             }
+            if segments[index].gap { stats.gapCount += 1 }
+            guard segments[index].hasRareTags else { continue }
+            let segment = segments[index]
             if let map = segment.map {
                 stats.mapCount += 1
                 if let range = map.byteRange { bytes = Self.saturatingSum(bytes, range.length) }
@@ -49,7 +55,6 @@ extension MediaPlaylist {
                 if !stats.keyMethods.contains(key.method.rawValue) { stats.keyMethods.append(key.method.rawValue) }
             }
             stats.partCount += segment.parts.count
-            if segment.gap { stats.gapCount += 1 }
         }
         if stats.byteRangeCount > 0 { stats.totalBytes = bytes }
         return stats

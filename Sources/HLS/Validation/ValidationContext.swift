@@ -26,9 +26,11 @@ public struct ValidationContext: Sendable {
         segmentTagLocations.location(of: tag, segment: segmentIndex)
     }
 
-    /// The start of an element's span, else `fallback`, else line 1 column 1.
-    public func location(_ span: SourceSpan?, fallback: SourceLocation? = nil) -> SourceLocation {
-        span?.location ?? fallback ?? .start
+    /// The start of an element's span, else `fallback`, else line 1 column 1. `fallback` is evaluated only
+    /// when there is no span (a segment tag lookup builds the location table).
+    public func location(_ span: SourceSpan?, fallback: @autoclosure () -> SourceLocation? = nil) -> SourceLocation {
+        if let span { return span.location }
+        return fallback() ?? .start
     }
 
     /// Where whole-playlist problems are reported: the `#EXTM3U` line, else 1:1.

@@ -1,3 +1,4 @@
+import CLIKit
 import FilterKit
 import Foundation
 import Media

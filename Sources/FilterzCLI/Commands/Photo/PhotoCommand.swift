@@ -1,3 +1,4 @@
+import CLIKit
 /// `filterz photo apply|info`: a preset applied to camera photos, and a photo's detail screen.
 enum PhotoCommand {
     static var command: Command {

@@ -1,3 +1,4 @@
+import CLIKit
 import HLS
 import JSON
 import PhotoMetadata

@@ -1,3 +1,4 @@
+import CLIKit
 import Encryption
 import Foundation
 import Media

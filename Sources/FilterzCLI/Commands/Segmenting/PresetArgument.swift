@@ -1,3 +1,4 @@
+import CLIKit
 import FilterKit
 
 /// Resolves `--preset` for the segmenting commands: the same lookup as every other `--preset`

@@ -1,3 +1,4 @@
+import CLIKit
 import FilterKit
 import Media
 import Packaging

@@ -1,3 +1,5 @@
+import CLIKit
+import Inspect
 import Platform
 import Media
 import StreamAudit

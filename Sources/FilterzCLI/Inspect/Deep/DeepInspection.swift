@@ -1,3 +1,5 @@
+import CLIKit
+import Inspect
 import HLS
 import Media
 import StreamAudit

@@ -1,3 +1,4 @@
+import CLIKit
 import JSON
 import HLS
 import StreamAudit

@@ -1,3 +1,5 @@
+import CLIKit
+import Inspect
 import StreamAudit
 
 /// The text of `inspect --deep`: a table per variant (declared against measured), then the findings under

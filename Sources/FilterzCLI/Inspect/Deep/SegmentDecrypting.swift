@@ -1,3 +1,4 @@
+import CLIKit
 import Encryption
 
 /// Decrypts one encrypted segment (EXT-X-KEY METHOD=AES-128: AES-128-CBC with PKCS#7 padding) before it is

@@ -1,3 +1,5 @@
+import CLIKit
+import Inspect
 import HLS
 
 /// Which segments of a playlist `--deep` loads, and where each one's bytes are.

@@ -10,8 +10,8 @@ public struct KeyAttributesFitMethod: ValidationRule {
         var found: [Diagnostic] = []
         switch context.playlist {
         case .media(let playlist):
-            for (index, segment) in playlist.segments.enumerated() {
-                for key in segment.keys {
+            for index in playlist.segments.indices where playlist.segments[index].hasRareTags {
+                for key in playlist.segments[index].keys {
                     found += problems(key, tag: "EXT-X-KEY", at: context.location(key.source, fallback: context.location(of: .key, segment: index)))
                 }
             }

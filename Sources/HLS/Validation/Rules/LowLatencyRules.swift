@@ -2,7 +2,11 @@
 
 extension MediaPlaylist {
     /// Every EXT-X-PART, including those of the segment still being produced.
-    var allParts: [PartialSegment] { segments.flatMap(\.parts) + (incompleteSegment?.parts ?? []) }
+    var allParts: [PartialSegment] {
+        var parts: [PartialSegment] = []
+        for index in segments.indices where segments[index].hasRareTags { parts += segments[index].parts }
+        return parts + (incompleteSegment?.parts ?? [])
+    }
 }
 
 /// EXT-X-PART-INF: "This tag is REQUIRED if a Media Playlist contains one or more EXT-X-PART tags"
@@ -10,9 +14,8 @@ extension MediaPlaylist {
 public struct PartInfRequiredWithParts: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
-        guard let media = context.playlist.media, media.partInf == nil,
-            context.firstLocation(of: .partInf) == nil,
-            let firstPart = media.allParts.first
+        guard let media = context.playlist.media, media.partInf == nil, let firstPart = media.allParts.first,
+            context.firstLocation(of: .partInf) == nil
         else { return [] }
         return [
             .error(

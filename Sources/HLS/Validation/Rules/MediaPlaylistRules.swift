@@ -22,9 +22,11 @@ public struct SegmentDurationsWithinTargetDuration: ValidationRule {
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media, let target = media.targetDuration, target >= 0 else { return [] }
         var found: [Diagnostic] = []
-        for (index, segment) in media.segments.enumerated() where segment.duration.isFinite {
-            let rounded = segment.duration.rounded()
+        // Segments are read in place, not copied out (see MediaPlaylist.statistics).
+        for index in media.segments.indices where media.segments[index].duration.isFinite {
+            let rounded = media.segments[index].duration.rounded()
             guard rounded > Double(target) else { continue }
+            let segment = media.segments[index]
             found.append(
                 .error(
                     .extinfExceedsTargetDuration,
@@ -85,7 +87,8 @@ public struct NonNegativeNumbers: ValidationRule {
         if let value = media.discontinuitySequence, value < 0 {
             report(.discontinuitySequence, String(value), at: context.firstLocation(of: .discontinuitySequence))
         }
-        for (index, segment) in media.segments.enumerated() where segment.duration < 0 {
+        for index in media.segments.indices where media.segments[index].duration < 0 {
+            let segment = media.segments[index]
             report(
                 .extinf, formatSeconds(segment.duration),
                 at: context.location(of: .extinf, segment: index) ?? segment.source?.location)
@@ -102,8 +105,9 @@ public struct ByteRangeOffsetsResolvable: ValidationRule {
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media else { return [] }
         var found: [Diagnostic] = []
-        for (index, segment) in media.segments.enumerated() {
-            guard let range = segment.byteRange, range.offset == nil else { continue }
+        for index in media.segments.indices {
+            guard let range = media.segments[index].byteRange, range.offset == nil else { continue }
+            let segment = media.segments[index]
             let previous = index > 0 ? media.segments[index - 1] : nil
             if let previous, previous.byteRange != nil, previous.uri == segment.uri { continue }
             let why =
@@ -127,7 +131,11 @@ public struct DateRangeStartDateRequired: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let media = context.playlist.media else { return [] }
-        let dateRanges = media.segments.flatMap(\.dateRanges) + (media.incompleteSegment?.dateRanges ?? [])
+        var dateRanges: [DateRange] = []
+        for index in media.segments.indices where media.segments[index].hasRareTags {
+            dateRanges += media.segments[index].dateRanges
+        }
+        dateRanges += media.incompleteSegment?.dateRanges ?? []
         var started: Set<String> = []
         var found: [Diagnostic] = []
         for dateRange in dateRanges {

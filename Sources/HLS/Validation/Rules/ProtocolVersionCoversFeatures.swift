@@ -41,13 +41,17 @@ public struct ProtocolVersionCoversFeatures: ValidationRule {
         case .media(let media):
             defines = media.defines
             if media.iFramesOnly { need(4, TagName.iFramesOnly.rawValue, context.firstLocation(of: .iFramesOnly)) }
-            for (index, segment) in media.segments.enumerated() {
-                if segment.duration != segment.duration.rounded() {
+            // Segments are read in place, not copied out (see MediaPlaylist.statistics).
+            for index in media.segments.indices {
+                let duration = media.segments[index].duration
+                if duration != duration.rounded() {
                     need(3, "a floating-point EXTINF duration", context.location(of: .extinf, segment: index))
                 }
-                if segment.byteRange != nil {
+                if media.segments[index].byteRange != nil {
                     need(4, TagName.byteRange.rawValue, context.location(of: .byteRange, segment: index))
                 }
+                guard media.segments[index].hasRareTags else { continue }
+                let segment = media.segments[index]
                 keys(segment.keys)
                 if let map = segment.map {
                     need(media.iFramesOnly ? 5 : 6, TagName.map.rawValue, map.source?.location)

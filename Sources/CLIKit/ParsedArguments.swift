@@ -12,6 +12,9 @@ public struct ParsedArguments: Sendable {
         self.commandPath = commandPath
     }
 
+    /// The canonical names of every option given.
+    public var optionNames: Set<String> { Set(options.keys) }
+
     /// True when the flag was given.
     public func flag(_ name: String) -> Bool { options[name] != nil }
 

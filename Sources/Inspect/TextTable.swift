@@ -1,3 +1,4 @@
+import CLIKit
 /// Left-aligned text columns separated by two spaces, for the human-readable reports.
 ///
 ///     var table = TextTable(header: ["BANDWIDTH", "URI"])
@@ -5,17 +6,17 @@
 ///     table.lines(indent: 2)   // ["  BANDWIDTH  URI", "  928 kb/s   360p/index.m3u8"]
 ///
 /// Widths are terminal columns: Hangul, CJK and full-width characters take two. Trailing spaces are trimmed.
-struct TextTable {
-    var header: [String]?
-    var rows: [[String]] = []
+public struct TextTable {
+    public var header: [String]?
+    public var rows: [[String]] = []
 
-    init(header: [String]? = nil) {
+    public init(header: [String]? = nil) {
         self.header = header
     }
 
-    mutating func append(_ row: [String]) { rows.append(row) }
+    public mutating func append(_ row: [String]) { rows.append(row) }
 
-    func lines(indent: Int) -> [String] {
+    public func lines(indent: Int) -> [String] {
         let all = (header.map { [$0] } ?? []) + rows
         let columnCount = all.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columnCount)
@@ -37,7 +38,7 @@ struct TextTable {
     }
 
     /// Terminal columns taken by `text`: two for East Asian wide characters, one otherwise.
-    static func displayWidth(_ text: String) -> Int {
+    public static func displayWidth(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { width, scalar in
             switch scalar.value {
             case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
@@ -52,9 +53,9 @@ struct TextTable {
 }
 
 /// How numbers read in the reports.
-enum DisplayFormat {
+public enum DisplayFormat {
     /// Bytes in decimal units with one decimal: `812B`, `12.3kB`, `2.2MB`, `1.5GB`.
-    static func bytes(_ count: Int) -> String {
+    public static func bytes(_ count: Int) -> String {
         let value = Double(count)
         switch value {
         case ..<1_000: return "\(count)B"
@@ -65,27 +66,27 @@ enum DisplayFormat {
     }
 
     /// Bits per second: `65 kb/s`, `928 kb/s`, `2.63 Mb/s`.
-    static func bitrate(_ bitsPerSecond: Int) -> String {
+    public static func bitrate(_ bitsPerSecond: Int) -> String {
         if bitsPerSecond >= 1_000_000 { return fixed(Double(bitsPerSecond) / 1_000_000, digits: 2) + " Mb/s" }
         if bitsPerSecond >= 1_000 { return "\(Int((Double(bitsPerSecond) / 1_000).rounded())) kb/s" }
         return "\(bitsPerSecond) b/s"
     }
 
     /// Seconds with three decimals: `6.006 s`.
-    static func seconds(_ value: Double) -> String { fixed(value, digits: 3) + " s" }
+    public static func seconds(_ value: Double) -> String { fixed(value, digits: 3) + " s" }
 
     /// A frame rate without needless zeros: `30`, `29.97`, `23.976`.
-    static func frameRate(_ value: Double) -> String {
+    public static func frameRate(_ value: Double) -> String {
         var text = fixed(value, digits: 3)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
-    static func oneDecimal(_ value: Double) -> String { fixed(value, digits: 1) }
+    public static func oneDecimal(_ value: Double) -> String { fixed(value, digits: 1) }
 
     /// `value` rounded to `digits` decimals, always showing them (no Foundation `String(format:)`).
-    static func fixed(_ value: Double, digits: Int) -> String {
+    public static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return String(value) }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -102,7 +103,7 @@ enum DisplayFormat {
     }
 
     /// `1 error`, `2 errors`; `count(2, "discontinuit", plural: "ies", singular: "y")` for irregular words.
-    static func count(_ value: Int, _ stem: String, plural: String = "s", singular: String = "") -> String {
+    public static func count(_ value: Int, _ stem: String, plural: String = "s", singular: String = "") -> String {
         "\(value) \(stem)\(value == 1 ? singular : plural)"
     }
 }

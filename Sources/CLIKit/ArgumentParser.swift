@@ -3,8 +3,8 @@
 /// Accepts `--name value`, `--name=value`, short aliases (`-o value`), `--` (everything after it is
 /// positional) and `-` (a positional meaning standard input). Unknown options and missing values are
 /// usage errors. `--help`/`-h` is handled by the caller before parsing.
-enum ArgumentParser {
-    static func parse(_ arguments: [String], spec: CommandSpec, commandPath: String) throws(CLIError)
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], spec: CommandSpec, commandPath: String) throws(CLIError)
         -> ParsedArguments
     {
         var parsed = ParsedArguments(commandPath: commandPath)

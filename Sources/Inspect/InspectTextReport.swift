@@ -1,16 +1,17 @@
+import CLIKit
 import HLS
 
 /// The human-readable `filterz inspect` report: what the playlist is, then its problems.
-enum InspectTextReport {
+public enum InspectTextReport {
     /// The summary of one playlist, `name` being how the user named it (path or URL).
-    static func summary(of playlist: Playlist, name: String) -> [String] {
+    public static func summary(of playlist: Playlist, name: String) -> [String] {
         switch playlist {
         case .multivariant(let multivariant): summary(of: multivariant, name: name)
         case .media(let media): summary(of: media, name: name)
         }
     }
 
-    static func summary(of playlist: MultivariantPlaylist, name: String) -> [String] {
+    public static func summary(of playlist: MultivariantPlaylist, name: String) -> [String] {
         var lines = ["\(name): multivariant playlist, " + versionText(playlist.version)]
         var facts = TextTable()
         facts.append(["independent segments", playlist.independentSegments ? "yes" : "no"])
@@ -105,7 +106,7 @@ enum InspectTextReport {
         return lines
     }
 
-    static func summary(of playlist: MediaPlaylist, name: String) -> [String] {
+    public static func summary(of playlist: MediaPlaylist, name: String) -> [String] {
         var lines = ["\(name): media playlist, " + versionText(playlist.version)]
         let stats = playlist.statistics
         var table = TextTable()
@@ -152,7 +153,7 @@ enum InspectTextReport {
     }
 
     /// Columns for one line of the `--recursive` list: kind and version, segments, durations, target, state.
-    static func oneLineColumns(_ playlist: Playlist) -> [String] {
+    public static func oneLineColumns(_ playlist: Playlist) -> [String] {
         switch playlist {
         case .multivariant(let multivariant):
             return [
@@ -179,20 +180,20 @@ enum InspectTextReport {
     }
 
     /// The diagnostics block: a count line, then one compiler-style line per diagnostic.
-    static func diagnostics(_ diagnostics: [Diagnostic], file: String) -> [String] {
+    public static func diagnostics(_ diagnostics: [Diagnostic], file: String) -> [String] {
         guard !diagnostics.isEmpty else { return ["No problems found."] }
         return [countLine(diagnostics)] + listed(diagnostics, file: file, indent: 2, limit: ListingLimit.items)
     }
 
     /// One line per diagnostic up to `limit`, then `… and N more problems`.
-    static func listed(_ diagnostics: [Diagnostic], file: String, indent: Int, limit: Int) -> [String] {
+    public static func listed(_ diagnostics: [Diagnostic], file: String, indent: Int, limit: Int) -> [String] {
         let prefix = String(repeating: " ", count: indent)
         return diagnostics.prefix(limit).map { prefix + $0.formatted(file: file) }
             + [ListingLimit.more(diagnostics.count - limit, "problems", indent: indent)].compactMap { $0 }
     }
 
     /// `2 errors, 1 warning` (notes are counted only when there is nothing else).
-    static func countLine(_ diagnostics: [Diagnostic]) -> String {
+    public static func countLine(_ diagnostics: [Diagnostic]) -> String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         let notes = diagnostics.filter { $0.severity == .note }.count

@@ -1,3 +1,4 @@
+import CLIKit
 import Dispatch
 import Foundation
 import HLS
@@ -5,31 +6,36 @@ import HLS
 /// `inspect --recursive`: loads every media playlist a multivariant playlist references (variants, I-frame
 /// variants, renditions with a URI), concurrently, relative to the parent's URL or folder, and checks them
 /// one by one and against each other.
-struct RecursiveInspection {
+public struct RecursiveInspection {
     /// One referenced playlist: where it was found and what loading and parsing it gave.
-    struct Child: Sendable {
-        var reference: ReferencedPlaylist.Reference
+    public struct Child: Sendable {
+        public var reference: ReferencedPlaylist.Reference
         /// The URI as written in the parent.
-        var uri: String
+        public var uri: String
         /// The URI resolved against the parent's location (a URL, or a file path).
-        var location: String
-        var outcome: Outcome
+        public var location: String
+        public var outcome: Outcome
     }
 
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         case loaded(ParseResult)
         case failed(String)
         /// Beyond the first `ListingLimit.childPlaylists` distinct playlists: neither loaded nor checked.
         case notLoaded
     }
 
-    var loader: ResourceLoader
-    var strict: Bool
+    public var loader: any PlaylistLoading
+    public var strict: Bool
     /// How many playlists load at the same time.
-    var maximumConcurrentLoads = 8
+    public var maximumConcurrentLoads = 8
+
+    public init(loader: any PlaylistLoading, strict: Bool) {
+        self.loader = loader
+        self.strict = strict
+    }
 
     /// Loads and checks every playlist `parent` references. `parentLocation` is the URL or path it came from.
-    func run(parent: MultivariantPlaylist, parentLocation: String) -> [Child] {
+    public func run(parent: MultivariantPlaylist, parentLocation: String) -> [Child] {
         var references: [(ReferencedPlaylist.Reference, String)] = []
         for variant in parent.variants { references.append((.variant(variant), variant.uri)) }
         for variant in parent.iFrameVariants { references.append((.iFrameVariant(variant), variant.uri)) }
@@ -87,8 +93,8 @@ struct RecursiveInspection {
 
     /// A URL stays as it is; a file reference loses its query and fragment (`720p/index.m3u8?token=x` is the
     /// file `720p/index.m3u8`), since tokens only mean something to an HTTP origin.
-    static func loadablePath(_ location: String) -> String {
-        if ResourceLoader.isHTTP(location) { return location }
+    public static func loadablePath(_ location: String) -> String {
+        if PlaylistLocation.isHTTP(location) { return location }
         let reference = URIReference(location)
         if reference.scheme?.lowercased() == "file" { return reference.path }
         if reference.scheme == nil { return reference.path.removingPercentEncoding ?? reference.path }
@@ -96,7 +102,7 @@ struct RecursiveInspection {
     }
 
     /// The cross-playlist checks over the children that loaded as media playlists.
-    static func crossChecks(_ children: [Child]) -> [Diagnostic] {
+    public static func crossChecks(_ children: [Child]) -> [Diagnostic] {
         let loaded: [ReferencedPlaylist] = children.compactMap {
             guard case .loaded(let result) = $0.outcome, let media = result.playlist?.media else { return nil }
             return ReferencedPlaylist(reference: $0.reference, playlist: media)

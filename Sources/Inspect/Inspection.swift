@@ -1,19 +1,33 @@
+import CLIKit
 import HLS
 import JSON
 
 /// Everything one `filterz inspect` run found: the playlist's parse result and, with `--recursive`, its
 /// children and the cross-playlist checks; rendered as text or JSON.
-struct Inspection {
+public struct Inspection {
     /// How the user named the playlist (path, URL, or `<stdin>`), used in diagnostics.
-    var name: String
-    var result: ParseResult
-    var isRecursive: Bool
-    var children: [RecursiveInspection.Child] = []
-    var crossChecks: [Diagnostic] = []
+    public var name: String
+    public var result: ParseResult
+    public var isRecursive: Bool
+    public var children: [RecursiveInspection.Child] = []
+    public var crossChecks: [Diagnostic] = []
+
+    public init(name: String, result: ParseResult, isRecursive: Bool) {
+        self.name = name
+        self.result = result
+        self.isRecursive = isRecursive
+    }
+
+    /// Parses and validates `bytes`, the playlist at `location` (a path, a URL, or `-` for standard input).
+    public init(location: String, bytes: [UInt8], strict: Bool, recursive: Bool) {
+        let result = parseAndValidate(
+            bytes, options: ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location))
+        self.init(name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
+    }
 
     /// Errors everywhere: the playlist's, each child's (a child that cannot be loaded or parsed counts one),
     /// and the cross-playlist checks'. Zero means exit status 0.
-    var errorCount: Int {
+    public var errorCount: Int {
         var count = result.errors.count + crossChecks.filter { $0.severity == .error }.count
         if result.playlist == nil && count == 0 { count = 1 }
         for child in children {
@@ -29,7 +43,7 @@ struct Inspection {
     }
 
     /// The human-readable report: summary, the per-playlist table and cross checks (recursive), diagnostics.
-    var textLines: [String] {
+    public var textLines: [String] {
         var lines: [String] = []
         if let playlist = result.playlist {
             lines += InspectTextReport.summary(of: playlist, name: name)
@@ -89,7 +103,7 @@ struct Inspection {
 
     /// The facts JSON (corpus schema plus `diagnostics`); recursive runs add `playlists` and
     /// `cross_playlist_diagnostics`.
-    var json: JSONValue {
+    public var json: JSONValue {
         var members: [(String, JSONValue)]
         if let playlist = result.playlist,
             case .object(let facts) = playlist.facts(diagnostics: result.diagnostics, maximumItems: ListingLimit.items)

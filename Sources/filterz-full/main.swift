@@ -1,0 +1,17 @@
+// `filterz-full`: every `filterz` command. `filterz` runs it (exec, same process) for every command line but a
+// plain inspection of a playlist file.
+import FilterzCLI
+import Foundation
+import CLIKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let code = CLI.run(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    stdout: FileDescriptorOutput.standardOutput,
+    stderr: FileDescriptorOutput.standardError,
+    readStandardInput: StandardInput.readAll,
+    environment: ProcessInfo.processInfo.environment)
+exit(code)
