@@ -83,6 +83,7 @@ enum LiveBenchmark {
                      percentile(r.latencies, 0.5), percentile(r.latencies, 0.95), r.latencies.count))
         print(String(format: "  hls.js latency: median %.3f s, p95 %.3f s", percentile(r.playerLatencies, 0.5), percentile(r.playerLatencies, 0.95)))
         print(String(format: "  stalls: %d (%.2f s in all); parts loaded %d, segments loaded %d", r.stalls, r.stallSeconds, r.partsLoaded, r.fragmentsLoaded))
+        for detail in r.stallDetails { print("    stall \(detail)") }
         let holds = r.blockingHoldSeconds.map { $0 * 1000 }
         print(String(format: "  blocking reloads: %d, hold median %.0f ms, p95 %.0f ms, max %.0f ms",
                      r.blockingRequests, percentile(holds, 0.5), percentile(holds, 0.95), holds.max() ?? 0))

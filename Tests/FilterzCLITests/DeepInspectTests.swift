@@ -142,6 +142,26 @@ struct DeepInspectTests {
         }
         try Data(bytes).write(to: initFile)
         #expect(try Fixture.inspect(copy.appendingPathComponent("master.m3u8")).codes == ["fmp4.init-mismatch"])
+
+        // The init section's video timescale doubled (mdhd): the segments' clock is no longer the init's. The
+        // 180p media then measures half as long, at twice the frame rate, starting at half its time: those
+        // rules (durations, frame rate, alignment with the other variants, the subtitles' timestamp map) fire too.
+        let scaled = try Fixture.copy(clean, as: "timescale", in: folder.url)
+        let scaledInit = scaled.appendingPathComponent("180p/init.mp4")
+        var initBytes = [UInt8](try Data(contentsOf: scaledInit))
+        let mdhd = try #require(Self.find(Array("mdhd".utf8), in: initBytes), "no mdhd box")
+        let at = mdhd + (initBytes[mdhd + 4] == 1 ? 24 : 16)
+        let timescale = initBytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } * 2
+        initBytes.replaceSubrange(at..<(at + 4), with: (0..<4).map { UInt8(truncatingIfNeeded: timescale >> (8 * (3 - $0))) })
+        try Data(initBytes).write(to: scaledInit)
+        let found = try Fixture.inspect(scaled.appendingPathComponent("master.m3u8"))
+        #expect(
+            found.codes == [
+                "extinf.duration-mismatch", "fmp4.init-mismatch", "frame-rate.mismatch", "variants.segments-not-aligned",
+                "webvtt.timestamp-map-wrong",
+            ])
+        let findings = (found.deep["findings"] as? [[String: Any]]) ?? []
+        #expect(findings.contains { ($0["message"] as? String)?.contains("timescale \(timescale)") == true })
     }
 
     /// `filterz package` of a 25 fps clip with audio, as MPEG-TS and as fMP4: nothing its own --deep rejects.

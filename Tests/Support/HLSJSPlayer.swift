@@ -38,6 +38,9 @@ public enum HLSJSPlayer {
         public var endTime: Double
         public var switchTime: Double?
         public var levelCount: Int
+        /// What the player was doing at each stall, one line each: when, where, how much was buffered, the
+        /// level, the latency it aimed at, and the last media it had loaded.
+        public var stallDetails: [String]
     }
 
     static let harness = #"""
@@ -53,9 +56,16 @@ public enum HLSJSPlayer {
           document.body.appendChild(video);
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
-            switchTime: null, levelCount: 0, error: null};
+            switchTime: null, levelCount: 0, error: null, stallDetails: []};
+          const t0 = performance.now();
+          const now = () => ((performance.now() - t0) / 1000).toFixed(2);
+          let lastLoaded = "nothing";
           const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true, maxLiveSyncPlaybackRate: lowLatency ? 1.5 : 1});
-          hls.on(Hls.Events.FRAG_LOADED, (_, data) => { if (data.part) report.partsLoaded++; else report.fragmentsLoaded++; });
+          hls.on(Hls.Events.FRAG_LOADED, (_, data) => {
+            if (data.part) report.partsLoaded++; else report.fragmentsLoaded++;
+            const f = data.frag;
+            lastLoaded = `${f.type} level ${f.level} sn ${f.sn}` + (data.part ? ` part ${data.part.index}` : "") + ` at ${now()} s`;
+          });
           hls.on(Hls.Events.LEVEL_LOADED, (_, data) => {
             if (data.deliveryDirectives && data.deliveryDirectives.msn !== undefined && data.deliveryDirectives.msn !== null) {
               report.blockingRequests++;
@@ -71,7 +81,14 @@ public enum HLSJSPlayer {
             playing = true;
             if (stalledSince !== null) { report.stallSeconds += (performance.now() - stalledSince) / 1000; stalledSince = null; }
           });
-          video.addEventListener("waiting", () => { if (playing && stalledSince === null) { report.stalls++; stalledSince = performance.now(); } });
+          video.addEventListener("waiting", () => {
+            if (!playing || stalledSince !== null) return;
+            report.stalls++; stalledSince = performance.now();
+            const b = video.buffered; let ahead = 0;
+            for (let i = 0; i < b.length; i++) if (b.start(i) <= video.currentTime + 0.05 && b.end(i) > video.currentTime) ahead = b.end(i) - video.currentTime;
+            report.stallDetails.push(`at ${now()} s: media ${video.currentTime.toFixed(2)} s, ${ahead.toFixed(2)} s buffered ahead, ` +
+              `level ${hls.currentLevel}, latency ${Number(hls.latency).toFixed(2)} s (target ${Number(hls.targetLatency).toFixed(2)} s), last loaded ${lastLoaded}`);
+          });
           hls.loadSource(url);
           hls.attachMedia(video);
           const started = performance.now();
@@ -95,7 +112,7 @@ public enum HLSJSPlayer {
           }, 250);
         })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
           blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
-          endTime: 0, switchTime: null, levelCount: 0}));
+          endTime: 0, switchTime: null, levelCount: 0, stallDetails: []}));
         """#
 
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)

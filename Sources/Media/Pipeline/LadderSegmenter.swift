@@ -323,7 +323,14 @@ public final class LadderSegmenter {
             encryption: configuration.encryption)
     }
 
-    /// Rewrites every media playlist, then the master (so the master never names a missing playlist).
+    /// How many whole segments a low-latency live recording has before its master playlist appears. hls.js 1.6
+    /// makes no blocking playlist reload while the last whole segment is number 0 (it tests that number for
+    /// truth), so a player that starts then polls once per target duration and stalls; from the second segment
+    /// on, it blocks on every part.
+    static let lowLatencySegmentsBeforeMaster = 2
+
+    /// Rewrites every media playlist, then the master (so the master never names a missing playlist); a
+    /// low-latency live master only from its second whole segment on (``lowLatencySegmentsBeforeMaster``).
     private func publish(count: Int, finished: Bool) throws(SegmenterError) {
         let presentation = self.presentation(count: count)
         let initURI = presentation.initSegmentURI
@@ -353,9 +360,11 @@ public final class LadderSegmenter {
                     PlaylistBuilder.text(of: .media(builder.mediaPlaylist(subtitle.segments, initSegmentURI: nil, isFinished: finished))),
                     to: root + "/" + subtitle.playlistURI)
             }
-            try AtomicFile.write(
-                PlaylistBuilder.text(of: .multivariant(builder.multivariantPlaylist(presentation))),
-                to: root + "/master.m3u8")
+            if finished || lowLatency == nil || count >= Self.lowLatencySegmentsBeforeMaster {
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: .multivariant(builder.multivariantPlaylist(presentation))),
+                    to: root + "/master.m3u8")
+            }
         } catch {
             throw .output(error.description)
         }

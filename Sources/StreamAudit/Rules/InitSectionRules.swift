@@ -1,5 +1,9 @@
-/// An fMP4 segment fits the init section in effect: its fragments' track ids are the init's, and any
-/// parameter set it carries in band is the one the init's configuration record holds (RFC 8216bis §3.1.2).
+import HLS
+
+/// An fMP4 segment fits the init section in effect: its fragments' track ids are the init's, any parameter
+/// set it carries in band is the one the init's configuration record holds (RFC 8216bis §3.1.2), and the
+/// init's timescale (`mdhd`, the clock of every `tfdt` and sample duration) is the one the segment was muxed
+/// with.
 enum InitSectionRules {
     static func check(_ context: AuditContext) -> [Finding] {
         var findings: [Finding] = []
@@ -14,6 +18,9 @@ enum InitSectionRules {
                             measured: "track ids \(facts.fragmentTrackIDs.map(String.init).joined(separator: ","))",
                             declared: "track ids \(facts.initTrackIDs.map(String.init).joined(separator: ","))"))
                     continue
+                }
+                if let finding = timescaleMismatch(segment, facts, playlist: audited.uri) {
+                    findings.append(finding)
                 }
                 for track in facts.tracks {
                     guard let configured = track.configurationSPS, !track.inBandSPS.isEmpty,
@@ -31,5 +38,43 @@ enum InitSectionRules {
             }
         }
         return findings
+    }
+
+    /// A timescale that is not the segment's shows as media time scaled by a constant factor: AAC frames that do
+    /// not last 1024 samples at the configured sample rate, or video lasting far from its EXTINF (more than
+    /// half again or less than two thirds of it, where a wrong EXTINF is off by a frame or so).
+    static func timescaleMismatch(_ segment: Segment, _ facts: SegmentFacts, playlist: String) -> Finding? {
+        func timescale(_ track: TrackFacts) -> String {
+            track.timeBaseNumerator == 1 ? "\(track.timeBaseDenominator)" : "\(track.timeBaseDenominator)/\(track.timeBaseNumerator)"
+        }
+        if let video = facts.video, let measured = video.durationSeconds, segment.duration > 0, measured > 0 {
+            let ratio = measured / segment.duration
+            if ratio > 1.5 || ratio < 2.0 / 3.0 {
+                let intended = Double(video.timeBaseDenominator) / Double(max(1, video.timeBaseNumerator)) / ratio
+                return Finding(
+                    .initMismatch, playlist: playlist, segment: segment.uri,
+                    message: "at the init section's video timescale \(timescale(video)) the segment lasts "
+                        + "\(String(format2: ratio, decimals: 2))× its EXTINF: it was muxed with a timescale of about "
+                        + "\(Int(intended.rounded()))",
+                    measured: "\(String(format2: measured, decimals: 3)) s", declared: "EXTINF \(String(format2: segment.duration, decimals: 3)) s")
+            }
+        }
+        if let audio = facts.audio, audio.codec == .aac, let rate = audio.sampleRate, rate > 0 {
+            let durations = audio.frames.map(\.duration).filter { $0 > 0 }
+            guard !durations.isEmpty else { return nil }
+            let mean = Double(durations.reduce(0, +)) / Double(durations.count)
+            let seconds = mean * Double(audio.timeBaseNumerator) / Double(max(1, audio.timeBaseDenominator))
+            let expected = 1024 / Double(rate)
+            if abs(seconds / expected - 1) > 0.1 {
+                return Finding(
+                    .initMismatch, playlist: playlist, segment: segment.uri,
+                    message: "at the init section's audio timescale \(timescale(audio)) an AAC frame lasts "
+                        + "\(String(format2: seconds * 1000, decimals: 2)) ms, where 1024 samples at \(rate) Hz last "
+                        + "\(String(format2: expected * 1000, decimals: 2)) ms",
+                    measured: "\(String(format2: seconds * 1000, decimals: 2)) ms per frame",
+                    declared: "\(String(format2: expected * 1000, decimals: 2)) ms per frame")
+            }
+        }
+        return nil
     }
 }
