@@ -65,10 +65,34 @@ extension Option where Value == String {
 }
 
 extension Option where Value == String? {
-    /// A text value that may be absent.
-    public static func optional(_ names: String..., placeholder: String, help: String) -> Option {
-        Option(spec: valueSpec(names, placeholder, help, nil)) { given in given.last }
+    /// A text value that may be absent. `shownDefault` is what `--help` gives as the default, for an option
+    /// whose absence the command fills in itself (a computed ladder, a folder under `$HOME`).
+    public static func optional(_ names: String..., placeholder: String, shownDefault: String? = nil, help: String)
+        -> Option
+    {
+        Option(spec: valueSpec(names, placeholder, help, shownDefault)) { given in given.last }
     }
+}
+
+extension Option where Value == Int? {
+    /// A whole number within `range`, or nil when absent.
+    public static func optionalInteger(
+        _ names: String..., placeholder: String, in range: ClosedRange<Int>, help: String
+    ) -> Option {
+        let spec = valueSpec(names, placeholder, help, nil)
+        return Option(spec: spec) { given throws(CLIError) in
+            guard let text = given.last else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw .usage("\(spec.name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+    }
+}
+
+extension ParsedArguments {
+    /// True when the option was given at all (whatever its value, and even where `get` gives its default).
+    public func isGiven<Value>(_ option: Option<Value>) -> Bool { options[option.name] != nil }
 }
 
 extension Option where Value == [String] {

@@ -5,6 +5,25 @@ import JSON
 /// `filterz inspect`'s command line: its spec (shared by `filterz` and `filterz-full`) and the part of its run
 /// that needs HLS alone: the lean `filterz` runs a plain inspection of a file or standard input itself.
 public enum InspectCommandLine {
+    public static let json = Option.flag("--json", help: "Print the facts (corpus schema) and diagnostics as JSON.")
+    public static let recursive = Option.flag(
+        "--recursive", "-r",
+        help: "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up.")
+    public static let header = Option.repeatable(
+        "--header", "-H", placeholder: "header", help: "Send 'Name: value' with every HTTP request (protected origins).")
+    public static let strict = Option.flag("--strict", help: "Stop at the first error (no summary).")
+    public static let deep = Option.flag(
+        "--deep", help: "Load and demux the segments too (implies --recursive) and check\nthem against the playlists.")
+    /// Read as text: `--deep` checks it (`all` or a count) and that it is not given without `--deep`.
+    public static let segments = Option.text(
+        "--segments", placeholder: "all|N", default: "all", help: "With --deep: every segment, or N per playlist spread over it.")
+    public static let report = Option.optional(
+        "--report", placeholder: "file",
+        help: "With --deep: also write a self-contained HTML report (tables,\nbitrate charts, findings).")
+    public static let timeout = Option.decimal(
+        "--timeout", placeholder: "seconds", default: 20, in: 0.1...3600,
+        help: "Longest time one HTTP request may take, from connecting to the last byte.")
+
     public static let spec: CommandSpec =
     CommandSpec(
         name: "inspect",
@@ -22,30 +41,7 @@ public enum InspectCommandLine {
             A download is stopped as soon as its body passes 64 MiB (after decompression).
             """,
         arguments: [ArgumentSpec("playlist", help: "A file path, an http(s) URL, or - for standard input.")],
-        options: [
-            .flag("--json", help: "Print the facts (corpus schema) and diagnostics as JSON."),
-            .flag(
-                "--recursive", "-r",
-                help:
-                    "Also load every variant and rendition playlist (relative to the\nplaylist's URL or folder) and check that they line up."
-            ),
-            .repeatable(
-                "--header", "-H", placeholder: "header",
-                help: "Send 'Name: value' with every HTTP request (protected origins)."),
-            .flag("--strict", help: "Stop at the first error (no summary)."),
-            .flag(
-                "--deep",
-                help: "Load and demux the segments too (implies --recursive) and check\nthem against the playlists."),
-            .value(
-                "--segments", placeholder: "all|N",
-                help: "With --deep: every segment, or N per playlist spread over it.", defaultValue: "all"),
-            .value(
-                "--report", placeholder: "file",
-                help: "With --deep: also write a self-contained HTML report (tables,\nbitrate charts, findings)."),
-            .value(
-                "--timeout", placeholder: "seconds",
-                help: "Longest time one HTTP request may take, from connecting to the last byte.", defaultValue: "20"),
-        ],
+        options: [json.spec, recursive.spec, header.spec, strict.spec, deep.spec, segments.spec, report.spec, timeout.spec],
         examples: [
             "filterz inspect master.m3u8",
             "filterz inspect --recursive --json https://cdn.example.com/v/master.m3u8?token=abc",
@@ -56,7 +52,7 @@ public enum InspectCommandLine {
 
     /// The options a plain inspection understands; any other (`--recursive`, `--deep`, `--header`,
     /// `--timeout`, …) or an http(s) playlist needs `filterz-full`.
-    static let plainOptions: Set<String> = ["--json", "--strict"]
+    static let plainOptions: Set<String> = [json.name, strict.name]
 
     /// True when `arguments` (parsed against ``spec``) ask for a plain inspection: `[--json] [--strict]` and a
     /// playlist file or `-`, which needs HLS alone.

@@ -19,8 +19,9 @@ if arguments.first == "inspect",
     do {
         let location = try parsed.positional(0, "playlist")
         let bytes = try PlaylistFile().load(location, readStandardInput: context.readStandardInput)
-        let inspection = Inspection(location: location, bytes: bytes, strict: parsed.flag("--strict"), recursive: false)
-        InspectCommandLine.write(inspection, json: parsed.flag("--json"), to: context.stdout)
+        let strict = try parsed.get(InspectCommandLine.strict)
+        let inspection = Inspection(location: location, bytes: bytes, strict: strict, recursive: false)
+        InspectCommandLine.write(inspection, json: try parsed.get(InspectCommandLine.json), to: context.stdout)
         let code = InspectCommandLine.exitStatus(
             inspection, problems: InspectCommandLine.problems(inspection), commandPath: parsed.commandPath, context)
         // The process ends here without freeing the playlist: the kernel takes the memory back at once, where

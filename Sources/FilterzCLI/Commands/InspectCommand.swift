@@ -14,12 +14,12 @@ enum InspectCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let location = try arguments.positional(0, "playlist")
         var headers: [(name: String, value: String)] = []
-        for text in arguments.values("--header") { headers.append(try ResourceLoader.parseHeader(text)) }
+        for text in try arguments.get(InspectCommandLine.header) { headers.append(try ResourceLoader.parseHeader(text)) }
         var loader = ResourceLoader(headers: headers)
-        loader.timeoutSeconds = try arguments.decimal("--timeout", default: 20, in: 0.1...3600)
-        let strict = arguments.flag("--strict")
+        loader.timeoutSeconds = try arguments.get(InspectCommandLine.timeout)
+        let strict = try arguments.get(InspectCommandLine.strict)
         let deep = try DeepOptions(arguments)
-        let recursive = arguments.flag("--recursive") || deep != nil
+        let recursive = try arguments.get(InspectCommandLine.recursive) || deep != nil
 
         let bytes = try loader.load(location, readStandardInput: context.readStandardInput)
         var inspection = Inspection(location: location, bytes: bytes, strict: strict, recursive: recursive)
@@ -36,7 +36,7 @@ enum InspectCommand {
                 loader: loader, progress: context.stderr)
         }
         InspectCommandLine.write(
-            inspection, json: arguments.flag("--json"), to: context.stdout,
+            inspection, json: try arguments.get(InspectCommandLine.json), to: context.stdout,
             extraJSON: audit.map { [("deep", DeepJSONReport.value($0))] } ?? [],
             extraText: audit.map { [""] + DeepTextReport.lines($0) } ?? [])
         if let audit, let path = deep?.reportPath {

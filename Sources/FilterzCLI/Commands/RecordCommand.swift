@@ -6,6 +6,29 @@ import Packaging
 
 /// `filterz record`: filtered frames from the simulated camera (and microphone) → an HLS ladder.
 enum RecordCommand {
+    static let duration = Option.decimal(
+        "--duration", placeholder: "seconds", default: 20, in: 0.1...86_400, help: "Length of the recording.")
+    static let fps = Option.integer("--fps", placeholder: "n", default: 30, in: 1...120, help: "Camera frames per second.")
+    static let size = Option.text(
+        "--size", placeholder: "WxH", default: "1280x720", help: "Camera picture size (long x short side).")
+    static let orientation = Option.text(
+        "--orientation", placeholder: "landscape|portrait", default: SimulatedCamera.Orientation.landscape.rawValue,
+        help: "How the phone is held.")
+    static let live = Option.flag(
+        "--live", help: "Publish while recording, paced to real time: EVENT playlists rewritten after every segment.")
+    static let window = Option.optional(
+        "--window", placeholder: "n", help: "With --live: a sliding window of the last n segments instead of EVENT.")
+    static let lowLatency = Option.flag(
+        "--low-latency",
+        help: "With --live: Low-Latency HLS — fMP4 parts, preload hints, blocking reload; 2 s segments unless --segment-duration is given.")
+    static let partDuration = Option.optional(
+        "--part-duration", placeholder: "seconds", shownDefault: "1/3 s",
+        help: "With --low-latency: part length, 0.2–1.0 s in whole frames dividing the segment.")
+    static let timingLog = Option.optional(
+        "--timing-log", placeholder: "file",
+        help: "With --low-latency: one JSON line per part (last capture, rename and listing times, ms).")
+    static let seed = Option.integer("--seed", placeholder: "n", default: 1, in: 0...Int.max, help: "Seed of the simulated camera scene.")
+
     static var command: Command {
         Command(
             CommandSpec(
@@ -16,18 +39,9 @@ enum RecordCommand {
                     Korean and English WebVTT subtitle playlists, poster.jpg and filter.json into --out.
                     Ctrl-C finishes the segment in progress, finalises the playlists and exits 0.
                     """,
-                options: SegmentingOptions.specs + [
-                    .value("--duration", placeholder: "seconds", help: "Length of the recording.", defaultValue: "20"),
-                    .value("--fps", placeholder: "n", help: "Camera frames per second.", defaultValue: "30"),
-                    .value("--size", placeholder: "WxH", help: "Camera picture size (long x short side).", defaultValue: "1280x720"),
-                    .value("--orientation", placeholder: "landscape|portrait", help: "How the phone is held.", defaultValue: "landscape"),
-                    .flag("--live", help: "Publish while recording, paced to real time: EVENT playlists rewritten after every segment."),
-                    .value("--window", placeholder: "n", help: "With --live: a sliding window of the last n segments instead of EVENT."),
-                    .flag("--low-latency", help: "With --live: Low-Latency HLS — fMP4 parts, preload hints, blocking reload; 2 s segments unless --segment-duration is given."),
-                    .value("--part-duration", placeholder: "seconds", help: "With --low-latency: part length, 0.2–1.0 s in whole frames dividing the segment.", defaultValue: "1/3 s"),
-                    .value("--timing-log", placeholder: "file", help: "With --low-latency: one JSON line per part (last capture, rename and listing times, ms)."),
-                    .value("--seed", placeholder: "n", help: "Seed of the simulated camera scene.", defaultValue: "1"),
-                ],
+                options: SegmentingOptions.specs
+                    + [duration.spec, fps.spec, size.spec, orientation.spec, live.spec, window.spec, lowLatency.spec]
+                    + [partDuration.spec, timingLog.spec, seed.spec],
                 examples: [
                     "filterz record --preset warm-film --duration 20 --fps 30 --size 1280x720 --out out/warm-film",
                     "filterz record --preset noir --segment-duration 2 --format fmp4 --ladder 640x360@730k,320x180@250k --out out/noir",
@@ -39,20 +53,20 @@ enum RecordCommand {
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         var options = try SegmentingOptions.parse(args)
-        let duration = try args.decimal("--duration", default: 20, in: 0.1...86_400)
-        let fps = try args.integer("--fps", default: 30, in: 1...120)
-        let seed = try args.integer("--seed", default: 1, in: 0...Int.max)
-        let sizeText = args.value("--size") ?? "1280x720"
+        let duration = try args.get(Self.duration)
+        let fps = try args.get(Self.fps)
+        let seed = try args.get(Self.seed)
+        let sizeText = try args.get(size)
         let size = sizeText.lowercased().split(separator: "x").compactMap { Int($0) }
         guard size.count == 2, (16...8192).contains(size[0]), (16...8192).contains(size[1]) else {
             throw CLIError.usage("--size expects WIDTHxHEIGHT (16…8192), got '\(sizeText)'")
         }
-        let orientationText = args.value("--orientation") ?? "landscape"
+        let orientationText = try args.get(orientation)
         guard let orientation = SimulatedCamera.Orientation(rawValue: orientationText) else {
             throw CLIError.usage("--orientation expects landscape or portrait, got '\(orientationText)'")
         }
-        let live = args.flag("--live")
-        if let window = args.value("--window") {
+        let live = try args.get(Self.live)
+        if let window = try args.get(Self.window) {
             guard live else { throw CLIError.usage("--window needs --live") }
             guard let count = Int(window), count >= 1 else {
                 throw CLIError.usage("--window expects a whole number ≥ 1, got '\(window)'")
@@ -104,20 +118,20 @@ enum RecordCommand {
     static func lowLatencySettings(
         _ args: ParsedArguments, options: inout SegmentingOptions, live: Bool, fps: Int
     ) throws(CLIError) -> LowLatencySettings? {
-        guard args.flag("--low-latency") else {
-            for name in ["--part-duration", "--timing-log"] where args.value(name) != nil {
-                throw .usage("\(name) needs --low-latency")
-            }
+        guard try args.get(lowLatency) else {
+            if args.isGiven(partDuration) { throw .usage("\(partDuration.name) needs --low-latency") }
+            if args.isGiven(timingLog) { throw .usage("\(timingLog.name) needs --low-latency") }
             return nil
         }
         guard live else { throw .usage("--low-latency needs --live") }
-        if let format = args.value("--format"), format != ContainerFormat.fragmentedMP4.rawValue {
+        let format = try args.get(SegmentingOptions.format)
+        if args.isGiven(SegmentingOptions.format), format != ContainerFormat.fragmentedMP4.rawValue {
             throw .usage("--low-latency writes fMP4 parts; --format \(format) cannot be used with it")
         }
         options.container = .fragmentedMP4
-        if args.value("--segment-duration") == nil { options.segmentDuration = 2 }
+        if !args.isGiven(SegmentingOptions.segmentDuration) { options.segmentDuration = 2 }
         var requested: Double?
-        if let text = args.value("--part-duration") {
+        if let text = try args.get(partDuration) {
             guard let seconds = Double(text), seconds.isFinite else {
                 throw .usage("--part-duration expects seconds (0.2–1.0), got '\(text)'")
             }
@@ -130,7 +144,7 @@ enum RecordCommand {
         {
         case .failure(let problem): throw .usage(problem.description)
         case .success(let frames):
-            return LowLatencySettings(partDuration: frameDuration * Int64(frames), timingLogPath: args.value("--timing-log"))
+            return LowLatencySettings(partDuration: frameDuration * Int64(frames), timingLogPath: try args.get(timingLog))
         }
     }
 }

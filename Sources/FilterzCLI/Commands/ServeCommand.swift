@@ -5,6 +5,37 @@ import Synchronization
 
 /// `filterz serve DIR`: the HLS server with the catalogue API, until SIGINT/SIGTERM.
 enum ServeCommand {
+    static let host = Option.text("--host", placeholder: "address", default: "127.0.0.1", help: "IPv4 or IPv6 address to listen on.")
+    static let port = Option.integer("--port", placeholder: "port", default: 8080, in: 0...65535, help: "TCP port; 0 picks a free one.")
+    static let corsOrigin = Option.text(
+        "--cors-origin", placeholder: "origin", default: "*", help: "Access-Control-Allow-Origin on every response.")
+    /// Also read by `filterz sign` (its own spec names the same option).
+    static let secret = Option.optional(
+        "--token-secret", placeholder: "secret", help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET).")
+    static let apiKey = Option.optional(
+        "--api-key", placeholder: "key",
+        help: "The app's API key: the catalogue API answers only requests sending it in X-API-Key (or $FILTERZ_API_KEY). Needed for the API when URLs are signed.")
+    static let tokenTTL = Option.integer(
+        "--token-ttl", placeholder: "seconds", default: 3600, in: 1...31_536_000,
+        help: "Lifetime of the tokens in the stream API's and the index page's signed URLs.")
+    static let index = Option.flag("--index", help: "With --token-secret, serve the HTML index anyway (its links are signed).")
+    static let keys = Option.optional(
+        "--keys", placeholder: "folder",
+        help: "Answer /v1/videos/{id}/keys/{n}.key from folder/{id}/{n}.key (record --encrypt's keys), with the media's token check.")
+    static let connectionsPerAddress = Option.integer(
+        "--connections-per-address", placeholder: "n", default: 256, in: 0...1_000_000,
+        help: "Connections one client address may hold; 0 for no cap (behind a proxy).")
+    static let quiet = Option.flag("--quiet", help: "No access log on stderr.")
+    static let nginxConfig = Option.flag("--nginx-config", help: "Print an equivalent nginx server block and exit.")
+    static let upstream = Option.optional(
+        "--upstream", placeholder: "url",
+        help: "With --nginx-config: print an edge block instead, nginx in front of the filterz origin at URL (listening on --host/--port).")
+    static let tlsCertificate = Option.optional(
+        "--tls-cert", placeholder: "file", help: "With --upstream: the edge's TLS certificate (PEM); HTTP/2 is served over TLS.")
+    static let tlsKey = Option.optional("--tls-key", placeholder: "file", help: "With --upstream: the certificate's private key (PEM).")
+    static let cacheFolder = Option.text(
+        "--cache-dir", placeholder: "dir", default: "/var/cache/nginx/filterz", help: "With --upstream: nginx's cache folder.")
+
     static var command: Command {
         Command(
             CommandSpec(
@@ -18,37 +49,9 @@ enum ServeCommand {
                     """,
                 arguments: [ArgumentSpec("dir", help: "The folder to serve.")],
                 options: [
-                    .value("--host", placeholder: "address", help: "IPv4 or IPv6 address to listen on.", defaultValue: "127.0.0.1"),
-                    .value("--port", placeholder: "port", help: "TCP port; 0 picks a free one.", defaultValue: "8080"),
-                    .value(
-                        "--cors-origin", placeholder: "origin",
-                        help: "Access-Control-Allow-Origin on every response.", defaultValue: "*"),
-                    .value(
-                        "--token-secret", placeholder: "secret",
-                        help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET)."),
-                    .value(
-                        "--api-key", placeholder: "key",
-                        help: "The app's API key: the catalogue API answers only requests sending it in X-API-Key (or $FILTERZ_API_KEY). Needed for the API when URLs are signed."),
-                    .value(
-                        "--token-ttl", placeholder: "seconds",
-                        help: "Lifetime of the tokens in the stream API's and the index page's signed URLs.", defaultValue: "3600"),
-                    .flag("--index", help: "With --token-secret, serve the HTML index anyway (its links are signed)."),
-                    .value(
-                        "--keys", placeholder: "folder",
-                        help: "Answer /v1/videos/{id}/keys/{n}.key from folder/{id}/{n}.key (record --encrypt's keys), with the media's token check."),
-                    .value(
-                        "--connections-per-address", placeholder: "n",
-                        help: "Connections one client address may hold; 0 for no cap (behind a proxy).", defaultValue: "256"),
-                    .flag("--quiet", help: "No access log on stderr."),
-                    .flag("--nginx-config", help: "Print an equivalent nginx server block and exit."),
-                    .value(
-                        "--upstream", placeholder: "url",
-                        help: "With --nginx-config: print an edge block instead, nginx in front of the filterz origin at URL (listening on --host/--port)."),
-                    .value("--tls-cert", placeholder: "file", help: "With --upstream: the edge's TLS certificate (PEM); HTTP/2 is served over TLS."),
-                    .value("--tls-key", placeholder: "file", help: "With --upstream: the certificate's private key (PEM)."),
-                    .value(
-                        "--cache-dir", placeholder: "dir", help: "With --upstream: nginx's cache folder.",
-                        defaultValue: "/var/cache/nginx/filterz"),
+                    host.spec, port.spec, corsOrigin.spec, secret.spec, apiKey.spec, tokenTTL.spec, index.spec, keys.spec,
+                    connectionsPerAddress.spec, quiet.spec, nginxConfig.spec, upstream.spec, tlsCertificate.spec,
+                    tlsKey.spec, cacheFolder.spec,
                 ],
                 examples: [
                     "filterz serve out --port 0",
@@ -63,54 +66,55 @@ enum ServeCommand {
     /// Reads the options shared with `filterz sign`.
     static func configuration(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> ServerConfiguration {
         var configuration = ServerConfiguration(root: try args.positional(0, "dir"))
-        configuration.host = args.value("--host") ?? "127.0.0.1"
-        configuration.port = UInt16(try args.integer("--port", default: 8080, in: 0...65535))
-        configuration.corsOrigin = args.value("--cors-origin") ?? "*"
+        configuration.host = try args.get(host)
+        configuration.port = UInt16(try args.get(port))
+        configuration.corsOrigin = try args.get(corsOrigin)
         guard CORSPolicy.isValidOrigin(configuration.corsOrigin) else {
             throw .usage("--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
         }
         configuration.tokenSecret = try tokenSecret(args, context)
-        if let key = args.value("--api-key") ?? context.environment["FILTERZ_API_KEY"] {
+        if let key = try args.get(apiKey) ?? context.environment["FILTERZ_API_KEY"] {
             guard !key.isEmpty else { throw .usage("--api-key (or FILTERZ_API_KEY) is empty") }
             configuration.apiKey = key
         }
-        configuration.tokenLifetimeSeconds = Int64(try args.integer("--token-ttl", default: 3600, in: 1...31_536_000))
-        configuration.servesIndexWhenSigned = args.flag("--index")
-        if let keys = args.value("--keys").map({ EncryptionOptions.absolute($0) }) {
+        configuration.tokenLifetimeSeconds = Int64(try args.get(tokenTTL))
+        configuration.servesIndexWhenSigned = try args.get(index)
+        if let keys = try args.get(Self.keys).map({ EncryptionOptions.absolute($0) }) {
             let root = EncryptionOptions.absolute(configuration.root)
             guard keys != root && !keys.hasPrefix(root + "/") else {
                 throw .usage("--keys \(keys) is inside the served folder \(root), where its files would be served to anyone")
             }
             configuration.keysFolder = keys
         }
-        configuration.connectionsPerAddress = try args.integer("--connections-per-address", default: 256, in: 0...1_000_000)
+        configuration.connectionsPerAddress = try args.get(connectionsPerAddress)
         return configuration
     }
 
     /// `--token-secret`, else `$FILTERZ_TOKEN_SECRET`, else nil; an empty secret is a usage error.
     static func tokenSecret(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> String? {
-        guard let secret = args.value("--token-secret") ?? context.environment["FILTERZ_TOKEN_SECRET"] else { return nil }
+        guard let secret = try args.get(Self.secret) ?? context.environment["FILTERZ_TOKEN_SECRET"] else { return nil }
         guard !secret.isEmpty else { throw .usage("--token-secret (or FILTERZ_TOKEN_SECRET) is empty") }
         return secret
     }
 
     private static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let configuration = try configuration(args, context)
-        if args.flag("--nginx-config") {
+        if try args.get(nginxConfig) {
             // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
             guard configuration.port != 0 else { throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)") }
-            let certificate = args.value("--tls-cert"), key = args.value("--tls-key")
+            let certificate = try args.get(tlsCertificate), key = try args.get(tlsKey)
             guard (certificate == nil) == (key == nil) else { throw CLIError.usage("--tls-cert and --tls-key go together") }
-            let upstream = args.value("--upstream")
+            let upstream = try args.get(Self.upstream)
             if let upstream, !upstream.hasPrefix("http://") || upstream.count <= 7 {
                 throw CLIError.usage("--upstream expects the origin's http://host:port, got '\(upstream)'")
             }
+            let cache = try args.get(cacheFolder)
             do throws(ServerError) {
                 if let upstream {
                     context.stdout.write(
                         try NginxEdgeConfig.serverBlock(
                             for: configuration, upstream: upstream, certificate: certificate, key: key,
-                            cacheFolder: args.value("--cache-dir") ?? "/var/cache/nginx/filterz"))
+                            cacheFolder: cache))
                 } else {
                     context.stdout.write(try NginxConfig.serverBlock(for: configuration))
                 }
@@ -126,11 +130,12 @@ enum ServeCommand {
         }
         // Before any server thread starts, so that SIGINT/SIGTERM wait for `TerminationSignals.wait()`.
         TerminationSignals.block()
+        let isQuiet = try args.get(quiet)
         let server: HTTPServer
         do throws(ServerError) {
             let log = SerializedOutput(context.stderr)
             let writeLine: @Sendable (String) -> Void = { line in log.line(line) }
-            let accessLog = args.flag("--quiet") ? nil : writeLine
+            let accessLog = isQuiet ? nil : writeLine
             server = try HTTPServer(configuration: configuration, accessLog: accessLog)
         } catch .folderUnreadable(let path, let reason) {
             throw CLIError.input("cannot serve '\(path)': \(reason)")

@@ -12,27 +12,27 @@ struct EncryptionOptions {
     /// The folder holding one key folder per video (`<keys>/<video id>/<n>.key`).
     var keysFolder: String
 
-    static let specs: [OptionSpec] = [
-        .value("--encrypt", placeholder: "aes-128", help: "Encrypt video and audio segments (AES-128-CBC, RFC 8216bis §5.2); subtitles stay clear."),
-        .value("--key-rotation", placeholder: "n", help: "With --encrypt: a new key every n segments (default: one key per video)."),
-        .value("--keys", placeholder: "folder", help: "With --encrypt: where keys go, as <folder>/<video id>/<n>.key (mode 0600); never inside --out.",
-               defaultValue: "~/.local/state/filterz/keys"),
-    ]
+    static let encrypt = Option.optional(
+        "--encrypt", placeholder: "aes-128", help: "Encrypt video and audio segments (AES-128-CBC, RFC 8216bis §5.2); subtitles stay clear.")
+    static let keyRotation = Option.optionalInteger(
+        "--key-rotation", placeholder: "n", in: 1...1_000_000,
+        help: "With --encrypt: a new key every n segments (default: one key per video).")
+    static let keys = Option.optional(
+        "--keys", placeholder: "folder", shownDefault: "~/.local/state/filterz/keys",
+        help: "With --encrypt: where keys go, as <folder>/<video id>/<n>.key (mode 0600); never inside --out.")
+
+    static let specs: [OptionSpec] = [encrypt.spec, keyRotation.spec, keys.spec]
 
     /// Nil without `--encrypt`.
     static func parse(_ args: ParsedArguments, outputFolder: String) throws(CLIError) -> EncryptionOptions? {
-        guard let method = args.value("--encrypt") else {
-            for name in ["--key-rotation", "--keys"] where args.value(name) != nil {
-                throw .usage("\(name) needs --encrypt aes-128")
-            }
+        guard let method = try args.get(encrypt) else {
+            if args.isGiven(keyRotation) { throw .usage("\(keyRotation.name) needs --encrypt aes-128") }
+            if args.isGiven(keys) { throw .usage("\(keys.name) needs --encrypt aes-128") }
             return nil
         }
         guard method == "aes-128" else { throw .usage("--encrypt expects aes-128, got '\(method)'") }
-        var segmentsPerKey: Int?
-        if args.value("--key-rotation") != nil {
-            segmentsPerKey = try args.integer("--key-rotation", default: 1, in: 1...1_000_000)
-        }
-        let keys = absolute(args.value("--keys") ?? defaultKeysFolder)
+        let segmentsPerKey = try args.get(keyRotation)
+        let keys = absolute(try args.get(Self.keys) ?? defaultKeysFolder)
         let out = absolute(outputFolder)
         if keys == out || keys.hasPrefix(out + "/") {
             throw .usage("--keys \(keys) is inside --out \(out), where anyone who can read the segments reads the keys")

@@ -15,32 +15,41 @@ struct SegmentingOptions {
     /// `--encrypt`: nil for clear segments.
     var encryption: EncryptionOptions?
 
-    static let specs: [OptionSpec] = [
-        .value("--preset", placeholder: "name|file.json", help: "The filter preset: a name from SampleMedia/presets or a JSON file."),
-        .value("--out", "-o", placeholder: "folder", help: "Output folder, replaced whole once the ladder is complete (--live: written in place)."),
-        .value("--ladder", placeholder: "WxH@RATE,…", help: "Renditions, e.g. 1920x1080@6000k,1280x720@3000k; never above the source size.",
-               defaultValue: "1280x720@3000k,960x540@2000k,640x360@730k"),
-        .value("--segment-duration", placeholder: "seconds", help: "Target segment duration (whole frames).", defaultValue: "6"),
-        .value("--format", placeholder: "ts|fmp4", help: "Segment container: MPEG-TS, or fragmented MP4 (CMAF) with init.mp4.", defaultValue: "ts"),
-        .value("--x264-preset", placeholder: "name", help: "libx264 speed preset (ultrafast … veryslow); superfast keeps a live 720p ladder real time on 2 cores.",
-               defaultValue: LadderSegmenter.Configuration.defaultX264Preset),
-    ] + EncryptionOptions.specs
+    static let preset = Option.required(
+        "--preset", placeholder: "name|file.json", help: "The filter preset: a name from SampleMedia/presets or a JSON file.")
+    static let out = Option.required(
+        "--out", "-o", placeholder: "folder",
+        help: "Output folder, replaced whole once the ladder is complete (--live: written in place).")
+    static let ladder = Option.optional(
+        "--ladder", placeholder: "WxH@RATE,…", shownDefault: Ladder.standard.renditions.map(\.description).joined(separator: ","),
+        help: "Renditions, e.g. 1920x1080@6000k,1280x720@3000k; never above the source size.")
+    static let segmentDuration = Option.decimal(
+        "--segment-duration", placeholder: "seconds", default: 6, in: 0.5...60, help: "Target segment duration (whole frames).")
+    static let format = Option.text(
+        "--format", placeholder: "ts|fmp4", default: ContainerFormat.mpegTS.rawValue,
+        help: "Segment container: MPEG-TS, or fragmented MP4 (CMAF) with init.mp4.")
+    static let x264Preset = Option.text(
+        "--x264-preset", placeholder: "name", default: LadderSegmenter.Configuration.defaultX264Preset,
+        help: "libx264 speed preset (ultrafast … veryslow); superfast keeps a live 720p ladder real time on 2 cores.")
+
+    static let specs: [OptionSpec] = [preset.spec, out.spec, ladder.spec]
+        + [segmentDuration.spec, format.spec, x264Preset.spec] + EncryptionOptions.specs
 
     static let x264Presets = LadderSegmenter.Configuration.x264Presets
 
     static func parse(_ args: ParsedArguments) throws(CLIError) -> SegmentingOptions {
-        let preset = try PresetArgument.load(try args.required("--preset"))
-        let out = try args.required("--out")
+        let preset = try PresetArgument.load(try args.get(Self.preset))
+        let out = try args.get(Self.out)
         var ladder = Ladder.standard
-        if let text = args.value("--ladder") {
+        if let text = try args.get(Self.ladder) {
             do { ladder = try Ladder.parse(text) } catch { throw .usage("--ladder: \(error.description)") }
         }
-        let segmentDuration = try args.decimal("--segment-duration", default: 6, in: 0.5...60)
-        let formatText = args.value("--format") ?? "ts"
+        let segmentDuration = try args.get(Self.segmentDuration)
+        let formatText = try args.get(format)
         guard let container = ContainerFormat(rawValue: formatText) else {
             throw .usage("--format expects ts or fmp4, got '\(formatText)'")
         }
-        let x264Preset = args.value("--x264-preset") ?? LadderSegmenter.Configuration.defaultX264Preset
+        let x264Preset = try args.get(Self.x264Preset)
         guard x264Presets.contains(x264Preset) else {
             throw .usage("--x264-preset expects one of \(x264Presets.joined(separator: ", ")), got '\(x264Preset)'")
         }

@@ -12,9 +12,10 @@ struct DeepOptions {
 
     /// Nil without `--deep`; `--segments` or `--report` without it is a usage error.
     init?(_ arguments: ParsedArguments) throws(CLIError) {
-        let segments = arguments.value("--segments")
-        reportPath = arguments.value("--report")
-        guard arguments.flag("--deep") else {
+        let segments = arguments.optionNames.contains(InspectCommandLine.segments.name)
+            ? try arguments.get(InspectCommandLine.segments) : nil
+        reportPath = try arguments.get(InspectCommandLine.report)
+        guard try arguments.get(InspectCommandLine.deep) else {
             if segments != nil { throw .usage("--segments needs --deep") }
             if reportPath != nil { throw .usage("--report needs --deep") }
             return nil
