@@ -15,7 +15,7 @@ DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswsca
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test test-fast docs fuzz bench demo clean
+.PHONY: deps build release test test-fast lint format docs fuzz bench demo clean
 
 ## deps: install missing Debian packages (apt-get update only when something is missing), the Python reference parser,
 ## and hls.js for the browser tests (scripts/fetch-hlsjs.sh).
@@ -37,8 +37,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every Swift test, then the playlist-parser and photo-metadata fuzzers for 60 s each (a crash fails the target).
+## test: the lint (swift-format, .swift-format), every Swift test, then the playlist-parser and photo-metadata fuzzers
+## for 60 s each (a violation, a failure or a crash fails the target).
 test: deps
+	scripts/lint.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh 60
@@ -46,8 +48,16 @@ test: deps
 
 ## test-fast: the tests not tagged slow, browser or network (FILTERZ_TEST_SCOPE=fast skips those; see docs/TESTING.md).
 test-fast: deps
+	scripts/lint.sh
 	$(SWIFT) build --build-tests
 	FILTERZ_TEST_SCOPE=fast $(SWIFT) test --skip-build
+
+## lint: swift-format's violations in Sources and Tests (scripts/lint.sh); format: fix them in place.
+lint:
+	scripts/lint.sh
+
+format:
+	swift format format -i -r --parallel Sources Tests
 
 ## docs: docs/CLI.md from the command specs (CLIReferenceTests fails when it is stale).
 docs:

@@ -82,10 +82,7 @@ extension Option where Value == Int? {
         let spec = valueSpec(names, placeholder, help, nil)
         return Option(spec: spec) { given throws(CLIError) in
             guard let text = given.last else { return nil }
-            guard let number = Int(text), range.contains(number) else {
-                throw .usage("\(spec.name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
-            }
-            return number
+            return try wholeNumber(text, in: range, for: spec)
         }
     }
 }
@@ -112,10 +109,7 @@ extension Option where Value == Int {
         let spec = valueSpec(names, placeholder, help, String(defaultValue))
         return Option(spec: spec) { given throws(CLIError) in
             guard let text = given.last else { return defaultValue }
-            guard let number = Int(text), range.contains(number) else {
-                throw .usage("\(spec.name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
-            }
-            return number
+            return try wholeNumber(text, in: range, for: spec)
         }
     }
 }
@@ -130,10 +124,7 @@ extension Option where Value == Double {
         let spec = valueSpec(names, placeholder, help, shown)
         return Option(spec: spec) { given throws(CLIError) in
             guard let text = given.last else { return defaultValue }
-            guard let number = Double(text), number.isFinite, range.contains(number) else {
-                throw .usage("\(spec.name) expects a number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
-            }
-            return number
+            return try decimalNumber(text, in: range, for: spec)
         }
     }
 }
@@ -146,12 +137,27 @@ extension Option where Value == Double? {
         let spec = valueSpec(names, placeholder, help, nil)
         return Option(spec: spec) { given throws(CLIError) in
             guard let text = given.last else { return nil }
-            guard let number = Double(text), number.isFinite, range.contains(number) else {
-                throw .usage("\(spec.name) expects a number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
-            }
-            return number
+            return try decimalNumber(text, in: range, for: spec)
         }
     }
+}
+
+/// `text` as a whole number within `range`, or the usage error naming the option.
+private func wholeNumber(_ text: String, in range: ClosedRange<Int>, for spec: OptionSpec) throws(CLIError) -> Int {
+    guard let number = Int(text), range.contains(number) else {
+        throw .usage("\(spec.name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+    }
+    return number
+}
+
+/// `text` as a finite decimal number within `range`, or the usage error naming the option.
+private func decimalNumber(_ text: String, in range: ClosedRange<Double>, for spec: OptionSpec) throws(CLIError)
+    -> Double
+{
+    guard let number = Double(text), number.isFinite, range.contains(number) else {
+        throw .usage("\(spec.name) expects a number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+    }
+    return number
 }
 
 private func valueSpec(_ names: [String], _ placeholder: String, _ help: String, _ defaultValue: String?)

@@ -15,14 +15,17 @@ public struct ParsedArguments: Sendable {
     /// The canonical names of every option given.
     public var optionNames: Set<String> { Set(options.keys) }
 
+    // The readers by name below are for this module and its tests: commands read typed `Option`s
+    // (`args.get(option)`), so a misspelt option is a compile error, not a silent default.
+
     /// True when the flag was given.
-    public func flag(_ name: String) -> Bool { options[name] != nil }
+    func flag(_ name: String) -> Bool { options[name] != nil }
 
     /// The last value given for the option, or nil.
-    public func value(_ name: String) -> String? { options[name]?.last }
+    func value(_ name: String) -> String? { options[name]?.last }
 
     /// Every value given for a repeatable option, in order.
-    public func values(_ name: String) -> [String] { options[name] ?? [] }
+    func values(_ name: String) -> [String] { options[name] ?? [] }
 
     /// The positional argument at `index`, or a usage error naming `argumentName`.
     public func positional(_ index: Int, _ argumentName: String) throws(CLIError) -> String {
@@ -33,13 +36,13 @@ public struct ParsedArguments: Sendable {
     }
 
     /// The value of a required option, or a usage error naming it.
-    public func required(_ name: String) throws(CLIError) -> String {
+    func required(_ name: String) throws(CLIError) -> String {
         guard let value = value(name) else { throw .usage("missing option \(name)") }
         return value
     }
 
     /// An integer option within `range`; `defaultValue` when absent.
-    public func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int> = Int.min...Int.max)
+    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int> = Int.min...Int.max)
         throws(CLIError) -> Int
     {
         guard let text = value(name) else { return defaultValue }
@@ -50,7 +53,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A decimal option within `range`; `defaultValue` when absent.
-    public func decimal(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>)
+    func decimal(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>)
         throws(CLIError) -> Double
     {
         guard let text = value(name) else { return defaultValue }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A 16-byte AES-128 content key from the kernel's CSPRNG (`getrandom(2)`, which blocks only until the pool
 /// is first seeded at boot).

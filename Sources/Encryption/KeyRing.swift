@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The content keys of one video in a key folder, made on first use: `key(n)` draws key `n` from the kernel's
 /// CSPRNG and writes it to `<folder>/<n>.key` (16 raw bytes, mode 0600, written to a hidden temporary name,
@@ -63,7 +64,8 @@ public final class KeyRing: Sendable {
     /// Writes `key` to `path` with mode 0600, atomically (temporary name in the same folder, fsync, rename).
     public static func write(_ key: ContentKey, to path: String) throws(EncryptionError) {
         let slash = path.lastIndex(of: "/")
-        let temporary = slash.map { String(path[...$0]) + "." + path[path.index(after: $0)...] + ".tmp" } ?? ".\(path).tmp"
+        let temporary =
+            slash.map { String(path[...$0]) + "." + path[path.index(after: $0)...] + ".tmp" } ?? ".\(path).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .keyFile(path: path, reason: String(cString: strerror(errno))) }
         var failure: Int32 = 0

@@ -37,7 +37,8 @@ public enum CLI {
         arguments: [String], stdout: TextOutput, stderr: TextOutput,
         readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
     ) -> Int32 {
-        run(root, arguments: arguments, stdout: stdout, stderr: stderr, readStandardInput: readStandardInput,
+        run(
+            root, arguments: arguments, stdout: stdout, stderr: stderr, readStandardInput: readStandardInput,
             environment: environment)
     }
 

@@ -1,29 +1,36 @@
 /// The attribute list of every tag that has one (except EXT-X-DEFINE), in the order the writer writes them.
 enum TagSchemas {
-    static let key = AttributeSchema<Key>(.key, required: ["METHOD"], [
-        .enumerated("METHOD", \.method),
-        .quoted("URI", \.uri),
-        .hexadecimal("IV", \.iv),
-        .quoted("KEYFORMAT", \.keyFormat),
-        .quoted("KEYFORMATVERSIONS", \.keyFormatVersions),
-    ])
+    static let key = AttributeSchema<Key>(
+        .key, required: ["METHOD"],
+        [
+            .enumerated("METHOD", \.method),
+            .quoted("URI", \.uri),
+            .hexadecimal("IV", \.iv),
+            .quoted("KEYFORMAT", \.keyFormat),
+            .quoted("KEYFORMATVERSIONS", \.keyFormatVersions),
+        ])
 
-    static let map = AttributeSchema<Map>(.map, required: ["URI"], [
-        .quoted("URI", \.uri),
-        .byteRange("BYTERANGE", \.byteRange),
-    ])
+    static let map = AttributeSchema<Map>(
+        .map, required: ["URI"],
+        [
+            .quoted("URI", \.uri),
+            .byteRange("BYTERANGE", \.byteRange),
+        ])
 
-    static let part = AttributeSchema<PartialSegment>(.part, required: ["URI", "DURATION"], [
-        .decimal("DURATION", \.duration),
-        .quoted("URI", \.uri),
-        .flag("INDEPENDENT", \.independent),
-        .byteRange("BYTERANGE", \.byteRange),
-        .flag("GAP", \.gap),
-    ])
+    static let part = AttributeSchema<PartialSegment>(
+        .part, required: ["URI", "DURATION"],
+        [
+            .decimal("DURATION", \.duration),
+            .quoted("URI", \.uri),
+            .flag("INDEPENDENT", \.independent),
+            .byteRange("BYTERANGE", \.byteRange),
+            .flag("GAP", \.gap),
+        ])
 
     /// `X-` client attributes are written between PLANNED-DURATION and the SCTE35 attributes.
     static let dateRange = AttributeSchema<DateRange>(
-        .dateRange, required: ["ID"], others: \.clientAttributes, othersPosition: 7, acceptsClientAttributes: true, [
+        .dateRange, required: ["ID"], others: \.clientAttributes, othersPosition: 7, acceptsClientAttributes: true,
+        [
             .quoted("ID", \.id),
             .quoted("CLASS", \.className),
             .dateTime("START-DATE", \.startDate),
@@ -37,135 +44,157 @@ enum TagSchemas {
             .flag("END-ON-NEXT", \.endOnNext, onlyYes: true),
         ])
 
-    static let start = AttributeSchema<Start>(.start, required: ["TIME-OFFSET"], [
-        .decimal("TIME-OFFSET", \.timeOffset, signed: true),
-        .flag("PRECISE", \.precise),
-    ])
+    static let start = AttributeSchema<Start>(
+        .start, required: ["TIME-OFFSET"],
+        [
+            .decimal("TIME-OFFSET", \.timeOffset, signed: true),
+            .flag("PRECISE", \.precise),
+        ])
 
-    static let serverControl = AttributeSchema<ServerControl>(.serverControl, [
-        .decimal("CAN-SKIP-UNTIL", \.canSkipUntil),
-        .flag("CAN-SKIP-DATERANGES", \.canSkipDateRanges, onlyYes: true),
-        .decimal("HOLD-BACK", \.holdBack),
-        .decimal("PART-HOLD-BACK", \.partHoldBack),
-        .flag("CAN-BLOCK-RELOAD", \.canBlockReload, onlyYes: true),
-    ])
+    static let serverControl = AttributeSchema<ServerControl>(
+        .serverControl,
+        [
+            .decimal("CAN-SKIP-UNTIL", \.canSkipUntil),
+            .flag("CAN-SKIP-DATERANGES", \.canSkipDateRanges, onlyYes: true),
+            .decimal("HOLD-BACK", \.holdBack),
+            .decimal("PART-HOLD-BACK", \.partHoldBack),
+            .flag("CAN-BLOCK-RELOAD", \.canBlockReload, onlyYes: true),
+        ])
 
-    static let partInf = AttributeSchema<PartInf>(.partInf, required: ["PART-TARGET"], [
-        .decimal("PART-TARGET", \.partTarget),
-    ])
+    static let partInf = AttributeSchema<PartInf>(
+        .partInf, required: ["PART-TARGET"],
+        [
+            .decimal("PART-TARGET", \.partTarget)
+        ])
 
-    static let skip = AttributeSchema<Skip>(.skip, required: ["SKIPPED-SEGMENTS"], [
-        .integer("SKIPPED-SEGMENTS", \.skippedSegments),
-        // Tab-separated IDs in one quoted-string.
-        AttributeField(
-            "RECENTLY-REMOVED-DATERANGES",
-            read: { p, slot, tag, skip in
-                skip.recentlyRemovedDateRanges = p.quotedString(slot, tag)
-                    .split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            },
-            write: { skip, a in
-                a.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges?.joined(separator: "\t"))
-            }),
-    ])
+    static let skip = AttributeSchema<Skip>(
+        .skip, required: ["SKIPPED-SEGMENTS"],
+        [
+            .integer("SKIPPED-SEGMENTS", \.skippedSegments),
+            // Tab-separated IDs in one quoted-string.
+            AttributeField(
+                "RECENTLY-REMOVED-DATERANGES",
+                read: { p, slot, tag, skip in
+                    skip.recentlyRemovedDateRanges = p.quotedString(slot, tag)
+                        .split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                },
+                write: { skip, a in
+                    a.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges?.joined(separator: "\t"))
+                }),
+        ])
 
-    static let preloadHint = AttributeSchema<PreloadHint>(.preloadHint, required: ["TYPE", "URI"], [
-        .enumerated("TYPE", \.type),
-        .quoted("URI", \.uri),
-        .integer("BYTERANGE-START", \.byteRangeStart),
-        .integer("BYTERANGE-LENGTH", \.byteRangeLength),
-    ])
+    static let preloadHint = AttributeSchema<PreloadHint>(
+        .preloadHint, required: ["TYPE", "URI"],
+        [
+            .enumerated("TYPE", \.type),
+            .quoted("URI", \.uri),
+            .integer("BYTERANGE-START", \.byteRangeStart),
+            .integer("BYTERANGE-LENGTH", \.byteRangeLength),
+        ])
 
-    static let renditionReport = AttributeSchema<RenditionReport>(.renditionReport, required: ["URI"], [
-        .quoted("URI", \.uri),
-        .integer("LAST-MSN", \.lastMediaSequenceNumber),
-        .integer("LAST-PART", \.lastPart),
-    ])
+    static let renditionReport = AttributeSchema<RenditionReport>(
+        .renditionReport, required: ["URI"],
+        [
+            .quoted("URI", \.uri),
+            .integer("LAST-MSN", \.lastMediaSequenceNumber),
+            .integer("LAST-PART", \.lastPart),
+        ])
 
-    static let rendition = AttributeSchema<Rendition>(.media, required: ["TYPE", "GROUP-ID", "NAME"], [
-        .enumerated("TYPE", \.type),
-        .quoted("GROUP-ID", \.groupID),
-        .quoted("NAME", \.name),
-        .quoted("LANGUAGE", \.language),
-        .quoted("ASSOC-LANGUAGE", \.associatedLanguage),
-        .quoted("STABLE-RENDITION-ID", \.stableRenditionID),
-        .flag("DEFAULT", \.isDefault),
-        .flag("AUTOSELECT", \.autoselect),
-        .flag("FORCED", \.forced),
-        .quoted("INSTREAM-ID", \.instreamID),
-        .integer("BIT-DEPTH", \.bitDepth),
-        .integer("SAMPLE-RATE", \.sampleRate),
-        .quoted("CHARACTERISTICS", \.characteristics),
-        .quoted("CHANNELS", \.channels),
-        .quoted("URI", \.uri),
-    ])
+    static let rendition = AttributeSchema<Rendition>(
+        .media, required: ["TYPE", "GROUP-ID", "NAME"],
+        [
+            .enumerated("TYPE", \.type),
+            .quoted("GROUP-ID", \.groupID),
+            .quoted("NAME", \.name),
+            .quoted("LANGUAGE", \.language),
+            .quoted("ASSOC-LANGUAGE", \.associatedLanguage),
+            .quoted("STABLE-RENDITION-ID", \.stableRenditionID),
+            .flag("DEFAULT", \.isDefault),
+            .flag("AUTOSELECT", \.autoselect),
+            .flag("FORCED", \.forced),
+            .quoted("INSTREAM-ID", \.instreamID),
+            .integer("BIT-DEPTH", \.bitDepth),
+            .integer("SAMPLE-RATE", \.sampleRate),
+            .quoted("CHARACTERISTICS", \.characteristics),
+            .quoted("CHANNELS", \.channels),
+            .quoted("URI", \.uri),
+        ])
 
-    static let variant = AttributeSchema<Variant>(.streamInf, required: ["BANDWIDTH"], [
-        .integer("BANDWIDTH", \.bandwidth),
-        .integer("AVERAGE-BANDWIDTH", \.averageBandwidth),
-        .decimal("SCORE", \.score),
-        .quoted("CODECS", \.codecs),
-        .quoted("SUPPLEMENTAL-CODECS", \.supplementalCodecs),
-        .resolution("RESOLUTION", \.resolution),
-        .decimal("FRAME-RATE", \.frameRate),
-        .enumerated("HDCP-LEVEL", \.hdcpLevel),
-        .quoted("ALLOWED-CPC", \.allowedCPC),
-        .enumerated("VIDEO-RANGE", \.videoRange),
-        .quoted("REQ-VIDEO-LAYOUT", \.requiredVideoLayout),
-        .quoted("STABLE-VARIANT-ID", \.stableVariantID),
-        .quoted("AUDIO", \.audio),
-        .quoted("VIDEO", \.video),
-        .quoted("SUBTITLES", \.subtitles),
-        // The enumerated-string NONE or a quoted group id.
-        AttributeField(
-            "CLOSED-CAPTIONS",
-            read: { p, slot, tag, variant in
-                if !slot.quoted && p.buffer.equalsASCII(slot.valueStart..<slot.valueEnd, "NONE") {
-                    variant.closedCaptions = ClosedCaptionsReference.none
-                } else {
-                    variant.closedCaptions = .group(p.quotedString(slot, tag))
-                }
-            },
-            write: { variant, a in
-                switch variant.closedCaptions {
-                case .none?: a.add("CLOSED-CAPTIONS", "NONE")
-                case .group(let id)?: a.quoted("CLOSED-CAPTIONS", id)
-                case nil: break
-                }
-            }),
-        .quoted("PATHWAY-ID", \.pathwayID),
-        .integer("PROGRAM-ID", \.programID),
-    ])
+    static let variant = AttributeSchema<Variant>(
+        .streamInf, required: ["BANDWIDTH"],
+        [
+            .integer("BANDWIDTH", \.bandwidth),
+            .integer("AVERAGE-BANDWIDTH", \.averageBandwidth),
+            .decimal("SCORE", \.score),
+            .quoted("CODECS", \.codecs),
+            .quoted("SUPPLEMENTAL-CODECS", \.supplementalCodecs),
+            .resolution("RESOLUTION", \.resolution),
+            .decimal("FRAME-RATE", \.frameRate),
+            .enumerated("HDCP-LEVEL", \.hdcpLevel),
+            .quoted("ALLOWED-CPC", \.allowedCPC),
+            .enumerated("VIDEO-RANGE", \.videoRange),
+            .quoted("REQ-VIDEO-LAYOUT", \.requiredVideoLayout),
+            .quoted("STABLE-VARIANT-ID", \.stableVariantID),
+            .quoted("AUDIO", \.audio),
+            .quoted("VIDEO", \.video),
+            .quoted("SUBTITLES", \.subtitles),
+            // The enumerated-string NONE or a quoted group id.
+            AttributeField(
+                "CLOSED-CAPTIONS",
+                read: { p, slot, tag, variant in
+                    if !slot.quoted && p.buffer.equalsASCII(slot.valueStart..<slot.valueEnd, "NONE") {
+                        variant.closedCaptions = ClosedCaptionsReference.none
+                    } else {
+                        variant.closedCaptions = .group(p.quotedString(slot, tag))
+                    }
+                },
+                write: { variant, a in
+                    switch variant.closedCaptions {
+                    case .none?: a.add("CLOSED-CAPTIONS", "NONE")
+                    case .group(let id)?: a.quoted("CLOSED-CAPTIONS", id)
+                    case nil: break
+                    }
+                }),
+            .quoted("PATHWAY-ID", \.pathwayID),
+            .integer("PROGRAM-ID", \.programID),
+        ])
 
-    static let iFrameVariant = AttributeSchema<IFrameVariant>(.iFrameStreamInf, required: ["BANDWIDTH", "URI"], [
-        .integer("BANDWIDTH", \.bandwidth),
-        .integer("AVERAGE-BANDWIDTH", \.averageBandwidth),
-        .decimal("SCORE", \.score),
-        .quoted("CODECS", \.codecs),
-        .quoted("SUPPLEMENTAL-CODECS", \.supplementalCodecs),
-        .resolution("RESOLUTION", \.resolution),
-        .enumerated("HDCP-LEVEL", \.hdcpLevel),
-        .quoted("ALLOWED-CPC", \.allowedCPC),
-        .enumerated("VIDEO-RANGE", \.videoRange),
-        .quoted("REQ-VIDEO-LAYOUT", \.requiredVideoLayout),
-        .quoted("STABLE-VARIANT-ID", \.stableVariantID),
-        .quoted("VIDEO", \.video),
-        .quoted("PATHWAY-ID", \.pathwayID),
-        .integer("PROGRAM-ID", \.programID),
-        .quoted("URI", \.uri),
-    ])
+    static let iFrameVariant = AttributeSchema<IFrameVariant>(
+        .iFrameStreamInf, required: ["BANDWIDTH", "URI"],
+        [
+            .integer("BANDWIDTH", \.bandwidth),
+            .integer("AVERAGE-BANDWIDTH", \.averageBandwidth),
+            .decimal("SCORE", \.score),
+            .quoted("CODECS", \.codecs),
+            .quoted("SUPPLEMENTAL-CODECS", \.supplementalCodecs),
+            .resolution("RESOLUTION", \.resolution),
+            .enumerated("HDCP-LEVEL", \.hdcpLevel),
+            .quoted("ALLOWED-CPC", \.allowedCPC),
+            .enumerated("VIDEO-RANGE", \.videoRange),
+            .quoted("REQ-VIDEO-LAYOUT", \.requiredVideoLayout),
+            .quoted("STABLE-VARIANT-ID", \.stableVariantID),
+            .quoted("VIDEO", \.video),
+            .quoted("PATHWAY-ID", \.pathwayID),
+            .integer("PROGRAM-ID", \.programID),
+            .quoted("URI", \.uri),
+        ])
 
-    static let sessionData = AttributeSchema<SessionData>(.sessionData, required: ["DATA-ID"], [
-        .quoted("DATA-ID", \.dataID),
-        .quoted("VALUE", \.value),
-        .quoted("URI", \.uri),
-        .enumerated("FORMAT", \.format),
-        .quoted("LANGUAGE", \.language),
-    ])
+    static let sessionData = AttributeSchema<SessionData>(
+        .sessionData, required: ["DATA-ID"],
+        [
+            .quoted("DATA-ID", \.dataID),
+            .quoted("VALUE", \.value),
+            .quoted("URI", \.uri),
+            .enumerated("FORMAT", \.format),
+            .quoted("LANGUAGE", \.language),
+        ])
 
-    static let contentSteering = AttributeSchema<ContentSteering>(.contentSteering, required: ["SERVER-URI"], [
-        .quoted("SERVER-URI", \.serverURI),
-        .quoted("PATHWAY-ID", \.pathwayID),
-    ])
+    static let contentSteering = AttributeSchema<ContentSteering>(
+        .contentSteering, required: ["SERVER-URI"],
+        [
+            .quoted("SERVER-URI", \.serverURI),
+            .quoted("PATHWAY-ID", \.pathwayID),
+        ])
 }
 
 /// A model element that keeps the attributes its schema does not name in `otherAttributes`.

@@ -82,82 +82,95 @@ struct AttributeField<Model>: Sendable {
     // MARK: - quoted-string
 
     static func quoted(_ name: String, _ field: Path<String>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.quotedString(slot, tag) },
-             write: { m, a in a.quoted(name, m[keyPath: field]) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.quotedString(slot, tag) },
+            write: { m, a in a.quoted(name, m[keyPath: field]) })
     }
 
     static func quoted(_ name: String, _ field: Path<String?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.quotedString(slot, tag) },
-             write: { m, a in a.quoted(name, m[keyPath: field]) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.quotedString(slot, tag) },
+            write: { m, a in a.quoted(name, m[keyPath: field]) })
     }
 
     /// A quoted `length[@offset]`.
     static func byteRange(_ name: String, _ field: Path<ByteRange?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.quotedByteRange(slot, tag) },
-             write: { m, a in a.quoted(name, m[keyPath: field]?.description) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.quotedByteRange(slot, tag) },
+            write: { m, a in a.quoted(name, m[keyPath: field]?.description) })
     }
 
     /// A quoted ISO 8601 date-time (variables substituted before it is read).
     static func dateTime(_ name: String, _ field: Path<DateTime?>) -> Self {
-        Self(name,
-             read: { p, slot, tag, m in
-                 let text = p.quotedString(slot, tag)
-                 m[keyPath: field] = p.dateTime(text, what: "\(name) of \(tag.rawValue)", at: p.valueLocation(slot))
-             },
-             write: { m, a in a.quoted(name, m[keyPath: field]?.description) })
+        Self(
+            name,
+            read: { p, slot, tag, m in
+                let text = p.quotedString(slot, tag)
+                m[keyPath: field] = p.dateTime(text, what: "\(name) of \(tag.rawValue)", at: p.valueLocation(slot))
+            },
+            write: { m, a in a.quoted(name, m[keyPath: field]?.description) })
     }
 
     // MARK: - Numbers
 
     static func integer(_ name: String, _ field: Path<Int>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.decimalInteger(slot, tag) ?? 0 },
-             write: { m, a in a.integer(name, m[keyPath: field]) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.decimalInteger(slot, tag) ?? 0 },
+            write: { m, a in a.integer(name, m[keyPath: field]) })
     }
 
     static func integer(_ name: String, _ field: Path<Int?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.decimalInteger(slot, tag) },
-             write: { m, a in a.integer(name, m[keyPath: field]) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.decimalInteger(slot, tag) },
+            write: { m, a in a.integer(name, m[keyPath: field]) })
     }
 
     /// A decimal-floating-point, or a signed-decimal-floating-point when `signed`.
     static func decimal(_ name: String, _ field: Path<Double>, signed: Bool = false) -> Self {
-        Self(name,
-             read: { p, slot, tag, m in m[keyPath: field] = p.decimalFloat(slot, tag, signed: signed) ?? 0 },
-             write: { m, a in a.decimal(name, m[keyPath: field]) })
+        Self(
+            name,
+            read: { p, slot, tag, m in m[keyPath: field] = p.decimalFloat(slot, tag, signed: signed) ?? 0 },
+            write: { m, a in a.decimal(name, m[keyPath: field]) })
     }
 
     static func decimal(_ name: String, _ field: Path<Double?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.decimalFloat(slot, tag) },
-             write: { m, a in a.decimal(name, m[keyPath: field]) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.decimalFloat(slot, tag) },
+            write: { m, a in a.decimal(name, m[keyPath: field]) })
     }
 
     static func resolution(_ name: String, _ field: Path<Resolution?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.resolution(slot, tag) },
-             write: { m, a in a.enumerated(name, m[keyPath: field]?.description) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.resolution(slot, tag) },
+            write: { m, a in a.enumerated(name, m[keyPath: field]?.description) })
     }
 
     static func hexadecimal(_ name: String, _ field: Path<HexadecimalSequence?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.hexadecimal(slot, tag) },
-             write: { m, a in a.hex(name, m[keyPath: field]) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.hexadecimal(slot, tag) },
+            write: { m, a in a.hex(name, m[keyPath: field]) })
     }
 
     // MARK: - enumerated-string
 
     static func enumerated<Value: EnumeratedString>(_ name: String, _ field: Path<Value>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.enumerated(slot, tag) },
-             write: { m, a in a.enumerated(name, m[keyPath: field].rawValue) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.enumerated(slot, tag) },
+            write: { m, a in a.enumerated(name, m[keyPath: field].rawValue) })
     }
 
     static func enumerated<Value: EnumeratedString>(_ name: String, _ field: Path<Value?>) -> Self {
-        Self(name, read: { p, slot, tag, m in m[keyPath: field] = p.enumerated(slot, tag) as Value },
-             write: { m, a in a.enumerated(name, m[keyPath: field]?.rawValue) })
+        Self(
+            name, read: { p, slot, tag, m in m[keyPath: field] = p.enumerated(slot, tag) as Value },
+            write: { m, a in a.enumerated(name, m[keyPath: field]?.rawValue) })
     }
 
     /// `YES` or `NO` (or only `YES` when `onlyYes`) as a Bool; written only when true.
     static func flag(_ name: String, _ field: Path<Bool>, onlyYes: Bool = false) -> Self {
-        Self(name,
-             read: { p, slot, tag, m in m[keyPath: field] = p.yesNo(slot, tag, onlyYes: onlyYes) },
-             write: { m, a in a.yes(name, m[keyPath: field]) })
+        Self(
+            name,
+            read: { p, slot, tag, m in m[keyPath: field] = p.yesNo(slot, tag, onlyYes: onlyYes) },
+            write: { m, a in a.yes(name, m[keyPath: field]) })
     }
 }
 

@@ -72,12 +72,14 @@ extension PlaylistParser {
         while end > start && (buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09) { end -= 1 }
         if start != lineStart || end != lineEnd {
             if start == end {
-                report(.error, .lineWhitespace, "line holds only whitespace", at: lineLocation,
-                       spec: SpecReference.playlistFile)
+                report(
+                    .error, .lineWhitespace, "line holds only whitespace", at: lineLocation,
+                    spec: SpecReference.playlistFile)
                 return
             }
-            report(.error, .lineWhitespace, "whitespace around the URI line", at: lineLocation,
-                   spec: SpecReference.playlistFile)
+            report(
+                .error, .lineWhitespace, "whitespace around the URI line", at: lineLocation,
+                spec: SpecReference.playlistFile)
         }
         // Substituted now (so undefined variables are reported first); otherwise a segment keeps the range.
         let substituted =
@@ -85,8 +87,9 @@ extension PlaylistParser {
         if kind == .multivariant {
             let uri = substituted ?? string(start..<end)
             guard var variant = pendingVariant else {
-                report(.error, .uriWithoutTag, "URI line without a preceding EXT-X-STREAM-INF; ignored",
-                       at: lineLocation, spec: SpecReference.streamInf)
+                report(
+                    .error, .uriWithoutTag, "URI line without a preceding EXT-X-STREAM-INF; ignored",
+                    at: lineLocation, spec: SpecReference.streamInf)
                 return
             }
             variant.uri = uri
@@ -97,13 +100,15 @@ extension PlaylistParser {
         }
         guard pendingHasExtinf else {
             if kind == nil { kind = .media }
-            report(.error, .uriWithoutTag, "URI line without a preceding EXTINF; ignored", at: lineLocation,
-                   spec: SpecReference.extinf)
+            report(
+                .error, .uriWithoutTag, "URI line without a preceding EXTINF; ignored", at: lineLocation,
+                spec: SpecReference.extinf)
             return
         }
         beginSegmentLine()
         pending.uriText = substituted.map(ParsedText.init) ?? ParsedText(parsedBytes, start..<end)
-        pending.source = SourceSpan(location: pendingLocation ?? lineLocation, byteRange: (pendingStart ?? lineStart)..<lineNext)
+        pending.source = SourceSpan(
+            location: pendingLocation ?? lineLocation, byteRange: (pendingStart ?? lineStart)..<lineNext)
         pendingInArray = false  // complete, in place
         if media.segments.count == 512 { reserveForEstimatedSize() }
         pendingHasExtinf = false

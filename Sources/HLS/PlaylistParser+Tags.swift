@@ -70,8 +70,9 @@ extension PlaylistParser {
             guard let v = requireValue(tag, value) else { return }
             let text = string(v)
             if !PlaylistType.known.map(\.rawValue).contains(text) {
-                report(.error, .invalidEnumeratedString, "EXT-X-PLAYLIST-TYPE is \"\(text)\"; expected EVENT or VOD",
-                       at: location(v.lowerBound), spec: SpecReference.section(for: tag))
+                report(
+                    .error, .invalidEnumeratedString, "EXT-X-PLAYLIST-TYPE is \"\(text)\"; expected EVENT or VOD",
+                    at: location(v.lowerBound), spec: SpecReference.section(for: tag))
             }
             media.playlistType = PlaylistType(rawValue: text)
         case .iFramesOnly:
@@ -121,28 +122,32 @@ extension PlaylistParser {
     @inline(__always)
     mutating func requireValue(_ tag: TagName, _ value: Range<Int>?) -> Range<Int>? {
         if let value, !value.isEmpty { return value }
-        report(.error, .tagValueMissing, "\(tag.rawValue) needs a value after ':'", at: lineLocation,
-               spec: SpecReference.section(for: tag))
+        report(
+            .error, .tagValueMissing, "\(tag.rawValue) needs a value after ':'", at: lineLocation,
+            spec: SpecReference.section(for: tag))
         return nil
     }
 
     @inline(__always)
     mutating func noValue(_ tag: TagName, _ value: Range<Int>?) {
         if value != nil {
-            report(.error, .tagValueUnexpected, "\(tag.rawValue) takes no value", at: lineLocation,
-                   spec: SpecReference.section(for: tag))
+            report(
+                .error, .tagValueUnexpected, "\(tag.rawValue) takes no value", at: lineLocation,
+                spec: SpecReference.section(for: tag))
         }
     }
 
     mutating func missing(_ attribute: String, _ tag: TagName) {
-        report(.error, .missingAttribute(attribute, in: tag), "\(tag.rawValue) lacks \(attribute)", at: lineLocation,
-               spec: SpecReference.section(for: tag))
+        report(
+            .error, .missingAttribute(attribute, in: tag), "\(tag.rawValue) lacks \(attribute)", at: lineLocation,
+            spec: SpecReference.section(for: tag))
     }
 
     mutating func unknownAttribute(_ slot: AttributeSlot, _ tag: TagName) -> Attribute {
         let attribute = otherAttribute(slot)
-        report(.note, .unknownAttribute, "\(tag.rawValue) has an attribute the spec does not define: \(attribute.name)",
-               at: location(slot.nameStart), spec: SpecReference.section(for: tag))
+        report(
+            .note, .unknownAttribute, "\(tag.rawValue) has an attribute the spec does not define: \(attribute.name)",
+            at: location(slot.nameStart), spec: SpecReference.section(for: tag))
         return attribute
     }
 
@@ -154,8 +159,9 @@ extension PlaylistParser {
 
     mutating func handleExtinf(_ value: Range<Int>?) {
         if pendingHasExtinf {
-            report(.error, .extinfWithoutURI, "EXTINF is not followed by a URI line", at: extinfLocation,
-                   spec: SpecReference.extinf)
+            report(
+                .error, .extinfWithoutURI, "EXTINF is not followed by a URI line", at: extinfLocation,
+                spec: SpecReference.extinf)
         }
         pendingHasExtinf = true
         extinfLocation = lineLocation
@@ -166,8 +172,9 @@ extension PlaylistParser {
         var comma = v.lowerBound
         while comma < v.upperBound && buffer[comma] != UInt8(ascii: ",") { comma += 1 }
         if comma == v.upperBound {
-            report(.error, .extinfMissingComma, "EXTINF lacks the comma after the duration", at: location(v.lowerBound),
-                   spec: SpecReference.extinf)
+            report(
+                .error, .extinfMissingComma, "EXTINF lacks the comma after the duration", at: location(v.lowerBound),
+                spec: SpecReference.extinf)
         }
         let durationRange = v.lowerBound..<comma
         if let duration = plainDecimal(durationRange) {
@@ -175,13 +182,15 @@ extension PlaylistParser {
         } else if durationRange.count > 1, buffer[durationRange.lowerBound] == UInt8(ascii: "-"),
             let magnitude = plainDecimal(durationRange.lowerBound + 1..<durationRange.upperBound)
         {
-            report(.error, .extinfNegativeDuration, "EXTINF duration is negative", at: location(v.lowerBound),
-                   spec: SpecReference.extinf)
+            report(
+                .error, .extinfNegativeDuration, "EXTINF duration is negative", at: location(v.lowerBound),
+                spec: SpecReference.extinf)
             pending.duration = -magnitude
         } else {
-            report(.error, .invalidFloat,
-                   "EXTINF duration \"\(string(durationRange))\" is not a decimal-floating-point",
-                   at: location(v.lowerBound), spec: SpecReference.extinf)
+            report(
+                .error, .invalidFloat,
+                "EXTINF duration \"\(string(durationRange))\" is not a decimal-floating-point",
+                at: location(v.lowerBound), spec: SpecReference.extinf)
             pending.duration = 0
         }
         pending.title = comma + 1 < v.upperBound ? string(comma + 1..<v.upperBound) : nil
@@ -237,8 +246,9 @@ extension PlaylistParser {
 
     mutating func quotedByteRange(_ slot: AttributeSlot, _ tag: TagName) -> ByteRange? {
         if !slot.quoted {
-            report(.error, .expectedQuotedString, "BYTERANGE of \(tag.rawValue) must be a quoted string",
-                   at: valueLocation(slot), spec: SpecReference.section(for: tag))
+            report(
+                .error, .expectedQuotedString, "BYTERANGE of \(tag.rawValue) must be a quoted string",
+                at: valueLocation(slot), spec: SpecReference.section(for: tag))
         }
         return byteRange(slot.valueStart..<slot.valueEnd, what: "BYTERANGE of \(tag.rawValue)", at: valueLocation(slot))
     }
@@ -253,8 +263,9 @@ extension PlaylistParser {
             return parseDateTime(0..<scratch.count)
         }
         if result == nil {
-            report(.error, .invalidDateTime, "\(what) is \"\(text)\", not an ISO 8601 date-time", at: at,
-                   spec: SpecReference.section(for: .dateRange))
+            report(
+                .error, .invalidDateTime, "\(what) is \"\(text)\", not an ISO 8601 date-time", at: at,
+                spec: SpecReference.section(for: .dateRange))
         }
         return result
     }
@@ -267,9 +278,10 @@ extension PlaylistParser {
         guard defines.count < options.maximumVariableCount else {
             if !variableLimitReported {
                 variableLimitReported = true
-                report(.error, .invalidDefine,
-                       "more than \(options.maximumVariableCount) EXT-X-DEFINE tags; the rest are ignored",
-                       at: lineLocation, spec: SpecReference.define)
+                report(
+                    .error, .invalidDefine,
+                    "more than \(options.maximumVariableCount) EXT-X-DEFINE tags; the rest are ignored",
+                    at: lineLocation, spec: SpecReference.define)
             }
             return
         }
@@ -280,7 +292,9 @@ extension PlaylistParser {
         for k in attributes.indices {
             let slot = attributes[k]
             switch name(slot) {
-            case "NAME": kinds.append((.value, slot)); nameSlot = slot
+            case "NAME":
+                kinds.append((.value, slot))
+                nameSlot = slot
             case "VALUE": valueSlot = slot
             case "IMPORT": kinds.append((.import, slot))
             case "QUERYPARAM": kinds.append((.queryParameter, slot))
@@ -288,19 +302,22 @@ extension PlaylistParser {
             }
         }
         guard kinds.count == 1, let (kind, slot) = kinds.first else {
-            report(.error, .invalidDefine, "EXT-X-DEFINE needs exactly one of NAME, IMPORT and QUERYPARAM",
-                   at: lineLocation, spec: SpecReference.define)
+            report(
+                .error, .invalidDefine, "EXT-X-DEFINE needs exactly one of NAME, IMPORT and QUERYPARAM",
+                at: lineLocation, spec: SpecReference.define)
             return
         }
         if !slot.quoted {
-            report(.error, .expectedQuotedString, "\(name(slot)) of EXT-X-DEFINE must be a quoted string",
-                   at: valueLocation(slot), spec: SpecReference.define)
+            report(
+                .error, .expectedQuotedString, "\(name(slot)) of EXT-X-DEFINE must be a quoted string",
+                at: valueLocation(slot), spec: SpecReference.define)
         }
         let variable = string(slot.valueStart..<slot.valueEnd)
         if !PlaylistParser.isValidVariableName(variable) {
-            report(.error, .invalidVariableName,
-                   "variable name \"\(variable)\" has characters outside a-z, A-Z, 0-9, - and _",
-                   at: valueLocation(slot), spec: SpecReference.define)
+            report(
+                .error, .invalidVariableName,
+                "variable name \"\(variable)\" has characters outside a-z, A-Z, 0-9, - and _",
+                at: valueLocation(slot), spec: SpecReference.define)
         }
         var define = Define(kind: kind, name: variable, source: lineSpan)
         switch kind {
@@ -315,22 +332,25 @@ extension PlaylistParser {
             if let imported = options.importedVariables[variable] {
                 define.value = imported
             } else {
-                report(.error, .importNotFound,
-                       "EXT-X-DEFINE IMPORT=\"\(variable)\": the multivariant playlist defines no such variable",
-                       at: valueLocation(slot), spec: SpecReference.define)
+                report(
+                    .error, .importNotFound,
+                    "EXT-X-DEFINE IMPORT=\"\(variable)\": the multivariant playlist defines no such variable",
+                    at: valueLocation(slot), spec: SpecReference.define)
             }
         case .queryParameter:
             if let parameter = queryParameter(variable) {
                 define.value = parameter
             } else {
-                report(.error, .queryParameterNotFound,
-                       "EXT-X-DEFINE QUERYPARAM=\"\(variable)\": the playlist URI has no such query parameter",
-                       at: valueLocation(slot), spec: SpecReference.define)
+                report(
+                    .error, .queryParameterNotFound,
+                    "EXT-X-DEFINE QUERYPARAM=\"\(variable)\": the playlist URI has no such query parameter",
+                    at: valueLocation(slot), spec: SpecReference.define)
             }
         }
         if !definedNames.insert(variable).inserted {
-            report(.error, .duplicateVariable, "variable \(variable) is defined twice", at: valueLocation(slot),
-                   spec: SpecReference.define)
+            report(
+                .error, .duplicateVariable, "variable \(variable) is defined twice", at: valueLocation(slot),
+                spec: SpecReference.define)
         }
         if let value = define.value, variables[variable] == nil { variables[variable] = value }
         defines.append(define)
@@ -338,8 +358,9 @@ extension PlaylistParser {
 
     mutating func handleStreamInf(_ value: Range<Int>?) {
         if pendingVariant != nil {
-            report(.error, .streamInfWithoutURI, "EXT-X-STREAM-INF is not followed by a URI line",
-                   at: pendingVariantLocation, spec: SpecReference.streamInf)
+            report(
+                .error, .streamInfWithoutURI, "EXT-X-STREAM-INF is not followed by a URI line",
+                at: pendingVariantLocation, spec: SpecReference.streamInf)
         }
         // The value may be empty: the missing BANDWIDTH is then reported.
         if let v = value, !v.isEmpty {

@@ -14,14 +14,16 @@ extension PlaylistParser {
         while i < end {
             // Leading whitespace.
             if buffer[i] == 0x20 || buffer[i] == 0x09 {
-                report(.error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
-                       at: location(i), spec: spec)
+                report(
+                    .error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
+                    at: location(i), spec: spec)
                 while i < end && (buffer[i] == 0x20 || buffer[i] == 0x09) { i += 1 }
                 if i == end { break }
             }
             if buffer[i] == UInt8(ascii: ",") {
-                report(.error, .emptyAttribute, "empty attribute before a comma in \(tag.rawValue)",
-                       at: location(i), spec: spec)
+                report(
+                    .error, .emptyAttribute, "empty attribute before a comma in \(tag.rawValue)",
+                    at: location(i), spec: spec)
                 i += 1
                 continue
             }
@@ -38,27 +40,31 @@ extension PlaylistParser {
             }
             let nameEnd = i
             if badName {
-                report(.error, .invalidAttributeName,
-                       "attribute name \"\(string(nameStart..<nameEnd))\" has characters outside A-Z, 0-9 and -",
-                       at: location(nameStart), spec: spec)
+                report(
+                    .error, .invalidAttributeName,
+                    "attribute name \"\(string(nameStart..<nameEnd))\" has characters outside A-Z, 0-9 and -",
+                    at: location(nameStart), spec: spec)
             }
             while i < end && (buffer[i] == 0x20 || buffer[i] == 0x09) {
-                report(.error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
-                       at: location(i), spec: spec)
+                report(
+                    .error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
+                    at: location(i), spec: spec)
                 while i < end && (buffer[i] == 0x20 || buffer[i] == 0x09) { i += 1 }
             }
             guard i < end, buffer[i] == UInt8(ascii: "=") else {
-                report(.error, .attributeMissingEquals,
-                       "attribute \"\(string(nameStart..<nameEnd))\" of \(tag.rawValue) has no value",
-                       at: location(nameStart), spec: spec)
+                report(
+                    .error, .attributeMissingEquals,
+                    "attribute \"\(string(nameStart..<nameEnd))\" of \(tag.rawValue) has no value",
+                    at: location(nameStart), spec: spec)
                 while i < end && buffer[i] != UInt8(ascii: ",") { i += 1 }
                 i += 1
                 continue
             }
             i += 1  // '='
             if i < end && (buffer[i] == 0x20 || buffer[i] == 0x09) {
-                report(.error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
-                       at: location(i), spec: spec)
+                report(
+                    .error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
+                    at: location(i), spec: spec)
                 while i < end && (buffer[i] == 0x20 || buffer[i] == 0x09) { i += 1 }
             }
             var slot = AttributeSlot(nameStart: nameStart, nameEnd: nameEnd, valueStart: i, valueEnd: i, quoted: false)
@@ -70,9 +76,10 @@ extension PlaylistParser {
                 slot.quoted = true
                 slot.valueEnd = i
                 if i == end {
-                    report(.error, .unterminatedQuote,
-                           "quoted string of \(string(nameStart..<nameEnd)) in \(tag.rawValue) is not terminated",
-                           at: location(quote), spec: spec)
+                    report(
+                        .error, .unterminatedQuote,
+                        "quoted string of \(string(nameStart..<nameEnd)) in \(tag.rawValue) is not terminated",
+                        at: location(quote), spec: spec)
                 } else {
                     i += 1  // closing quote
                     if i < end && buffer[i] != UInt8(ascii: ",") {
@@ -81,12 +88,14 @@ extension PlaylistParser {
                         var onlySpace = true
                         for j in junk..<i where buffer[j] != 0x20 && buffer[j] != 0x09 { onlySpace = false }
                         if onlySpace {
-                            report(.error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
-                                   at: location(junk), spec: spec)
+                            report(
+                                .error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
+                                at: location(junk), spec: spec)
                         } else {
-                            report(.error, .trailingCharacters,
-                                   "characters after the closing quote of \(string(nameStart..<nameEnd))",
-                                   at: location(junk), spec: spec)
+                            report(
+                                .error, .trailingCharacters,
+                                "characters after the closing quote of \(string(nameStart..<nameEnd))",
+                                at: location(junk), spec: spec)
                         }
                     }
                 }
@@ -97,23 +106,26 @@ extension PlaylistParser {
                     valueEnd -= 1
                 }
                 if valueEnd != i {
-                    report(.error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
-                           at: location(valueEnd), spec: spec)
+                    report(
+                        .error, .attributeWhitespace, "whitespace in the attribute list of \(tag.rawValue)",
+                        at: location(valueEnd), spec: spec)
                 }
                 slot.valueEnd = valueEnd
             }
             // Duplicate names.
             for other in attributes where equalBytes(other.nameStart..<other.nameEnd, nameStart..<nameEnd) {
-                report(.error, .duplicateAttribute,
-                       "attribute \(string(nameStart..<nameEnd)) appears twice in \(tag.rawValue)",
-                       at: location(nameStart), spec: spec)
+                report(
+                    .error, .duplicateAttribute,
+                    "attribute \(string(nameStart..<nameEnd)) appears twice in \(tag.rawValue)",
+                    at: location(nameStart), spec: spec)
                 break
             }
             attributes.append(slot)
             if i < end && buffer[i] == UInt8(ascii: ",") {
                 i += 1
                 if i == end {
-                    report(.error, .emptyAttribute, "trailing comma in \(tag.rawValue)", at: location(i - 1), spec: spec)
+                    report(
+                        .error, .emptyAttribute, "trailing comma in \(tag.rawValue)", at: location(i - 1), spec: spec)
                 }
             }
         }
@@ -146,9 +158,10 @@ extension PlaylistParser {
     /// A quoted-string (variables substituted). Unquoted input is reported and read as written.
     mutating func quotedString(_ slot: AttributeSlot, _ tag: TagName) -> String {
         if !slot.quoted {
-            report(.error, .expectedQuotedString,
-                   "\(name(slot)) of \(tag.rawValue) must be a quoted string", at: valueLocation(slot),
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .expectedQuotedString,
+                "\(name(slot)) of \(tag.rawValue) must be a quoted string", at: valueLocation(slot),
+                spec: SpecReference.attributeLists)
         }
         return substitutedString(slot.valueStart..<slot.valueEnd, at: location(slot.valueStart))
     }
@@ -156,9 +169,10 @@ extension PlaylistParser {
     /// An unquoted value: quoted input is reported and read anyway.
     mutating func checkUnquoted(_ slot: AttributeSlot, _ tag: TagName, _ what: String) {
         if slot.quoted {
-            report(.error, .unexpectedQuotedString,
-                   "\(name(slot)) of \(tag.rawValue) must be \(what), not a quoted string", at: valueLocation(slot),
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .unexpectedQuotedString,
+                "\(name(slot)) of \(tag.rawValue) must be \(what), not a quoted string", at: valueLocation(slot),
+                spec: SpecReference.attributeLists)
         }
     }
 
@@ -166,7 +180,8 @@ extension PlaylistParser {
         checkUnquoted(slot, tag, "a decimal-integer")
         let buffer = self.buffer
         return decimalInteger(
-            slot.valueStart..<slot.valueEnd, what: "\(PlaylistParser.text(buffer, slot.nameStart..<slot.nameEnd)) of \(tag.rawValue)")
+            slot.valueStart..<slot.valueEnd,
+            what: "\(PlaylistParser.text(buffer, slot.nameStart..<slot.nameEnd)) of \(tag.rawValue)")
     }
 
     mutating func decimalFloat(_ slot: AttributeSlot, _ tag: TagName, signed: Bool = false) -> Double? {
@@ -181,9 +196,10 @@ extension PlaylistParser {
         checkUnquoted(slot, tag, "an enumerated-string")
         let value = string(slot.valueStart..<slot.valueEnd)
         if !allowed.contains(value) {
-            report(.error, .invalidEnumeratedString,
-                   "\(name(slot)) of \(tag.rawValue) is \"\(value)\"; expected one of \(allowed.joined(separator: ", "))",
-                   at: valueLocation(slot), spec: SpecReference.section(for: tag))
+            report(
+                .error, .invalidEnumeratedString,
+                "\(name(slot)) of \(tag.rawValue) is \"\(value)\"; expected one of \(allowed.joined(separator: ", "))",
+                at: valueLocation(slot), spec: SpecReference.section(for: tag))
         }
         return value
     }
@@ -207,9 +223,10 @@ extension PlaylistParser {
         {
             return Resolution(width: width, height: height)
         }
-        report(.error, .invalidResolution,
-               "\(name(slot)) of \(tag.rawValue) is \"\(string(slot.valueStart..<slot.valueEnd))\", not WIDTHxHEIGHT",
-               at: valueLocation(slot), spec: SpecReference.attributeLists)
+        report(
+            .error, .invalidResolution,
+            "\(name(slot)) of \(tag.rawValue) is \"\(string(slot.valueStart..<slot.valueEnd))\", not WIDTHxHEIGHT",
+            at: valueLocation(slot), spec: SpecReference.attributeLists)
         return nil
     }
 
@@ -227,8 +244,9 @@ extension PlaylistParser {
     mutating func hexadecimal(_ text: [UInt8], what: String, at location: SourceLocation) -> HexadecimalSequence? {
         guard text.count > 2, text[0] == UInt8(ascii: "0"), text[1] == UInt8(ascii: "x") || text[1] == UInt8(ascii: "X")
         else {
-            report(.error, .invalidHexadecimal, "\(what) is not a hexadecimal-sequence (0x…)", at: location,
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .invalidHexadecimal, "\(what) is not a hexadecimal-sequence (0x…)", at: location,
+                spec: SpecReference.attributeLists)
             return nil
         }
         if text[1] == UInt8(ascii: "X") {
@@ -245,15 +263,17 @@ extension PlaylistParser {
                 nibbles.append(b - 0x61 + 10)
                 lower = true
             default:
-                report(.error, .invalidHexadecimal, "\(what) has a character that is not a hex digit", at: location,
-                       spec: SpecReference.attributeLists)
+                report(
+                    .error, .invalidHexadecimal, "\(what) has a character that is not a hex digit", at: location,
+                    spec: SpecReference.attributeLists)
                 return nil
             }
         }
         if lower {
-            report(.warning, .lowercaseHexadecimal,
-                   "\(what) uses lower-case hex digits (the grammar allows 0-9 and A-F only)", at: location,
-                   spec: SpecReference.attributeLists)
+            report(
+                .warning, .lowercaseHexadecimal,
+                "\(what) uses lower-case hex digits (the grammar allows 0-9 and A-F only)", at: location,
+                spec: SpecReference.attributeLists)
         }
         if nibbles.count % 2 == 1 { nibbles.insert(0, at: 0) }
         var bytes: [UInt8] = []
@@ -272,27 +292,30 @@ extension PlaylistParser {
     /// Digits only, no sign; nil on anything else or overflow (no diagnostic).
     @inline(__always) func plainDigits(_ range: Range<Int>) -> Int? { buffer.plainDigits(range) }
 
-
     /// A decimal-integer (unsigned, at most 2^63-1 here), reporting what is wrong with it.
     mutating func decimalInteger(_ range: Range<Int>, what: @autoclosure () -> String) -> Int? {
         if let value = plainDigits(range) { return value }
         let text = string(range)
         let at = location(range.lowerBound)
         if range.isEmpty {
-            report(.error, .invalidDecimalInteger, "\(what()) is empty; expected a decimal-integer", at: at,
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .invalidDecimalInteger, "\(what()) is empty; expected a decimal-integer", at: at,
+                spec: SpecReference.attributeLists)
         } else if buffer[range.lowerBound] == UInt8(ascii: "-"), range.count > 1,
             plainDigits(range.lowerBound + 1..<range.upperBound) != nil
         {
-            report(.error, .negativeDecimalInteger, "\(what()) is \(text); a decimal-integer cannot be negative", at: at,
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .negativeDecimalInteger, "\(what()) is \(text); a decimal-integer cannot be negative", at: at,
+                spec: SpecReference.attributeLists)
             return plainDigits(range.lowerBound + 1..<range.upperBound).map { -$0 }
         } else if range.allSatisfy({ buffer[$0] &- 0x30 <= 9 }) {
-            report(.error, .decimalIntegerOverflow, "\(what()) is \(text), too large", at: at,
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .decimalIntegerOverflow, "\(what()) is \(text), too large", at: at,
+                spec: SpecReference.attributeLists)
         } else {
-            report(.error, .invalidDecimalInteger, "\(what()) is \"\(text)\", not a decimal-integer", at: at,
-                   spec: SpecReference.attributeLists)
+            report(
+                .error, .invalidDecimalInteger, "\(what()) is \"\(text)\", not a decimal-integer", at: at,
+                spec: SpecReference.attributeLists)
             // Lenient: 1280000.0 → 1280000 (what other players do), reported above.
             if let dot = range.firstIndex(where: { buffer[$0] == UInt8(ascii: ".") }), dot > range.lowerBound,
                 let whole = plainDigits(range.lowerBound..<dot), plainDigits(dot + 1..<range.upperBound) != nil
@@ -309,7 +332,6 @@ extension PlaylistParser {
     /// digits[.digits] without diagnostics; nil when the text is not of that shape.
     @inline(__always) func plainDecimal(_ range: Range<Int>) -> Double? { buffer.plainDecimal(range) }
 
-
     /// A decimal-floating-point (or signed-decimal-floating-point), reporting what is wrong with it.
     mutating func decimalFloat(_ range: Range<Int>, signed: Bool, what: @autoclosure () -> String) -> Double? {
         if let value = plainDecimal(range) { return value }
@@ -322,8 +344,9 @@ extension PlaylistParser {
             }
             return -magnitude
         }
-        report(.error, .invalidFloat, "\(what()) is \"\(string(range))\", not a decimal-floating-point", at: at,
-               spec: SpecReference.attributeLists)
+        report(
+            .error, .invalidFloat, "\(what()) is \"\(string(range))\", not a decimal-floating-point", at: at,
+            spec: SpecReference.attributeLists)
         return nil
     }
 
@@ -332,16 +355,18 @@ extension PlaylistParser {
     /// `length[@offset]`.
     mutating func byteRange(_ range: Range<Int>, what: @autoclosure () -> String, at: SourceLocation) -> ByteRange? {
         if let value = buffer.byteRange(range) { return value }
-        report(.error, .invalidByteRange, "\(what()) is \"\(string(range))\", not length[@offset]", at: at,
-               spec: SpecReference.byteRange)
+        report(
+            .error, .invalidByteRange, "\(what()) is \"\(string(range))\", not length[@offset]", at: at,
+            spec: SpecReference.byteRange)
         return nil
     }
 
     /// ISO 8601 `YYYY-MM-DDThh:mm:ss[.f…](Z|±hh:mm|±hhmm|±hh)`; a missing zone is read as UTC (and reported).
     mutating func dateTime(_ range: Range<Int>, what: @autoclosure () -> String, at: SourceLocation) -> DateTime? {
         if let value = parseDateTime(range) { return value }
-        report(.error, .invalidDateTime, "\(what()) is \"\(string(range))\", not an ISO 8601 date-time", at: at,
-               spec: SpecReference.programDateTime)
+        report(
+            .error, .invalidDateTime, "\(what()) is \"\(string(range))\", not an ISO 8601 date-time", at: at,
+            spec: SpecReference.programDateTime)
         return nil
     }
 

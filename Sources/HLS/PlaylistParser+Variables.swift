@@ -2,7 +2,9 @@
 /// is replaced by the value of the EXT-X-DEFINE named `name`. An undefined name is an error (the reference is
 /// then left as written).
 extension PlaylistParser {
-    @inline(__always) func containsVariableReference(_ range: Range<Int>) -> Bool { buffer.containsVariableReference(range) }
+    @inline(__always) func containsVariableReference(_ range: Range<Int>) -> Bool {
+        buffer.containsVariableReference(range)
+    }
 
     /// The bytes of `range` as a String, with variable references substituted.
     mutating func substitutedString(_ range: Range<Int>, at location: SourceLocation) -> String {
@@ -23,21 +25,26 @@ extension PlaylistParser {
                 while j < text.count, PlaylistParser.isVariableNameByte(text[j]) { j += 1 }
                 if j < text.count, text[j] == UInt8(ascii: "}"), j > i + 2 {
                     let name = String(decoding: text[i + 2..<j], as: UTF8.self)
-                    if let value = variables[name], substitutedBytes + value.utf8.count <= options.maximumSubstitutedBytes {
+                    if let value = variables[name],
+                        substitutedBytes + value.utf8.count <= options.maximumSubstitutedBytes
+                    {
                         output.append(contentsOf: value.utf8)
                         substitutedBytes += value.utf8.count
                     } else if variables[name] != nil {
                         if !substitutionExhausted {
                             substitutionExhausted = true
-                            report(.error, .invalidDefine,
-                                   "variable substitution would produce more than \(options.maximumSubstitutedBytes) bytes; later references are left as written",
-                                   at: offset.map { self.location($0 + i) } ?? location, spec: SpecReference.variableSubstitution)
+                            report(
+                                .error, .invalidDefine,
+                                "variable substitution would produce more than \(options.maximumSubstitutedBytes) bytes; later references are left as written",
+                                at: offset.map { self.location($0 + i) } ?? location,
+                                spec: SpecReference.variableSubstitution)
                         }
                         output.append(contentsOf: text[i...j])
                     } else {
                         let at = offset.map { self.location($0 + i) } ?? location
-                        report(.error, .undefinedVariable, "variable {$\(name)} is not defined by an EXT-X-DEFINE",
-                               at: at, spec: SpecReference.variableSubstitution)
+                        report(
+                            .error, .undefinedVariable, "variable {$\(name)} is not defined by an EXT-X-DEFINE",
+                            at: at, spec: SpecReference.variableSubstitution)
                         output.append(contentsOf: text[i...j])
                     }
                     i = j + 1
@@ -53,8 +60,9 @@ extension PlaylistParser {
         }
         if truncated {
             output.removeSubrange(limit...)
-            report(.error, .invalidDefine, "a substituted value is longer than \(limit) bytes; cut", at: location,
-                   spec: SpecReference.variableSubstitution)
+            report(
+                .error, .invalidDefine, "a substituted value is longer than \(limit) bytes; cut", at: location,
+                spec: SpecReference.variableSubstitution)
         }
         return output
     }

@@ -164,12 +164,14 @@ struct PlaylistParser {
     mutating func reportControlCharacter(at offset: Int) {
         let b = buffer[offset]
         if b == 0x0D {
-            report(.error, .strayCarriageReturn, "carriage return not followed by a line feed", at: location(offset),
-                   spec: SpecReference.playlistFile)
+            report(
+                .error, .strayCarriageReturn, "carriage return not followed by a line feed", at: location(offset),
+                spec: SpecReference.playlistFile)
         } else {
             let name = b == 0x09 ? "TAB" : "U+00" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
-            report(.error, .controlCharacter, "control character \(name) (only CR and LF are allowed)",
-                   at: location(offset), spec: SpecReference.playlistFile)
+            report(
+                .error, .controlCharacter, "control character \(name) (only CR and LF are allowed)",
+                at: location(offset), spec: SpecReference.playlistFile)
         }
     }
 
@@ -281,21 +283,25 @@ struct PlaylistParser {
     mutating func finish() {
         if stopped { return }
         if info.extm3uLocation == nil {
-            report(.error, .extm3uMissing, "the playlist does not start with #EXTM3U", at: .start,
-                   spec: SpecReference.extm3u)
+            report(
+                .error, .extm3uMissing, "the playlist does not start with #EXTM3U", at: .start,
+                spec: SpecReference.extm3u)
         } else if !info.startsWithEXTM3U {
-            report(.error, .extm3uNotFirst, "#EXTM3U is not the first line", at: info.extm3uLocation ?? .start,
-                   spec: SpecReference.extm3u)
+            report(
+                .error, .extm3uNotFirst, "#EXTM3U is not the first line", at: info.extm3uLocation ?? .start,
+                spec: SpecReference.extm3u)
         }
         if let variant = pendingVariant {
-            report(.error, .streamInfWithoutURI, "EXT-X-STREAM-INF is not followed by a URI line",
-                   at: pendingVariantLocation, spec: SpecReference.streamInf)
+            report(
+                .error, .streamInfWithoutURI, "EXT-X-STREAM-INF is not followed by a URI line",
+                at: pendingVariantLocation, spec: SpecReference.streamInf)
             _ = variant
             pendingVariant = nil
         }
         if pendingHasExtinf {
-            report(.error, .extinfWithoutURI, "EXTINF is not followed by a URI line", at: extinfLocation,
-                   spec: SpecReference.extinf)
+            report(
+                .error, .extinfWithoutURI, "EXTINF is not followed by a URI line", at: extinfLocation,
+                spec: SpecReference.extinf)
         }
         if pendingHasTags || pendingHasExtinf {
             pending.source = SourceSpan(
@@ -309,9 +315,10 @@ struct PlaylistParser {
         }
         if kind == .multivariant {
             for define in defines where define.kind == .import {
-                report(.error, .importInMultivariant,
-                       "EXT-X-DEFINE IMPORT is only allowed in media playlists", at: define.source?.location ?? .start,
-                       spec: SpecReference.define)
+                report(
+                    .error, .importInMultivariant,
+                    "EXT-X-DEFINE IMPORT is only allowed in media playlists", at: define.source?.location ?? .start,
+                    spec: SpecReference.define)
             }
         }
     }

@@ -14,7 +14,8 @@ public struct Start: Hashable, Sendable {
     }
     var sourceLink = SourceLink()
 
-    public init(timeOffset: Double, precise: Bool = false, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
+    public init(timeOffset: Double, precise: Bool = false, otherAttributes: [Attribute] = [], source: SourceSpan? = nil)
+    {
         self.timeOffset = timeOffset
         self.precise = precise
         self.otherAttributes = otherAttributes
@@ -95,7 +96,9 @@ public struct ContentSteering: Hashable, Sendable {
     }
     var sourceLink = SourceLink()
 
-    public init(serverURI: String, pathwayID: String? = nil, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
+    public init(
+        serverURI: String, pathwayID: String? = nil, otherAttributes: [Attribute] = [], source: SourceSpan? = nil
+    ) {
         self.serverURI = serverURI
         self.pathwayID = pathwayID
         self.otherAttributes = otherAttributes

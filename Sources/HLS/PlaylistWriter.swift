@@ -98,7 +98,9 @@ public struct PlaylistWriter: Sendable {
 
     // MARK: - Media playlist parts
 
-    private func writePreserving(_ playlist: MediaPlaylist, origin: ParsedOrigin<MediaPlaylist>, into output: inout TextOutput) {
+    private func writePreserving(
+        _ playlist: MediaPlaylist, origin: ParsedOrigin<MediaPlaylist>, into output: inout TextOutput
+    ) {
         let snapshot = origin.model
         let bytes = origin.bytes
         var current = playlist

@@ -211,7 +211,8 @@ public struct Map: Hashable, Sendable {
     }
     var sourceLink = SourceLink()
 
-    public init(uri: String, byteRange: ByteRange? = nil, otherAttributes: [Attribute] = [], source: SourceSpan? = nil) {
+    public init(uri: String, byteRange: ByteRange? = nil, otherAttributes: [Attribute] = [], source: SourceSpan? = nil)
+    {
         self.uri = uri
         self.byteRange = byteRange
         self.otherAttributes = otherAttributes

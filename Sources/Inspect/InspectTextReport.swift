@@ -55,7 +55,9 @@ public enum InspectTextReport {
             lines.append("")
             lines.append("I-frame variants (\(playlist.iFrameVariants.count))")
             var table = TextTable(header: ["BANDWIDTH", "RESOLUTION", "CODECS", "URI"])
-            for variant in playlist.iFrameVariants.sorted(by: { $0.bandwidth < $1.bandwidth }).prefix(ListingLimit.items) {
+            for variant in playlist.iFrameVariants.sorted(by: { $0.bandwidth < $1.bandwidth }).prefix(
+                ListingLimit.items)
+            {
                 table.append([
                     DisplayFormat.bitrate(variant.bandwidth), variant.resolution?.description ?? "-",
                     variant.codecs ?? "-", variant.uri,

@@ -71,12 +71,14 @@ public struct Inspection {
                         childResult.diagnostics.isEmpty ? "ok" : InspectTextReport.countLine(childResult.diagnostics)
                     table.append([child.uri] + columns + [status])
                     if let first = firstURI[child.location] {
-                        problems.append(childResult.diagnostics.isEmpty ? [] : ["    (the problems of \(first), above)"])
+                        problems.append(
+                            childResult.diagnostics.isEmpty ? [] : ["    (the problems of \(first), above)"])
                     } else {
                         firstURI[child.location] = child.uri
                         problems.append(
                             InspectTextReport.listed(
-                                childResult.diagnostics, file: child.location, indent: 4, limit: ListingLimit.childProblems))
+                                childResult.diagnostics, file: child.location, indent: 4,
+                                limit: ListingLimit.childProblems))
                     }
                 }
             }
@@ -158,8 +160,12 @@ public struct Inspection {
 
     /// `{"kind": null, "diagnostics": […]}` for a playlist that did not parse, with `truncated` when cut.
     private static func unparsedFacts(_ diagnostics: [Diagnostic], limit: Int) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("kind", .null), ("diagnostics", diagnosticsJSON(diagnostics, limit: limit))]
-        if diagnostics.count > limit { members.append(("truncated", .object([("diagnostics", .integer(diagnostics.count))]))) }
+        var members: [(String, JSONValue)] = [
+            ("kind", .null), ("diagnostics", diagnosticsJSON(diagnostics, limit: limit)),
+        ]
+        if diagnostics.count > limit {
+            members.append(("truncated", .object([("diagnostics", .integer(diagnostics.count))])))
+        }
         return members
     }
 }

@@ -1,4 +1,5 @@
 import CLIKit
+
 /// How much `filterz inspect` lists, so that a huge or hostile playlist gives a bounded report: every list
 /// (variants, I-frame variants, renditions, segments, diagnostics, child playlists) stops after `items` with a
 /// line `… and N more <things>` (in JSON: the first `items`, and a `truncated` member with the full lengths),

@@ -1,7 +1,8 @@
 import CLIKit
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where inspected playlists come from: a file path, an http(s) URL, or `-` for standard input. The lean

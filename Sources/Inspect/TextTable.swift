@@ -1,4 +1,5 @@
 import CLIKit
+
 /// Left-aligned text columns separated by two spaces, for the human-readable reports.
 ///
 ///     var table = TextTable(header: ["BANDWIDTH", "URI"])

@@ -146,7 +146,8 @@ struct JSONTextReader {
             if let earlier {
                 path.append(.key(key))
                 throw .duplicateKey(
-                    path: pathText, line: position(of: keyOffset).line, firstLine: position(of: keyOffsets[earlier]).line)
+                    path: pathText, line: position(of: keyOffset).line,
+                    firstLine: position(of: keyOffsets[earlier]).line)
             }
             skipWhitespace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw unexpected(expected: "':'") }
@@ -229,7 +230,9 @@ struct JSONTextReader {
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
                 offset += 1
             }
-            guard offset < bytes.count, isDigit(bytes[offset]) else { throw unexpected(expected: "a digit in the exponent") }
+            guard offset < bytes.count, isDigit(bytes[offset]) else {
+                throw unexpected(expected: "a digit in the exponent")
+            }
             while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
         }
         if isInteger && offset - start <= 18 {

@@ -62,7 +62,8 @@ public struct PlaylistBuilder: Hashable, Sendable {
     }
 
     /// Adds the EXT-X-KEY tags `encryption` puts before segment `index` (MAP first: the init section is clear).
-    static func addKeys(_ encryption: SegmentEncryption?, to segment: inout Segment, segment index: Int, isFirst: Bool) {
+    static func addKeys(_ encryption: SegmentEncryption?, to segment: inout Segment, segment index: Int, isFirst: Bool)
+    {
         guard let encryption else { return }
         segment.keys = encryption.keys(beforeSegment: index, isFirstInPlaylist: isFirst)
         if segment.map != nil { segment.mapPrecedesKeys = true }
@@ -92,9 +93,10 @@ public struct PlaylistBuilder: Hashable, Sendable {
             if let encryption {
                 // A key is declared where the key in effect changes: at the first I-frame, and at the first
                 // I-frame of a segment whose key differs from the previous I-frame's segment's.
-                let changes = previousSegment.map {
-                    encryption.keyIndex(forSegment: $0) != encryption.keyIndex(forSegment: frame.segmentIndex)
-                } ?? true
+                let changes =
+                    previousSegment.map {
+                        encryption.keyIndex(forSegment: $0) != encryption.keyIndex(forSegment: frame.segmentIndex)
+                    } ?? true
                 if changes { Self.addKeys(encryption, to: &segment, segment: frame.segmentIndex, isFirst: true) }
             }
             previousSegment = frame.segmentIndex
@@ -111,14 +113,17 @@ public struct PlaylistBuilder: Hashable, Sendable {
         var segmentIndex: Int
     }
 
-    static func iFrames<Records: Collection<SegmentRecord>>(of records: Records) -> [IFrame] where Records.Index == Int {
+    static func iFrames<Records: Collection<SegmentRecord>>(of records: Records) -> [IFrame]
+    where Records.Index == Int {
         var frames: [IFrame] = []
         for (index, record) in zip(Array(records.indices), records) {
             let segmentEnd = record.startTime + record.duration
             for (k, keyframe) in record.keyframes.enumerated() {
                 let next = k + 1 < record.keyframes.count ? record.keyframes[k + 1].presentationTime : segmentEnd
-                frames.append(IFrame(
-                    uri: record.uri, range: keyframe, duration: next - keyframe.presentationTime, segmentIndex: index))
+                frames.append(
+                    IFrame(
+                        uri: record.uri, range: keyframe, duration: next - keyframe.presentationTime,
+                        segmentIndex: index))
             }
         }
         return frames
@@ -134,20 +139,24 @@ public struct PlaylistBuilder: Hashable, Sendable {
     public func multivariantPlaylist(_ presentation: Presentation) -> MultivariantPlaylist {
         var renditions: [Rendition] = []
         if let audio = presentation.audio {
-            renditions.append(Rendition(
-                type: .audio, groupID: Self.audioGroupID, name: audio.name, uri: audio.playlistURI,
-                isDefault: true, autoselect: true, channels: String(audio.channels)))
+            renditions.append(
+                Rendition(
+                    type: .audio, groupID: Self.audioGroupID, name: audio.name, uri: audio.playlistURI,
+                    isDefault: true, autoselect: true, channels: String(audio.channels)))
         }
         for subtitle in presentation.subtitles {
-            renditions.append(Rendition(
-                type: .subtitles, groupID: Self.subtitlesGroupID, name: subtitle.name, uri: subtitle.playlistURI,
-                language: subtitle.language, isDefault: false, autoselect: true))
+            renditions.append(
+                Rendition(
+                    type: .subtitles, groupID: Self.subtitlesGroupID, name: subtitle.name, uri: subtitle.playlistURI,
+                    language: subtitle.language, isDefault: false, autoselect: true))
         }
         let audioPeak = presentation.audio.map { Self.peakBitsPerSecond($0.segments) } ?? 0
         let audioAverage = presentation.audio.map { Self.averageBitsPerSecond($0.segments) } ?? 0
         let subtitlesPeak = presentation.subtitles.map { Self.peakBitsPerSecond($0.segments) }.max() ?? 0
         let subtitlesAverage = presentation.subtitles.map { Self.averageBitsPerSecond($0.segments) }.max() ?? 0
-        let videos = presentation.videos.sorted { Self.peakBitsPerSecond($0.segments) > Self.peakBitsPerSecond($1.segments) }
+        let videos = presentation.videos.sorted {
+            Self.peakBitsPerSecond($0.segments) > Self.peakBitsPerSecond($1.segments)
+        }
         let variants = videos.map { video in
             Variant(
                 uri: video.playlistURI,

@@ -57,7 +57,10 @@ public struct AudioTrack: Hashable, Sendable {
     public var channels: Int
     public var segments: [SegmentRecord]
 
-    public init(playlistURI: String, name: String, codecs: String = CodecString.aacLowComplexity, channels: Int, segments: [SegmentRecord]) {
+    public init(
+        playlistURI: String, name: String, codecs: String = CodecString.aacLowComplexity, channels: Int,
+        segments: [SegmentRecord]
+    ) {
         self.playlistURI = playlistURI
         self.name = name
         self.codecs = codecs

@@ -68,7 +68,8 @@ public struct SegmentEncryption: Hashable, Sendable {
     static func percentEncoded(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
-            let isUnreserved = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a)
+            let isUnreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: "~")
             if isUnreserved {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes files that a server or player may be reading: the bytes go to a temporary name in the same

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CLinux
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes a whole folder that readers may be using (a finished HLS package) so that they see the old folder or
 /// the new one, never a mix of both: everything is written into a hidden sibling, `.<name>.filterz-partial-<pid>`,
@@ -69,7 +70,9 @@ public struct AtomicFolder: Sendable {
     /// Removes the staging folder; the folder at `path` is as it was.
     public func discard() { Self.removeTree(stagingPath) }
 
-    private var parentPath: String { path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "." }
+    private var parentPath: String {
+        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    }
     private var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
 
     private func failure(_ path: String) -> AtomicFile.WriteError {

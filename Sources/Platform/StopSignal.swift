@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Ctrl-C for long recordings: SIGINT/SIGTERM are counted instead of killing the process, so the
 /// recording can finish its segment and finalise its playlists. A second signal asks to stop at once.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGINT and SIGTERM as events to wait for: `block()` before any thread starts (threads inherit the mask, so

@@ -5,7 +5,9 @@ extension RequestHandler {
     func api(
         _ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64, inline: Bool
     ) -> HandlerAnswer? {
-        guard segments.first == "videos" else { return .response(error(404, "not_found", "unknown endpoint", json: true)) }
+        guard segments.first == "videos" else {
+            return .response(error(404, "not_found", "unknown endpoint", json: true))
+        }
         switch segments.count {
         case 1:
             if let refusal = apiRefusal(request) { return .response(refusal) }
@@ -54,7 +56,8 @@ extension RequestHandler {
         var limit = CataloguePage.defaultLimit
         if let text = query["limit"] {
             guard let value = Int(text), (1...CataloguePage.maximumLimit).contains(value) else {
-                return error(400, "bad_limit", "limit must be a whole number in 1…\(CataloguePage.maximumLimit)", json: true)
+                return error(
+                    400, "bad_limit", "limit must be a whole number in 1…\(CataloguePage.maximumLimit)", json: true)
             }
             limit = value
         }

@@ -29,7 +29,8 @@ extension RequestHandler {
             let entry = playlists.playlist(file, key: key)
             let served: PlaylistBody
             switch playlistBody(entry, file: file, key: key, query: query, request: request) {
-            case .failure(let refusal): return .response(error(refusal.status, "bad_directive", refusal.reason, json: json))
+            case .failure(let refusal):
+                return .response(error(refusal.status, "bad_directive", refusal.reason, json: json))
             case .success(.hold(let hold)): return .hold(hold)
             case .success(.body(let made)): served = made
             }
@@ -38,14 +39,16 @@ extension RequestHandler {
             if let token, let videoID {
                 // The video's root as this request reached it: /v1/videos/{id}/… or /{id}/….
                 let root = json ? ["v1", "videos", videoID] : [videoID]
-                bytes = entry.appendingToken(token, to: bytes ?? entry.bytes, directory: root + segments.dropFirst().dropLast(), root: root)
+                bytes = entry.appendingToken(
+                    token, to: bytes ?? entry.bytes, directory: root + segments.dropFirst().dropLast(), root: root)
                 validators = validators.variant(token)
             }
             if let variant = served.variant { validators = validators.variant(variant) }
             headers.append(("Vary", "Accept-Encoding"))
             if AcceptEncoding.allowsGzip(request.header("accept-encoding")) && request.header("range") == nil {
                 let plain = bytes ?? entry.bytes
-                let gzipped = (token == nil ? entry.variant("gzip" + (served.variant ?? "")) { Gzip.compress(plain) } : nil)
+                let gzipped =
+                    (token == nil ? entry.variant("gzip" + (served.variant ?? "")) { Gzip.compress(plain) } : nil)
                     ?? Gzip.compress(plain)
                 if let gzipped {
                     bytes = gzipped
@@ -70,9 +73,12 @@ extension RequestHandler {
         headers.append(("ETag", validators.entityTag))
         headers.append(("Last-Modified", validators.lastModified))
         headers.append(("Cache-Control", cacheControl))
-        let withoutBodyFields = headers.filter { $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" && $0.0 != "Content-Encoding" }
-        guard validators.preconditionsHold(
-            ifMatch: request.header("if-match"), ifUnmodifiedSince: request.header("if-unmodified-since"))
+        let withoutBodyFields = headers.filter {
+            $0.0 != "Content-Type" && $0.0 != "Accept-Ranges" && $0.0 != "Content-Encoding"
+        }
+        guard
+            validators.preconditionsHold(
+                ifMatch: request.header("if-match"), ifUnmodifiedSince: request.header("if-unmodified-since"))
         else {
             return .response(HTTPResponse(status: 412, headers: withoutBodyFields))
         }
@@ -88,7 +94,8 @@ extension RequestHandler {
         switch range {
         case .whole:
             var response = HTTPResponse(status: 200, headers: headers, body: body)
-            response.servedFile = ServedFileVersion(relativePath: key, stamp: file.stamp, videoID: videoID, token: token)
+            response.servedFile = ServedFileVersion(
+                relativePath: key, stamp: file.stamp, videoID: videoID, token: token)
             return .response(response)
         case .unsatisfiable:
             headers.removeAll { $0.0 == "Content-Type" }

@@ -16,7 +16,8 @@ extension RequestHandler {
     }
 
     func playlistBody(
-        _ entry: PlaylistLibrary.Entry, file: ServedFolder.File, key: String, query: [String: String], request: HTTPRequest
+        _ entry: PlaylistLibrary.Entry, file: ServedFolder.File, key: String, query: [String: String],
+        request: HTTPRequest
     ) -> Result<PlaylistOutcome, RequestRefusal> {
         let plain = PlaylistBody(cacheControl: CachePolicy.cacheControl(for: .playlist, playlist: entry.facts))
         guard let live = entry.lowLatency else { return .success(.body(plain)) }
@@ -33,7 +34,8 @@ extension RequestHandler {
             let unavailable = error(
                 503, "part_not_available", "the requested part did not appear within three target durations",
                 json: false, extra: [("Retry-After", "1")])
-            return .success(.hold(Hold(watchedPath: key, timeoutSeconds: live.holdSeconds, timeoutResponse: unavailable)))
+            return .success(
+                .hold(Hold(watchedPath: key, timeoutSeconds: live.holdSeconds, timeoutResponse: unavailable)))
         case .answer:
             break
         }
@@ -44,7 +46,9 @@ extension RequestHandler {
         }
         if let skip = directives.skip {
             let name = "delta-" + skip.rawValue
-            if let delta = entry.variant(name, { DeltaUpdate.apply(skip, to: live.playlist).map { PlaylistWriter().writeBytes(.media($0)) } }) {
+            if let delta = entry.variant(
+                name, { DeltaUpdate.apply(skip, to: live.playlist).map { PlaylistWriter().writeBytes(.media($0)) } })
+            {
                 body.bytes = delta
                 body.variant = name
             }

@@ -99,7 +99,9 @@ public final class RequestHandler: Sendable {
         case "OPTIONS": return .response(HTTPResponse(status: 204, headers: cors.preflightHeaders))
         default:
             return .response(
-                error(405, "method_not_allowed", "use GET, HEAD or OPTIONS", json: isAPI, extra: [("Allow", CORSPolicy.allowedMethods)]))
+                error(
+                    405, "method_not_allowed", "use GET, HEAD or OPTIONS", json: isAPI,
+                    extra: [("Allow", CORSPolicy.allowedMethods)]))
         }
         let segments: [String]
         switch PathGuard.check(request.rawPath, maximumBytes: maximumPathBytes) {
@@ -112,10 +114,14 @@ public final class RequestHandler: Sendable {
             return .response(error(400, "bad_query", "malformed query string", json: isAPI))
         }
         if segments.isEmpty {
-            if signer != nil && !servesIndexWhenSigned { return .response(error(404, "not_found", "no index here", json: false)) }
+            if signer != nil && !servesIndexWhenSigned {
+                return .response(error(404, "not_found", "no index here", json: false))
+            }
             return inline ? nil : .response(indexPage(now: now))
         }
-        if segments[0] == "v1" { return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline) }
+        if segments[0] == "v1" {
+            return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline)
+        }
         // A plain file: the first segment is the video it belongs to.
         return file(
             segments, videoID: segments.count > 1 ? segments[0] : nil, request, query: query, now: now, json: false,
@@ -138,7 +144,8 @@ public final class RequestHandler: Sendable {
         -> HTTPResponse
     {
         if isJSON {
-            var response = json(status, .object([("error", .object([("code", .string(code)), ("message", .string(message))]))]))
+            var response = json(
+                status, .object([("error", .object([("code", .string(code)), ("message", .string(message))]))]))
             response.headers.append(contentsOf: extra)
             return response
         }

@@ -29,12 +29,16 @@ enum ABRBenchmark {
                 name: "abr",
                 abstract: "Every rule on the shared traces against the offline optimum (quality, not speed).",
                 discussion: "The shared data is read from $FILTERZ_SHARED, else ../shared.",
-                arguments: [ArgumentSpec("traces", help: "Folder of traces (default: the shared traces).", isOptional: true)],
+                arguments: [
+                    ArgumentSpec("traces", help: "Folder of traces (default: the shared traces).", isOptional: true)
+                ],
                 options: [ruleOption.spec]),
             action: { args, context in
                 var rules: [ABRRuleKind] = []
                 for name in try args.get(ruleOption) {
-                    guard let rule = ABRRuleKind(rawValue: name) else { throw CLIError.usage("--rule: no rule '\(name)'") }
+                    guard let rule = ABRRuleKind(rawValue: name) else {
+                        throw CLIError.usage("--rule: no rule '\(name)'")
+                    }
                     rules.append(rule)
                 }
                 return run(
@@ -96,11 +100,15 @@ enum ABRBenchmark {
         print(rebufferLine)
         var fields: [(String, JSONValue)] = []
         for r in rules.indices {
-            fields.append((names[r], .object([
-                ("qoe", ResultLine.number(average(rows.map { $0.qoe[r] }))),
-                ("pct", ResultLine.number(percent(rows, r), places: 1)),
-                ("rebuffer_s", ResultLine.number(average(rows.map { $0.rebuffer[r] }))),
-            ])))
+            fields.append(
+                (
+                    names[r],
+                    .object([
+                        ("qoe", ResultLine.number(average(rows.map { $0.qoe[r] }))),
+                        ("pct", ResultLine.number(percent(rows, r), places: 1)),
+                        ("rebuffer_s", ResultLine.number(average(rows.map { $0.rebuffer[r] }))),
+                    ])
+                ))
         }
         // The optimum is a dynamic program over the same model: no rule may beat it on any trace.
         var closest = (gap: Double.infinity, trace: "", rule: "")
@@ -112,7 +120,9 @@ enum ABRBenchmark {
         print("optimum − rule, smallest over all sessions: \(closest.gap) (\(closest.trace), \(closest.rule))")
         if closest.gap < -1e-9 { print("abr benchmark: a rule beats the offline optimum") }
         ResultLine.print(
-            "abr", [("traces", .integer(rows.count)), ("optimum", ResultLine.number(average(rows.map { $0.optimum })))] + fields)
+            "abr",
+            [("traces", .integer(rows.count)), ("optimum", ResultLine.number(average(rows.map { $0.optimum })))]
+                + fields)
         return closest.gap < -1e-9 ? 1 : 0
     }
 
@@ -141,7 +151,9 @@ enum ABRBenchmark {
         return found
     }
 
-    static func average(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+    static func average(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
     static func fixed(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)

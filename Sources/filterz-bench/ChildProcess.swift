@@ -2,7 +2,7 @@ import CLIKit
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program as a child process and measures it whole: wall time from spawn to exit, and its peak resident
@@ -30,7 +30,7 @@ enum ChildProcess {
         defer { unlink(report) }
         guard var measurement = spawn(gnuTime, ["-f", "%M", "-o", report, path] + arguments) else { return nil }
         guard let text = try? String(contentsOfFile: report, encoding: .utf8),
-              let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+            let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
         else { return nil }
         measurement.peakBytes = kilobytes * 1024
         return measurement
@@ -52,7 +52,8 @@ enum ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Date().timeIntervalSince(start)
         let exited = status & 0x7F == 0
-        return Measurement(seconds: seconds, peakBytes: usage.ru_maxrss * 1024, exitCode: exited ? (status >> 8) & 0xFF : -1)
+        return Measurement(
+            seconds: seconds, peakBytes: usage.ru_maxrss * 1024, exitCode: exited ? (status >> 8) & 0xFF : -1)
     }
 
     /// The full path of `name` on PATH, or nil.

@@ -19,7 +19,8 @@ enum DeepBenchmark {
         Command(
             CommandSpec(
                 name: "deep",
-                abstract: "inspect --deep on the 20 s 3-rung recording against ffprobe -show_packets over every segment.",
+                abstract:
+                    "inspect --deep on the 20 s 3-rung recording against ffprobe -show_packets over every segment.",
                 options: [folderOption.spec]),
             action: { args, _ in run(folder: try args.get(folderOption)) })
     }
@@ -46,8 +47,10 @@ enum DeepBenchmark {
                 atPath: preset.path, contents: Data(Preset(name: "neutral", values: .neutral).jsonBytes()))
             let stdout = CapturedOutput(), stderr = CapturedOutput()
             let code = CLI.run(
-                arguments: ["record", "--preset", preset.path, "--duration", "20", "--size", "1280x720",
-                            "--segment-duration", "2", "--out", folder.path],
+                arguments: [
+                    "record", "--preset", preset.path, "--duration", "20", "--size", "1280x720",
+                    "--segment-duration", "2", "--out", folder.path,
+                ],
                 stdout: stdout, stderr: stderr)
             guard code == 0 else {
                 print("filterz record failed: \(stderr.text)")
@@ -74,7 +77,8 @@ enum DeepBenchmark {
         for _ in 0..<3 {
             var total = 0.0
             for segment in segments {
-                guard let measured = ChildProcess.run(ffprobe, ["-v", "error", "-show_packets", segment]), measured.exitCode == 0
+                guard let measured = ChildProcess.run(ffprobe, ["-v", "error", "-show_packets", segment]),
+                    measured.exitCode == 0
                 else {
                     print("ffprobe failed on \(segment)")
                     return 1
@@ -86,7 +90,9 @@ enum DeepBenchmark {
         let oursSeconds = Measuring.median(ours), anchorSeconds = Measuring.median(anchor)
         print(String(format: "  ours    inspect --deep (whole process)          %.3f s", oursSeconds))
         print(String(format: "  anchor  ffprobe -show_packets × %d segments  %.3f s", segments.count, anchorSeconds))
-        print(#"{"bench":"deep","ours_s":\#(rounded(oursSeconds)),"anchor_s":\#(rounded(anchorSeconds)),"ratio":\#(rounded(oursSeconds / anchorSeconds))}"#)
+        print(
+            #"{"bench":"deep","ours_s":\#(rounded(oursSeconds)),"anchor_s":\#(rounded(anchorSeconds)),"ratio":\#(rounded(oursSeconds / anchorSeconds))}"#
+        )
         return 0
     }
 

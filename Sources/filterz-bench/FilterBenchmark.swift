@@ -46,13 +46,15 @@ enum FilterBenchmark {
     static let framesOption = Option.optional(
         "--frames", placeholder: "N", help: "With all-12: render exactly N frames and print their CPU times.")
     static let threadsOption = Option.integer(
-        "--threads", placeholder: "T", default: 1, in: 1...256, help: "With --frames: split each frame by rows on T threads.")
+        "--threads", placeholder: "T", default: 1, in: 1...256,
+        help: "With --frames: split each frame by rows on T threads.")
 
     static var command: Command {
         Command(
             CommandSpec(
                 name: "filter",
-                abstract: "The all-12 and colour-only filters against ffmpeg's filter chain on frames of the same size.",
+                abstract:
+                    "The all-12 and colour-only filters against ffmpeg's filter chain on frames of the same size.",
                 arguments: [
                     ArgumentSpec(
                         "case", help: "all-12 or colour-only: only our case, no anchor (a loop to profile).",
@@ -63,12 +65,15 @@ enum FilterBenchmark {
                 let cores = ProcessInfo.processInfo.activeProcessorCount
                 switch args.positionals.first {
                 case nil: return run()
-                case "colour-only": return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
+                case "colour-only":
+                    return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
                 case "all-12":
                     guard let text = try args.get(framesOption) else {
                         return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
                     }
-                    guard let frames = Int(text), frames > 0 else { throw CLIError.usage("--frames expects a whole number above 0") }
+                    guard let frames = Int(text), frames > 0 else {
+                        throw CLIError.usage("--frames expects a whole number above 0")
+                    }
                     return countedAllTwelve(frames: frames, threads: try args.get(threadsOption))
                 case let other?: throw CLIError.usage("no filter case '\(other)' (all-12 or colour-only)")
                 }
@@ -85,7 +90,8 @@ enum FilterBenchmark {
             let frames = cameraFrames(width: width, height: height)
             // colour-only twice: the per-pixel pass (before) and the exact byte table (after), same run.
             let cases: [(String, FilterValues, FilterRenderer.ByteTableUse)] = [
-                ("colour-only", colourOnly, .never), ("colour-only", colourOnly, .whenItPays), ("all-12", allTwelve, .always),
+                ("colour-only", colourOnly, .never), ("colour-only", colourOnly, .whenItPays),
+                ("all-12", allTwelve, .always),
             ]
             for (name, values, byteTable) in cases {
                 for threads in [1, cores] {
@@ -94,9 +100,12 @@ enum FilterBenchmark {
                     let setup = Date().timeIntervalSince(start)
                     let (fps, cpuFPS, firstFrame) = measure(renderer, frames)
                     let colour = renderer.byteTableIsBuilt ? "byte table" : renderer.colourMethod.rawValue
-                    print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps, %7.1f per CPU-second  (colour: %@, LUT error %.2f, setup %.0f ms, first frame %.0f ms)",
-                                 width, height, name, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS,
-                                 colour, renderer.lookupTableError ?? 0, setup * 1000, firstFrame * 1000))
+                    print(
+                        String(
+                            format:
+                                "  ours   %4dx%-4d %-11@ %@ %7.1f fps, %7.1f per CPU-second  (colour: %@, LUT error %.2f, setup %.0f ms, first frame %.0f ms)",
+                            width, height, name, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS,
+                            colour, renderer.lookupTableError ?? 0, setup * 1000, firstFrame * 1000))
                     if width == 1280 && name == "all-12" && threads == cores { ours720 = fps }
                     if width == 1920 && name == "colour-only" && byteTable == .whenItPays && threads == cores {
                         colourOnly1080 = fps
@@ -104,10 +113,14 @@ enum FilterBenchmark {
                 }
             }
             // The video path's way to use every core: frames side by side, each on one thread.
-            let (fps, cpuFPS) = measureSideBySide(FilterRenderer(values: allTwelve, threads: 1, byteTable: .always), frames,
-                                                  workers: cores)
-            print(String(format: "  ours   %4dx%-4d %-11@ %@ %7.1f fps, %7.1f per CPU-second  (%d frames side by side, one thread each, as `record` runs them)",
-                         width, height, "all-12", "\(cores) threads", fps, cpuFPS, cores))
+            let (fps, cpuFPS) = measureSideBySide(
+                FilterRenderer(values: allTwelve, threads: 1, byteTable: .always), frames,
+                workers: cores)
+            print(
+                String(
+                    format:
+                        "  ours   %4dx%-4d %-11@ %@ %7.1f fps, %7.1f per CPU-second  (%d frames side by side, one thread each, as `record` runs them)",
+                    width, height, "all-12", "\(cores) threads", fps, cpuFPS, cores))
             if width == 1280 { oursSideBySide720 = fps }
         }
         for (name, values) in [("colour-only", colourOnly), ("all-12", allTwelve)] {
@@ -116,9 +129,11 @@ enum FilterBenchmark {
                 let renderer = FilterRenderer(values: values, threads: threads, byteTable: .always)
                 let start = Date(), cpuStart = Measuring.processCPUSeconds()
                 _ = renderer.renderFrame(Frame(rgbaWidth: 2, height: 2))
-                print(String(format: "  ours   exact byte table set-up (%@) %@ %7.0f ms, %7.0f ms CPU", name,
-                             threads == 1 ? "1 thread  " : "\(threads) threads", Date().timeIntervalSince(start) * 1000,
-                             (Measuring.processCPUSeconds() - cpuStart) * 1000))
+                print(
+                    String(
+                        format: "  ours   exact byte table set-up (%@) %@ %7.0f ms, %7.0f ms CPU", name,
+                        threads == 1 ? "1 thread  " : "\(threads) threads", Date().timeIntervalSince(start) * 1000,
+                        (Measuring.processCPUSeconds() - cpuStart) * 1000))
             }
         }
         let anchor720 = ffmpegFPS(width: 1280, height: 720, frames: 120)
@@ -128,20 +143,27 @@ enum FilterBenchmark {
         print("  ffmpeg -vf \(ffmpegChain)")
         guard let anchor = anchor720 else {
             print("ffmpeg not available: no anchor")
-            ResultLine.print("filter", [
-                ("ours_fps", ResultLine.number(ours720, places: 1)), ("anchor_fps", .null), ("ratio", .null),
-            ])
+            ResultLine.print(
+                "filter",
+                [
+                    ("ours_fps", ResultLine.number(ours720, places: 1)), ("anchor_fps", .null), ("ratio", .null),
+                ])
             return 1
         }
-        print(String(format: "ratio (all-12, 720p, all cores, one frame split by rows): %.2fx; frames side by side: %.2fx",
-                     ours720 / anchor, oursSideBySide720 / anchor))
-        ResultLine.print("filter", [
-            ("ours_fps", ResultLine.number(ours720, places: 1)), ("anchor_fps", ResultLine.number(anchor, places: 1)),
-            ("ratio", ResultLine.number(ours720 / anchor)),
-            ("side_by_side_fps", ResultLine.number(oursSideBySide720, places: 1)),
-            ("side_by_side_ratio", ResultLine.number(oursSideBySide720 / anchor)),
-            ("colour_only_1080p_fps", ResultLine.number(colourOnly1080, places: 1)),
-        ])
+        print(
+            String(
+                format: "ratio (all-12, 720p, all cores, one frame split by rows): %.2fx; frames side by side: %.2fx",
+                ours720 / anchor, oursSideBySide720 / anchor))
+        ResultLine.print(
+            "filter",
+            [
+                ("ours_fps", ResultLine.number(ours720, places: 1)),
+                ("anchor_fps", ResultLine.number(anchor, places: 1)),
+                ("ratio", ResultLine.number(ours720 / anchor)),
+                ("side_by_side_fps", ResultLine.number(oursSideBySide720, places: 1)),
+                ("side_by_side_ratio", ResultLine.number(oursSideBySide720 / anchor)),
+                ("colour_only_1080p_fps", ResultLine.number(colourOnly1080, places: 1)),
+            ])
         return 0
     }
 
@@ -149,19 +171,26 @@ enum FilterBenchmark {
     /// exact byte table from the first frame), with a hash of one output frame: `filter all-12` (720p, 5 s) and
     /// `filter colour-only` (1080p, 3 s; see the type's doc).
     static func profile(_ name: String, _ values: FilterValues, width: Int, height: Int, seconds: Double, cores: Int)
-        -> Int32 {
+        -> Int32
+    {
         let frames = cameraFrames(width: width, height: height)
         let label = String(format: "  ours   %4dx%-4d %@", width, height, name)
         for threads in [1, cores] {
             let renderer = FilterRenderer(values: values, threads: threads, byteTable: .always)
             let (fps, cpuFPS, _) = measure(renderer, frames, seconds: seconds)
             let digest = outputDigest(renderer, frames[0])
-            print(String(format: "%@ %@ %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
-                         label, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
+            print(
+                String(
+                    format: "%@ %@ %7.1f fps, %7.1f per CPU-second, output FNV-1a %016llx",
+                    label, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
         }
-        let (fps, cpuFPS) = measureSideBySide(FilterRenderer(values: values, threads: 1, byteTable: .always), frames,
-                                              workers: cores, seconds: seconds)
-        print(String(format: "%@ %d threads %7.1f fps, %7.1f per CPU-second, frames side by side", label, cores, fps, cpuFPS))
+        let (fps, cpuFPS) = measureSideBySide(
+            FilterRenderer(values: values, threads: 1, byteTable: .always), frames,
+            workers: cores, seconds: seconds)
+        print(
+            String(
+                format: "%@ %d threads %7.1f fps, %7.1f per CPU-second, frames side by side", label, cores, fps, cpuFPS)
+        )
         return 0
     }
 
@@ -188,11 +217,18 @@ enum FilterBenchmark {
         frameWall.sort()
         let digest = outputDigest(renderer, frames[0])
         // The fastest frames are the least disturbed by other work on the machine: a steadier figure under load.
-        let wall = threads == 1 ? "" : String(format: ", wall per frame fastest %.2f ms, median %.2f ms",
-                                              frameWall[0] * 1000, frameWall[count / 2] * 1000)
-        print(String(format: "  ours   1280x720  all-12 %@ %d frames: %7.1f fps, %7.1f per CPU-second, CPU per frame fastest %.2f ms, median %.2f ms%@, output FNV-1a %016llx",
-                     threads == 1 ? "1 thread  " : "\(threads) threads", count, Double(count) / seconds,
-                     Double(count) / cpu, frameCPU[0] * 1000, frameCPU[count / 2] * 1000, wall, digest))
+        let wall =
+            threads == 1
+            ? ""
+            : String(
+                format: ", wall per frame fastest %.2f ms, median %.2f ms",
+                frameWall[0] * 1000, frameWall[count / 2] * 1000)
+        print(
+            String(
+                format:
+                    "  ours   1280x720  all-12 %@ %d frames: %7.1f fps, %7.1f per CPU-second, CPU per frame fastest %.2f ms, median %.2f ms%@, output FNV-1a %016llx",
+                threads == 1 ? "1 thread  " : "\(threads) threads", count, Double(count) / seconds,
+                Double(count) / cpu, frameCPU[0] * 1000, frameCPU[count / 2] * 1000, wall, digest))
         return 0
     }
 
@@ -201,7 +237,8 @@ enum FilterBenchmark {
     /// per wall-clock second, and per second of this process's CPU time (all threads), which a machine
     /// shared with other work disturbs much less.
     static func measure(_ renderer: FilterRenderer, _ frames: [Frame], seconds: Double = 2)
-        -> (wall: Double, cpu: Double, firstFrame: Double) {
+        -> (wall: Double, cpu: Double, firstFrame: Double)
+    {
         var output = frames[0]
         let first = Date()
         renderer.renderFrame(frames[0], into: &output)
@@ -212,8 +249,10 @@ enum FilterBenchmark {
             renderer.renderFrame(frames[count % frames.count], into: &output)
             count += 1
         }
-        return (Double(count) / Date().timeIntervalSince(start), Double(count) / (Measuring.processCPUSeconds() - cpuStart),
-                firstFrame)
+        return (
+            Double(count) / Date().timeIntervalSince(start), Double(count) / (Measuring.processCPUSeconds() - cpuStart),
+            firstFrame
+        )
     }
 
     /// Four frames of the seeded camera (seed 42) a third of a second apart: every case renders the same pictures.
@@ -224,14 +263,17 @@ enum FilterBenchmark {
 
     /// FNV-1a of `frame` filtered by `renderer`: equal across builds when an optimisation keeps the bytes.
     static func outputDigest(_ renderer: FilterRenderer, _ frame: Frame) -> UInt64 {
-        renderer.renderFrame(frame).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        renderer.renderFrame(frame).packedBytes().reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
+            ($0 ^ UInt64($1)) &* 0x100_0000_01b3
+        }
     }
 
     /// Frames per second with `workers` threads each rendering whole frames on its own (the renderer built with
     /// one thread, shared, as `record` shares it), for about `seconds` after one warm-up frame per worker:
     /// per wall-clock second and per second of this process's CPU time.
     static func measureSideBySide(_ renderer: FilterRenderer, _ frames: [Frame], workers: Int, seconds: Double = 3)
-        -> (wall: Double, cpu: Double) {
+        -> (wall: Double, cpu: Double)
+    {
         let rendered = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var output = frames[worker % frames.count]
@@ -250,8 +292,6 @@ enum FilterBenchmark {
         return (total / Date().timeIntervalSince(start), total / (Measuring.processCPUSeconds() - cpuStart))
     }
 
-
-
     static func ffmpegFPS(width: Int, height: Int, frames: Int) -> Double? {
         let arguments = [
             "-hide_banner", "-nostats", "-benchmark", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=30",
@@ -260,7 +300,7 @@ enum FilterBenchmark {
         guard let output = runTool("ffmpeg", arguments) else { return nil }
         // "bench: utime=12.345s stime=0.123s rtime=4.567s"
         guard let range = output.range(of: "rtime="),
-              let seconds = Double(output[range.upperBound...].prefix { $0.isNumber || $0 == "." }), seconds > 0
+            let seconds = Double(output[range.upperBound...].prefix { $0.isNumber || $0 == "." }), seconds > 0
         else {
             print("could not read ffmpeg's rtime: \(output.suffix(300))")
             return nil
@@ -270,7 +310,8 @@ enum FilterBenchmark {
 
     static func ffmpegVersion() -> String {
         guard let output = runTool("ffmpeg", ["-hide_banner", "-version"]) else { return "(not installed)" }
-        return output.split(separator: "\n").first.map { String($0.split(separator: " ").dropFirst(2).first ?? "") } ?? "?"
+        return output.split(separator: "\n").first.map { String($0.split(separator: " ").dropFirst(2).first ?? "") }
+            ?? "?"
     }
 
     /// Runs a tool from PATH and returns stdout + stderr, or nil when it cannot run or fails.
@@ -286,7 +327,9 @@ enum FilterBenchmark {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            print("\(name) exited with \(process.terminationStatus): \(String(decoding: data.suffix(400), as: UTF8.self))")
+            print(
+                "\(name) exited with \(process.terminationStatus): \(String(decoding: data.suffix(400), as: UTF8.self))"
+            )
             return nil
         }
         return String(decoding: data, as: UTF8.self)

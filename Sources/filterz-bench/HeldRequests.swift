@@ -3,7 +3,7 @@ import Foundation
 import HLS
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Many clients holding the same blocking playlist reload (`_HLS_msn`, `_HLS_part` of a part not yet written),

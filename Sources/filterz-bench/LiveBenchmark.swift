@@ -4,7 +4,7 @@ import FilterzTestSupport
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `filterz-bench live [seconds]`: the camera recorded live with `warm-film` on the default ladder, once as
@@ -56,18 +56,25 @@ enum LiveBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         print("filterz-bench live: warm-film, default ladder, 2 s segments, \(Int(seconds)) s of hls.js playback each")
         do {
-            let regular = try record(binary: binary, folder: root.appendingPathComponent("regular"), seconds: seconds, lowLatency: false)
+            let regular = try record(
+                binary: binary, folder: root.appendingPathComponent("regular"), seconds: seconds, lowLatency: false)
             printRun("regular --live", regular)
-            let low = try record(binary: binary, folder: root.appendingPathComponent("ll"), seconds: seconds, lowLatency: true)
+            let low = try record(
+                binary: binary, folder: root.appendingPathComponent("ll"), seconds: seconds, lowLatency: true)
             printRun("--live --low-latency", low)
             printHeld(low)
             let llMedian = percentile(low.report.latencies, 0.5)
             let regularMedian = percentile(regular.report.latencies, 0.5)
-            print(String(format: "latency ratio (regular / low latency, medians): %.2f", regularMedian / max(llMedian, 0.001)))
-            print(String(
-                format: #"{"bench":"live","ll_latency_p50_s":%.3f,"ll_latency_p95_s":%.3f,"regular_latency_p50_s":%.3f,"stalls":%d,"part_publish_p95_ms":%.1f}"#,
-                llMedian, percentile(low.report.latencies, 0.95), regularMedian, low.report.stalls,
-                percentile(low.renameDelays, 0.95)))
+            print(
+                String(
+                    format: "latency ratio (regular / low latency, medians): %.2f", regularMedian / max(llMedian, 0.001)
+                ))
+            print(
+                String(
+                    format:
+                        #"{"bench":"live","ll_latency_p50_s":%.3f,"ll_latency_p95_s":%.3f,"regular_latency_p50_s":%.3f,"stalls":%d,"part_publish_p95_ms":%.1f}"#,
+                    llMedian, percentile(low.report.latencies, 0.95), regularMedian, low.report.stalls,
+                    percentile(low.renameDelays, 0.95)))
             return 0
         } catch {
             print("live benchmark failed: \(error)")
@@ -79,26 +86,42 @@ enum LiveBenchmark {
         let r = run.report
         print("\(name): \(run.speed)")
         if let error = r.error { print("  hls.js error: \(error)") }
-        print(String(format: "  latency (wall clock − playing PDT): median %.3f s, p95 %.3f s (%d samples)",
-                     percentile(r.latencies, 0.5), percentile(r.latencies, 0.95), r.latencies.count))
-        print(String(format: "  hls.js latency: median %.3f s, p95 %.3f s", percentile(r.playerLatencies, 0.5), percentile(r.playerLatencies, 0.95)))
-        print(String(format: "  stalls: %d (%.2f s in all); parts loaded %d, segments loaded %d", r.stalls, r.stallSeconds, r.partsLoaded, r.fragmentsLoaded))
+        print(
+            String(
+                format: "  latency (wall clock − playing PDT): median %.3f s, p95 %.3f s (%d samples)",
+                percentile(r.latencies, 0.5), percentile(r.latencies, 0.95), r.latencies.count))
+        print(
+            String(
+                format: "  hls.js latency: median %.3f s, p95 %.3f s", percentile(r.playerLatencies, 0.5),
+                percentile(r.playerLatencies, 0.95)))
+        print(
+            String(
+                format: "  stalls: %d (%.2f s in all); parts loaded %d, segments loaded %d", r.stalls, r.stallSeconds,
+                r.partsLoaded, r.fragmentsLoaded))
         for detail in r.stallDetails { print("    stall \(detail)") }
         let holds = r.blockingHoldSeconds.map { $0 * 1000 }
-        print(String(format: "  blocking reloads: %d, hold median %.0f ms, p95 %.0f ms, max %.0f ms",
-                     r.blockingRequests, percentile(holds, 0.5), percentile(holds, 0.95), holds.max() ?? 0))
+        print(
+            String(
+                format: "  blocking reloads: %d, hold median %.0f ms, p95 %.0f ms, max %.0f ms",
+                r.blockingRequests, percentile(holds, 0.5), percentile(holds, 0.95), holds.max() ?? 0))
         if !run.renameDelays.isEmpty {
-            print(String(format: "  part publication (last capture → renamed): median %.1f ms, p95 %.1f ms; → listed: median %.1f ms, p95 %.1f ms (%d parts)",
-                         percentile(run.renameDelays, 0.5), percentile(run.renameDelays, 0.95),
-                         percentile(run.listingDelays, 0.5), percentile(run.listingDelays, 0.95), run.renameDelays.count))
+            print(
+                String(
+                    format:
+                        "  part publication (last capture → renamed): median %.1f ms, p95 %.1f ms; → listed: median %.1f ms, p95 %.1f ms (%d parts)",
+                    percentile(run.renameDelays, 0.5), percentile(run.renameDelays, 0.95),
+                    percentile(run.listingDelays, 0.5), percentile(run.listingDelays, 0.95), run.renameDelays.count))
         }
     }
 
     static func printHeld(_ run: Run) {
         guard run.heldAnswered > 0 else { return }
         let d = run.heldAnswerDelays
-        print(String(format: "  1000 held blocking reloads: %d answered; first byte − listing: median %.1f ms, p99 %.1f ms, max %.1f ms",
-                     run.heldAnswered, percentile(d, 0.5), percentile(d, 0.99), d.max() ?? .nan))
+        print(
+            String(
+                format:
+                    "  1000 held blocking reloads: %d answered; first byte − listing: median %.1f ms, p99 %.1f ms, max %.1f ms",
+                run.heldAnswered, percentile(d, 0.5), percentile(d, 0.99), d.max() ?? .nan))
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -116,8 +139,11 @@ enum LiveBenchmark {
         environment["FILTERZ_PRESETS"] = SharedData.sampleMedia.appendingPathComponent("presets").path
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: binary)
-        recorder.arguments = ["record", "--preset", "warm-film", "--live", "--segment-duration", "2",
-                              "--duration", String(Int(seconds) + 30), "--out", video.path]
+        recorder.arguments =
+            [
+                "record", "--preset", "warm-film", "--live", "--segment-duration", "2",
+                "--duration", String(Int(seconds) + 30), "--out", video.path,
+            ]
             + (lowLatency ? ["--low-latency", "--timing-log", timingLog.path] : [])
         recorder.environment = environment
         let recorderOutput = Pipe()
@@ -135,8 +161,10 @@ enum LiveBenchmark {
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        guard let line = String(data: serverOutput.fileHandleForReading.availableData, encoding: .utf8)?
-            .split(separator: "\n").first, let base = line.split(separator: " ").first(where: { $0.hasPrefix("http") })
+        guard
+            let line = String(data: serverOutput.fileHandleForReading.availableData, encoding: .utf8)?
+                .split(separator: "\n").first,
+            let base = line.split(separator: " ").first(where: { $0.hasPrefix("http") })
         else { throw BenchError("filterz serve printed no URL") }
         let url = String(base).hasSuffix("/") ? String(base) : String(base) + "/"
         let deadline = Date().addingTimeInterval(60)
@@ -148,7 +176,8 @@ enum LiveBenchmark {
             let browser = try await HeadlessChromium.start()
             do {
                 try await browser.open(url)
-                let report = try await HLSJSPlayer.play(url + "live/master.m3u8", in: browser, seconds: seconds, lowLatency: lowLatency)
+                let report = try await HLSJSPlayer.play(
+                    url + "live/master.m3u8", in: browser, seconds: seconds, lowLatency: lowLatency)
                 await browser.quit()
                 return report
             } catch {
@@ -189,8 +218,10 @@ enum LiveBenchmark {
                 }
             }
         }
-        let speed = summary.split(separator: "\n").first.flatMap { $0.split(separator: "(").last.map { "(" + $0 } } ?? ""
-        let dropped = (try? String(contentsOf: recorderErrors, encoding: .utf8))?
+        let speed =
+            summary.split(separator: "\n").first.flatMap { $0.split(separator: "(").last.map { "(" + $0 } } ?? ""
+        let dropped =
+            (try? String(contentsOf: recorderErrors, encoding: .utf8))?
             .split(whereSeparator: { $0 == "\n" || $0 == "\r" }).last { $0.contains("dropped") }
             .map { "; " + $0.replacingOccurrences(of: "filterz record: ", with: "") } ?? ""
         return Run(

@@ -12,7 +12,9 @@ extension ParseBenchmark {
     }
 
     static func measureWholeProcess(media: [UInt8]) -> WholeProcess? {
-        guard let filterz = DeepBenchmark.builtBinary(), let python = ChildProcess.path(of: "python3") else { return nil }
+        guard let filterz = DeepBenchmark.builtBinary(), let python = ChildProcess.path(of: "python3") else {
+            return nil
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-inspect-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -26,7 +28,8 @@ extension ParseBenchmark {
             }
             return Measuring.median(times)
         }
-        let script = "import sys, m3u8; p = m3u8.loads(open(sys.argv[1], encoding='utf-8').read()); assert len(p.segments) == 100000"
+        let script =
+            "import sys, m3u8; p = m3u8.loads(open(sys.argv[1], encoding='utf-8').read()); assert len(p.segments) == 100000"
         guard let text = median(filterz, ["inspect", path]), let json = median(filterz, ["inspect", "--json", path]),
             let python = median(python, ["-c", script, path])
         else { return nil }

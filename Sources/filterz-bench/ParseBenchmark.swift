@@ -25,11 +25,14 @@ enum ParseBenchmark {
         Command(
             CommandSpec(
                 name: "parse",
-                abstract: "The HLS parser and whole inspect processes against Python m3u8 on a 100,000-segment playlist.",
+                abstract:
+                    "The HLS parser and whole inspect processes against Python m3u8 on a 100,000-segment playlist.",
                 options: [profileOption.spec]),
             action: { args, _ in
                 guard let text = try args.get(profileOption) else { return run(profile: nil) }
-                guard let segments = Int(text), segments > 0 else { throw CLIError.usage("--profile expects a whole number above 0") }
+                guard let segments = Int(text), segments > 0 else {
+                    throw CLIError.usage("--profile expects a whole number above 0")
+                }
                 return run(profile: segments)
             })
     }
@@ -69,8 +72,10 @@ enum ParseBenchmark {
         let (masterSeconds, _) = medianSeconds(runs: 200) { blackHole(HLS.parse(master)) }
         let oursMBps = Double(media.count) / mediaSeconds / 1e6
         let masterMBps = Double(master.count) / masterSeconds / 1e6
-        print(String(format: "ours   media:        %8.1f MB/s  (median %.2f ms CPU, %.2f ms wall)", oursMBps,
-                     mediaSeconds * 1000, mediaWall * 1000))
+        print(
+            String(
+                format: "ours   media:        %8.1f MB/s  (median %.2f ms CPU, %.2f ms wall)", oursMBps,
+                mediaSeconds * 1000, mediaWall * 1000))
         print(String(format: "ours   multivariant: %8.1f MB/s  (median %.3f ms CPU)", masterMBps, masterSeconds * 1000))
         if let memory, let peakRatio {
             print(String(format: "ours   peak memory:  %8.1f MB = %.2f x input", Double(memory) / 1e6, peakRatio))
@@ -80,30 +85,49 @@ enum ParseBenchmark {
 
         guard let anchor = runPython(media: media, master: master) else {
             print("error: python3 with m3u8==6.0.0 is needed for the anchor (make deps)")
-            print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":null,"ratio":null,"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#)
+            print(
+                #"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":null,"ratio":null,"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#
+            )
             return 1
         }
         let anchorMBps = Double(media.count) / anchor.mediaSeconds / 1e6
         let anchorMasterMBps = Double(master.count) / anchor.masterSeconds / 1e6
-        print(String(format: "m3u8   media:        %8.2f MB/s  (median %.0f ms CPU)", anchorMBps, anchor.mediaSeconds * 1000))
+        print(
+            String(
+                format: "m3u8   media:        %8.2f MB/s  (median %.0f ms CPU)", anchorMBps, anchor.mediaSeconds * 1000)
+        )
         print(String(format: "m3u8   multivariant: %8.2f MB/s", anchorMasterMBps))
-        print(String(format: "m3u8   peak memory:  %8.1f MB = %.2f x input", Double(anchor.peakBytes) / 1e6,
-                     Double(anchor.peakBytes) / Double(media.count)))
+        print(
+            String(
+                format: "m3u8   peak memory:  %8.1f MB = %.2f x input", Double(anchor.peakBytes) / 1e6,
+                Double(anchor.peakBytes) / Double(media.count)))
         let ratio = oursMBps / anchorMBps
-        print(String(format: "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
-                     ratio, masterMBps / anchorMasterMBps))
+        print(
+            String(
+                format:
+                    "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
+                ratio, masterMBps / anchorMasterMBps))
         var inspectMembers = ""
         if let whole = measureWholeProcess(media: media) {
             let slowest = max(whole.textSeconds, whole.jsonSeconds)
-            print(String(format: "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
-                         whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
-            print(String(format: "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
-                         anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
-            inspectMembers = #","inspect_text_s":\#(rounded3(whole.textSeconds)),"inspect_json_s":\#(rounded3(whole.jsonSeconds)),"m3u8_process_s":\#(rounded3(whole.pythonSeconds)),"inspect_ratio":\#(rounded(anchor.mediaSeconds / slowest))"#
+            print(
+                String(
+                    format:
+                        "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
+                    whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
+            print(
+                String(
+                    format:
+                        "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
+                    anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
+            inspectMembers =
+                #","inspect_text_s":\#(rounded3(whole.textSeconds)),"inspect_json_s":\#(rounded3(whole.jsonSeconds)),"m3u8_process_s":\#(rounded3(whole.pythonSeconds)),"inspect_ratio":\#(rounded(anchor.mediaSeconds / slowest))"#
         } else {
             print("whole process: skipped (no filterz binary beside filterz-bench, or no python3)")
         }
-        print(#"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")\#(inspectMembers)}"#)
+        print(
+            #"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")\#(inspectMembers)}"#
+        )
         return 0
     }
 
@@ -152,7 +176,8 @@ enum ParseBenchmark {
             let type = index < 20 ? "AUDIO" : "SUBTITLES"
             let group = index < 20 ? "aud\(index % 4)" : "subs"
             let language = languages[index % languages.count]
-            text += "#EXT-X-MEDIA:TYPE=\(type),GROUP-ID=\"\(group)\",NAME=\"\(type.lowercased()) \(language) \(index)\","
+            text +=
+                "#EXT-X-MEDIA:TYPE=\(type),GROUP-ID=\"\(group)\",NAME=\"\(type.lowercased()) \(language) \(index)\","
             text += "LANGUAGE=\"\(language)\",DEFAULT=\(index % 10 == 0 ? "YES" : "NO"),AUTOSELECT=YES,"
             if type == "AUDIO" { text += "CHANNELS=\"2\"," }
             text += "URI=\"\(type.lowercased())/\(language)_\(index)/index.m3u8\"\n"
@@ -188,7 +213,6 @@ enum ParseBenchmark {
         wall.sort()
         return (cpu[cpu.count / 2], wall[wall.count / 2])
     }
-
 
     /// Peak resident bytes added while `body` runs, from VmHWM after resetting it; nil when unsupported.
     static func measurePeakMemory(_ body: () -> Void) -> Int? {

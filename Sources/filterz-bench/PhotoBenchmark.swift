@@ -43,11 +43,14 @@ enum PhotoBenchmark {
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
 
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        print("photo benchmark: filterz photo apply vs ImageMagick \(version("convert", ["-version"])) and vips \(version("vips", ["--version"])) (\(cores) cores)")
+        print(
+            "photo benchmark: filterz photo apply vs ImageMagick \(version("convert", ["-version"])) and vips \(version("vips", ["--version"])) (\(cores) cores)"
+        )
         let preset = path("all-12.json")
         let input = path("in.jpg"), input48 = path("in48.jpg")
         do {
-            try Data(Preset(name: "all-12", values: FilterBenchmark.allTwelve).jsonBytes()).write(to: URL(fileURLWithPath: preset))
+            try Data(Preset(name: "all-12", values: FilterBenchmark.allTwelve).jsonBytes()).write(
+                to: URL(fileURLWithPath: preset))
             try Data(cameraJPEG(width: 4000, height: 3000)).write(to: URL(fileURLWithPath: input))
             try Data(cameraJPEG(width: 8000, height: 6000)).write(to: URL(fileURLWithPath: input48))
         } catch {
@@ -55,17 +58,23 @@ enum PhotoBenchmark {
             return 1
         }
         let inputSize = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
-        print("input: 4000x3000 JPEG, quality 92, \(DetailFormat.fileSize(inputSize)), camera EXIF and GPS; preset all-12 (blur 10)")
+        print(
+            "input: 4000x3000 JPEG, quality 92, \(DetailFormat.fileSize(inputSize)), camera EXIF and GPS; preset all-12 (blur 10)"
+        )
         inProcessBreakdown(input)
 
-        let ours = { ChildProcess.run(filterz, ["photo", "apply", input, "--preset", preset, "-o", path("ours.jpg"), "--quality", "92"]) }
+        let ours = {
+            ChildProcess.run(
+                filterz, ["photo", "apply", input, "--preset", preset, "-o", path("ours.jpg"), "--quality", "92"])
+        }
         var oursRuns: [ChildProcess.Measurement] = [], vipsRuns: [Double] = [], vipsPeak = 0
         var imageMagick: ChildProcess.Measurement?
         let convert = ChildProcess.path(of: "convert"), vips = ChildProcess.path(of: "vips")
         // Interleaved, so a change in the machine's load touches every contender.
         for round in 0..<3 {
             if let run = ours(), run.exitCode == 0 { oursRuns.append(run) }
-            if round < 2, let vips, let chain = vipsChain(vips, input: input, output: path("vips.jpg"), folder: folder) {
+            if round < 2, let vips, let chain = vipsChain(vips, input: input, output: path("vips.jpg"), folder: folder)
+            {
                 vipsRuns.append(chain.seconds)
                 vipsPeak = max(vipsPeak, chain.peakBytes)
             }
@@ -80,64 +89,98 @@ enum PhotoBenchmark {
         let oursSeconds = Measuring.median(oursRuns.map(\.seconds))
         let peak = oursRuns.map(\.peakBytes).max() ?? 0
         let rgba12 = 4000 * 3000 * 4
-        print(String(format: "  ours         %6.2f s (runs %@), peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)", oursSeconds,
-                     oursRuns.map { String(format: "%.2f", $0.seconds) }.joined(separator: ", "), megabytes(peak),
-                     Double(peak) / Double(rgba12), megabytes(rgba12)))
+        print(
+            String(
+                format: "  ours         %6.2f s (runs %@), peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)",
+                oursSeconds,
+                oursRuns.map { String(format: "%.2f", $0.seconds) }.joined(separator: ", "), megabytes(peak),
+                Double(peak) / Double(rgba12), megabytes(rgba12)))
         let imageMagickSeconds = imageMagick.flatMap { $0.exitCode == 0 ? $0.seconds : nil }
         if let imageMagick {
-            print(String(format: "  ImageMagick  %6.2f s, peak %.0f MB%@", imageMagick.seconds, megabytes(imageMagick.peakBytes),
-                         imageMagick.exitCode == 0 ? "" : " (exit \(imageMagick.exitCode))"))
+            print(
+                String(
+                    format: "  ImageMagick  %6.2f s, peak %.0f MB%@", imageMagick.seconds,
+                    megabytes(imageMagick.peakBytes),
+                    imageMagick.exitCode == 0 ? "" : " (exit \(imageMagick.exitCode))"))
         } else {
             print("  ImageMagick  not installed (make deps installs imagemagick)")
         }
         let vipsSeconds = vipsRuns.isEmpty ? nil : Measuring.median(vipsRuns)
         if let vipsSeconds {
-            print(String(format: "  vips         %6.2f s (runs %@), largest step's peak %.0f MB", vipsSeconds,
-                         vipsRuns.map { String(format: "%.2f", $0) }.joined(separator: ", "), megabytes(vipsPeak)))
+            print(
+                String(
+                    format: "  vips         %6.2f s (runs %@), largest step's peak %.0f MB", vipsSeconds,
+                    vipsRuns.map { String(format: "%.2f", $0) }.joined(separator: ", "), megabytes(vipsPeak)))
         } else {
             print("  vips         not run (make deps installs libvips-tools)")
         }
-        if let big = ChildProcess.run(filterz, ["photo", "apply", input48, "--preset", preset, "-o", path("ours48.jpg")]), big.exitCode == 0 {
+        if let big = ChildProcess.run(
+            filterz, ["photo", "apply", input48, "--preset", preset, "-o", path("ours48.jpg")]), big.exitCode == 0
+        {
             let rgba48 = 8000 * 6000 * 4
-            print(String(format: "  ours, 48 MP  %6.2f s, peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)", big.seconds,
-                         megabytes(big.peakBytes), Double(big.peakBytes) / Double(rgba48), megabytes(rgba48)))
+            print(
+                String(
+                    format: "  ours, 48 MP  %6.2f s, peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)", big.seconds,
+                    megabytes(big.peakBytes), Double(big.peakBytes) / Double(rgba48), megabytes(rgba48)))
         }
         let number = { (value: Double?) in ResultLine.number(value) }
-        ResultLine.print("photo", [
-            ("ours_s", number(oursSeconds)), ("imagemagick_s", number(imageMagickSeconds)),
-            ("vips_s", number(vipsSeconds)), ("ratio_vs_imagemagick", number(imageMagickSeconds.map { $0 / oursSeconds })),
-            ("ratio_vs_vips", number(vipsSeconds.map { $0 / oursSeconds })),
-            ("peak_mb", ResultLine.number(megabytes(peak), places: 1)),
-        ])
+        ResultLine.print(
+            "photo",
+            [
+                ("ours_s", number(oursSeconds)), ("imagemagick_s", number(imageMagickSeconds)),
+                ("vips_s", number(vipsSeconds)),
+                ("ratio_vs_imagemagick", number(imageMagickSeconds.map { $0 / oursSeconds })),
+                ("ratio_vs_vips", number(vipsSeconds.map { $0 / oursSeconds })),
+                ("peak_mb", ResultLine.number(megabytes(peak), places: 1)),
+            ])
         return 0
     }
 
     /// A simulated camera frame as a quality-92 JPEG with a camera's EXIF (make, model, exposure, capture time, GPS).
     static func cameraJPEG(width: Int, height: Int) throws -> [UInt8] {
-        let frame = SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: 12)).frame(atSeconds: 0.5).image
+        let frame = SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: 12)).frame(
+            atSeconds: 0.5
+        ).image
         let order = ByteOrder.littleEndian
         func ascii(_ tag: UInt16, _ text: String) -> IFDEntry {
             IFDEntry(tag: tag, type: .ascii, count: UInt32(text.utf8.count + 1), bytes: Array(text.utf8) + [0])
         }
         func rational(_ tag: UInt16, _ values: [(UInt32, UInt32)]) -> IFDEntry {
-            IFDEntry(tag: tag, type: .rational, count: UInt32(values.count), bytes: values.flatMap { order.bytes($0.0) + order.bytes($0.1) })
+            IFDEntry(
+                tag: tag, type: .rational, count: UInt32(values.count),
+                bytes: values.flatMap { order.bytes($0.0) + order.bytes($0.1) })
         }
         let exif = ExifMetadata(
             byteOrder: order,
-            ifd0: IFD(kind: .ifd0, entries: [ascii(ExifTag.make, "Filterz"), ascii(ExifTag.model, "Bench Camera"),
-                                              .short(ExifTag.orientation, 1, order: order)]),
-            exif: IFD(kind: .exif, entries: [rational(ExifTag.exposureTime, [(1, 120)]), rational(ExifTag.fNumber, [(18, 10)]),
-                                             .short(ExifTag.photographicSensitivity, 125, order: order),
-                                             ascii(ExifTag.dateTimeOriginal, "2024:05:01 14:03:22"),
-                                             .long(ExifTag.pixelXDimension, UInt32(width), order: order),
-                                             .long(ExifTag.pixelYDimension, UInt32(height), order: order)]),
-            gps: IFD(kind: .gps, entries: [ascii(ExifTag.gpsLatitudeRef, "N"), rational(ExifTag.gpsLatitude, [(35, 1), (39, 1), (3093, 100)]),
-                                           ascii(ExifTag.gpsLongitudeRef, "E"), rational(ExifTag.gpsLongitude, [(139, 1), (44, 1), (4356, 100)])]))
+            ifd0: IFD(
+                kind: .ifd0,
+                entries: [
+                    ascii(ExifTag.make, "Filterz"), ascii(ExifTag.model, "Bench Camera"),
+                    .short(ExifTag.orientation, 1, order: order),
+                ]),
+            exif: IFD(
+                kind: .exif,
+                entries: [
+                    rational(ExifTag.exposureTime, [(1, 120)]), rational(ExifTag.fNumber, [(18, 10)]),
+                    .short(ExifTag.photographicSensitivity, 125, order: order),
+                    ascii(ExifTag.dateTimeOriginal, "2024:05:01 14:03:22"),
+                    .long(ExifTag.pixelXDimension, UInt32(width), order: order),
+                    .long(ExifTag.pixelYDimension, UInt32(height), order: order),
+                ]),
+            gps: IFD(
+                kind: .gps,
+                entries: [
+                    ascii(ExifTag.gpsLatitudeRef, "N"), rational(ExifTag.gpsLatitude, [(35, 1), (39, 1), (3093, 100)]),
+                    ascii(ExifTag.gpsLongitudeRef, "E"),
+                    rational(ExifTag.gpsLongitude, [(139, 1), (44, 1), (4356, 100)]),
+                ]))
         return try PhotoWriter.encode(frame, metadata: CarriedMetadata(exif: exif), as: .jpeg, quality: 92).bytes
     }
 
     /// The vips chain, one process per step; the summed wall time and the largest step's peak memory.
-    static func vipsChain(_ vips: String, input: String, output: String, folder: String) -> (seconds: Double, peakBytes: Int)? {
+    static func vipsChain(_ vips: String, input: String, output: String, folder: String) -> (
+        seconds: Double, peakBytes: Int
+    )? {
         func v(_ name: String) -> String { (folder as NSString).appendingPathComponent(name + ".v") }
         let steps: [[String]] = [
             ["colourspace", input, v("lch"), "lch"],
@@ -162,7 +205,8 @@ enum PhotoBenchmark {
             seconds += run.seconds
             peak = max(peak, run.peakBytes)
         }
-        for name in ["lch", "saturated", "rgb", "graded", "denoised", "sharp", "blurred", "mask", "vignetted", "bytes"] {
+        for name in ["lch", "saturated", "rgb", "graded", "denoised", "sharp", "blurred", "mask", "vignetted", "bytes"]
+        {
             try? FileManager.default.removeItem(atPath: v(name))
         }
         return (seconds, peak)
@@ -171,7 +215,8 @@ enum PhotoBenchmark {
     /// Where the time goes inside one apply (this process, all cores): decode, turn upright, render, encode.
     static func inProcessBreakdown(_ input: String) {
         guard let data = FileManager.default.contents(atPath: input) else { return }
-        let renderer = FilterRenderer(values: FilterBenchmark.allTwelve, threads: ProcessInfo.processInfo.activeProcessorCount)
+        let renderer = FilterRenderer(
+            values: FilterBenchmark.allTwelve, threads: ProcessInfo.processInfo.activeProcessorCount)
         do {
             let start = Date()
             let photo = try PhotoReader.decode([UInt8](data))
@@ -179,11 +224,16 @@ enum PhotoBenchmark {
             let upright = photo.orientation.apply(to: photo.frame)
             let filtered = renderer.renderImage(upright)
             let rendered = Date()
-            let encoded = try PhotoWriter.encode(filtered, metadata: photo.metadata.forUprightCopy(width: filtered.width, height: filtered.height),
-                                                 as: .jpeg, quality: 92, like: photo)
+            let encoded = try PhotoWriter.encode(
+                filtered, metadata: photo.metadata.forUprightCopy(width: filtered.width, height: filtered.height),
+                as: .jpeg, quality: 92, like: photo)
             let end = Date()
-            print(String(format: "in process: decode %.2f s, render %.2f s, encode %.2f s (%@)", decoded.timeIntervalSince(start),
-                         rendered.timeIntervalSince(decoded), end.timeIntervalSince(rendered), DetailFormat.fileSize(encoded.bytes.count)))
+            print(
+                String(
+                    format: "in process: decode %.2f s, render %.2f s, encode %.2f s (%@)",
+                    decoded.timeIntervalSince(start),
+                    rendered.timeIntervalSince(decoded), end.timeIntervalSince(rendered),
+                    DetailFormat.fileSize(encoded.bytes.count)))
         } catch {
             print("in process: \(error)")
         }

@@ -19,7 +19,9 @@ struct PythonReferenceSimulator {
     /// The `Benchmarks` folder of the package this bench was built from.
     static let benchmarks: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/", !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        while folder.path != "/",
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+        {
             folder.deleteLastPathComponent()
         }
         return folder.appendingPathComponent("Benchmarks")
@@ -54,7 +56,9 @@ struct PythonReferenceSimulator {
     /// round-robin for `cpuSeconds`: its unmodified source run once per session inside one Python process by
     /// `Benchmarks/sabre_anchor.py`, so without interpreter start-up. `abandons` false passes Sabre's `-noa`
     /// (no download is abandoned: our model).
-    func sabreSessionsPerSecond(sabre: String, rule: ABRRuleKind, abandons: Bool, cpuSeconds: Double) throws(Problem) -> Double {
+    func sabreSessionsPerSecond(sabre: String, rule: ABRRuleKind, abandons: Bool, cpuSeconds: Double) throws(Problem)
+        -> Double
+    {
         try rate(from: try runSabre(sabre, rule: rule, abandons: abandons, arguments: ["--bench", String(cpuSeconds)]))
     }
 
@@ -63,7 +67,9 @@ struct PythonReferenceSimulator {
         try levels(from: try runSabre(sabre, rule: rule, abandons: abandons, arguments: ["--check"]))
     }
 
-    private func runSabre(_ sabre: String, rule: ABRRuleKind, abandons: Bool, arguments: [String]) throws(Problem) -> String {
+    private func runSabre(_ sabre: String, rule: ABRRuleKind, abandons: Bool, arguments: [String]) throws(Problem)
+        -> String
+    {
         guard FileManager.default.isReadableFile(atPath: sabre) else {
             throw Problem(description: "--sabre \(sabre): no such file")
         }
@@ -90,7 +96,8 @@ struct PythonReferenceSimulator {
         defer { try? FileManager.default.removeItem(at: folder) }
         var inputs: [URL] = []
         for (index, trace) in traces.enumerated() {
-            inputs.append(try write(rule: rule, traces: [trace], to: folder.appendingPathComponent("trace-\(index).json")))
+            inputs.append(
+                try write(rule: rule, traces: [trace], to: folder.appendingPathComponent("trace-\(index).json")))
         }
         let before = childrenCPUSeconds()
         for session in 0..<sessions {

@@ -2,11 +2,11 @@ import CLIKit
 import Encryption
 import FilterKit
 import FilterzCLI
-import Media
 import Foundation
+import Media
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `filterz-bench segment [all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI doing the
@@ -58,7 +58,8 @@ enum SegmentBenchmark {
             action: { args, _ in
                 let requested = args.positionals.first ?? "all-12"
                 guard let variant = variants.first(where: { $0.name == requested }) else {
-                    throw CLIError.usage("no variant '\(requested)' (\(variants.map(\.name).joined(separator: " or ")))")
+                    throw CLIError.usage(
+                        "no variant '\(requested)' (\(variants.map(\.name).joined(separator: " or ")))")
                 }
                 return run(variant, encrypting: try args.get(encryptOption))
             })
@@ -66,8 +67,9 @@ enum SegmentBenchmark {
 
     static func run(_ variant: Variant, encrypting: Bool) -> Int32 {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        print("segment benchmark: filterz record vs ffmpeg CLI, 1280x720 30 fps \(seconds) s, 3 renditions, 2 s TS segments, "
-              + "\(variant.name) preset, x264 \(x264Preset) (\(cores) cores)")
+        print(
+            "segment benchmark: filterz record vs ffmpeg CLI, 1280x720 30 fps \(seconds) s, 3 renditions, 2 s TS segments, "
+                + "\(variant.name) preset, x264 \(x264Preset) (\(cores) cores)")
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-segment-\(getpid())")
         try? FileManager.default.removeItem(at: work)
         try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -76,24 +78,37 @@ enum SegmentBenchmark {
         let presetURL = work.appendingPathComponent("\(variant.name).json")
         _ = FileManager.default.createFile(
             atPath: presetURL.path, contents: Data(Preset(name: variant.name, values: variant.values).jsonBytes()))
-        guard let (ours, oursCPU) = record(presetURL, into: work.appendingPathComponent("ours"), extra: []) else { return 1 }
-        print(String(format: "  ours    %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
-                     ours, Double(seconds) / ours, oursCPU, oursCPU / ours))
+        guard let (ours, oursCPU) = record(presetURL, into: work.appendingPathComponent("ours"), extra: []) else {
+            return 1
+        }
+        print(
+            String(
+                format: "  ours    %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
+                ours, Double(seconds) / ours, oursCPU, oursCPU / ours))
         var encryptedField = ""
         if encrypting {
             // The same job with AES-128 segments and a key every 5 segments, right after the clear one.
             let keys = work.appendingPathComponent("keys").path
-            guard let (sealed, sealedCPU) = record(
-                presetURL, into: work.appendingPathComponent("encrypted"),
-                extra: ["--encrypt", "aes-128", "--key-rotation", "5", "--keys", keys])
+            guard
+                let (sealed, sealedCPU) = record(
+                    presetURL, into: work.appendingPathComponent("encrypted"),
+                    extra: ["--encrypt", "aes-128", "--key-rotation", "5", "--keys", keys])
             else { return 1 }
-            print(String(format: "  ours --encrypt aes-128  %.2f s  (%.2fx real time)  CPU %.1f s  (%+.1f %% wall, %+.1f %% CPU)",
-                         sealed, Double(seconds) / sealed, sealedCPU, (sealed / ours - 1) * 100, (sealedCPU / oursCPU - 1) * 100))
+            print(
+                String(
+                    format:
+                        "  ours --encrypt aes-128  %.2f s  (%.2fx real time)  CPU %.1f s  (%+.1f %% wall, %+.1f %% CPU)",
+                    sealed, Double(seconds) / sealed, sealedCPU, (sealed / ours - 1) * 100,
+                    (sealedCPU / oursCPU - 1) * 100))
             // The cipher alone over every segment of the clear run: what encryption costs, free of scheduling noise.
             let cipherSeconds = cipherCost(of: work.appendingPathComponent("ours"))
-            print(String(format: "  AES-128-CBC alone over the clear run's %.1f MB of segments: %.1f ms CPU (%.2f %% of the clear job's CPU)",
-                         cipherSeconds.megabytes, cipherSeconds.seconds * 1000, cipherSeconds.seconds / oursCPU * 100))
-            encryptedField = #""encrypted_s":\#(round2(sealed)),"encrypted_ratio":\#(round2(sealed / ours)),"#
+            print(
+                String(
+                    format:
+                        "  AES-128-CBC alone over the clear run's %.1f MB of segments: %.1f ms CPU (%.2f %% of the clear job's CPU)",
+                    cipherSeconds.megabytes, cipherSeconds.seconds * 1000, cipherSeconds.seconds / oursCPU * 100))
+            encryptedField =
+                #""encrypted_s":\#(round2(sealed)),"encrypted_ratio":\#(round2(sealed / ours)),"#
                 + #""cipher_ms":\#(round2(cipherSeconds.seconds * 1000)),"#
         }
 
@@ -105,17 +120,25 @@ enum SegmentBenchmark {
         let anchorOutput = FilterBenchmark.runTool("ffmpeg", arguments)
         let anchor = Date().timeIntervalSince(anchorStart)
         let anchorCPU = cpuSeconds(children: true) - childCPUBefore
-        print("  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " "))
+        print(
+            "  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")
+        )
         let presetField = variant.name == "all-12" ? "" : #""preset":"\#(variant.name)","#
         guard anchorOutput != nil else {
             print("ffmpeg not available or failed: no anchor")
-            print(#"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":null,"ratio":null,"realtime":\#(round2(Double(seconds) / ours))}"#)
+            print(
+                #"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":null,"ratio":null,"realtime":\#(round2(Double(seconds) / ours))}"#
+            )
             return 1
         }
-        print(String(format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
-                     anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
+        print(
+            String(
+                format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
+                anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
         print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
-        print(#"{"bench":"segment",\#(presetField)\#(encryptedField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#)
+        print(
+            #"{"bench":"segment",\#(presetField)\#(encryptedField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#
+        )
         return 0
     }
 
@@ -126,9 +149,11 @@ enum SegmentBenchmark {
         let cpuBefore = cpuSeconds(children: false)
         let start = Date()
         let code = CLI.run(
-            arguments: ["record", "--preset", preset.path, "--duration", "\(seconds)", "--fps", "30",
-                        "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
-                        "--out", folder.path] + extra,
+            arguments: [
+                "record", "--preset", preset.path, "--duration", "\(seconds)", "--fps", "30",
+                "--size", "1280x720", "--segment-duration", "2", "--x264-preset", x264Preset,
+                "--out", folder.path,
+            ] + extra,
             stdout: stdout, stderr: stderr)
         let wall = Date().timeIntervalSince(start)
         let cpu = cpuSeconds(children: false) - cpuBefore
@@ -179,18 +204,25 @@ enum SegmentBenchmark {
         ]
         for index in ladder.indices { arguments += ["-map", "[v\(index)]"] }
         arguments += ["-map", "1:a"]
-        arguments += ["-c:v", "libx264", "-preset", x264Preset, "-profile:v", "high",
-                      "-x264-params", "scenecut=0:open-gop=0", "-g", "60", "-keyint_min", "60",
-                      "-force_key_frames", "expr:gte(t,n_forced*2)"]
+        arguments += [
+            "-c:v", "libx264", "-preset", x264Preset, "-profile:v", "high",
+            "-x264-params", "scenecut=0:open-gop=0", "-g", "60", "-keyint_min", "60",
+            "-force_key_frames", "expr:gte(t,n_forced*2)",
+        ]
         for (index, rung) in ladder.enumerated() {
-            arguments += ["-b:v:\(index)", "\(rung.2)k", "-maxrate:v:\(index)", "\(rung.2)k", "-bufsize:v:\(index)", "\(rung.2 * 2)k"]
+            arguments += [
+                "-b:v:\(index)", "\(rung.2)k", "-maxrate:v:\(index)", "\(rung.2)k", "-bufsize:v:\(index)",
+                "\(rung.2 * 2)k",
+            ]
         }
-        arguments += ["-c:a", "aac", "-b:a", "128k",
-                      "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
-                      "-hls_segment_filename", "\(folder)/v%v/seg_%05d.ts",
-                      "-master_pl_name", "master.m3u8",
-                      "-var_stream_map", "a:0,agroup:aud v:0,agroup:aud v:1,agroup:aud v:2,agroup:aud",
-                      "\(folder)/v%v/index.m3u8"]
+        arguments += [
+            "-c:a", "aac", "-b:a", "128k",
+            "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+            "-hls_segment_filename", "\(folder)/v%v/seg_%05d.ts",
+            "-master_pl_name", "master.m3u8",
+            "-var_stream_map", "a:0,agroup:aud v:0,agroup:aud v:1,agroup:aud v:2,agroup:aud",
+            "\(folder)/v%v/index.m3u8",
+        ]
         return arguments
     }
 

@@ -38,7 +38,9 @@ enum ServeBenchmark {
             CommandSpec(
                 name: "serve",
                 abstract: "Our server against nginx on one folder: req/s on a playlist, MB/s on a segment, p99.",
-                options: [secondsOption.spec, roundsOption.spec, verboseOption.spec, threadsOption.spec, accessLogOption.spec]),
+                options: [
+                    secondsOption.spec, roundsOption.spec, verboseOption.spec, threadsOption.spec, accessLogOption.spec,
+                ]),
             action: { args, _ in
                 let settings = Settings(
                     seconds: try args.get(secondsOption), rounds: try args.get(roundsOption),
@@ -69,7 +71,9 @@ enum ServeBenchmark {
     }
 
     static func measure() throws -> Int32 {
-        guard let wrk = tool("wrk"), let nginxPath = tool("nginx") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil)
+        guard let wrk = tool("wrk"),
+            let nginxPath = tool("nginx")
+                ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil)
         else {
             print("serve benchmark needs wrk and nginx (make deps)")
             return 2
@@ -81,7 +85,7 @@ enum ServeBenchmark {
         let playlist = makePlaylist()
         try Data(playlist.utf8).write(to: video.appendingPathComponent("index.m3u8"))
         var segment = [UInt8](repeating: 0, count: segmentBytes)
-        for index in segment.indices { segment[index] = UInt8(truncatingIfNeeded: index &* 2654435761 >> 7) }
+        for index in segment.indices { segment[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
         try Data(segment).write(to: video.appendingPathComponent("seg_00000.ts"))
 
         var configuration = ServerConfiguration(root: root.path)
@@ -102,10 +106,13 @@ enum ServeBenchmark {
         nginxConfiguration.port = freePort()
         let block = try NginxConfig.serverBlock(for: nginxConfiguration)
         let configurationFile = state.appendingPathComponent("nginx.conf")
-        try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path, accessLog: logging).utf8).write(to: configurationFile)
+        try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path, accessLog: logging).utf8).write(
+            to: configurationFile)
         let nginx = Process()
         nginx.executableURL = URL(fileURLWithPath: nginxPath)
-        nginx.arguments = ["-e", state.appendingPathComponent("error.log").path, "-p", state.path, "-c", configurationFile.path]
+        nginx.arguments = [
+            "-e", state.appendingPathComponent("error.log").path, "-p", state.path, "-c", configurationFile.path,
+        ]
         try nginx.run()
         defer {
             nginx.terminate()
@@ -113,8 +120,11 @@ enum ServeBenchmark {
         }
         Thread.sleep(forTimeInterval: 0.5)
 
-        let threads = configuration.threadCount > 0 ? configuration.threadCount : ProcessInfo.processInfo.activeProcessorCount
-        print("filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (\(threads) event loops) vs nginx (worker_processes auto); access logs \(logging ? "on (files)" : "off")")
+        let threads =
+            configuration.threadCount > 0 ? configuration.threadCount : ProcessInfo.processInfo.activeProcessorCount
+        print(
+            "filterz-bench serve: \(rounds) rounds of wrk -t2 -c64 -d\(seconds)s --latency (medians), ours (\(threads) event loops) vs nginx (worker_processes auto); access logs \(logging ? "on (files)" : "off")"
+        )
         print("playlist \(playlist.utf8.count) B, segment \(segmentBytes) B")
         let oursURL = "http://127.0.0.1:\(ours.port)/bench/"
         let nginxURL = "http://127.0.0.1:\(nginxConfiguration.port)/bench/"
@@ -133,7 +143,11 @@ enum ServeBenchmark {
                     let run = try wrkRun(wrk, base + file, seconds: seconds)
                     runs["\(name) \(file)", default: []].append(run)
                     if verbose {
-                        print("  round \(round) \(name) \(file): " + String(format: "%.0f req/s, p50 %.3f ms, p99 %.3f ms", run.requestsPerSecond, run.p50Milliseconds, run.p99Milliseconds))
+                        print(
+                            "  round \(round) \(name) \(file): "
+                                + String(
+                                    format: "%.0f req/s, p50 %.3f ms, p99 %.3f ms", run.requestsPerSecond,
+                                    run.p50Milliseconds, run.p99Milliseconds))
                     }
                 }
             }
@@ -145,27 +159,51 @@ enum ServeBenchmark {
 
         let megabytes = Double(segmentBytes) / 1_000_000
         func row(_ name: String, _ m: Measurement, perSecond: String) -> String {
-            name.padding(toLength: 26, withPad: " ", startingAt: 0) + perSecond.padding(toLength: 18, withPad: " ", startingAt: 0)
+            name.padding(toLength: 26, withPad: " ", startingAt: 0)
+                + perSecond.padding(toLength: 18, withPad: " ", startingAt: 0)
                 + String(format: "p50 %7.3f ms   p99 %7.3f ms", m.p50Milliseconds, m.p99Milliseconds)
         }
-        print(row("playlist  ours", oursPlaylist, perSecond: String(format: "%9.0f req/s", oursPlaylist.requestsPerSecond)))
-        print(row("playlist  nginx", nginxPlaylist, perSecond: String(format: "%9.0f req/s", nginxPlaylist.requestsPerSecond)))
-        print(row("segment   ours", oursSegment, perSecond: String(format: "%9.0f MB/s", oursSegment.requestsPerSecond * megabytes)))
-        print(row("segment   nginx", nginxSegment, perSecond: String(format: "%9.0f MB/s", nginxSegment.requestsPerSecond * megabytes)))
+        print(
+            row(
+                "playlist  ours", oursPlaylist, perSecond: String(format: "%9.0f req/s", oursPlaylist.requestsPerSecond)
+            ))
+        print(
+            row(
+                "playlist  nginx", nginxPlaylist,
+                perSecond: String(format: "%9.0f req/s", nginxPlaylist.requestsPerSecond)))
+        print(
+            row(
+                "segment   ours", oursSegment,
+                perSecond: String(format: "%9.0f MB/s", oursSegment.requestsPerSecond * megabytes)))
+        print(
+            row(
+                "segment   nginx", nginxSegment,
+                perSecond: String(format: "%9.0f MB/s", nginxSegment.requestsPerSecond * megabytes)))
         let playlistRatio = oursPlaylist.requestsPerSecond / nginxPlaylist.requestsPerSecond
         let segmentRatio = oursSegment.requestsPerSecond / nginxSegment.requestsPerSecond
         let p99Ratio = max(
-            oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds, oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
-        print(String(format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f", playlistRatio, segmentRatio, p99Ratio))
+            oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
+            oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
+        print(
+            String(
+                format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f",
+                playlistRatio, segmentRatio, p99Ratio))
         // The same ratios round by round (ours and nginx measured within seconds of each other): their spread shows
         // how much the load of the moment moved the figure above.
         for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {
-            let ratios = zip(runs["ours \(file)"] ?? [], runs["nginx \(file)"] ?? []).map { $0.requestsPerSecond / $1.requestsPerSecond }
+            let ratios = zip(runs["ours \(file)"] ?? [], runs["nginx \(file)"] ?? []).map {
+                $0.requestsPerSecond / $1.requestsPerSecond
+            }
             guard let lowest = ratios.min(), let highest = ratios.max() else { continue }
-            print("  \(label) ours ÷ nginx round by round: " + String(format: "median %.3f, from %.3f to %.3f", Measuring.median(ratios), lowest, highest))
+            print(
+                "  \(label) ours ÷ nginx round by round: "
+                    + String(format: "median %.3f, from %.3f to %.3f", Measuring.median(ratios), lowest, highest))
         }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
-        print(String(format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#, playlistRatio, segmentRatio, p99Ratio))
+        print(
+            String(
+                format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#,
+                playlistRatio, segmentRatio, p99Ratio))
         return 0
     }
 
@@ -179,7 +217,8 @@ enum ServeBenchmark {
 
     /// A VOD media playlist of about 2 KB.
     static func makePlaylist() -> String {
-        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        var text =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         var index = 0
         while text.utf8.count < 2000 {
             text += "#EXTINF:6.000,\nseg_\(String(format: "%05d", index)).ts\n"
@@ -205,7 +244,9 @@ enum ServeBenchmark {
             if words.first == "Requests/sec:", words.count > 1 { measurement.requestsPerSecond = Double(words[1]) ?? 0 }
             if words.first == "50%", words.count > 1 { measurement.p50Milliseconds = milliseconds(words[1]) }
             if words.first == "99%", words.count > 1 { measurement.p99Milliseconds = milliseconds(words[1]) }
-            if line.contains("Non-2xx") || line.contains("Socket errors") { print("  wrk \(url): \(line.trimmingCharacters(in: .whitespaces))") }
+            if line.contains("Non-2xx") || line.contains("Socket errors") {
+                print("  wrk \(url): \(line.trimmingCharacters(in: .whitespaces))")
+            }
         }
         return measurement
     }

@@ -45,7 +45,8 @@ enum SimulateBenchmark {
     static let secondsOption = Option.decimal(
         "--seconds", placeholder: "S", default: 3, in: 0.1...600, help: "CPU seconds each path is timed for in all.")
     static let windowsOption = Option.integer(
-        "--windows", placeholder: "N", default: 5, in: 1...99, help: "Windows the time is split into (the median is kept).")
+        "--windows", placeholder: "N", default: 5, in: 1...99,
+        help: "Windows the time is split into (the median is kept).")
     static let ruleOption = Option.choice(
         "--rule", placeholder: "RULE", from: ABRRuleKind.allCases.map(\.rawValue), default: "filterz",
         help: "The rule timed as ours.")
@@ -59,13 +60,17 @@ enum SimulateBenchmark {
             CommandSpec(
                 name: "simulate",
                 abstract: "Simulated 10-minute sessions per CPU second, against the Python reference and Sabre.",
-                options: [secondsOption.spec, windowsOption.spec, ruleOption.spec, sessionsOption.spec, sabreOption.spec]),
+                options: [
+                    secondsOption.spec, windowsOption.spec, ruleOption.spec, sessionsOption.spec, sabreOption.spec,
+                ]),
             action: { args, _ in
                 var settings = Settings(
                     seconds: try args.get(secondsOption), windows: try args.get(windowsOption),
                     rule: ABRRuleKind(rawValue: try args.get(ruleOption)) ?? .filterz, sabre: try args.get(sabreOption))
                 if let text = try args.get(sessionsOption) {
-                    guard let count = Int(text), count > 0 else { throw CLIError.usage("--sessions expects a whole number above 0") }
+                    guard let count = Int(text), count > 0 else {
+                        throw CLIError.usage("--sessions expects a whole number above 0")
+                    }
                     settings.sessions = count
                 }
                 return $settings.withValue(settings) { run() }
@@ -86,8 +91,10 @@ enum SimulateBenchmark {
 
         // Both paths agree (spot check), then each is timed for a few seconds.
         for trace in traces.prefix(4) {
-            let fast = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
-            let machine = PlaybackRunner.run(manifest: manifest, trace: trace, configuration: configuration, schedule: [])
+            let fast = SessionSimulator.run(
+                manifest: manifest, trace: trace, configuration: configuration, keepLog: false)
+            let machine = PlaybackRunner.run(
+                manifest: manifest, trace: trace, configuration: configuration, schedule: [])
             guard fast.playedLevels == machine.playedLevels else {
                 print("simulate benchmark: fast loop and machine-driven run disagree on \(trace.name)")
                 return 1
@@ -96,30 +103,38 @@ enum SimulateBenchmark {
         var checksum = 0.0
         if let count = settings.sessions {
             for i in 0..<count {
-                checksum += SessionSimulator.run(
-                    manifest: manifest, trace: traces[i % traces.count], configuration: configuration, keepLog: false
-                ).summary.qoeLin
+                checksum +=
+                    SessionSimulator.run(
+                        manifest: manifest, trace: traces[i % traces.count], configuration: configuration,
+                        keepLog: false
+                    ).summary.qoeLin
             }
             print("\(count) sessions, checksum \(checksum)")
             return 0
         }
         func fastLoop(_ configuration: SessionConfiguration) -> (median: Double, rates: [Double]) {
             measure { i in
-                checksum += SessionSimulator.run(
-                    manifest: manifest, trace: traces[i % traces.count], configuration: configuration, keepLog: false
-                ).summary.qoeLin
+                checksum +=
+                    SessionSimulator.run(
+                        manifest: manifest, trace: traces[i % traces.count], configuration: configuration,
+                        keepLog: false
+                    ).summary.qoeLin
             }
         }
         // The Python anchor simulates the same thing: its `bola` levels are ours on every trace.
         let python = PythonReferenceSimulator(manifest: manifest, traces: traces)
         let bolaLevels = traces.map {
-            SessionSimulator.run(manifest: manifest, trace: $0, configuration: SessionConfiguration(rule: .bola), keepLog: false)
-                .playedLevels
+            SessionSimulator.run(
+                manifest: manifest, trace: $0, configuration: SessionConfiguration(rule: .bola), keepLog: false
+            )
+            .playedLevels
         }
         var pythonProblem: String?
         do throws(PythonReferenceSimulator.Problem) {
             guard try python.playedLevels(rule: .bola) == bolaLevels else {
-                print("simulate benchmark: the Python reference and the fast loop disagree on bola (see PythonReferenceTests)")
+                print(
+                    "simulate benchmark: the Python reference and the fast loop disagree on bola (see PythonReferenceTests)"
+                )
                 return 1
             }
         } catch {
@@ -143,9 +158,10 @@ enum SimulateBenchmark {
         }
         let bola = fastLoop(SessionConfiguration(rule: .bola))
         let machine = measure { i in
-            checksum += PlaybackRunner.run(
-                manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
-            ).summary.qoeLin
+            checksum +=
+                PlaybackRunner.run(
+                    manifest: manifest, trace: traces[i % traces.count], configuration: configuration, schedule: []
+                ).summary.qoeLin
         }
         // Sabre itself, when a checkout is named (`--sabre`): as the shared reference ran it (`bola -ab`,
         // abandoning downloads), and without abandonment (`-noa`), our model, where it must play our `bola` levels.
@@ -154,7 +170,8 @@ enum SimulateBenchmark {
             do throws(PythonReferenceSimulator.Problem) {
                 let theirs = try python.sabrePlayedLevels(sabre: path, rule: .bola, abandons: false)
                 sabre.sameLevels = zip(bolaLevels, theirs).filter { $0 == $1 }.count
-                sabre.rate = try python.sabreSessionsPerSecond(sabre: path, rule: .bola, abandons: true, cpuSeconds: seconds)
+                sabre.rate = try python.sabreSessionsPerSecond(
+                    sabre: path, rule: .bola, abandons: true, cpuSeconds: seconds)
                 sabre.noAbandonRate = try python.sabreSessionsPerSecond(
                     sabre: path, rule: .bola, abandons: false, cpuSeconds: seconds)
             } catch {
@@ -186,48 +203,65 @@ enum SimulateBenchmark {
             print("Python reference simulator unavailable: \(pythonProblem); no ratio")
         }
         if let pythonRate, let ratio, let sameRule {
-            print("Python reference, bola:        \(format(pythonRate)) sessions/s (same levels as ours on all 32 traces)")
+            print(
+                "Python reference, bola:        \(format(pythonRate)) sessions/s (same levels as ours on all 32 traces)"
+            )
             if let pythonThroughputRate, let throughputRatio {
-                print("Python reference, throughput:  \(format(pythonThroughputRate)) sessions/s; ours/Python \(format(throughputRatio))x")
+                print(
+                    "Python reference, throughput:  \(format(pythonThroughputRate)) sessions/s; ours/Python \(format(throughputRatio))x"
+                )
             }
-            print("ratio \(rule.rawValue) / Python reference bola: \(format(ratio))x; same rule, bola / Python bola: \(format(sameRule))x")
+            print(
+                "ratio \(rule.rawValue) / Python reference bola: \(format(ratio))x; same rule, bola / Python bola: \(format(sameRule))x"
+            )
         }
         if let sabreRate = sabre.rate, let sabreRatio, let noAbandon = sabre.noAbandonRate, let sabreNoAbandonRatio,
             let bolaSabreNoAbandonRatio
         {
-            print("Sabre (--sabre), bola -ab, in one python3 process: \(format(sabreRate)) sessions/s; "
-                + "ratio \(rule.rawValue) / Sabre: \(format(sabreRatio))x (target >= 100x)")
-            print("Sabre, bola -ab -noa (no abandonment: our model; our bola levels on \(sabre.sameLevels) of "
-                + "\(traces.count) traces): \(format(noAbandon)) sessions/s; ratio \(rule.rawValue) / it: "
-                + "\(format(sabreNoAbandonRatio))x; same sessions, our bola / it: \(format(bolaSabreNoAbandonRatio))x")
+            print(
+                "Sabre (--sabre), bola -ab, in one python3 process: \(format(sabreRate)) sessions/s; "
+                    + "ratio \(rule.rawValue) / Sabre: \(format(sabreRatio))x (target >= 100x)")
+            print(
+                "Sabre, bola -ab -noa (no abandonment: our model; our bola levels on \(sabre.sameLevels) of "
+                    + "\(traces.count) traces): \(format(noAbandon)) sessions/s; ratio \(rule.rawValue) / it: "
+                    + "\(format(sabreNoAbandonRatio))x; same sessions, our bola / it: \(format(bolaSabreNoAbandonRatio))x"
+            )
         } else if let problem = sabre.problem {
             print("Sabre unavailable: \(problem); no ratio to Sabre")
         } else {
-            print("Sabre not timed: give --sabre the src/sabre.py of a UMass-LIDS/sabre checkout to time it in this run")
+            print(
+                "Sabre not timed: give --sabre the src/sabre.py of a UMass-LIDS/sabre checkout to time it in this run")
         }
         if let pythonPerProcessRate {
             // Not the anchor: mostly interpreter start-up, which depends on the Python installation.
-            print("Python reference, bola, one python3 process per session, start-up included (as a command-line "
-                + "simulator such as Sabre is run, one trace per run): \(format(pythonPerProcessRate)) sessions/s")
+            print(
+                "Python reference, bola, one python3 process per session, start-up included (as a command-line "
+                    + "simulator such as Sabre is run, one trace per run): \(format(pythonPerProcessRate)) sessions/s")
         }
-        print("ratio fast/machine-driven \(String(format: "%.1f", fastRate / machineRate))x   [checksum \(String(format: "%.1f", checksum))]")
+        print(
+            "ratio fast/machine-driven \(String(format: "%.1f", fastRate / machineRate))x   [checksum \(String(format: "%.1f", checksum))]"
+        )
         /// Whole sessions per second at 10 and above, two decimals below (as the text lines print them).
         func rate(_ value: Double?) -> JSONValue {
             guard let value else { return .null }
             return ResultLine.number(value, places: value < 10 ? 2 : 0)
         }
-        ResultLine.print("simulate", [
-            ("sessions_per_s", .integer(whole(fastRate))), ("rule", .string(rule.rawValue)),
-            ("python_sessions_per_s", rate(pythonRate)), ("ratio_vs_python", rate(ratio)),
-            ("sabre_sessions_per_s", rate(sabre.rate)), ("ratio_vs_sabre", rate(sabreRatio)),
-            ("sabre_noa_sessions_per_s", rate(sabre.noAbandonRate)), ("ratio_vs_sabre_noa", rate(sabreNoAbandonRatio)),
-            ("bola_ratio_vs_sabre_noa", rate(bolaSabreNoAbandonRatio)),
-            ("sabre_noa_same_levels", sabre.rate == nil ? .null : .integer(sabre.sameLevels)),
-            ("bola_sessions_per_s", .integer(whole(bola.median))), ("same_rule_ratio", rate(sameRule)),
-            ("python_throughput_sessions_per_s", rate(pythonThroughputRate)), ("throughput_ratio", rate(throughputRatio)),
-            ("python_per_process_sessions_per_s", rate(pythonPerProcessRate)),
-            ("machine_sessions_per_s", .integer(whole(machineRate))),
-        ])
+        ResultLine.print(
+            "simulate",
+            [
+                ("sessions_per_s", .integer(whole(fastRate))), ("rule", .string(rule.rawValue)),
+                ("python_sessions_per_s", rate(pythonRate)), ("ratio_vs_python", rate(ratio)),
+                ("sabre_sessions_per_s", rate(sabre.rate)), ("ratio_vs_sabre", rate(sabreRatio)),
+                ("sabre_noa_sessions_per_s", rate(sabre.noAbandonRate)),
+                ("ratio_vs_sabre_noa", rate(sabreNoAbandonRatio)),
+                ("bola_ratio_vs_sabre_noa", rate(bolaSabreNoAbandonRatio)),
+                ("sabre_noa_same_levels", sabre.rate == nil ? .null : .integer(sabre.sameLevels)),
+                ("bola_sessions_per_s", .integer(whole(bola.median))), ("same_rule_ratio", rate(sameRule)),
+                ("python_throughput_sessions_per_s", rate(pythonThroughputRate)),
+                ("throughput_ratio", rate(throughputRatio)),
+                ("python_per_process_sessions_per_s", rate(pythonPerProcessRate)),
+                ("machine_sessions_per_s", .integer(whole(machineRate))),
+            ])
         return 0
     }
 
@@ -275,9 +309,9 @@ enum SimulateBenchmark {
     static func spread(_ measured: (median: Double, rates: [Double])) -> String {
         let low = Int((measured.rates.min() ?? 0).rounded())
         let high = Int((measured.rates.max() ?? 0).rounded())
-        return "(median of \(measured.rates.count) windows of \(String(format: "%.1f", seconds / Double(windows))) s; \(low)–\(high))"
+        return
+            "(median of \(measured.rates.count) windows of \(String(format: "%.1f", seconds / Double(windows))) s; \(low)–\(high))"
     }
-
 
     static func makeManifest(segments: Int) throws -> StreamManifest {
         let bitrates: [Double] = [300, 750, 1200, 1850, 2850, 4300]
@@ -298,7 +332,9 @@ enum SimulateBenchmark {
         for _ in 0..<600 {
             kbps = min(max(kbps * (0.75 + 0.5 * random.unit()), 200), 8000)
             let outage = random.unit() < 0.01
-            periods.append(.init(durationMilliseconds: 1000, bandwidthKilobitsPerSecond: outage ? 0 : kbps, latencyMilliseconds: 80))
+            periods.append(
+                .init(
+                    durationMilliseconds: 1000, bandwidthKilobitsPerSecond: outage ? 0 : kbps, latencyMilliseconds: 80))
         }
         return try NetworkTrace(name: "synthetic-\(seed)", periods: periods)
     }

@@ -5,7 +5,7 @@ import FilterzCLI
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let root = Command(
@@ -19,8 +19,9 @@ let root = Command(
         ServeBenchmark.command,
         SimulateBenchmark.command,
         ABRBenchmark.command,
-        Command(CommandSpec(name: "photo", abstract: "filterz photo apply against ImageMagick and vips on a 12 MP photo."))
-        { _, _ in PhotoBenchmark.run() },
+        Command(
+            CommandSpec(name: "photo", abstract: "filterz photo apply against ImageMagick and vips on a 12 MP photo.")
+        ) { _, _ in PhotoBenchmark.run() },
         LiveBenchmark.command,
         DeepBenchmark.command,
     ])

@@ -1,11 +1,11 @@
+import CLIKit
 // `filterz-full`: every `filterz` command. `filterz` runs it (exec, same process) for every command line but a
 // plain inspection of a playlist file.
 import FilterzCLI
 import Foundation
-import CLIKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let code = CLI.run(

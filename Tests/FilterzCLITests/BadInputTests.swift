@@ -1,9 +1,9 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// Bad input to every command, as one table: each case gives one clear line naming what is wrong and exit
@@ -39,7 +39,9 @@ import Testing
         Case(["preview", "--preset", "warm-film"], exits: 2, says: "--output"),
         Case(["record", "--preset", "warm-film", "--duration", "1"], exits: 2, says: "--out"),
         Case(["record", "--out", "$OUT", "--duration", "1"], exits: 2, says: "--preset"),
-        Case(["record", "--preset", "warm-film", "--out", "$OUT", "--duration"], exits: 2, says: "--duration needs a value"),
+        Case(
+            ["record", "--preset", "warm-film", "--out", "$OUT", "--duration"], exits: 2,
+            says: "--duration needs a value"),
         Case(["package", "--preset", "warm-film", "--out", "$OUT"], exits: 2, says: "missing argument"),
         Case(["serve"], exits: 2, says: "missing argument <dir>"),
         Case(["serve", "$TMP", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
@@ -50,50 +52,87 @@ import Testing
         Case(["preset", "show"], exits: 2, says: "missing argument"),
         Case(["preset", "check"], exits: 2, says: "missing argument"),
         Case(["preset", "show", "warm-film", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
-        Case(["preview", "--preset", "warm-film", "-o", "$OUT/p.png", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
-        Case(["record", "--preset", "warm-film", "--out", "$OUT", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
-        Case(["package", "$TMP/not-a-video.mp4", "--preset", "warm-film", "--out", "$OUT", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(
+            ["preview", "--preset", "warm-film", "-o", "$OUT/p.png", "--bogus"], exits: 2,
+            says: "unknown option '--bogus'"),
+        Case(
+            ["record", "--preset", "warm-film", "--out", "$OUT", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(
+            ["package", "$TMP/not-a-video.mp4", "--preset", "warm-film", "--out", "$OUT", "--bogus"], exits: 2,
+            says: "unknown option '--bogus'"),
         Case(["sign", "warm-film", "--token-secret", "s", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
         Case(["sign", "warm-film"], exits: 2, says: "secret"),
-        Case(["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
+        Case(
+            ["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--bogus"], exits: 2,
+            says: "unknown option '--bogus'"),
 
         // Bad values.
         Case(["preview", "--preset", "warm-film", "--size", "0x0", "-o", "$OUT/p.png"], exits: 2, says: "--size"),
-        Case(["record", "--preset", "warm-film", "--size", "0x0", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--size"),
-        Case(["record", "--preset", "warm-film", "--fps", "-1", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--fps"),
-        Case(["record", "--preset", "warm-film", "--fps", "many", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--fps"),
+        Case(
+            ["record", "--preset", "warm-film", "--size", "0x0", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "--size"),
+        Case(
+            ["record", "--preset", "warm-film", "--fps", "-1", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "--fps"),
+        Case(
+            ["record", "--preset", "warm-film", "--fps", "many", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "--fps"),
         Case(["record", "--preset", "warm-film", "--duration", "0", "--out", "$OUT"], exits: 2, says: "--duration"),
-        Case(["record", "--preset", "warm-film", "--ladder", "99999x1@1k", "--duration", "1", "--out", "$OUT"], exits: 2, says: "99999x1"),
-        Case(["record", "--preset", "warm-film", "--ladder", "640x360", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--ladder"),
-        Case(["record", "--preset", "warm-film", "--format", "avi", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--format"),
-        Case(["record", "--preset", "warm-film", "--segment-duration", "0", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--segment-duration"),
-        Case(["record", "--preset", "warm-film", "--orientation", "sideways", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--orientation"),
-        Case(["record", "--preset", "warm-film", "--window", "3", "--duration", "1", "--out", "$OUT"], exits: 2, says: "--window needs --live"),
+        Case(
+            ["record", "--preset", "warm-film", "--ladder", "99999x1@1k", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "99999x1"),
+        Case(
+            ["record", "--preset", "warm-film", "--ladder", "640x360", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "--ladder"),
+        Case(
+            ["record", "--preset", "warm-film", "--format", "avi", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "--format"),
+        Case(
+            ["record", "--preset", "warm-film", "--segment-duration", "0", "--duration", "1", "--out", "$OUT"],
+            exits: 2, says: "--segment-duration"),
+        Case(
+            ["record", "--preset", "warm-film", "--orientation", "sideways", "--duration", "1", "--out", "$OUT"],
+            exits: 2, says: "--orientation"),
+        Case(
+            ["record", "--preset", "warm-film", "--window", "3", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "--window needs --live"),
         Case(["serve", "$TMP", "--port", "70000"], exits: 2, says: "--port"),
         Case(["simulate", "$TMP/manifest.json", "--bandwidth", "-3mbps"], exits: 2, says: "--bandwidth"),
         Case(["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--abr", "magic"], exits: 2, says: "--abr"),
-        Case(["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--select", "5:4k"], exits: 2, says: "--select"),
+        Case(
+            ["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--select", "5:4k"], exits: 2, says: "--select"),
         Case(["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--buffer", "0"], exits: 2, says: "--buffer"),
 
         // Bad content: a preset with a string for a number, a trace with negative bandwidth, not a video.
         Case(["preview", "--preset", "$TMP/bad-preset.json", "-o", "$OUT/p.png"], exits: 1, says: "bad-preset.json"),
-        Case(["record", "--preset", "$TMP/bad-preset.json", "--duration", "1", "--out", "$OUT"], exits: 1, says: "bad-preset.json"),
+        Case(
+            ["record", "--preset", "$TMP/bad-preset.json", "--duration", "1", "--out", "$OUT"], exits: 1,
+            says: "bad-preset.json"),
         Case(["preset", "check", "$TMP/bad-preset.json"], exits: 1, says: "bad-preset.json", runtimeLines: 2),
         Case(["simulate", "$TMP/manifest.json", "--trace", "$TMP/negative.json"], exits: 1, says: "negative.json"),
-        Case(["package", "$TMP/not-a-video.mp4", "--preset", "warm-film", "--out", "$OUT"], exits: 1, says: "not-a-video.mp4"),
+        Case(
+            ["package", "$TMP/not-a-video.mp4", "--preset", "warm-film", "--out", "$OUT"], exits: 1,
+            says: "not-a-video.mp4"),
 
         // Missing files and unreachable URLs.
         Case(["inspect", "$TMP/missing.m3u8"], exits: 2, says: "missing.m3u8"),
         Case(["inspect", "http://127.0.0.1:$CLOSED/master.m3u8"], exits: 2, says: "127.0.0.1:$CLOSED"),
         Case(["preview", "--preset", "no-such-preset", "-o", "$OUT/p.png"], exits: 2, says: "no-such-preset"),
-        Case(["preview", "--preset", "warm-film", "-o", "$TMP/missing-folder/p.png"], exits: 2,
-             says: "missing-folder/p.png: cannot write: No such file or directory"),
-        Case(["record", "--preset", "$TMP/missing-preset.json", "--duration", "1", "--out", "$OUT"], exits: 2, says: "missing-preset.json"),
+        Case(
+            ["preview", "--preset", "warm-film", "-o", "$TMP/missing-folder/p.png"], exits: 2,
+            says: "missing-folder/p.png: cannot write: No such file or directory"),
+        Case(
+            ["record", "--preset", "$TMP/missing-preset.json", "--duration", "1", "--out", "$OUT"], exits: 2,
+            says: "missing-preset.json"),
         Case(["package", "$TMP/missing.mp4", "--preset", "warm-film", "--out", "$OUT"], exits: 1, says: "missing.mp4"),
         Case(["serve", "$TMP/missing-folder", "--port", "0"], exits: 2, says: "missing-folder"),
         Case(["simulate", "$TMP/missing.m3u8", "--bandwidth", "3mbps"], exits: 2, says: "missing.m3u8"),
-        Case(["simulate", "$TMP/manifest.json", "--trace", "$TMP/missing-trace.json"], exits: 2, says: "missing-trace.json"),
-        Case(["simulate", "http://127.0.0.1:$CLOSED/v1/videos/x/master.m3u8", "--bandwidth", "3mbps"], exits: 2, says: "127.0.0.1:$CLOSED"),
+        Case(
+            ["simulate", "$TMP/manifest.json", "--trace", "$TMP/missing-trace.json"], exits: 2,
+            says: "missing-trace.json"),
+        Case(
+            ["simulate", "http://127.0.0.1:$CLOSED/v1/videos/x/master.m3u8", "--bandwidth", "3mbps"], exits: 2,
+            says: "127.0.0.1:$CLOSED"),
     ]
 
     @Test(arguments: cases)
@@ -136,8 +175,14 @@ import Testing
     static func writeFixtures(into folder: URL) throws {
         let files: [(String, String)] = [
             ("bad-preset.json", #"{"name": "bad", "values": {"contrast": "high", "temperature": 5000}}"#),
-            ("negative.json", #"{"name": "negative", "source": "test", "samples": [{"duration_ms": 1000, "bandwidth_kbps": -5, "latency_ms": 20}]}"#),
-            ("manifest.json", #"{"segment_duration_ms": 2000, "bitrates_kbps": [400, 1200], "segment_sizes_bits": [[800000, 2400000], [800000, 2400000]]}"#),
+            (
+                "negative.json",
+                #"{"name": "negative", "source": "test", "samples": [{"duration_ms": 1000, "bandwidth_kbps": -5, "latency_ms": 20}]}"#
+            ),
+            (
+                "manifest.json",
+                #"{"segment_duration_ms": 2000, "bitrates_kbps": [400, 1200], "segment_sizes_bits": [[800000, 2400000], [800000, 2400000]]}"#
+            ),
             ("not-a-video.mp4", "this is a text file, not a video\n"),
         ]
         for (name, text) in files {

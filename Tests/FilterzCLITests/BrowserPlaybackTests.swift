@@ -3,8 +3,8 @@ import Foundation
 import Server
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// A real browser nobody here wrote: Debian's headless Chromium, driven over WebDriver, opens the index page
@@ -12,7 +12,11 @@ import Testing
 /// browser's own decoders, fed by native HLS or by the page's small Media Source player, whichever the page
 /// picks (the test prints which). Then the same frame of a `warm-film` and a `neutral` recording,
 /// as the browser paints it, shows the filter: the warm one has the higher red/blue ratio.
-@Suite(.serialized, .enabled(if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")), .tags(.browser), .fullRunOnly)
+@Suite(
+    .serialized,
+    .enabled(
+        if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")),
+    .tags(.browser), .fullRunOnly)
 struct BrowserPlaybackTests {
     /// What the page's `<video>` reports while playing.
     struct VideoState: Decodable, CustomStringConvertible {
@@ -42,10 +46,15 @@ struct BrowserPlaybackTests {
         for preset in ["warm-film", "neutral"] {
             let out = CapturedOutput(), err = CapturedOutput()
             let code = CLI.run(
-                arguments: ["record", "--preset", preset, "--duration", "12", "--fps", "5", "--size", "160x90",
-                            "--ladder", "160x90@200k", "--segment-duration", "2", "--out", folder.url.appendingPathComponent(preset).path],
+                arguments: [
+                    "record", "--preset", preset, "--duration", "12", "--fps", "5", "--size", "160x90",
+                    "--ladder", "160x90@200k", "--segment-duration", "2", "--out",
+                    folder.url.appendingPathComponent(preset).path,
+                ],
                 stdout: out, stderr: err,
-                environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
+                environment: [
+                    "FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path
+                ])
             try #require(code == 0, "record \(preset): \(err.text)")
             try StreamGate.check(folder.url.appendingPathComponent(preset))
         }
@@ -70,14 +79,16 @@ struct BrowserPlaybackTests {
         try await browser.open(index)
         let started = try await browser.runAsync(Self.startPlaying, ["warm-film"], as: ScriptOutcome.self)
         try #require(started.error == nil, "play() on the index page's warm-film video: \(started.error ?? "")")
-        print("Chromium canPlayType('application/vnd.apple.mpegurl') = '\(started.canPlayHLS ?? "")', page player: \(started.player ?? "undecided")")
+        print(
+            "Chromium canPlayType('application/vnd.apple.mpegurl') = '\(started.canPlayHLS ?? "")', page player: \(started.player ?? "undecided")"
+        )
 
         // Plays for at least 10 s of wall time and until currentTime passes 8 s (a loaded machine may lag).
         let clock = ContinuousClock()
         let start = clock.now
         var state = try await browser.run(Self.readState, ["warm-film"], as: VideoState.self)
-        while (clock.now - start < .seconds(10) || state.time <= 8), clock.now - start < .seconds(60),
-              state.error == nil, state.errors.isEmpty
+        while clock.now - start < .seconds(10) || state.time <= 8, clock.now - start < .seconds(60),
+            state.error == nil, state.errors.isEmpty
         {
             try await Task.sleep(nanoseconds: 500_000_000)
             state = try await browser.run(Self.readState, ["warm-film"], as: VideoState.self)
@@ -156,7 +167,8 @@ struct BrowserPlaybackTests {
         try png.write(to: scratch)
         let raw = scratch.deletingPathExtension().appendingPathExtension("rgb")
         let decoded = try ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", scratch.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-y", "-i", scratch.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
         try #require(decoded.exitCode == 0, "ffmpeg could not read the screenshot: \(decoded.stderr)")
         let bytes = [UInt8](try Data(contentsOf: raw))
         try #require(bytes.count >= 3)

@@ -1,6 +1,7 @@
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// The command-line plumbing every command shares: dispatch, help, usage errors and exit codes.

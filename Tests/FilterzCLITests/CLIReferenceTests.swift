@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `docs/CLI.md` against the commands themselves: the file is exactly what `filterz help --markdown` renders
@@ -40,11 +40,14 @@ import Testing
         if onDisk != out.text {
             let disk = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
             let rendered = out.text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = zip(disk, rendered).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(disk.count, rendered.count)
+            let line =
+                zip(disk, rendered).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(disk.count, rendered.count)
             let found = line < disk.count ? String(disk[line]) : "(end of file)"
             let expected = line < rendered.count ? String(rendered[line]) : "(end of file)"
             Issue.record(
-                "docs/CLI.md is stale at line \(line + 1) (run `make docs`): has \"\(found)\", the specs give \"\(expected)\"")
+                "docs/CLI.md is stale at line \(line + 1) (run `make docs`): has \"\(found)\", the specs give \"\(expected)\""
+            )
         }
     }
 
@@ -63,7 +66,9 @@ import Testing
         let readme = Self.text("README.md")
         #expect(readme.contains("docs/CLI.md"), "README.md does not link docs/CLI.md")
         for command in CLI.commands {
-            #expect(readme.contains("`filterz \(command.spec.name)"), "README.md never introduces filterz \(command.spec.name)")
+            #expect(
+                readme.contains("`filterz \(command.spec.name)"),
+                "README.md never introduces filterz \(command.spec.name)")
         }
     }
 }

@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// A clean `filterz record` output copied for one manufactured defect, and `inspect --deep --json` on it.
@@ -13,8 +13,10 @@ struct DeepInspectFixture {
         let out = folder.appendingPathComponent(name)
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["record", "--out", out.path, "--preset", "neutral", "--size", "320x180",
-                        "--ladder", "320x180@400k,160x90@150k", "--duration", "3", "--segment-duration", "1"] + extra,
+            arguments: [
+                "record", "--out", out.path, "--preset", "neutral", "--size", "320x180",
+                "--ladder", "320x180@400k,160x90@150k", "--duration", "3", "--segment-duration", "1",
+            ] + extra,
             stdout: stdout, stderr: stderr)
         try #require(code == 0, "record failed: \(stderr.text)")
         return out
@@ -38,9 +40,11 @@ struct DeepInspectFixture {
     static func inspect(_ playlist: URL, _ extra: [String] = []) throws -> Outcome {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let location = playlist.isFileURL ? playlist.path : playlist.absoluteString
-        let code = CLI.run(arguments: ["inspect", "--deep", "--json"] + extra + [location], stdout: stdout, stderr: stderr)
+        let code = CLI.run(
+            arguments: ["inspect", "--deep", "--json"] + extra + [location], stdout: stdout, stderr: stderr)
         let object = try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any]
-        let deep = try #require(object?["deep"] as? [String: Any], "no deep object in: \(stdout.text.prefix(400)) \(stderr.text)")
+        let deep = try #require(
+            object?["deep"] as? [String: Any], "no deep object in: \(stdout.text.prefix(400)) \(stderr.text)")
         let findings = deep["findings"] as? [[String: Any]] ?? []
         let codes = Set(findings.compactMap { $0["code"] as? String }).sorted()
         return Outcome(code: code, codes: codes, deep: deep, stderr: stderr.text)
@@ -57,8 +61,10 @@ struct DeepInspectFixture {
     /// Every line of a text file with `fragment` removed.
     static func dropLines(_ folder: URL, _ path: String, containing fragment: String) throws {
         let file = folder.appendingPathComponent(path)
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        try lines.filter { !$0.contains(fragment) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try lines.filter { !$0.contains(fragment) }.joined(separator: "\n").write(
+            to: file, atomically: true, encoding: .utf8)
     }
 
     static func ffmpeg(_ arguments: [String]) throws {

@@ -4,13 +4,15 @@ import HLS
 import Server
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `inspect --deep` on clean `filterz record` output (TS and fMP4, VOD and live: no finding) and on copies
 /// of it with one defect each, manufactured as people make them: exactly the expected codes fire.
-@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow),
+    .fullRunOnly)
 struct DeepInspectTests {
     typealias Fixture = DeepInspectFixture
 
@@ -26,7 +28,9 @@ struct DeepInspectTests {
         Defect(name: "BANDWIDTH written as half the peak", expected: ["bandwidth.peak-above-declared"]) { folder in
             let file = folder.appendingPathComponent("master.m3u8")
             let text = try String(contentsOf: file, encoding: .utf8)
-            let edited = text.replacing(/STREAM-INF:BANDWIDTH=(\d+)/, maxReplacements: 1) { "STREAM-INF:BANDWIDTH=\((Int($0.output.1) ?? 0) / 2)" }
+            let edited = text.replacing(/STREAM-INF:BANDWIDTH=(\d+)/, maxReplacements: 1) {
+                "STREAM-INF:BANDWIDTH=\((Int($0.output.1) ?? 0) / 2)"
+            }
             try edited.write(to: file, atomically: true, encoding: .utf8)
         },
         Defect(name: "BANDWIDTH written far above the peak", expected: ["bandwidth.peak-below-declared"]) {
@@ -41,7 +45,9 @@ struct DeepInspectTests {
         Defect(name: "one EXTINF changed", expected: ["extinf.duration-mismatch"]) {
             try Fixture.edit($0, "180p/index.m3u8", "#EXTINF:1.000,\nseg_00001.ts", "#EXTINF:1.200,\nseg_00001.ts")
         },
-        Defect(name: "a segment deleted from the playlist", expected: ["timeline.gap", "variants.segments-not-aligned"]) {
+        Defect(
+            name: "a segment deleted from the playlist", expected: ["timeline.gap", "variants.segments-not-aligned"]
+        ) {
             try Fixture.edit($0, "180p/index.m3u8", "#EXTINF:1.000,\nseg_00001.ts\n", "")
             try Fixture.dropLines($0, "master.m3u8", containing: "I-FRAME")
         },
@@ -56,31 +62,42 @@ struct DeepInspectTests {
             try Fixture.edit($0, "master.m3u8", "RESOLUTION=320x180,FRAME-RATE", "RESOLUTION=320x240,FRAME-RATE")
         },
         Defect(name: "FRAME-RATE misstated", expected: ["frame-rate.mismatch"]) {
-            try Fixture.edit($0, "master.m3u8", "RESOLUTION=160x90,FRAME-RATE=30.0", "RESOLUTION=160x90,FRAME-RATE=25.0")
+            try Fixture.edit(
+                $0, "master.m3u8", "RESOLUTION=160x90,FRAME-RATE=30.0", "RESOLUTION=160x90,FRAME-RATE=25.0")
         },
         Defect(name: "X-TIMESTAMP-MAP stripped", expected: ["webvtt.timestamp-map-missing"]) {
-            for index in 0..<3 { try Fixture.dropLines($0, "subs/en/seg_0000\(index).vtt", containing: "X-TIMESTAMP-MAP") }
+            for index in 0..<3 {
+                try Fixture.dropLines($0, "subs/en/seg_0000\(index).vtt", containing: "X-TIMESTAMP-MAP")
+            }
         },
         Defect(name: "X-TIMESTAMP-MAP off by ffmpeg's 1.4 s", expected: ["webvtt.timestamp-map-wrong"]) {
-            for index in 0..<3 { try Fixture.edit($0, "subs/ko/seg_0000\(index).vtt", "MPEGTS:900000", "MPEGTS:1026000") }
+            for index in 0..<3 {
+                try Fixture.edit($0, "subs/ko/seg_0000\(index).vtt", "MPEGTS:900000", "MPEGTS:1026000")
+            }
         },
-        Defect(name: "an I-frame range pointed at a P-frame", expected: ["bandwidth.average-mismatch", "iframes.range-not-idr"]) {
+        Defect(
+            name: "an I-frame range pointed at a P-frame",
+            expected: ["bandwidth.average-mismatch", "iframes.range-not-idr"]
+        ) {
             // The first range moved past the IDR and the PAT/PMT, onto 376 bytes of the frames after it.
             let file = $0.appendingPathComponent("180p/iframes.m3u8")
             let text = try String(contentsOf: file, encoding: .utf8)
-            let edited = text.replacing(/#EXT-X-BYTERANGE:\d+@0/, maxReplacements: 1) { _ in "#EXT-X-BYTERANGE:376@6016" }
+            let edited = text.replacing(/#EXT-X-BYTERANGE:\d+@0/, maxReplacements: 1) { _ in "#EXT-X-BYTERANGE:376@6016"
+            }
             try edited.write(to: file, atomically: true, encoding: .utf8)
         },
         Defect(name: "an encryption key of the wrong length", expected: ["key.unusable"]) {
             try Data(repeating: 7, count: 10).write(to: $0.appendingPathComponent("90p/key.bin"))
             try Fixture.edit(
-                $0, "90p/index.m3u8", "#EXT-X-PLAYLIST-TYPE:VOD\n", "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
+                $0, "90p/index.m3u8", "#EXT-X-PLAYLIST-TYPE:VOD\n",
+                "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
             try Fixture.dropLines($0, "master.m3u8", containing: "I-FRAME")
         },
         Defect(
             name: "a segment cut off its keyframe (ffmpeg -ss copy)",
             expected: [
-                "bandwidth.average-mismatch", "extinf.duration-mismatch", "segment.not-starting-with-idr", "timeline.gap",
+                "bandwidth.average-mismatch", "extinf.duration-mismatch", "segment.not-starting-with-idr",
+                "timeline.gap",
                 "variants.segments-not-aligned",
             ]
         ) { folder in
@@ -152,12 +169,14 @@ struct DeepInspectTests {
         let mdhd = try #require(Self.find(Array("mdhd".utf8), in: initBytes), "no mdhd box")
         let at = mdhd + (initBytes[mdhd + 4] == 1 ? 24 : 16)
         let timescale = initBytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } * 2
-        initBytes.replaceSubrange(at..<(at + 4), with: (0..<4).map { UInt8(truncatingIfNeeded: timescale >> (8 * (3 - $0))) })
+        initBytes.replaceSubrange(
+            at..<(at + 4), with: (0..<4).map { UInt8(truncatingIfNeeded: timescale >> (8 * (3 - $0))) })
         try Data(initBytes).write(to: scaledInit)
         let found = try Fixture.inspect(scaled.appendingPathComponent("master.m3u8"))
         #expect(
             found.codes == [
-                "extinf.duration-mismatch", "fmp4.init-mismatch", "frame-rate.mismatch", "variants.segments-not-aligned",
+                "extinf.duration-mismatch", "fmp4.init-mismatch", "frame-rate.mismatch",
+                "variants.segments-not-aligned",
                 "webvtt.timestamp-map-wrong",
             ])
         let findings = (found.deep["findings"] as? [[String: Any]]) ?? []
@@ -176,14 +195,17 @@ struct DeepInspectTests {
         let out = folder.url.appendingPathComponent("packaged")
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "320x180@400k,160x90@150k",
-                        "--segment-duration", "1", "--format", format],
+            arguments: [
+                "package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "320x180@400k,160x90@150k",
+                "--segment-duration", "1", "--format", format,
+            ],
             stdout: stdout, stderr: stderr)
         try #require(code == 0, "package: \(stderr.text)")
         let outcome = try Fixture.inspect(out.appendingPathComponent("master.m3u8"))
         #expect(outcome.code == 0 && outcome.codes.isEmpty, "packaged \(format): \(outcome.codes) \(outcome.stderr)")
         let variants = outcome.deep["variants"] as? [[String: Any]] ?? []
-        #expect(variants.count == 4 && variants.allSatisfy { ($0["segments_checked"] as? Int ?? 0) == 3 }, "\(variants)")
+        #expect(
+            variants.count == 4 && variants.allSatisfy { ($0["segments_checked"] as? Int ?? 0) == 3 }, "\(variants)")
     }
 
     @Test func aLiveWindowRecordingHasNoMustFinding() throws {
@@ -191,7 +213,9 @@ struct DeepInspectTests {
         let live = try Fixture.record(["--live", "--window", "2", "--duration", "4"], into: folder.url, name: "live")
         let outcome = try Fixture.inspect(live.appendingPathComponent("master.m3u8"))
         let findings = outcome.deep["findings"] as? [[String: Any]] ?? []
-        #expect(outcome.code == 0 && findings.allSatisfy { $0["severity"] as? String == "should" }, "live: \(outcome.codes)")
+        #expect(
+            outcome.code == 0 && findings.allSatisfy { $0["severity"] as? String == "should" }, "live: \(outcome.codes)"
+        )
         let media = try String(contentsOf: live.appendingPathComponent("180p/index.m3u8"), encoding: .utf8)
         #expect(media.contains("#EXT-X-MEDIA-SEQUENCE:2"), "the window slid: \(media)")
     }
@@ -202,8 +226,10 @@ struct DeepInspectTests {
         let folder = try TemporaryFolder()
         for (name, gop) in [("a", "30"), ("b", "45")] {
             try Fixture.ffmpeg([
-                "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30", "-t", "6", "-pix_fmt", "yuv420p", "-c:v", "libx264",
-                "-g", gop, "-keyint_min", gop, "-sc_threshold", "0", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30", "-t", "6", "-pix_fmt", "yuv420p", "-c:v",
+                "libx264",
+                "-g", gop, "-keyint_min", gop, "-sc_threshold", "0", "-f", "hls", "-hls_time", "1",
+                "-hls_playlist_type", "vod",
                 "-hls_segment_filename", folder.url.appendingPathComponent("\(name)%d.ts").path,
                 folder.url.appendingPathComponent("\(name).m3u8").path,
             ])
@@ -240,15 +266,19 @@ struct DeepInspectTests {
         let subtitles = folder.url.appendingPathComponent("s.srt")
         try "1\n00:00:00,500 --> 00:00:02,000\nHello\n\n".write(to: subtitles, atomically: true, encoding: .utf8)
         try Fixture.ffmpeg([
-            "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-            "-i", subtitles.path, "-t", "12", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264", "-pix_fmt",
-            "yuv420p", "-c:a", "aac", "-c:s", "webvtt", "-f", "hls", "-master_pl_name", "master.m3u8", "-var_stream_map",
+            "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000",
+            "-i", subtitles.path, "-t", "12", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264",
+            "-pix_fmt",
+            "yuv420p", "-c:a", "aac", "-c:s", "webvtt", "-f", "hls", "-master_pl_name", "master.m3u8",
+            "-var_stream_map",
             "v:0,a:0,s:0,sgroup:subs", folder.url.appendingPathComponent("out_%v.m3u8").path,
         ])
         let outcome = try Fixture.inspect(folder.url.appendingPathComponent("master.m3u8"))
         #expect(
             outcome.codes == [
-                "bandwidth.average-missing", "bandwidth.peak-above-declared", "idr.interval", "webvtt.timestamp-map-missing",
+                "bandwidth.average-missing", "bandwidth.peak-above-declared", "idr.interval",
+                "webvtt.timestamp-map-missing",
             ], "\(outcome.codes)")
         #expect(outcome.code == 1)
     }
@@ -273,8 +303,12 @@ struct DeepInspectTests {
     @Test(arguments: [
         UsageCase(arguments: ["--segments", "2"], message: "--segments needs --deep"),
         UsageCase(arguments: ["--report", "r.html"], message: "--report needs --deep"),
-        UsageCase(arguments: ["--deep", "--segments", "0"], message: "--segments expects 'all' or a whole number of at least 1, got '0'"),
-        UsageCase(arguments: ["--deep", "--segments", "some"], message: "--segments expects 'all' or a whole number of at least 1, got 'some'"),
+        UsageCase(
+            arguments: ["--deep", "--segments", "0"],
+            message: "--segments expects 'all' or a whole number of at least 1, got '0'"),
+        UsageCase(
+            arguments: ["--deep", "--segments", "some"],
+            message: "--segments expects 'all' or a whole number of at least 1, got 'some'"),
     ])
     func badDeepOptionsAreUsageErrors(_ usage: UsageCase) {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
@@ -286,7 +320,8 @@ struct DeepInspectTests {
 
     static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= needle.count else { return nil }
-        for index in 0...(bytes.count - needle.count) where bytes[index..<(index + needle.count)].elementsEqual(needle) {
+        for index in 0...(bytes.count - needle.count) where bytes[index..<(index + needle.count)].elementsEqual(needle)
+        {
             return index
         }
         return nil

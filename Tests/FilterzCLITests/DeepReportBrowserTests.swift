@@ -2,13 +2,17 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `inspect --deep --report` opened in headless Chromium: the page is self-contained, has a chart per
 /// variant whose bars and declared lines are painted inside it, and the findings are listed.
-@Suite(.serialized, .enabled(if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")), .tags(.browser), .fullRunOnly)
+@Suite(
+    .serialized,
+    .enabled(
+        if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")),
+    .tags(.browser), .fullRunOnly)
 struct DeepReportBrowserTests {
     struct Layout: Decodable {
         var charts: Int
@@ -42,11 +46,14 @@ struct DeepReportBrowserTests {
         let folder = try TemporaryFolder()
         let clean = try DeepInspectFixture.record(["--duration", "2"], into: folder.url, name: "v")
         // One defect, so the page lists a finding.
-        try DeepInspectFixture.edit(clean, "master.m3u8", "RESOLUTION=320x180,FRAME-RATE", "RESOLUTION=320x240,FRAME-RATE")
+        try DeepInspectFixture.edit(
+            clean, "master.m3u8", "RESOLUTION=320x180,FRAME-RATE", "RESOLUTION=320x240,FRAME-RATE")
         let report = folder.url.appendingPathComponent("report.html")
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["inspect", "--deep", "--report", report.path, clean.appendingPathComponent("master.m3u8").path],
+            arguments: [
+                "inspect", "--deep", "--report", report.path, clean.appendingPathComponent("master.m3u8").path,
+            ],
             stdout: stdout, stderr: stderr)
         #expect(code == 1)
         let html = try String(contentsOf: report, encoding: .utf8)
@@ -62,18 +69,21 @@ struct DeepReportBrowserTests {
             #expect(layout.externalResources == 0)
             #expect(layout.findings == 1)
             // Element screenshots are cut at the window's edge: bring the chart to the top first.
-            _ = try await browser.run("document.querySelector('figure.chart').scrollIntoView(); return 0;", as: Int.self)
+            _ = try await browser.run(
+                "document.querySelector('figure.chart').scrollIntoView(); return 0;", as: Int.self)
             let png = try await browser.screenshot(of: "figure.chart")
             let scratch = folder.url.appendingPathComponent("chart.png")
             try png.write(to: scratch)
             let raw = folder.url.appendingPathComponent("chart.rgb")
             let decoded = try ExternalTool.run(
-                "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", scratch.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+                "ffmpeg",
+                ["-nostdin", "-v", "error", "-y", "-i", scratch.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
             try #require(decoded.exitCode == 0, "\(decoded.stderr)")
             let bytes = [UInt8](try Data(contentsOf: raw))
             // The bars are blue (#5b8def): some pixels are clearly bluer than red.
             var bluePixels = 0
-            for index in stride(from: 0, to: bytes.count - 2, by: 3) where Int(bytes[index + 2]) - Int(bytes[index]) > 80 {
+            for index in stride(from: 0, to: bytes.count - 2, by: 3)
+            where Int(bytes[index + 2]) - Int(bytes[index]) > 80 {
                 bluePixels += 1
             }
             #expect(bluePixels > 1000, "the chart shows no bars: \(bluePixels) blue pixels")

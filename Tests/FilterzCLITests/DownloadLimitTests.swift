@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `inspect` and `simulate` against a hostile origin on 127.0.0.1 (python3): endless bodies, huge declared
@@ -135,7 +135,9 @@ struct DownloadLimitTests {
 
     @Test func simulateOnAnEndlessPlaylistFailsCleanly() throws {
         let origin = try #require(Self.origin)
-        let result = InspectHTTPTests.run(["simulate", "http://127.0.0.1:\(origin.port)/endless.m3u8", "--bandwidth", "3mbps"])
+        let result = InspectHTTPTests.run([
+            "simulate", "http://127.0.0.1:\(origin.port)/endless.m3u8", "--bandwidth", "3mbps",
+        ])
         #expect(result.code == 2, "\(result.stderr)")
         #expect(result.stderr.contains("larger than the limit"), "\(result.stderr)")
     }

@@ -5,14 +5,16 @@ import HLS
 import Server
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// A short encrypted recording (`--encrypt aes-128 --key-rotation 2`, three 2 s segments, so two keys), TS and
 /// fMP4, checked with clients we did not write: ffmpeg decodes it over HTTP from our server with a token, Python
 /// m3u8 reads its key URIs and IVs, `openssl enc -d` decrypts every segment to media, hls.js plays it in Chromium.
-@Suite(.serialized, .tags(.slow), .fullRunOnly, .enabled(if: !StreamGate.ffmpegMissing && ExternalTool.isInstalled("openssl"), "needs ffmpeg and openssl"))
+@Suite(
+    .serialized, .tags(.slow), .fullRunOnly,
+    .enabled(if: !StreamGate.ffmpegMissing && ExternalTool.isInstalled("openssl"), "needs ffmpeg and openssl"))
 struct EncryptedStreamTests {
     static let secret = "enc-s3cret"
 
@@ -39,7 +41,9 @@ struct EncryptedStreamTests {
                     "--out", self.folder.url.appendingPathComponent("media/enc-\(format)").path,
                 ],
                 stdout: out, stderr: err,
-                environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
+                environment: [
+                    "FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path
+                ])
             guard code == 0 else { throw CLIError.failure("record exit \(code): \(err.text)") }
         }
 
@@ -56,8 +60,10 @@ struct EncryptedStreamTests {
                     throw CLIError.failure("\(segment.uri) in \(playlist) has no key")
                 }
                 let name = String(uri.split(separator: "/").last ?? "")
-                return (url.deletingLastPathComponent().appendingPathComponent(segment.uri),
-                        keys.appendingPathComponent(id).appendingPathComponent(name), iv)
+                return (
+                    url.deletingLastPathComponent().appendingPathComponent(segment.uri),
+                    keys.appendingPathComponent(id).appendingPathComponent(name), iv
+                )
             }
         }
 
@@ -89,7 +95,8 @@ struct EncryptedStreamTests {
 
     /// MPEG-TS: a sync byte at every 188-byte packet start.
     static func looksLikeTS(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 188 && bytes.count % 188 == 0 && stride(from: 0, to: bytes.count, by: 188).allSatisfy { bytes[$0] == 0x47 }
+        bytes.count >= 188 && bytes.count % 188 == 0
+            && stride(from: 0, to: bytes.count, by: 188).allSatisfy { bytes[$0] == 0x47 }
     }
 
     /// The type of the first ISO BMFF box.
@@ -114,7 +121,11 @@ struct EncryptedStreamTests {
         defer { server.stop(graceSeconds: 1) }
         let master = "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8?token=\(Self.token(recording.id))"
         let played = try ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", master, "-map", "0:v:0", "-map", "0:a:0", "-f", "framecrc", "-"],
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "warning", "-xerror", "-i", master, "-map", "0:v:0", "-map", "0:a:0", "-f",
+                "framecrc", "-",
+            ],
             timeoutSeconds: 120)
         #expect(played.exitCode == 0, "\(played.stderr)")
         let complaints = played.stderr.split(separator: "\n").filter { !$0.contains("Can't support the subtitle") }
@@ -122,7 +133,11 @@ struct EncryptedStreamTests {
         let videoFrames = played.stdout.split(separator: "\n").filter { $0.hasPrefix("0,") }.count
         #expect(videoFrames >= 85, "decoded \(videoFrames) video frames of 90")
         let unsigned = try ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "error", "-i", "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8", "-f", "null", "-"],
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-i", "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8", "-f",
+                "null", "-",
+            ],
             timeoutSeconds: 60)
         #expect(unsigned.exitCode != 0)
     }
@@ -144,10 +159,12 @@ struct EncryptedStreamTests {
                 let opened = try ExternalTool.runFeeding(
                     "openssl", ["enc", "-d", "-aes-128-cbc", "-K", Self.hex(key.bytes), "-iv", Self.hex(segment.iv)],
                     input: sealed)
-                #expect(Self.looksLikeMedia(opened, format: format), "\(segment.file.path) does not decrypt to \(format)")
+                #expect(
+                    Self.looksLikeMedia(opened, format: format), "\(segment.file.path) does not decrypt to \(format)")
                 #expect(try AES128CBC.decrypt(sealed, key: key.bytes, iv: segment.iv) == opened)
                 // The other key does not open it, and a truncated segment is refused.
-                let other = try KeyRing.read(recording.keys.appendingPathComponent("\(recording.id)/\(1 - index / 2).key").path)
+                let other = try KeyRing.read(
+                    recording.keys.appendingPathComponent("\(recording.id)/\(1 - index / 2).key").path)
                 let wrong = try? AES128CBC.decrypt(sealed, key: other.bytes, iv: segment.iv)
                 #expect(wrong.map { !Self.looksLikeMedia($0, format: format) } ?? true)
                 #expect(throws: EncryptionError.notBlockAligned(bytes: sealed.count - 5)) {
@@ -156,22 +173,27 @@ struct EncryptedStreamTests {
             }
         }
         #expect(keyFiles == ["0.key", "1.key"])
-        let keyNames = try FileManager.default.contentsOfDirectory(atPath: recording.keys.appendingPathComponent(recording.id).path)
+        let keyNames = try FileManager.default.contentsOfDirectory(
+            atPath: recording.keys.appendingPathComponent(recording.id).path)
         #expect(keyNames.sorted() == ["0.key", "1.key"])
         // No key in the media folder; init sections and subtitles stay clear.
         let files = FileManager.default.enumerator(atPath: recording.video.path)?.compactMap { $0 as? String } ?? []
         #expect(!files.contains { $0.hasSuffix(".key") })
         if format == "fmp4" {
-            #expect(Self.firstBox([UInt8](try Data(contentsOf: recording.video.appendingPathComponent("180p/init.mp4")))) == "ftyp")
+            #expect(
+                Self.firstBox([UInt8](try Data(contentsOf: recording.video.appendingPathComponent("180p/init.mp4"))))
+                    == "ftyp")
         }
-        let cue = try String(contentsOf: recording.video.appendingPathComponent("subs/en/seg_00000.vtt"), encoding: .utf8)
+        let cue = try String(
+            contentsOf: recording.video.appendingPathComponent("subs/en/seg_00000.vtt"), encoding: .utf8)
         #expect(cue.hasPrefix("WEBVTT"))
 
         // What the server sends is the ciphertext.
         let server = try Self.server(for: recording)
         defer { server.stop(graceSeconds: 1) }
         let first = try #require(try recording.segments("180p/index.m3u8").first)
-        let url = "\(server.baseURL)/v1/videos/\(recording.id)/180p/\(first.file.lastPathComponent)?token=\(Self.token(recording.id))"
+        let url =
+            "\(server.baseURL)/v1/videos/\(recording.id)/180p/\(first.file.lastPathComponent)?token=\(Self.token(recording.id))"
         let served = try Self.curl(url)
         #expect(served.status == 200)
         #expect(served.body == [UInt8](try Data(contentsOf: first.file)))
@@ -199,16 +221,26 @@ struct EncryptedStreamTests {
                 continue
             }
             #expect(playlist.mediaSequence == 1, "\(track)")
-            #expect(playlist.segments.map { $0.keys.first?.uri } == ["/v1/videos/live/keys/1.key", "/v1/videos/live/keys/2.key"])
+            #expect(
+                playlist.segments.map { $0.keys.first?.uri } == [
+                    "/v1/videos/live/keys/1.key", "/v1/videos/live/keys/2.key",
+                ])
             for segment in playlist.segments {
-                let key = try KeyRing.read(keys.appendingPathComponent("live/" + (segment.keys.first?.uri?.split(separator: "/").last.map(String.init) ?? "")).path)
-                let sealed = [UInt8](try Data(contentsOf: url.deletingLastPathComponent().appendingPathComponent(segment.uri)))
+                let key = try KeyRing.read(
+                    keys.appendingPathComponent(
+                        "live/" + (segment.keys.first?.uri?.split(separator: "/").last.map(String.init) ?? "")
+                    ).path)
+                let sealed = [UInt8](
+                    try Data(contentsOf: url.deletingLastPathComponent().appendingPathComponent(segment.uri)))
                 #expect(!Self.isPlaintext(sealed))
-                #expect(Self.looksLikeTS(try AES128CBC.decrypt(sealed, key: key.bytes, iv: segment.keys.first?.iv?.bytes ?? [])))
+                #expect(
+                    Self.looksLikeTS(
+                        try AES128CBC.decrypt(sealed, key: key.bytes, iv: segment.keys.first?.iv?.bytes ?? [])))
             }
         }
-        #expect(try String(contentsOf: video.appendingPathComponent("master.m3u8"), encoding: .utf8)
-            .contains("#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"/v1/videos/live/keys/1.key\""))
+        #expect(
+            try String(contentsOf: video.appendingPathComponent("master.m3u8"), encoding: .utf8)
+                .contains("#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"/v1/videos/live/keys/1.key\""))
     }
 
     /// A key folder holding the recording's keys 0 and 1 under each other's names: every segment's key is wrong.
@@ -217,8 +249,10 @@ struct EncryptedStreamTests {
         let folder = swapped.url.appendingPathComponent(recording.id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let own = recording.keys.appendingPathComponent(recording.id)
-        try FileManager.default.copyItem(at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
-        try FileManager.default.copyItem(at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
+        try FileManager.default.copyItem(
+            at: own.appendingPathComponent("0.key"), to: folder.appendingPathComponent("1.key"))
+        try FileManager.default.copyItem(
+            at: own.appendingPathComponent("1.key"), to: folder.appendingPathComponent("0.key"))
         return swapped
     }
 
@@ -233,10 +267,16 @@ struct EncryptedStreamTests {
             let server = try HTTPServer(configuration: configuration)
             defer { server.stop(graceSeconds: 1) }
             let played = try ExternalTool.run(
-                "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", "\(server.baseURL)/v1/videos/\(recording.id)/180p/index.m3u8",
-                           "-f", "null", "-"],
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "warning", "-xerror", "-i",
+                    "\(server.baseURL)/v1/videos/\(recording.id)/180p/index.m3u8",
+                    "-f", "null", "-",
+                ],
                 timeoutSeconds: 120)
-            #expect((played.exitCode == 0) == decodes, "keys \(keysFolder): ffmpeg exit \(played.exitCode): \(played.stderr)")
+            #expect(
+                (played.exitCode == 0) == decodes,
+                "keys \(keysFolder): ffmpeg exit \(played.exitCode): \(played.stderr)")
         }
     }
 
@@ -249,12 +289,17 @@ struct EncryptedStreamTests {
             configuration.keysFolder = keysFolder
             let server = try HTTPServer(configuration: configuration)
             defer { server.stop(graceSeconds: 1) }
-            let run = runFilterz(["inspect", "--deep", "--json", "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8"])
+            let run = runFilterz([
+                "inspect", "--deep", "--json", "\(server.baseURL)/v1/videos/\(recording.id)/master.m3u8",
+            ])
             let json = String(run.out.filter { !$0.isWhitespace })
-            let codes = Set(json.components(separatedBy: "\"code\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+            let codes = Set(
+                json.components(separatedBy: "\"code\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
             if right {
                 #expect(!codes.contains("key.unusable") && !codes.contains("segment.unreadable"), "\(codes) \(run.err)")
-                #expect(json.contains("\"codecs_measured\":[\"avc1."), "the decrypted segments were demuxed: \(json.prefix(600))")
+                #expect(
+                    json.contains("\"codecs_measured\":[\"avc1."),
+                    "the decrypted segments were demuxed: \(json.prefix(600))")
             } else {
                 #expect(run.code == 1, "a wrong key is a must finding: \(run.err)")
                 #expect(codes.contains("key.unusable") || codes.contains("segment.unreadable"), "\(codes)")
@@ -282,8 +327,11 @@ struct EncryptedStreamTests {
         let json = String(run.out.filter { !$0.isWhitespace })
         #expect(run.code == 1, "\(run.err)")
         let findings = json.components(separatedBy: "{\"severity\":").filter { $0.contains("seg_00000.ts") }
-        #expect(findings.contains { $0.contains("\"code\":\"key.unusable\"") || $0.contains("\"code\":\"segment.unreadable\"") },
-                "no finding names the truncated segment: \(json.prefix(800))")
+        #expect(
+            findings.contains {
+                $0.contains("\"code\":\"key.unusable\"") || $0.contains("\"code\":\"segment.unreadable\"")
+            },
+            "no finding names the truncated segment: \(json.prefix(800))")
         for query in ["?token=\(Self.token("enc-fmp4"))", "?token=\(Self.token(recording.id, expiresIn: -5))"] {
             let refused = runFilterz(["inspect", "--deep", master + query])
             #expect(refused.code != 0)
@@ -298,7 +346,8 @@ struct EncryptedStreamTests {
         let key = "\(server.baseURL)/v1/videos/\(recording.id)/keys/0.key"
         let good = try Self.curl(key + "?token=\(Self.token(recording.id))")
         #expect(good.status == 200 && good.body.count == 16)
-        #expect(good.body == (try KeyRing.read(recording.keys.appendingPathComponent("\(recording.id)/0.key").path)).bytes)
+        #expect(
+            good.body == (try KeyRing.read(recording.keys.appendingPathComponent("\(recording.id)/0.key").path)).bytes)
         for (name, query) in [
             ("none", ""), ("another video", "?token=\(Self.token("enc-fmp4"))"),
             ("expired", "?token=\(Self.token(recording.id, expiresIn: -5))"),
@@ -307,11 +356,16 @@ struct EncryptedStreamTests {
             #expect(refused.status == 403, "\(name)")
             #expect(refused.body.isEmpty, "\(name)")
         }
-        #expect(try Self.curl("\(server.baseURL)/v1/videos/\(recording.id)/keys/7.key?token=\(Self.token(recording.id))").status == 404)
+        #expect(
+            try Self.curl("\(server.baseURL)/v1/videos/\(recording.id)/keys/7.key?token=\(Self.token(recording.id))")
+                .status == 404)
     }
 
-    @Test(.enabled(if: (try? ExternalTool.run("python3", ["-c", "import m3u8"], timeoutSeconds: 20).exitCode) == 0, "needs python3 m3u8"),
-          arguments: ["ts", "fmp4"])
+    @Test(
+        .enabled(
+            if: (try? ExternalTool.run("python3", ["-c", "import m3u8"], timeoutSeconds: 20).exitCode) == 0,
+            "needs python3 m3u8"),
+        arguments: ["ts", "fmp4"])
     func pythonM3U8ReadsTheKeyURIsAndIVs(format: String) throws {
         let recording = try Self.recording(format)
         let script = """
@@ -328,7 +382,8 @@ struct EncryptedStreamTests {
             recording.video.appendingPathComponent($0).path
         }
         let result = try ExternalTool.run(
-            "python3", ["-c", script, recording.video.appendingPathComponent("master.m3u8").path] + paths, timeoutSeconds: 30)
+            "python3", ["-c", script, recording.video.appendingPathComponent("master.m3u8").path] + paths,
+            timeoutSeconds: 30)
         try #require(result.exitCode == 0, "\(result.stderr)")
         struct Read: Decodable {
             var session: [[String?]]
@@ -347,8 +402,10 @@ struct EncryptedStreamTests {
         #expect(read.tracks[paths[3]]?.allSatisfy { $0 == nil } == true, "subtitles are clear")
     }
 
-    @Test(.tags(.browser), .fullRunOnly, .enabled(if: HLSJSPlayer.unavailableReason == nil, Comment(rawValue: HLSJSPlayer.unavailableReason ?? "")),
-          arguments: ["ts", "fmp4"])
+    @Test(
+        .tags(.browser), .fullRunOnly,
+        .enabled(if: HLSJSPlayer.unavailableReason == nil, Comment(rawValue: HLSJSPlayer.unavailableReason ?? "")),
+        arguments: ["ts", "fmp4"])
     func hlsJSPlaysTheEncryptedStreamWithAToken(format: String) async throws {
         let recording = try Self.recording(format)
         let server = try Self.server(for: recording)

@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `--encrypt`, `--key-rotation` and `--keys` of `record`/`package`, and `serve --keys`: a bad combination is one
@@ -17,11 +17,19 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(id: "unknown method", arguments: ["--encrypt", "aes-256"], message: "--encrypt expects aes-128, got 'aes-256'"),
-        Case(id: "rotation without encrypt", arguments: ["--key-rotation", "3"], message: "--key-rotation needs --encrypt aes-128"),
+        Case(
+            id: "unknown method", arguments: ["--encrypt", "aes-256"],
+            message: "--encrypt expects aes-128, got 'aes-256'"),
+        Case(
+            id: "rotation without encrypt", arguments: ["--key-rotation", "3"],
+            message: "--key-rotation needs --encrypt aes-128"),
         Case(id: "keys without encrypt", arguments: ["--keys", "/tmp/k"], message: "--keys needs --encrypt aes-128"),
-        Case(id: "rotation zero", arguments: ["--encrypt", "aes-128", "--key-rotation", "0"], message: "--key-rotation expects a whole number"),
-        Case(id: "keys inside out", arguments: ["--encrypt", "aes-128", "--keys", "OUT/keys"], message: "is inside --out"),
+        Case(
+            id: "rotation zero", arguments: ["--encrypt", "aes-128", "--key-rotation", "0"],
+            message: "--key-rotation expects a whole number"),
+        Case(
+            id: "keys inside out", arguments: ["--encrypt", "aes-128", "--keys", "OUT/keys"], message: "is inside --out"
+        ),
         Case(id: "keys are out", arguments: ["--encrypt", "aes-128", "--keys", "OUT"], message: "is inside --out"),
     ]
 
@@ -45,7 +53,9 @@ import Testing
         let folder = try TemporaryFolder()
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["serve", folder.url.path, "--keys", folder.url.appendingPathComponent("keys").path, "--port", "0"],
+            arguments: [
+                "serve", folder.url.path, "--keys", folder.url.appendingPathComponent("keys").path, "--port", "0",
+            ],
             stdout: stdout, stderr: stderr)
         #expect(code == 2)
         #expect(stderr.text.contains("is inside the served folder"), "\(stderr.text)")
@@ -61,7 +71,9 @@ import Testing
 /// An encrypted `package` into a folder holding an earlier encrypted package: its keys are staged and swapped in
 /// with the ladder, so a failed run leaves the earlier keys and segments as they were, and a finished one leaves
 /// exactly the keys its segments use.
-@Suite(.serialized, .tags(.slow), .fullRunOnly, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"))
+@Suite(
+    .serialized, .tags(.slow), .fullRunOnly,
+    .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"))
 struct EncryptedPackageReplacementTests {
     @Test func aFailedRunLeavesTheEarlierKeysWithTheirSegmentsAndASuccessfulOneOnlyItsOwn() throws {
         let folder = try TemporaryFolder()
@@ -103,7 +115,8 @@ struct EncryptedPackageReplacementTests {
             EncryptionOptions(segmentsPerKey: 2, keysFolder: keysFolder), outputFolder: out.path, live: true)
         for index in 0..<4 { _ = try keys.ring.key(index) }
         // Segments 0–3 written (keys 0, 1), a part of segment 4 (key 2); key 3 was made but nothing uses it.
-        try FileManager.default.createDirectory(at: out.appendingPathComponent("90p"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: out.appendingPathComponent("90p"), withIntermediateDirectories: true)
         for name in ["seg_00000.m4s", "seg_00003.m4s", "seg_00004.p0.m4s", "init.mp4", "index.m3u8"] {
             try Data([1]).write(to: out.appendingPathComponent("90p/" + name))
         }

@@ -2,7 +2,7 @@ import FilterzTestSupport
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built `filterz` binary run as a child process (for signals, `kill -9` and resource limits, which an
@@ -11,7 +11,9 @@ final class FilterzChild: @unchecked Sendable {
     /// The debug binary `swift build` made, or nil before the first build.
     static var binary: String? {
         let root = SharedData.packageRoot.appendingPathComponent(".build")
-        for path in ["debug/filterz", "x86_64-unknown-linux-gnu/debug/filterz", "aarch64-unknown-linux-gnu/debug/filterz"] {
+        for path in [
+            "debug/filterz", "x86_64-unknown-linux-gnu/debug/filterz", "aarch64-unknown-linux-gnu/debug/filterz",
+        ] {
             let candidate = root.appendingPathComponent(path).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
@@ -31,7 +33,9 @@ final class FilterzChild: @unchecked Sendable {
 
     /// Runs `filterz arguments…`, or `launcher… filterz arguments…` (e.g. `bash -c '…; exec "$0" "$@"'`).
     init(_ arguments: [String], launcher: [String] = [], logs: URL) throws {
-        guard let binary = Self.binary else { throw FilterzChildError(description: "no built filterz binary (swift build)") }
+        guard let binary = Self.binary else {
+            throw FilterzChildError(description: "no built filterz binary (swift build)")
+        }
         let name = UUID().uuidString
         stdoutFile = logs.appendingPathComponent(".\(name).stdout")
         stderrFile = logs.appendingPathComponent(".\(name).stderr")

@@ -2,8 +2,9 @@ import FilterzTestSupport
 import Foundation
 import HLS
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// Checks a folder written by `filterz record`/`package` the way a player and ffprobe see it.
@@ -41,7 +42,8 @@ struct HLSLadderCheck {
         guard let initSegment else { return folder.appendingPathComponent(base + segment) }
         var bytes = try Data(contentsOf: folder.appendingPathComponent(base + initSegment))
         bytes.append(try Data(contentsOf: folder.appendingPathComponent(base + segment)))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-check-\(UUID().uuidString).mp4")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "filterz-check-\(UUID().uuidString).mp4")
         try bytes.write(to: url)
         return url
     }
@@ -49,8 +51,11 @@ struct HLSLadderCheck {
     /// (presentation time of the first video packet, whether it is a keyframe) of one segment file.
     func firstVideoPacket(_ url: URL) throws -> (time: Double, isKeyframe: Bool) {
         let result = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
-                        "-of", "csv=p=0", url.path])
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                "-of", "csv=p=0", url.path,
+            ])
         let lines = result.stdout.split(separator: "\n").filter { $0.contains(",") }
         // Packets come in decoding order; the first one decoded must be the keyframe.
         let first = try #require(lines.first, "no video packet in \(url.lastPathComponent)")
@@ -61,11 +66,19 @@ struct HLSLadderCheck {
 
     struct Probe: Decodable {
         struct Stream: Decodable {
-            var codec_type: String
-            var codec_name: String?
+            var codecType: String
+            var codecName: String?
             var width: Int?
             var height: Int?
-            var avg_frame_rate: String?
+            var averageFrameRate: String?
+
+            // ffprobe's JSON keys.
+            enum CodingKeys: String, CodingKey {
+                case codecType = "codec_type"
+                case codecName = "codec_name"
+                case width, height
+                case averageFrameRate = "avg_frame_rate"
+            }
         }
         struct Format: Decodable { var duration: String? }
         var streams: [Stream]
@@ -74,8 +87,12 @@ struct HLSLadderCheck {
 
     func probe(_ relative: String) throws -> Probe {
         let result = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,width,height,avg_frame_rate:format=duration",
-                        "-of", "json", folder.appendingPathComponent(relative).path])
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries",
+                "stream=codec_type,codec_name,width,height,avg_frame_rate:format=duration",
+                "-of", "json", folder.appendingPathComponent(relative).path,
+            ])
         #expect(result.exitCode == 0, "ffprobe \(relative): \(result.stderr)")
         return try JSONDecoder().decode(Probe.self, from: Data(result.stdout.utf8))
     }
@@ -86,7 +103,8 @@ struct HLSLadderCheck {
     ) throws {
         let master = try master()
         #expect(master.independentSegments)
-        #expect(master.variants.map { [$0.resolution?.width ?? 0, $0.resolution?.height ?? 0] }
+        #expect(
+            master.variants.map { [$0.resolution?.width ?? 0, $0.resolution?.height ?? 0] }
                 == resolutions.map { [$0.0, $0.1] })
         #expect(master.iFrameVariants.count == resolutions.count)
         #expect(master.renditions(inGroup: "subs").compactMap(\.language).sorted() == ["en", "ko"])
@@ -96,14 +114,19 @@ struct HLSLadderCheck {
         for variant in master.variants {
             #expect(variant.frameRate == frameRate)
             #expect(variant.closedCaptions == ClosedCaptionsReference.none)
-            #expect(variant.codecList.count == 2 && variant.codecList[0].hasPrefix("avc1.") && variant.codecList[1] == "mp4a.40.2")
+            #expect(
+                variant.codecList.count == 2 && variant.codecList[0].hasPrefix("avc1.")
+                    && variant.codecList[1] == "mp4a.40.2")
             let media = try media(variant.uri)
             #expect(media.endList)
             // ffprobe opens the media playlist on its own: one H.264 stream of this size, as long as the playlist.
             let alone = try probe(variant.uri)
             let size = variant.resolution.map { "\($0.width)x\($0.height)" } ?? "?"
-            #expect(alone.streams.filter { $0.codec_type == "video" }.map { "\($0.width ?? 0)x\($0.height ?? 0)" } == [size])
-            let probed = try #require(alone.format?.duration.flatMap(Double.init), "ffprobe gives \(variant.uri) no duration")
+            #expect(
+                alone.streams.filter { $0.codecType == "video" }.map { "\($0.width ?? 0)x\($0.height ?? 0)" } == [size]
+            )
+            let probed = try #require(
+                alone.format?.duration.flatMap(Double.init), "ffprobe gives \(variant.uri) no duration")
             #expect(abs(probed - durationSeconds) <= frameSeconds + 0.001, "\(variant.uri): ffprobe says \(probed) s")
             #expect(abs(media.totalDuration - durationSeconds) <= frameSeconds + 1e-6)
             #expect(media.segments.allSatisfy { $0.duration.rounded() <= Double(media.targetDuration ?? 0) })
@@ -115,8 +138,10 @@ struct HLSLadderCheck {
                 #expect(first.isKeyframe, "\(variant.uri) \(segment.uri) does not start with a keyframe")
                 starts.append(first.time)
                 // Measured bit rate of the segment (with audio and subtitles) stays within BANDWIDTH.
-                let bytes = try FileManager.default.attributesOfItem(
-                    atPath: folder.appendingPathComponent(Self.folderOf(variant.uri) + segment.uri).path)[.size] as? Int ?? 0
+                let bytes =
+                    try FileManager.default.attributesOfItem(
+                        atPath: folder.appendingPathComponent(Self.folderOf(variant.uri) + segment.uri).path)[.size]
+                    as? Int ?? 0
                 #expect(Double(bytes) * 8 / segment.duration <= Double(variant.bandwidth))
             }
             boundaries.append(starts)
@@ -127,17 +152,17 @@ struct HLSLadderCheck {
 
         // ffprobe sees every rendition with its size and frame rate, the audio, and the duration.
         let masterProbe = try probe("master.m3u8")
-        let videos = masterProbe.streams.filter { $0.codec_type == "video" }
+        let videos = masterProbe.streams.filter { $0.codecType == "video" }
         #expect(Set(videos.map { "\($0.width ?? 0)x\($0.height ?? 0)" }) == Set(resolutions.map { "\($0.0)x\($0.1)" }))
-        #expect(videos.allSatisfy { $0.codec_name == "h264" && $0.avg_frame_rate.map(Self.rate) == frameRate })
-        #expect(masterProbe.streams.contains { $0.codec_type == "audio" && $0.codec_name == "aac" })
+        #expect(videos.allSatisfy { $0.codecName == "h264" && $0.averageFrameRate.map(Self.rate) == frameRate })
+        #expect(masterProbe.streams.contains { $0.codecType == "audio" && $0.codecName == "aac" })
 
         // Audio is as long as the video (AAC frames are 1024 samples: within 2 of them plus one frame).
         let audioURI = try #require(master.renditions.first { $0.type == .audio }?.uri)
         let audio = try media(audioURI)
         #expect(abs(audio.totalDuration - durationSeconds) <= 2048.0 / 48000 + frameSeconds)
         let audioProbe = try probe(audioURI)
-        #expect(audioProbe.streams.first?.codec_name == "aac")
+        #expect(audioProbe.streams.first?.codecName == "aac")
 
         // Subtitle cues cover the whole duration in both languages.
         for rendition in master.renditions(inGroup: "subs") {
@@ -212,7 +237,8 @@ struct HLSLadderCheck {
         let result = try ExternalTool.run("python3", ["-c", script, folder.path])
         guard result.exitCode == 0 else {
             if result.stderr.contains("No module named") {
-                Issue.record("python m3u8 check skipped: the m3u8 package is not installed (make deps)", severity: .warning)
+                Issue.record(
+                    "python m3u8 check skipped: the m3u8 package is not installed (make deps)", severity: .warning)
                 return
             }
             Issue.record("python m3u8 failed: \(result.stderr)")
@@ -222,10 +248,13 @@ struct HLSLadderCheck {
             var variants: [[Variant]]
             var durations: [String: [Double]]
             enum Variant: Decodable {
-                case text(String), number(Int)
+                case text(String)
+                case number(Int)
                 init(from decoder: Decoder) throws {
                     let container = try decoder.singleValueContainer()
-                    if let number = try? container.decode(Int.self) { self = .number(number) } else {
+                    if let number = try? container.decode(Int.self) {
+                        self = .number(number)
+                    } else {
                         self = .text(try container.decode(String.self))
                     }
                 }
@@ -252,7 +281,8 @@ struct HLSLadderCheck {
     func inspectJSON(_ relative: String) throws -> [String: Any] {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["inspect", "--json", folder.appendingPathComponent(relative).path], stdout: stdout, stderr: stderr)
+            arguments: ["inspect", "--json", folder.appendingPathComponent(relative).path], stdout: stdout,
+            stderr: stderr)
         #expect(code == 0, "filterz inspect \(relative): \(stderr.text)")
         return try #require(try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any])
     }

@@ -1,4 +1,5 @@
 import FilterzCLI
+
 @testable import CLIKit
 @testable import Inspect
 

@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz inspect`, run in process: golden summaries, help, exit codes, JSON, --recursive over a folder.

@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz inspect` over HTTP against a tiny loopback server (python3 http.server on an ephemeral port of
@@ -66,7 +66,8 @@ struct InspectHTTPTests {
 
     /// Runs `filterz` as its own process when the binary is built (as a user would), else in this process.
     static func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        if let binary = FilterzChild.binary, let result = try? ExternalTool.run(binary, arguments, timeoutSeconds: 120) {
+        if let binary = FilterzChild.binary, let result = try? ExternalTool.run(binary, arguments, timeoutSeconds: 120)
+        {
             return (result.exitCode, result.stdout, result.stderr)
         }
         let run = runFilterz(arguments)

@@ -3,8 +3,8 @@ import Foundation
 import HLS
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz inspect` on playlists with thousands of items (in process through `CLI.run`): every list stops
@@ -26,7 +26,8 @@ import Testing
         }
         var lines = ["#EXTM3U"]
         for index in 0..<1300 {
-            lines.append("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\(index / 2)\",NAME=\"n\(index)\",URI=\"s\(index).m3u8\"")
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\(index / 2)\",NAME=\"n\(index)\",URI=\"s\(index).m3u8\"")
         }
         for index in 0..<1500 {
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(1000 + next() % 9_000_000),AUDIO=\"nope\"")
@@ -75,11 +76,14 @@ import Testing
             #expect((object[key] as? [Any])?.count == ListingLimit.items, "\(key)")
         }
         let truncated = try #require(object["truncated"] as? [String: Int])
-        #expect(truncated == [
-            "variants": 1500, "iframe_variants": 1200, "renditions": 1300, "diagnostics": diagnostics.count,
-        ])
+        #expect(
+            truncated == [
+                "variants": 1500, "iframe_variants": 1200, "renditions": 1300, "diagnostics": diagnostics.count,
+            ])
         // A playlist whose lists fit has no `truncated` at all (the corpus schema is unchanged).
-        let small = Self.inspect(["--json", SharedData.sampleMedia.appendingPathComponent("playlists/filterz-master.m3u8").path])
+        let small = Self.inspect([
+            "--json", SharedData.sampleMedia.appendingPathComponent("playlists/filterz-master.m3u8").path,
+        ])
         #expect(!small.stdout.contains("\"truncated\""))
     }
 
@@ -87,8 +91,10 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("long.m3u8").path
         let segments = (0..<2500).map { "#EXTINF:4,\nseg\($0).ts" }
-        try Data((["#EXTM3U", "#EXT-X-TARGETDURATION:4"] + segments + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n").utf8)
-            .write(to: URL(fileURLWithPath: path))
+        try Data(
+            (["#EXTM3U", "#EXT-X-TARGETDURATION:4"] + segments + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n").utf8
+        )
+        .write(to: URL(fileURLWithPath: path))
         let run = Self.inspect(["--json", path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect((object["segments"] as? [Any])?.count == ListingLimit.items)
@@ -105,8 +111,10 @@ import Testing
         for _ in 0..<1200 { lines += ["#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"avc1.64001f\"", "bad.m3u8"] }
         try Data((lines + [""]).joined(separator: "\n").utf8).write(to: master)
         let segments = (0..<60).map { "#EXTINF:9,\nseg\($0).ts" }
-        try Data((["#EXTM3U", "#EXT-X-TARGETDURATION:2"] + segments + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n").utf8)
-            .write(to: folder.url.appendingPathComponent("bad.m3u8"))
+        try Data(
+            (["#EXTM3U", "#EXT-X-TARGETDURATION:2"] + segments + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n").utf8
+        )
+        .write(to: folder.url.appendingPathComponent("bad.m3u8"))
         let run = Self.inspect(["--recursive", master.path])
         #expect(run.code == 1)
         let out = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -134,7 +142,9 @@ import Testing
         let master = folder.url.appendingPathComponent("master.m3u8")
         try Data((lines + [""]).joined(separator: "\n").utf8).write(to: master)
         let run = Self.inspect(["--recursive", master.path])
-        #expect(run.stdout.contains("  1 playlist not loaded: --recursive loads at most \(ListingLimit.childPlaylists)"), "\(run.stdout.suffix(400))")
+        #expect(
+            run.stdout.contains("  1 playlist not loaded: --recursive loads at most \(ListingLimit.childPlaylists)"),
+            "\(run.stdout.suffix(400))")
         #expect(run.code == 1)
     }
 }

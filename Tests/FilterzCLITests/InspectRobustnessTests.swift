@@ -2,10 +2,10 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
-@testable import Inspect
+@testable import FilterzCLI
 @testable import HLS
+@testable import Inspect
 
 /// `inspect` (validator, facts, text report) on damaged input: seeded mutations of every corpus file must
 /// produce a report and an exit code, never a trap. (The parser's own fuzz test lives in HLSTests.)

@@ -1,8 +1,9 @@
-@testable import CLIKit
 import FilterzTestSupport
 import Foundation
-@testable import Inspect
 import Testing
+
+@testable import CLIKit
+@testable import Inspect
 
 /// `filterz` runs a plain inspection itself and hands every other command line to `filterz-full`: both must
 /// answer a plain inspection byte for byte alike, the lean binary must not load the media libraries, and

@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import HLS
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// What a player finds in a folder a recording left behind after it was killed, interrupted or ran out of
@@ -31,7 +31,8 @@ struct LeftBehindCheck {
         }
         let master = folder.appendingPathComponent("master.m3u8")
         if FileManager.default.fileExists(atPath: master.path) {
-            let (code, output) = (try? StreamGate.inspect(["--recursive", "--strict", master.path])) ?? (-1, "did not run")
+            let (code, output) =
+                (try? StreamGate.inspect(["--recursive", "--strict", master.path])) ?? (-1, "did not run")
             if code != 0 { report.problems.append("inspect --recursive --strict master.m3u8 exit \(code): \(output)") }
         }
         return report
@@ -42,7 +43,7 @@ struct LeftBehindCheck {
         let (code, output) = (try? StreamGate.inspect(["--strict", playlist.path])) ?? (-1, "did not run")
         if code != 0 { report.problems.append("inspect --strict \(name) exit \(code): \(output)") }
         guard let text = try? String(contentsOf: playlist, encoding: .utf8),
-              let media = HLS.parse(text).playlist?.media
+            let media = HLS.parse(text).playlist?.media
         else { return }
         if let expectEnded, media.endList != expectEnded {
             report.problems.append("\(name): EXT-X-ENDLIST \(media.endList ? "present" : "missing")")
@@ -60,10 +61,12 @@ struct LeftBehindCheck {
                 report.problems.append("\(name) lists \(segment.uri), \(size) bytes: not whole TS packets")
             }
             if let range = segment.byteRange, let offset = range.offset, offset + range.length > size {
-                report.problems.append("\(name): \(segment.uri) byte range \(range.length)@\(offset) past its \(size) bytes")
+                report.problems.append(
+                    "\(name): \(segment.uri) byte range \(range.length)@\(offset) past its \(size) bytes")
             }
         }
-        let playable = !media.iFramesOnly && !media.segments.isEmpty
+        let playable =
+            !media.iFramesOnly && !media.segments.isEmpty
             && !media.segments.contains { $0.uri.hasSuffix(".vtt") }
         if playable { play(playlist, ended: media.endList, name: name, into: &report) }
     }
@@ -75,13 +78,15 @@ struct LeftBehindCheck {
         if !ended {
             input = playlist.deletingLastPathComponent().appendingPathComponent(".ended-\(playlist.lastPathComponent)")
             guard let text = try? String(contentsOf: playlist, encoding: .utf8),
-                  (try? Data((text + (text.hasSuffix("\n") ? "" : "\n") + "#EXT-X-ENDLIST\n").utf8).write(to: input)) != nil
+                (try? Data((text + (text.hasSuffix("\n") ? "" : "\n") + "#EXT-X-ENDLIST\n").utf8).write(to: input))
+                    != nil
             else { return report.problems.append("\(name): could not copy it for ffmpeg") }
         }
         defer { if !ended { try? FileManager.default.removeItem(at: input) } }
-        guard let played = try? ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", input.path, "-map", "0", "-f", "null", "-"],
-            timeoutSeconds: 60)
+        guard
+            let played = try? ExternalTool.run(
+                "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", input.path, "-map", "0", "-f", "null", "-"],
+                timeoutSeconds: 60)
         else { return report.problems.append("\(name): ffmpeg did not run") }
         if played.exitCode != 0 || !played.stderr.isEmpty {
             report.problems.append("ffmpeg \(name) exit \(played.exitCode): \(played.stderr)")
@@ -90,8 +95,9 @@ struct LeftBehindCheck {
 
     /// Regular files under `folder`, hidden names (temporary files) left out.
     static func files(under folder: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         return walker.compactMap { $0 as? URL }
             .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }

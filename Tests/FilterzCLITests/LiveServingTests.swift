@@ -5,7 +5,7 @@ import Server
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The server while `filterz record --live` writes into the folder it serves: 50 clients poll the live
@@ -14,7 +14,9 @@ import Glibc
 /// the availability the spec promises (RFC 8216bis §6.2.2: a segment stays available for its duration plus the
 /// playlist's duration after it leaves the playlist). A client starved for longer than that by a loaded machine
 /// (the sliding window deletes old segments) is counted as late, not as a server fault.
-@Suite(.enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly
+)
 struct LiveServingTests {
     struct ClientLog: Sendable {
         var polls = 0
@@ -29,10 +31,15 @@ struct LiveServingTests {
         let folder = try TemporaryFolder(prefix: "filterz-live-serving")
         let video = folder.url.appendingPathComponent("live")
         let child = try FilterzChild(
-            ["record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k,96x54@80k", "--live",
-             "--window", "4", "--segment-duration", "1", "--duration", "45", "--out", video.path],
+            [
+                "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k,96x54@80k", "--live",
+                "--window", "4", "--segment-duration", "1", "--duration", "45", "--out", video.path,
+            ],
             logs: folder.url)
-        defer { child.signal(SIGKILL); child.waitForExit(timeoutSeconds: 10) }
+        defer {
+            child.signal(SIGKILL)
+            child.waitForExit(timeoutSeconds: 10)
+        }
         let masterFile = video.appendingPathComponent("master.m3u8")
         _ = child.waitFor(masterFile, timeoutSeconds: 60)
         let master = try #require(
@@ -50,8 +57,9 @@ struct LiveServingTests {
         let deadline = ContinuousClock.now + .seconds(30)
         // One thread per client (blocking sockets): Swift's cooperative threads may be held by other tests.
         let logs = OwnThreads.map(Array(0..<50), width: 50) { client in
-            Self.poll(base + playlists[client % playlists.count], with: http, until: deadline, pause: 400 + 10 * client,
-                      availability: .seconds(Self.availabilitySeconds))
+            Self.poll(
+                base + playlists[client % playlists.count], with: http, until: deadline, pause: 400 + 10 * client,
+                availability: .seconds(Self.availabilitySeconds))
         }
         child.signal(SIGINT)
         #expect(child.waitForExit(timeoutSeconds: 60) == 0, "record after Ctrl-C: \(child.stderr)")
@@ -59,11 +67,14 @@ struct LiveServingTests {
         let problems = logs.flatMap(\.problems)
         let polls = logs.map(\.polls).reduce(0, +), segments = logs.map(\.segments).reduce(0, +)
         let late = logs.map(\.late).reduce(0, +)
-        print("50 live clients for 30 s: \(polls) playlist polls, \(segments) segment fetches, \(problems.count) problems, "
-              + "\(late) late 404s (fetched more than \(Self.availabilitySeconds) s after their playlist)")
+        print(
+            "50 live clients for 30 s: \(polls) playlist polls, \(segments) segment fetches, \(problems.count) problems, "
+                + "\(late) late 404s (fetched more than \(Self.availabilitySeconds) s after their playlist)")
         #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
         #expect(late * 10 <= segments, "most segment fetches came too late to prove anything: \(late) of \(segments)")
-        #expect(polls >= 250 && segments >= 100, "too little traffic to prove anything: \(polls) polls, \(segments) segments")
+        #expect(
+            polls >= 250 && segments >= 100,
+            "too little traffic to prove anything: \(polls) polls, \(segments) segments")
         #expect(logs.allSatisfy { $0.polls > 0 }, "a client never got a playlist")
     }
 
@@ -73,8 +84,10 @@ struct LiveServingTests {
     /// available after the playlist that named it.
     static let availabilitySeconds = 5
 
-    static func poll(_ playlistURL: String, with http: LoopbackHTTP, until deadline: ContinuousClock.Instant, pause: Int,
-                     availability: Duration) -> ClientLog {
+    static func poll(
+        _ playlistURL: String, with http: LoopbackHTTP, until deadline: ContinuousClock.Instant, pause: Int,
+        availability: Duration
+    ) -> ClientLog {
         var log = ClientLog()
         var fetched: Set<String> = []
         let folder = String(playlistURL[...playlistURL.lastIndex(of: "/")!])
@@ -89,8 +102,11 @@ struct LiveServingTests {
                 }
                 let text = answer.text
                 let result = parseAndValidate(Array(answer.body))
-                guard text.hasPrefix("#EXTM3U"), text.hasSuffix("\n"), result.errors.isEmpty, let media = result.playlist?.media else {
-                    log.problems.append("\(playlistURL): a partial or invalid playlist: \(result.errors.map(\.message))\n\(text)")
+                guard text.hasPrefix("#EXTM3U"), text.hasSuffix("\n"), result.errors.isEmpty,
+                    let media = result.playlist?.media
+                else {
+                    log.problems.append(
+                        "\(playlistURL): a partial or invalid playlist: \(result.errors.map(\.message))\n\(text)")
                     continue
                 }
                 log.longestPlaylist = max(log.longestPlaylist, media.segments.count)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// hls.js (not ours) in headless Chromium plays a live low-latency recording that `filterz serve` serves while
@@ -11,8 +11,9 @@ import Glibc
 /// playing across a quality switch.
 @Suite(
     .serialized, .tags(.browser), .fullRunOnly,
-    .enabled(if: HLSJSPlayer.unavailableReason == nil && LiveRecording.binary != nil,
-             Comment(rawValue: HLSJSPlayer.unavailableReason ?? "needs the built filterz binary")))
+    .enabled(
+        if: HLSJSPlayer.unavailableReason == nil && LiveRecording.binary != nil,
+        Comment(rawValue: HLSJSPlayer.unavailableReason ?? "needs the built filterz binary")))
 struct LowLatencyBrowserTests {
     /// Clear, and encrypted (AES-128, a key per segment: each part decrypted with its segment's key and IV).
     @Test(arguments: [false, true])
@@ -38,8 +39,11 @@ struct LowLatencyBrowserTests {
             // Small and neutral: the debug build has to keep up with real time while other suites run (at
             // 320×180 it needs about 1.1 cores, at 192×108 about 0.4).
             let recorder = try FilterzChild(
-                ["record", "--preset", "neutral", "--size", "192x108", "--ladder", "192x108@200k,128x72@100k", "--live",
-                 "--low-latency", "--duration", "600", "--out", video.path] + encryption,
+                [
+                    "record", "--preset", "neutral", "--size", "192x108", "--ladder", "192x108@200k,128x72@100k",
+                    "--live",
+                    "--low-latency", "--duration", "600", "--out", video.path,
+                ] + encryption,
                 logs: temporary.url)
             defer { recorder.signal(SIGKILL) }
             #expect(recorder.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60))
@@ -55,13 +59,19 @@ struct LowLatencyBrowserTests {
         }
         #expect(report.error == nil, "\(report.error ?? "")")
         #expect(report.levelCount == 2)
-        #expect(report.partsLoaded > 0, "hls.js loaded no parts (\(report.fragmentsLoaded) segments, latencies \(report.latencies))")
+        #expect(
+            report.partsLoaded > 0,
+            "hls.js loaded no parts (\(report.fragmentsLoaded) segments, latencies \(report.latencies))")
         #expect(report.blockingRequests > 0, "hls.js made no blocking reload")
         let switchTime = try #require(report.switchTime, "no quality switch was asked for")
         #expect(!report.levelsSwitched.isEmpty)
-        #expect(report.endTime > switchTime + 1, "playback stopped at \(report.endTime) after the switch at \(switchTime)")
+        #expect(
+            report.endTime > switchTime + 1,
+            "playback stopped at \(report.endTime) after the switch at \(switchTime); stalls: \(report.stallDetails)")
         #expect(!report.latencies.isEmpty, "no program date time while playing")
-        print("hls.js\(encrypted ? " (encrypted)" : ""): latency median \(report.latencies.sorted()[report.latencies.count / 2]) s, parts \(report.partsLoaded), "
-              + "blocking reloads \(report.blockingRequests), stalls \(report.stalls), levels \(report.levelsSwitched)")
+        print(
+            "hls.js\(encrypted ? " (encrypted)" : ""): latency median \(report.latencies.sorted()[report.latencies.count / 2]) s, parts \(report.partsLoaded), "
+                + "blocking reloads \(report.blockingRequests), stalls \(report.stalls) \(report.stallDetails), levels \(report.levelsSwitched)"
+        )
     }
 }

@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// Python m3u8 6.0.0, an independent parser, reads the sample playlists the same way `inspect --json` does.

@@ -1,7 +1,7 @@
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// Typed options: the default `--help` shows is the value read when the option is absent, and a value outside
@@ -32,7 +32,9 @@ import Testing
     }
 
     @Test func givenValuesAreReadWithTheirTypes() throws {
-        let args = try parse(["--seed", "3", "--at", "2.25", "--format", "fmp4", "-j", "--out", "y", "--header", "a", "--header", "b"])
+        let args = try parse([
+            "--seed", "3", "--at", "2.25", "--format", "fmp4", "-j", "--out", "y", "--header", "a", "--header", "b",
+        ])
         #expect(try args.get(Self.seed) == 3)
         #expect(try args.get(Self.at) == 2.25)
         #expect(try args.get(Self.format) == "fmp4")

@@ -2,12 +2,16 @@ import FilterzTestSupport
 import Foundation
 import HLS
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz package` on short clips made by `ffmpeg -f lavfi`, and on each kind of bad input.
-@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .serialized,
+    .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"),
+    .tags(.slow), .fullRunOnly)
 struct PackageCommandTests {
     static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
 
@@ -28,8 +32,10 @@ struct PackageCommandTests {
     @Test func clipWithAudioBecomesACompleteLadder() throws {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("clip.mp4").path
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=2", "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=48000",
-                    "-c:v", "libx264", "-c:a", "aac", "-shortest", clip])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=2", "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=48000",
+            "-c:v", "libx264", "-c:a", "aac", "-shortest", clip,
+        ])
         let out = folder.url.appendingPathComponent("out")
         let result = package(clip, out: out)
         #expect(result.code == 0, "\(result.stderr)")
@@ -48,22 +54,32 @@ struct PackageCommandTests {
 
     /// Any input audio is re-encoded to AAC-LC: resampled where AAC lacks the rate, downmixed to stereo.
     @Test(arguments: [
-        AudioCase(rate: 44_100, layout: "mono", codec: "aac", container: "mp4", expectedRate: 44_100, expectedChannels: 1),
-        AudioCase(rate: 48_000, layout: "stereo", codec: "aac", container: "mp4", expectedRate: 48_000, expectedChannels: 2),
-        AudioCase(rate: 96_000, layout: "5.1", codec: "pcm_s16le", container: "mov", expectedRate: 48_000, expectedChannels: 2),
-        AudioCase(rate: 37_800, layout: "stereo", codec: "pcm_s32le", container: "mov", expectedRate: 48_000, expectedChannels: 2),
+        AudioCase(
+            rate: 44_100, layout: "mono", codec: "aac", container: "mp4", expectedRate: 44_100, expectedChannels: 1),
+        AudioCase(
+            rate: 48_000, layout: "stereo", codec: "aac", container: "mp4", expectedRate: 48_000, expectedChannels: 2),
+        AudioCase(
+            rate: 96_000, layout: "5.1", codec: "pcm_s16le", container: "mov", expectedRate: 48_000, expectedChannels: 2
+        ),
+        AudioCase(
+            rate: 37_800, layout: "stereo", codec: "pcm_s32le", container: "mov", expectedRate: 48_000,
+            expectedChannels: 2),
     ])
     func anyInputAudioBecomesAACLC(_ audio: AudioCase) throws {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("clip.\(audio.container)").path
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=2",
-                    "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=\(audio.rate),aformat=channel_layouts=\(audio.layout)",
-                    "-c:v", "libx264", "-c:a", audio.codec, "-shortest", clip])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=160x90:r=30:d=2",
+            "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=\(audio.rate),aformat=channel_layouts=\(audio.layout)",
+            "-c:v", "libx264", "-c:a", audio.codec, "-shortest", clip,
+        ])
         let out = folder.url.appendingPathComponent("out")
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k",
-                        "--segment-duration", "1"],
+            arguments: [
+                "package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k",
+                "--segment-duration", "1",
+            ],
             stdout: stdout, stderr: stderr)
         #expect(code == 0, "\(stderr.text)")
         let check = HLSLadderCheck(folder: out)
@@ -72,17 +88,27 @@ struct PackageCommandTests {
         let rendition = try #require(master.renditions.first { $0.type == .audio })
         #expect(rendition.channels == String(audio.expectedChannels))
         let playlist = try check.media(try #require(rendition.uri))
-        #expect(abs(playlist.totalDuration - 2) <= 2048.0 / Double(audio.expectedRate) + 1.0 / 30, "audio lasts \(playlist.totalDuration) s")
+        #expect(
+            abs(playlist.totalDuration - 2) <= 2048.0 / Double(audio.expectedRate) + 1.0 / 30,
+            "audio lasts \(playlist.totalDuration) s")
         let probe = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,profile,sample_rate,channels",
-                        "-of", "csv=p=0", out.appendingPathComponent(try #require(rendition.uri)).path])
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "a:0", "-show_entries",
+                "stream=codec_name,profile,sample_rate,channels",
+                "-of", "csv=p=0", out.appendingPathComponent(try #require(rendition.uri)).path,
+            ])
         // (ffprobe lists the stream once under the HLS program and once on its own.)
-        #expect(Set(probe.stdout.split(separator: "\n").map(String.init))
+        #expect(
+            Set(probe.stdout.split(separator: "\n").map(String.init))
                 == ["aac,LC,\(audio.expectedRate),\(audio.expectedChannels)"], "\(probe.stdout) \(probe.stderr)")
         // Not silence: the sine survives resampling and downmixing (the loudest AAC packet is well above empty).
         let volume = try ExternalTool.run(
-            "ffmpeg", ["-v", "info", "-i", out.appendingPathComponent(try #require(rendition.uri)).path,
-                       "-af", "volumedetect", "-f", "null", "-"])
+            "ffmpeg",
+            [
+                "-v", "info", "-i", out.appendingPathComponent(try #require(rendition.uri)).path,
+                "-af", "volumedetect", "-f", "null", "-",
+            ])
         let maxVolume = volume.stderr.split(separator: "\n").first { $0.contains("max_volume:") }
         let decibels = maxVolume.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? -100
         #expect(decibels > -30, "\(maxVolume ?? "no volumedetect output")")
@@ -109,8 +135,11 @@ struct PackageCommandTests {
         #expect(result.code == 0, "\(result.stderr)")
         func start(_ relative: String) throws -> Double {
             let probe = try ExternalTool.run(
-                "ffprobe", ["-v", "error", "-show_entries", "stream=start_time", "-of", "csv=p=0",
-                            out.appendingPathComponent(relative).path])
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=start_time", "-of", "csv=p=0",
+                    out.appendingPathComponent(relative).path,
+                ])
             // (ffprobe may list the stream twice: under the program and on its own.)
             return try #require(probe.stdout.split(separator: "\n").compactMap { Double($0) }.first, "\(probe.stdout)")
         }
@@ -125,8 +154,10 @@ struct PackageCommandTests {
         let folder = try TemporaryFolder()
         // Left half red, right half blue, stored landscape with a display matrix saying "turn 90° clockwise".
         let stored = folder.url.appendingPathComponent("stored.mp4").path
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=320x180:r=30:d=1,drawbox=x=160:y=0:w=160:h=180:c=blue:t=fill",
-                    "-c:v", "libx264", "-pix_fmt", "yuv420p", stored])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=red:s=320x180:r=30:d=1,drawbox=x=160:y=0:w=160:h=180:c=blue:t=fill",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", stored,
+        ])
         let rotated = folder.url.appendingPathComponent("phone.mp4")
         try Self.setDisplayMatrixRotation(of: URL(fileURLWithPath: stored), to: rotated)
         let out = folder.url.appendingPathComponent("out")
@@ -136,8 +167,10 @@ struct PackageCommandTests {
         #expect(master.variants.map { $0.resolution?.description } == ["180x320", "90x160"])
         // Upright means the left (red) half ends up on top after a clockwise quarter turn.
         let png = folder.url.appendingPathComponent("frame.rgb").path
-        try ffmpeg(["-i", out.appendingPathComponent("180p/seg_00000.ts").path, "-frames:v", "1", "-vf", "scale=1:2",
-                    "-f", "rawvideo", "-pix_fmt", "rgb24", png])
+        try ffmpeg([
+            "-i", out.appendingPathComponent("180p/seg_00000.ts").path, "-frames:v", "1", "-vf", "scale=1:2",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", png,
+        ])
         let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
         try #require(rgb.count == 6)
         #expect(rgb[0] > 150 && rgb[2] < 100, "top should be red, got \(rgb[0...2])")
@@ -212,8 +245,9 @@ struct PackageCommandTests {
         case "text": try Data("this is not a video\n".utf8).write(to: input)
         case "truncated", "truncated-faststart":
             let whole = folder.url.appendingPathComponent("whole.mp4").path
-            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-c:v", "libx264"]
-                       + (bad.name == "truncated-faststart" ? ["-movflags", "+faststart"] : []) + [whole])
+            try ffmpeg(
+                ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-c:v", "libx264"]
+                    + (bad.name == "truncated-faststart" ? ["-movflags", "+faststart"] : []) + [whole])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
             try bytes.prefix(bytes.count / 3).write(to: input)
         case "truncated-ts":
@@ -237,6 +271,8 @@ struct PackageCommandTests {
         #expect(result.stderr.hasPrefix("filterz package: error: \(input.path): \(bad.reason)"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["master.m3u8"])
         #expect(try String(contentsOf: out.appendingPathComponent("master.m3u8"), encoding: .utf8) == "#EXTM3U\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.contains("filterz-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.contains("filterz-") }
+        )
     }
 }

@@ -3,18 +3,20 @@ import Foundation
 import HLS
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `package` and VOD `record` into a folder that already holds a package: the new ladder grows in a hidden
 /// sibling and replaces the folder whole only once complete, so a damaged input, a failure or `kill -9` leaves
 /// the earlier package byte for byte, and a reader never sees old playlists beside new segments.
-@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow),
+    .fullRunOnly)
 struct PackageReplacementTests {
     static let ladder = ["--ladder", "160x90@150k", "--segment-duration", "1"]
 
@@ -82,11 +84,15 @@ struct PackageReplacementTests {
         let folder = try TemporaryFolder()
         let (good, _) = try clips(in: folder.url)
         let out = folder.url.appendingPathComponent("out")
-        let first = filterz(["package", good, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k,96x54@80k",
-                             "--segment-duration", "1"])
+        let first = filterz([
+            "package", good, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k,96x54@80k",
+            "--segment-duration", "1",
+        ])
         try #require(first.code == 0, "\(first.stderr)")
-        let second = filterz(["package", good, "--preset", "noir", "--out", out.path, "--ladder", "96x54@80k",
-                              "--segment-duration", "1", "--format", "fmp4"])
+        let second = filterz([
+            "package", good, "--preset", "noir", "--out", out.path, "--ladder", "96x54@80k",
+            "--segment-duration", "1", "--format", "fmp4",
+        ])
         #expect(second.code == 0, "\(second.stderr)")
         #expect(second.stdout.hasPrefix("wrote \(out.path)/master.m3u8"), "\(second.stdout)")
         let files = Self.snapshot(out).keys
@@ -110,7 +116,8 @@ struct PackageReplacementTests {
         let gone = finished.processIdentifier
         let out = folder.url.appendingPathComponent("out")
         let partial = folder.url.appendingPathComponent(".out.filterz-partial-\(gone)")
-        try FileManager.default.createDirectory(at: partial.appendingPathComponent("90p"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: partial.appendingPathComponent("90p"), withIntermediateDirectories: true)
         try Data("half".utf8).write(to: partial.appendingPathComponent("90p/seg_00000.ts"))
         // The earlier package, moved aside by a run killed between its two renames.
         let first = filterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
@@ -143,7 +150,8 @@ struct PackageReplacementTests {
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
         let result = filterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
         #expect(result.code == 2)
-        #expect(result.stderr.contains("holds files that are not from a filterz package (notes.txt)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("holds files that are not from a filterz package (notes.txt)"), "\(result.stderr)")
         #expect(Self.snapshot(out) == ["notes.txt": Data("mine".utf8)])
         #expect(Self.siblings(of: out).isEmpty)
     }

@@ -1,15 +1,15 @@
 import FilterKit
 import FilterzTestSupport
 import Foundation
+import Media
 import PhotoMetadata
 import PhotoTestSupport
 import Photos
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
-import Media
 
 /// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the
 /// same bytes as the video path, batches with bad files among good ones, nothing half-written.
@@ -32,11 +32,15 @@ import Media
     }
 
     /// Every orientation from JPEG to JPEG, and the other ways between formats on a few.
-    static let formatCases: [FormatCase] = (1...8).map { FormatCase(input: "jpg", output: "jpg", orientation: $0) } + [
-        FormatCase(input: "jpg", output: "png", orientation: 6), FormatCase(input: "png", output: "jpg", orientation: 8),
-        FormatCase(input: "png", output: "png", orientation: 3), FormatCase(input: "png", output: "png", orientation: 5),
-        FormatCase(input: "heic", output: "jpg", orientation: 1), FormatCase(input: "jpg", output: "heic", orientation: 7),
-    ]
+    static let formatCases: [FormatCase] =
+        (1...8).map { FormatCase(input: "jpg", output: "jpg", orientation: $0) } + [
+            FormatCase(input: "jpg", output: "png", orientation: 6),
+            FormatCase(input: "png", output: "jpg", orientation: 8),
+            FormatCase(input: "png", output: "png", orientation: 3),
+            FormatCase(input: "png", output: "png", orientation: 5),
+            FormatCase(input: "heic", output: "jpg", orientation: 1),
+            FormatCase(input: "jpg", output: "heic", orientation: 7),
+        ]
 
     @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: formatCases)
     func everyTagSurvivesAndThePixelsAreUpright(_ c: FormatCase) throws {
@@ -44,7 +48,8 @@ import Media
         let source = folder.url.appendingPathComponent("source.\(c.input)").path
         let output = folder.url.appendingPathComponent("filtered.\(c.output)").path
         let (width, height) = (48, 32)
-        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: width, height: height), to: source, orientation: c.orientation)
+        try TestPhotos.writeCameraPhoto(
+            TestPhotos.frame(width: width, height: height), to: source, orientation: c.orientation)
         let result = Self.run(["photo", "apply", source, "--preset", "warm-film", "-o", output])
         #expect(result.code == 0, "\(result.err)")
         // HEIF readers turn the picture with the container's own transformations, never with EXIF.
@@ -55,20 +60,27 @@ import Media
         #expect((decoded.frame.width, decoded.frame.height) == (outWidth, outHeight))
         #expect(decoded.metadata.exif?.orientation == 1)
         let differences = MetadataComparison.differences(
-            source: try ExifTool.tags(of: source), output: try ExifTool.tags(of: output), width: outWidth, height: outHeight)
+            source: try ExifTool.tags(of: source), output: try ExifTool.tags(of: output), width: outWidth,
+            height: outHeight)
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["filtered.\(c.output)", "source.\(c.input)"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "filtered.\(c.output)", "source.\(c.input)",
+            ])
     }
 
     /// The ICC profile reaches the output byte for byte, in APP2 chunks (JPEG, here more than one), iCCP (PNG) or
     /// the colour box (HEIF), and exiftool reads the same profile tags in both files.
-    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    @Test(
+        .enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"),
+        arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
     func theICCProfileIsCarriedWhole(_ formats: (String, String)) throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let source = folder.url.appendingPathComponent("icc.\(formats.0)").path
         let output = folder.url.appendingPathComponent("out.\(formats.1)").path
         let profile = TestICCProfile.make(name: "Filterz wide RGB", padding: 100_000)
-        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 32, height: 24), to: source, orientation: 1, iccProfile: profile)
+        try TestPhotos.writeCameraPhoto(
+            TestPhotos.frame(width: 32, height: 24), to: source, orientation: 1, iccProfile: profile)
         let result = Self.run(["photo", "apply", source, "--preset", "crisp", "-o", output])
         #expect(result.code == 0, "\(result.err)")
         #expect(try PhotoReader.decode(Self.bytes(output)).metadata.iccProfile == profile)
@@ -85,14 +97,17 @@ import Media
     @Test(arguments: ["warm-film", "noir", "dreamy"])
     func aPNGOfACameraFrameComesOutAsTheVideoPathRendersIt(_ preset: String) throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
-        let frame = SimulatedCamera(.init(width: 640, height: 360, durationSeconds: 2, seed: 4)).frame(atSeconds: 1).image
+        let frame = SimulatedCamera(.init(width: 640, height: 360, durationSeconds: 2, seed: 4)).frame(atSeconds: 1)
+            .image
         let source = folder.url.appendingPathComponent("frame.png").path
-        try Data(PNGEncoder.png(from: frame)).write(to: URL(fileURLWithPath: source))  // libavcodec's encoder, as preview writes PNGs
+        // libavcodec's encoder, as preview writes PNGs.
+        try Data(PNGEncoder.png(from: frame)).write(to: URL(fileURLWithPath: source))
         let output = folder.url.appendingPathComponent("filtered.png").path
         let result = Self.run(["photo", "apply", source, "--preset", preset, "-o", output])
         #expect(result.code == 0, "\(result.err)")
         let values = try PresetLocator(environment: Self.environment).load(preset).values
-        let video = FrameRing(count: 6, width: 640, height: 360).render(frame, with: FilterRenderer(values: values, threads: 1))
+        let video = FrameRing(count: 6, width: 640, height: 360).render(
+            frame, with: FilterRenderer(values: values, threads: 1))
         let photo = try PhotoReader.decode(Self.bytes(output)).frame
         let same = photo.packedBytes() == video.packedBytes()
         #expect(same, "photo apply and the video path give different bytes")
@@ -104,8 +119,11 @@ import Media
         var inputs: [String] = []
         for index in 0..<4 {
             let name = path("good\(index).\(index == 3 ? "png" : "jpg")")
-            try Data(TestPhotos.encode(TestPhotos.frame(width: 40, height: 30, seed: UInt64(index)), as: index == 3 ? .png : .jpeg))
-                .write(to: URL(fileURLWithPath: name))
+            try Data(
+                TestPhotos.encode(
+                    TestPhotos.frame(width: 40, height: 30, seed: UInt64(index)), as: index == 3 ? .png : .jpeg)
+            )
+            .write(to: URL(fileURLWithPath: name))
             inputs.append(name)
         }
         try Data("not a photo at all".utf8).write(to: URL(fileURLWithPath: path("text.jpg")))
@@ -113,20 +131,28 @@ import Media
         truncated.removeLast(truncated.count / 4)
         try Data(truncated).write(to: URL(fileURLWithPath: path("truncated.jpg")))
         let out = path("out"), kept = path("originals")
-        let result = Self.run(["photo", "apply"] + inputs + [path("text.jpg"), path("truncated.jpg"), "--preset", "noir",
-                                                            "--out-dir", out, "--keep-original", kept])
+        let result = Self.run(
+            ["photo", "apply"] + inputs + [
+                path("text.jpg"), path("truncated.jpg"), "--preset", "noir",
+                "--out-dir", out, "--keep-original", kept,
+            ])
         #expect(result.code == 1, "\(result.err)")
         #expect(result.err.contains("text.jpg: error: not a JPEG, PNG or HEIC/HEIF photo"), "\(result.err)")
-        #expect(result.out.contains("photo apply: 5 of 6 photos written to \(out) with 'noir' (1 failed)"), "\(result.out)")
+        #expect(
+            result.out.contains("photo apply: 5 of 6 photos written to \(out) with 'noir' (1 failed)"), "\(result.out)")
         // libjpeg decodes what is there of a cut-off file and says so.
         #expect(result.err.contains("truncated.jpg: warning:"), "\(result.err)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(written == ["good0.jpg", "good1.jpg", "good2.jpg", "good3.png", "truncated.jpg"])
         for input in inputs {
             let name = (input as NSString).lastPathComponent
-            #expect(try Self.bytes((kept as NSString).appendingPathComponent(name)) == Self.bytes(input), "\(name) kept byte for byte")
+            #expect(
+                try Self.bytes((kept as NSString).appendingPathComponent(name)) == Self.bytes(input),
+                "\(name) kept byte for byte")
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out) + FileManager.default.contentsOfDirectory(atPath: kept)
+        let leftovers =
+            try FileManager.default.contentsOfDirectory(atPath: out)
+            + FileManager.default.contentsOfDirectory(atPath: kept)
         #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
     }
 
@@ -134,10 +160,14 @@ import Media
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let inputs = try (0..<3).map { index -> String in
             let path = folder.url.appendingPathComponent("p\(index).jpg").path
-            try Data(TestPhotos.encode(TestPhotos.frame(width: 16, height: 16, seed: UInt64(index)), as: .jpeg)).write(to: URL(fileURLWithPath: path))
+            try Data(TestPhotos.encode(TestPhotos.frame(width: 16, height: 16, seed: UInt64(index)), as: .jpeg)).write(
+                to: URL(fileURLWithPath: path))
             return path
         }
-        let arguments = ["photo", "apply"] + inputs + ["--preset", "noir", "--out-dir", folder.url.appendingPathComponent("out").path]
+        let arguments =
+            ["photo", "apply"] + inputs + [
+                "--preset", "noir", "--out-dir", folder.url.appendingPathComponent("out").path,
+            ]
         let out = CapturedOutput(), terminal = CapturedOutput(isTerminal: true)
         #expect(CLI.run(arguments: arguments, stdout: out, stderr: terminal, environment: Self.environment) == 0)
         #expect(terminal.text.contains("photo apply: 1/3 photos"), "\(terminal.text)")
@@ -150,17 +180,23 @@ import Media
 
     @Test func aMissingInputIsUnreadableAndACMYKJPEGIsRefused() throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
-        let missing = Self.run(["photo", "apply", folder.url.appendingPathComponent("nope.jpg").path, "--preset", "noir",
-                                "-o", folder.url.appendingPathComponent("x.jpg").path])
+        let missing = Self.run([
+            "photo", "apply", folder.url.appendingPathComponent("nope.jpg").path, "--preset", "noir",
+            "-o", folder.url.appendingPathComponent("x.jpg").path,
+        ])
         #expect(missing.code == 2)
         #expect(missing.err.contains("nope.jpg: error: no such file"))
         guard ExternalTool.isInstalled("convert") else {
-            Issue.record("ImageMagick's convert is not installed (make deps installs imagemagick); the CMYK case is not checked")
+            Issue.record(
+                "ImageMagick's convert is not installed (make deps installs imagemagick); the CMYK case is not checked")
             return
         }
         let cmyk = folder.url.appendingPathComponent("cmyk.jpg").path
-        #expect(try ExternalTool.run("convert", ["-size", "16x16", "xc:orange", "-colorspace", "CMYK", cmyk]).exitCode == 0)
-        let refused = Self.run(["photo", "apply", cmyk, "--preset", "noir", "-o", folder.url.appendingPathComponent("x.jpg").path])
+        #expect(
+            try ExternalTool.run("convert", ["-size", "16x16", "xc:orange", "-colorspace", "CMYK", cmyk]).exitCode == 0)
+        let refused = Self.run([
+            "photo", "apply", cmyk, "--preset", "noir", "-o", folder.url.appendingPathComponent("x.jpg").path,
+        ])
         #expect(refused.code == 1)
         #expect(refused.err.contains("cmyk.jpg: error: CMYK JPEG is not supported"), "\(refused.err)")
     }
@@ -173,13 +209,25 @@ import Media
 
     static let usageCases: [UsageCase] = [
         .init(arguments: ["photo", "apply", "a.jpg", "-o", "b.jpg"], message: "missing option --preset"),
-        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir"], message: "give -o/--output (one input) or --out-dir"),
-        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.jpg", "--out-dir", "d"], message: "not both"),
-        .init(arguments: ["photo", "apply", "a.jpg", "c.jpg", "--preset", "noir", "-o", "b.jpg"], message: "-o/--output takes one input"),
-        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.gif"], message: "must end in .jpg, .jpeg, .png, .heic or .heif"),
-        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.jpg", "--quality", "0"], message: "--quality expects a whole number in 1…100"),
+        .init(
+            arguments: ["photo", "apply", "a.jpg", "--preset", "noir"],
+            message: "give -o/--output (one input) or --out-dir"),
+        .init(
+            arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.jpg", "--out-dir", "d"],
+            message: "not both"),
+        .init(
+            arguments: ["photo", "apply", "a.jpg", "c.jpg", "--preset", "noir", "-o", "b.jpg"],
+            message: "-o/--output takes one input"),
+        .init(
+            arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.gif"],
+            message: "must end in .jpg, .jpeg, .png, .heic or .heif"),
+        .init(
+            arguments: ["photo", "apply", "a.jpg", "--preset", "noir", "-o", "b.jpg", "--quality", "0"],
+            message: "--quality expects a whole number in 1…100"),
         .init(arguments: ["photo", "apply", "--preset", "noir", "-o", "b.jpg"], message: "missing argument <input>"),
-        .init(arguments: ["photo", "apply", "a.jpg", "--preset", "nothing-here", "-o", "b.jpg"], message: "preset 'nothing-here' not found"),
+        .init(
+            arguments: ["photo", "apply", "a.jpg", "--preset", "nothing-here", "-o", "b.jpg"],
+            message: "preset 'nothing-here' not found"),
         .init(arguments: ["photo", "info"], message: "missing argument <input>"),
     ]
 

@@ -6,8 +6,8 @@ import PhotoTestSupport
 import Photos
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz photo info`: the app's detail screen from a camera photo's tags (written by exiftool), as text and
@@ -51,7 +51,9 @@ import Testing
 
             """
         // Every row but the metadata count, which depends on how many tags exiftool adds of its own.
-        let rows = result.out.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("Metadata") }
+        let rows = result.out.split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.contains("Metadata")
+        }
         #expect(rows.joined(separator: "\n") == expected)
         #expect(result.out.contains("  Metadata        EXIF ("), "\(result.out)")
     }
@@ -86,10 +88,13 @@ import Testing
     @Test func aPhotoWithoutMetadataShowsOnlyWhatItHas() throws {
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let path = folder.url.appendingPathComponent("plain.png").path
-        try Data(TestPhotos.encode(TestPhotos.frame(width: 10, height: 10), as: .png)).write(to: URL(fileURLWithPath: path))
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 10, height: 10), as: .png)).write(
+            to: URL(fileURLWithPath: path))
         let result = Self.run(["photo", "info", path])
         #expect(result.code == 0)
-        let labels = result.out.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces).prefix(while: { $0 != " " }) }
+        let labels = result.out.split(separator: "\n").dropFirst().map {
+            $0.trimmingCharacters(in: .whitespaces).prefix(while: { $0 != " " })
+        }
         #expect(labels == ["Pixels", "Format", "File", "Metadata"], "\(result.out)")
         #expect(Self.row("Metadata", in: result.out) == "none")
     }
@@ -114,7 +119,9 @@ import Testing
         #expect(result.code == 0)
         #expect(Self.row("Camera", in: result.out) == "Cam")
         #expect(Self.row("Metadata", in: result.out) == "EXIF (1 entry)")
-        #expect(result.err.contains("warning: GPS at offset 60000 lies outside the 50-byte EXIF block [exif.ifd-offset]"), "\(result.err)")
+        #expect(
+            result.err.contains("warning: GPS at offset 60000 lies outside the 50-byte EXIF block [exif.ifd-offset]"),
+            "\(result.err)")
         #expect(result.err.contains("[exif.ifd-loop]"), "\(result.err)")
         // photo apply writes what could be read, and the result reads back clean.
         let output = folder.url.appendingPathComponent("fixed.jpg").path
@@ -131,7 +138,8 @@ import Testing
         try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
         let notPhoto = Self.run(["photo", "info", text])
         #expect(notPhoto.code == 1)
-        #expect(notPhoto.err.contains("not a JPEG, PNG or HEIC/HEIF photo (it starts with \"hello\")"), "\(notPhoto.err)")
+        #expect(
+            notPhoto.err.contains("not a JPEG, PNG or HEIC/HEIF photo (it starts with \"hello\")"), "\(notPhoto.err)")
         let missing = Self.run(["photo", "info", folder.url.appendingPathComponent("none.jpg").path])
         #expect(missing.code == 2)
         #expect(missing.err.contains("no such file"))

@@ -1,12 +1,15 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 @Suite struct PresetCommandTests {
-    static func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) -> (
+        code: Int32, out: String, err: String
+    ) {
         runFilterz(arguments, environment: environment)
     }
 
@@ -20,8 +23,10 @@ import Testing
         #expect(lines.count == 13)
         #expect(result.out.contains("* temperature       4800 K     (2000…10000, default 6500)"))
         #expect(result.out.contains("  blur              0 px       (0…20, default 0)"))
-        for key in ["saturation", "brightness", "contrast", "exposure", "highlights", "shadows", "black_point",
-                    "noise_reduction", "sharpness", "vignette"] {
+        for key in [
+            "saturation", "brightness", "contrast", "exposure", "highlights", "shadows", "black_point",
+            "noise_reduction", "sharpness", "vignette",
+        ] {
             #expect(result.out.contains(" \(key) "), "\(key)")
         }
     }
@@ -37,7 +42,8 @@ import Testing
     }
 
     @Test func showJSONWritesAllTwelveKeys() throws {
-        let result = Self.run(["preset", "show", "--json", "legacy-zero"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        let result = Self.run(
+            ["preset", "show", "--json", "legacy-zero"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
         #expect(result.code == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let values = try #require(object["values"] as? [String: Double])
@@ -52,7 +58,8 @@ import Testing
     }
 
     @Test func checkAcceptsEverySamplePreset() throws {
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.presetsFolder) where name.hasSuffix(".json") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.presetsFolder)
+        where name.hasSuffix(".json") {
             let result = Self.run(["preset", "check", Self.presetsFolder + "/" + name])
             #expect(result.code == 0, "\(name): \(result.err)")
             #expect(result.out.contains("valid preset"))
@@ -65,7 +72,9 @@ import Testing
         try Data(#"{"name": 3, "values": {"contrast": "high", "blur": 30, "vignete": 1}}"#.utf8).write(to: file)
         let result = Self.run(["preset", "check", file.path])
         #expect(result.code == 1)
-        #expect(result.err.contains("\(file.path): error: values.contrast: expected a number in 0…4, found a string (\"high\")"))
+        #expect(
+            result.err.contains(
+                "\(file.path): error: values.contrast: expected a number in 0…4, found a string (\"high\")"))
         #expect(result.err.contains("\(file.path): error: name: expected a string, found a number"))
         #expect(result.out.contains("\(file.path): warning: values.blur: 30 is outside 0…20, clamped to 20"))
         #expect(result.out.contains("values.vignete: unknown key"))
@@ -74,9 +83,18 @@ import Testing
 
     /// 1e309, a lone surrogate and a duplicate key are valid JSON: `check` says what is wrong with each, and where.
     @Test(arguments: [
-        ("{\n  \"values\": {\"brightness\": 1e309}\n}", "error: values.brightness: 1e309 is out of the range of a number (±1.8e308) at line 2 column 28"),
-        ("{\n  \"name\": \"look\",\n  \"description\": \"\\ud800\"\n}", "error: description: a lone surrogate \\ud800 at line 3 column 19"),
-        ("{\"values\": {\n  \"blur\": 2,\n  \"blur\": 30\n}}", "error: values.blur: duplicate key at line 3 (first at line 2)"),
+        (
+            "{\n  \"values\": {\"brightness\": 1e309}\n}",
+            "error: values.brightness: 1e309 is out of the range of a number (±1.8e308) at line 2 column 28"
+        ),
+        (
+            "{\n  \"name\": \"look\",\n  \"description\": \"\\ud800\"\n}",
+            "error: description: a lone surrogate \\ud800 at line 3 column 19"
+        ),
+        (
+            "{\"values\": {\n  \"blur\": 2,\n  \"blur\": 30\n}}",
+            "error: values.blur: duplicate key at line 3 (first at line 2)"
+        ),
     ])
     func checkExplainsValidJSONThatNoPresetCanHold(_ text: String, _ says: String) throws {
         let folder = try TemporaryFolder()

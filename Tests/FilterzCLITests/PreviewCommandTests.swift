@@ -1,8 +1,9 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 @Suite struct PreviewCommandTests {
@@ -22,7 +23,9 @@ import Testing
     @Test func previewWritesAValidSideBySidePNG() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("preview.png").path
-        let result = Self.run(["preview", "--preset", "warm-film", "--size", "160x90", "--seed", "3", "--at", "0.5", "-o", path])
+        let result = Self.run([
+            "preview", "--preset", "warm-film", "--size", "160x90", "--seed", "3", "--at", "0.5", "-o", path,
+        ])
         #expect(result.code == 0, "\(result.err)")
         let bytes = try #require(FileManager.default.contents(atPath: path).map(Array.init))
         #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -35,7 +38,9 @@ import Testing
             #expect(probe.exitCode == 0)
             #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "png,\(size.0),\(size.1)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["preview.png"], "no temporary left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["preview.png"], "no temporary left"
+        )
     }
 
     @Test func theSameArgumentsGiveTheSamePNGAndAnotherSeedDoesNot() throws {
@@ -67,9 +72,15 @@ import Testing
     static let usageCases: [UsageCase] = [
         .init(arguments: ["preview", "-o", "x.png"], code: 2, message: "missing option --preset"),
         .init(arguments: ["preview", "--preset", "noir"], code: 2, message: "missing option --output"),
-        .init(arguments: ["preview", "--preset", "noir", "--size", "big", "-o", "x.png"], code: 2, message: "--size expects WxH"),
-        .init(arguments: ["preview", "--preset", "noir", "--at", "-1", "-o", "x.png"], code: 2, message: "--at expects a number"),
-        .init(arguments: ["preview", "--preset", "nothing-here", "-o", "x.png"], code: 2, message: "preset 'nothing-here' not found"),
+        .init(
+            arguments: ["preview", "--preset", "noir", "--size", "big", "-o", "x.png"], code: 2,
+            message: "--size expects WxH"),
+        .init(
+            arguments: ["preview", "--preset", "noir", "--at", "-1", "-o", "x.png"], code: 2,
+            message: "--at expects a number"),
+        .init(
+            arguments: ["preview", "--preset", "nothing-here", "-o", "x.png"], code: 2,
+            message: "preset 'nothing-here' not found"),
     ]
 
     @Test(arguments: usageCases)

@@ -1,5 +1,5 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
 
 /// Runs every README code block marked runnable, so the walk-through a newcomer follows keeps working.
@@ -28,7 +28,7 @@ import Testing
         while index < lines.count {
             defer { index += 1 }
             guard lines[index].trimmingCharacters(in: .whitespaces) == marker, index + 1 < lines.count,
-                  lines[index + 1].hasPrefix("```")
+                lines[index + 1].hasPrefix("```")
             else { continue }
             var body: [String] = []
             var cursor = index + 2
@@ -56,15 +56,17 @@ import Testing
     }
 
     @Test func theMarkerIsFoundOnlyBeforeAFencedBlock() {
-        let text = "a\n<!-- runnable -->\n```sh\necho one\necho two\n```\n<!-- runnable -->\nnot a block\n```sh\nno\n```\n"
+        let text =
+            "a\n<!-- runnable -->\n```sh\necho one\necho two\n```\n<!-- runnable -->\nnot a block\n```sh\nno\n```\n"
         let found = Self.runnableBlocks(of: text)
         #expect(found.count == 1)
         #expect(found.first?.commands == "echo one\necho two")
     }
 
     @Test(
-        .enabled(if: FileManager.default.isExecutableFile(atPath: binaryFolder.appendingPathComponent("filterz").path),
-                 "needs the debug filterz binary (swift build)"),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: binaryFolder.appendingPathComponent("filterz").path),
+            "needs the debug filterz binary (swift build)"),
         .serialized, arguments: blocks)
     func runnableReadmeBlockSucceeds(_ block: Block) throws {
         let folder = try TemporaryFolder(prefix: "filterz-readme")

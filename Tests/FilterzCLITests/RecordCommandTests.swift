@@ -2,12 +2,15 @@ import FilterzTestSupport
 import Foundation
 import HLS
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz record` end to end on a tiny ladder (320×180 + 160×90, 2–3 s) so CI stays quick.
-@Suite(.serialized, .enabled(if: ExternalTool.isInstalled("ffprobe"), "needs ffprobe (make deps)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .serialized, .enabled(if: ExternalTool.isInstalled("ffprobe"), "needs ffprobe (make deps)"), .tags(.slow),
+    .fullRunOnly)
 struct RecordCommandTests {
     static let smallLadder = ["--size", "320x180", "--ladder", "320x180@400k,160x90@150k"]
 
@@ -26,7 +29,8 @@ struct RecordCommandTests {
         #expect(result.stdout.contains("2 renditions, 3 segments"))
         #expect(result.stderr.isEmpty, "no progress line when not on a terminal")
         let check = HLSLadderCheck(folder: out)
-        try check.checkFinishedLadder(resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2.5, isFragmentedMP4: false)
+        try check.checkFinishedLadder(
+            resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2.5, isFragmentedMP4: false)
         let media = try check.media("180p/index.m3u8")
         #expect(media.version == 3 && media.playlistType == .vod)
         #expect(media.segments.map(\.duration) == [1, 1, 0.5])
@@ -43,10 +47,12 @@ struct RecordCommandTests {
     @Test func fragmentedMP4LadderUsesInitSegmentsAndMaps() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("fmp4")
-        let result = record(["--preset", "neutral", "--duration", "2", "--segment-duration", "1", "--format", "fmp4"], out: out)
+        let result = record(
+            ["--preset", "neutral", "--duration", "2", "--segment-duration", "1", "--format", "fmp4"], out: out)
         #expect(result.code == 0, "\(result.stderr)")
         let check = HLSLadderCheck(folder: out)
-        try check.checkFinishedLadder(resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: true)
+        try check.checkFinishedLadder(
+            resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: true)
         let media = try check.media("180p/index.m3u8")
         #expect(media.version == 6)
         #expect(media.map(inEffectAt: 0)?.uri == "init.mp4")
@@ -61,8 +67,10 @@ struct RecordCommandTests {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         // Debug builds filter slowly: a short, small, low-rate recording.
         let code = CLI.run(
-            arguments: ["record", "--preset", "warm-film", "--duration", "1", "--fps", "10", "--size", "160x90",
-                        "--ladder", "160x90@150k", "--segment-duration", "1", "--out", out.path],
+            arguments: [
+                "record", "--preset", "warm-film", "--duration", "1", "--fps", "10", "--size", "160x90",
+                "--ladder", "160x90@150k", "--segment-duration", "1", "--out", out.path,
+            ],
             stdout: stdout, stderr: stderr)
         #expect(code == 0, "\(stderr.text)")
         let filter = try String(contentsOf: out.appendingPathComponent("filter.json"), encoding: .utf8)
@@ -79,8 +87,10 @@ struct RecordCommandTests {
         let out = folder.url.appendingPathComponent("portrait")
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["record", "--preset", "neutral", "--duration", "1", "--size", "320x180", "--orientation", "portrait",
-                        "--segment-duration", "1", "--out", out.path],
+            arguments: [
+                "record", "--preset", "neutral", "--duration", "1", "--size", "320x180", "--orientation", "portrait",
+                "--segment-duration", "1", "--out", out.path,
+            ],
             stdout: stdout, stderr: stderr)
         #expect(code == 0, "\(stderr.text)")
         let master = try HLSLadderCheck(folder: out).master()
@@ -116,7 +126,8 @@ struct RecordCommandTests {
         let folder = try TemporaryFolder()
         let stdout = CapturedOutput(), stderr = CapturedOutput()
         let code = CLI.run(
-            arguments: ["record", "--preset", "no-such-preset", "--out", folder.url.path], stdout: stdout, stderr: stderr)
+            arguments: ["record", "--preset", "no-such-preset", "--out", folder.url.path], stdout: stdout,
+            stderr: stderr)
         #expect(code == ExitCode.usage)
         let lines = stderr.text.split(separator: "\n")
         #expect(lines.count == 1)
@@ -124,7 +135,8 @@ struct RecordCommandTests {
     }
 
     @Test func progressLineReadsLikeAStopwatch() {
-        #expect(ProgressLine.text(frames: 120, totalFrames: 600, elapsedSeconds: 4, frameDurationSeconds: 1.0 / 30)
+        #expect(
+            ProgressLine.text(frames: 120, totalFrames: 600, elapsedSeconds: 4, frameDurationSeconds: 1.0 / 30)
                 == "frames 120/600  30.0 fps  1.00× real time  ETA 16 s")
     }
 }

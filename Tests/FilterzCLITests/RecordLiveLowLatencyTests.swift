@@ -5,13 +5,15 @@ import HLS
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `filterz record --live --low-latency` as a real process: parts, preload hints and blocking-reload playlists
 /// that `inspect --strict`, ffprobe and python m3u8 accept while they grow, and after Ctrl-C or `kill -9`; with
 /// `--encrypt`, parts that decrypt with their segment's key and IV.
-@Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"),
+    .tags(.slow), .fullRunOnly)
 struct RecordLiveLowLatencyTests {
     static let lowLatency = ["--low-latency", "--duration", "30"]
 
@@ -66,12 +68,17 @@ struct RecordLiveLowLatencyTests {
                 let joined = temporary.url.appendingPathComponent("joined.mp4")
                 try (initSegment + Data(contentsOf: video.appendingPathComponent("90p/" + part.uri))).write(to: joined)
                 let probe = try ExternalTool.run(
-                    "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags", "-of", "csv=p=0",
-                                joined.path])
+                    "ffprobe",
+                    [
+                        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags", "-of", "csv=p=0",
+                        joined.path,
+                    ])
                 let flags = probe.stdout.split(separator: "\n")
                 #expect(probe.exitCode == 0)
                 // At most its duration in frames: a recorder behind real time leaves frames out (never the first).
-                #expect((1...Int((part.duration * 30).rounded())).contains(flags.count), "\(part.uri): \(flags.count) frames")
+                #expect(
+                    (1...Int((part.duration * 30).rounded())).contains(flags.count),
+                    "\(part.uri): \(flags.count) frames")
                 #expect(flags.first?.hasPrefix("K") == part.independent, "\(part.uri): \(flags.first ?? "")")
             }
         }
@@ -90,7 +97,8 @@ struct RecordLiveLowLatencyTests {
             let ours = try #require(HLS.parse(text).playlist?.media)
             let report = try #require(ours.renditionReports.first)
             let oursParts = ours.segments.flatMap(\.parts).count + (ours.incompleteSegment?.parts.count ?? 0)
-            let expected = "YES \(ours.partInf?.partTarget ?? 0) PART \(ours.preloadHints.first?.uri ?? "") \(oursParts) "
+            let expected =
+                "YES \(ours.partInf?.partTarget ?? 0) PART \(ours.preloadHints.first?.uri ?? "") \(oursParts) "
                 + "\(report.uri) \(report.lastMediaSequenceNumber ?? -1) \(report.lastPart ?? -1)\n"
             #expect(result.exitCode == 0, "\(result.stderr)")
             #expect(result.stdout == expected)
@@ -109,7 +117,8 @@ struct RecordLiveLowLatencyTests {
         let video = temporary.url.appendingPathComponent("live")
         let keys = temporary.url.appendingPathComponent("keys")
         let recording = try LiveRecording(
-            folder: video, extra: Self.lowLatency + ["--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.path])
+            folder: video,
+            extra: Self.lowLatency + ["--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.path])
         let playlist = try recording.waitForPlaylist {
             $0.segments.count >= 2 && !($0.incompleteSegment?.parts.isEmpty ?? true)
         }
@@ -147,22 +156,32 @@ struct RecordLiveLowLatencyTests {
         // openssl, not our cipher, turns the first part of the segment in progress into a fragment ffprobe decodes.
         let part = try #require(incomplete.parts.first)
         let key = try #require(incomplete.keys.first)
-        let keyBytes = try KeyRing.read(keys.appendingPathComponent("live/\(sequence + playlist.segments.count).key").path).bytes
+        let keyBytes = try KeyRing.read(
+            keys.appendingPathComponent("live/\(sequence + playlist.segments.count).key").path
+        ).bytes
         let clear = temporary.url.appendingPathComponent("part.clear")
         let openssl = try ExternalTool.run(
             "openssl",
-            ["enc", "-d", "-aes-128-cbc", "-K", EncryptedStreamTests.hex(keyBytes),
-             "-iv", EncryptedStreamTests.hex(key.iv?.bytes ?? []), "-in", folder.appendingPathComponent(part.uri).path,
-             "-out", clear.path])
+            [
+                "enc", "-d", "-aes-128-cbc", "-K", EncryptedStreamTests.hex(keyBytes),
+                "-iv", EncryptedStreamTests.hex(key.iv?.bytes ?? []), "-in",
+                folder.appendingPathComponent(part.uri).path,
+                "-out", clear.path,
+            ])
         #expect(openssl.exitCode == 0, "\(openssl.stderr)")
         if ExternalTool.isInstalled("ffprobe") {
             let joined = temporary.url.appendingPathComponent("joined.mp4")
-            try (Data(contentsOf: folder.appendingPathComponent("init.mp4")) + Data(contentsOf: clear)).write(to: joined)
+            try (Data(contentsOf: folder.appendingPathComponent("init.mp4")) + Data(contentsOf: clear)).write(
+                to: joined)
             let probe = try ExternalTool.run(
-                "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
-                            "stream=nb_read_packets", "-of", "csv=p=0", joined.path])
-            #expect(probe.exitCode == 0 && (Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0,
-                    "\(probe.stdout)\(probe.stderr)")
+                "ffprobe",
+                [
+                    "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                    "stream=nb_read_packets", "-of", "csv=p=0", joined.path,
+                ])
+            #expect(
+                probe.exitCode == 0 && (Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0,
+                "\(probe.stdout)\(probe.stderr)")
         }
     }
 
@@ -171,7 +190,10 @@ struct RecordLiveLowLatencyTests {
         let temporary = try TemporaryFolder()
         let out = temporary.url.appendingPathComponent("out")
         let child = try FilterzChild(
-            ["record", "--preset", "neutral", "--live", "--low-latency", "--part-duration", seconds, "--out", out.path],
+            [
+                "record", "--preset", "neutral", "--live", "--low-latency", "--part-duration", seconds, "--out",
+                out.path,
+            ],
             logs: temporary.url)
         #expect(child.waitForExit(timeoutSeconds: 30) == 2)
         let first = child.stderr.split(separator: "\n").first ?? ""

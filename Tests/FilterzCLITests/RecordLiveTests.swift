@@ -4,11 +4,13 @@ import HLS
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `filterz record --live` as a real process: playlists while recording, Ctrl-C, and `kill -9`.
-@Suite(.serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"),
+    .tags(.slow), .fullRunOnly)
 struct RecordLiveTests {
     @Test func playlistsAreEventPlaylistsWhileRecordingAndEndAfterCtrlC() throws {
         let temporary = try TemporaryFolder()
@@ -27,8 +29,9 @@ struct RecordLiveTests {
             #expect(media.endList, "\(uri) lacks EXT-X-ENDLIST after Ctrl-C")
             #expect(media.segments.count >= 1 && media.segments.count < 30)
             for segment in media.segments {
-                #expect(FileManager.default.fileExists(
-                    atPath: video.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri).path))
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: video.appendingPathComponent(HLSLadderCheck.folderOf(uri) + segment.uri).path))
             }
         }
         // The segment in progress was finished: whole segments only, all of them 1 s.
@@ -54,9 +57,12 @@ struct RecordLiveTests {
             #expect(media.endList && media.segments.count == 1)
             let files = try FileManager.default.contentsOfDirectory(
                 atPath: folder.url.appendingPathComponent(HLSLadderCheck.folderOf(uri)).path)
-            #expect(!files.contains { $0.hasPrefix("seg_00000.") }, "\(uri): seg_00000 still on disk: \(files.sorted())")
+            #expect(
+                !files.contains { $0.hasPrefix("seg_00000.") }, "\(uri): seg_00000 still on disk: \(files.sorted())")
             // What the final playlist lists, and the grace period before it, is still there.
-            for segment in media.segments { #expect(files.contains(segment.uri), "\(uri) lists missing \(segment.uri)") }
+            for segment in media.segments {
+                #expect(files.contains(segment.uri), "\(uri) lists missing \(segment.uri)")
+            }
             #expect(files.filter { $0.hasPrefix("seg_") }.count <= 3, "\(uri): \(files.sorted())")
         }
     }
@@ -65,7 +71,8 @@ struct RecordLiveTests {
     func killMinus9LeavesValidPlaylistsListingOnlyCompleteSegments(_ format: String) throws {
         let temporary = try TemporaryFolder()
         let video = temporary.url.appendingPathComponent("live")
-        let recording = try LiveRecording(folder: video, extra: ["--duration", "30", "--window", "3", "--format", format])
+        let recording = try LiveRecording(
+            folder: video, extra: ["--duration", "30", "--window", "3", "--format", format])
         _ = try recording.waitForSegments(2)
         recording.signal(SIGKILL)
         _ = recording.waitForExit(timeoutSeconds: 30)
@@ -103,8 +110,11 @@ final class LiveRecording {
     init(folder: URL, extra: [String]) throws {
         self.folder = folder
         child = try FilterzChild(
-            ["record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration", "1",
-             "--live", "--out", folder.path] + extra,
+            [
+                "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration",
+                "1",
+                "--live", "--out", folder.path,
+            ] + extra,
             logs: folder.deletingLastPathComponent())
     }
 
@@ -118,8 +128,8 @@ final class LiveRecording {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if let text = try? String(contentsOf: folder.appendingPathComponent("90p/index.m3u8"), encoding: .utf8),
-               FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path),
-               let media = HLS.parse(text).playlist?.media, condition(media)
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path),
+                let media = HLS.parse(text).playlist?.media, condition(media)
             {
                 return media
             }

@@ -1,9 +1,9 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// The gate every recorded stream must pass over HTTP (`StreamGate`): a short `record`, TS and fMP4, played
@@ -15,9 +15,11 @@ import Testing
         let video = folder.url.appendingPathComponent("gate-\(format)")
         let out = CapturedOutput(), err = CapturedOutput()
         let recorded = CLI.run(
-            arguments: ["record", "--preset", "warm-film", "--duration", "4", "--fps", "15", "--size", "320x180",
-                        "--ladder", "320x180@400k,160x90@150k", "--segment-duration", "2", "--format", format,
-                        "--out", video.path],
+            arguments: [
+                "record", "--preset", "warm-film", "--duration", "4", "--fps", "15", "--size", "320x180",
+                "--ladder", "320x180@400k,160x90@150k", "--segment-duration", "2", "--format", format,
+                "--out", video.path,
+            ],
             stdout: out, stderr: err,
             environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
         try #require(recorded == 0, "record failed: \(err.text)")

@@ -4,14 +4,17 @@ import HLS
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The recorder when things go wrong, as a real process: `kill -9` at many moments, Ctrl-C during
 /// `record` and `package`, and a disk that fills up. Whatever a live recording leaves on disk must be a valid
 /// stream a player can use (`LeftBehindCheck`); a clean stop must be a finished one (`StreamGate`); a failed VOD
 /// ladder leaves nothing.
-@Suite(.enabled(if: FilterzChild.binary != nil && ExternalTool.isInstalled("ffmpeg"), "needs the built filterz binary and ffmpeg"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .enabled(
+        if: FilterzChild.binary != nil && ExternalTool.isInstalled("ffmpeg"),
+        "needs the built filterz binary and ffmpeg"), .tags(.slow), .fullRunOnly)
 struct ReliabilitySweepTests {
     struct KillRun: CustomStringConvertible, Sendable {
         var index: Int
@@ -35,8 +38,9 @@ struct ReliabilitySweepTests {
         (0..<count).map { index in
             let fraction = (seed + Double(index) * 0.6180339887498949).truncatingRemainder(dividingBy: 1)
             let early = index % 5 == 0
-            return KillRun(index: index, delay: early ? 0.05 + 1.45 * fraction : 3.5 * fraction, afterMaster: !early,
-                           format: index % 2 == 0 ? "ts" : "fmp4", window: index % 4 < 2 ? nil : 3)
+            return KillRun(
+                index: index, delay: early ? 0.05 + 1.45 * fraction : 3.5 * fraction, afterMaster: !early,
+                format: index % 2 == 0 ? "ts" : "fmp4", window: index % 4 < 2 ? nil : 3)
         }
     }
 
@@ -47,11 +51,16 @@ struct ReliabilitySweepTests {
             let video = folder.url.appendingPathComponent("run-\(run.index)")
             do {
                 let child = try FilterzChild(
-                    ["record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k,96x54@80k",
-                     "--segment-duration", "1", "--duration", "30", "--live", "--format", run.format, "--out", video.path]
+                    [
+                        "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k,96x54@80k",
+                        "--segment-duration", "1", "--duration", "30", "--live", "--format", run.format, "--out",
+                        video.path,
+                    ]
                         + (run.window.map { ["--window", String($0)] } ?? []),
                     logs: folder.url)
-                if run.afterMaster { _ = child.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60) }
+                if run.afterMaster {
+                    _ = child.waitFor(video.appendingPathComponent("master.m3u8"), timeoutSeconds: 60)
+                }
                 Thread.sleep(forTimeInterval: run.delay)
                 child.signal(SIGKILL)
                 child.waitForExit(timeoutSeconds: 30)
@@ -66,7 +75,9 @@ struct ReliabilitySweepTests {
             segments += report.segments
             #expect(report.problems.isEmpty, "\(run): \(report.problems.joined(separator: "\n"))")
         }
-        print("kill -9 sweep: \(runs.count) runs, \(playlists) playlists and \(segments) segments left on disk, all checked")
+        print(
+            "kill -9 sweep: \(runs.count) runs, \(playlists) playlists and \(segments) segments left on disk, all checked"
+        )
         // The sweep must have hit recordings with something on disk, or it proved nothing.
         let withSegments = reports.filter { $0.1.segments > 0 }.count
         #expect(withSegments >= runs.filter(\.afterMaster).count / 2, "only \(withSegments) runs left segments on disk")
@@ -76,12 +87,17 @@ struct ReliabilitySweepTests {
         let folder = try TemporaryFolder(prefix: "filterz-sigint-record")
         let video = folder.url.appendingPathComponent("interrupted")
         let child = try FilterzChild(
-            ["record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration", "1",
-             "--duration", "120", "--out", video.path],
+            [
+                "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--segment-duration",
+                "1",
+                "--duration", "120", "--out", video.path,
+            ],
             logs: folder.url)
         // A VOD ladder grows in a hidden sibling and takes the folder's place when finished.
-        let staging = folder.url.appendingPathComponent(".interrupted.filterz-partial-\(child.process.processIdentifier)")
-        try #require(child.waitFor(staging.appendingPathComponent("90p/seg_00001.ts")), "no second segment: \(child.stderr)")
+        let staging = folder.url.appendingPathComponent(
+            ".interrupted.filterz-partial-\(child.process.processIdentifier)")
+        try #require(
+            child.waitFor(staging.appendingPathComponent("90p/seg_00001.ts")), "no second segment: \(child.stderr)")
         child.signal(SIGINT)
         #expect(child.waitForExit(timeoutSeconds: 60) == 0, "stderr: \(child.stderr)")
         #expect(!FileManager.default.fileExists(atPath: staging.path))
@@ -92,16 +108,24 @@ struct ReliabilitySweepTests {
         let folder = try TemporaryFolder(prefix: "filterz-sigint-package")
         let clip = folder.url.appendingPathComponent("long.mp4").path
         let made = try ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=90", "-f", "lavfi",
-                       "-i", "sine=f=440:d=90", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", clip],
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=90", "-f", "lavfi",
+                "-i", "sine=f=440:d=90", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", clip,
+            ],
             timeoutSeconds: 120)
         try #require(made.exitCode == 0, "ffmpeg: \(made.stderr)")
         let video = folder.url.appendingPathComponent("interrupted")
         let child = try FilterzChild(
-            ["package", clip, "--preset", "neutral", "--ladder", "160x90@150k", "--segment-duration", "1", "--out", video.path],
+            [
+                "package", clip, "--preset", "neutral", "--ladder", "160x90@150k", "--segment-duration", "1", "--out",
+                video.path,
+            ],
             logs: folder.url)
-        let staging = folder.url.appendingPathComponent(".interrupted.filterz-partial-\(child.process.processIdentifier)")
-        try #require(child.waitFor(staging.appendingPathComponent("90p/seg_00001.ts")), "no second segment: \(child.stderr)")
+        let staging = folder.url.appendingPathComponent(
+            ".interrupted.filterz-partial-\(child.process.processIdentifier)")
+        try #require(
+            child.waitFor(staging.appendingPathComponent("90p/seg_00001.ts")), "no second segment: \(child.stderr)")
         child.signal(SIGINT)
         #expect(child.waitForExit(timeoutSeconds: 60) == 0, "stderr: \(child.stderr)")
         #expect(!FileManager.default.fileExists(atPath: staging.path))
@@ -112,7 +136,9 @@ struct ReliabilitySweepTests {
     func checkFinishedEarly(_ video: URL, fullSegments: Int) throws {
         let report = LeftBehindCheck(folder: video, expectEnded: true).run()
         #expect(report.problems.isEmpty, "\(report.problems.joined(separator: "\n"))")
-        let media = try #require(HLS.parse(try String(contentsOf: video.appendingPathComponent("90p/index.m3u8"), encoding: .utf8)).playlist?.media)
+        let media = try #require(
+            HLS.parse(try String(contentsOf: video.appendingPathComponent("90p/index.m3u8"), encoding: .utf8)).playlist?
+                .media)
         #expect(media.segments.count >= 2 && media.segments.count < fullSegments, "\(media.segments.count) segments")
         try StreamGate.check(video)
     }
@@ -138,12 +164,15 @@ struct ReliabilitySweepTests {
         let folder = try TemporaryFolder(prefix: "filterz-disk-full")
         let disk = folder.url.appendingPathComponent("disk"), copy = folder.url.appendingPathComponent("copy")
         for url in [disk, copy] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-        let launcher = ExternalTool.isInstalled("unshare") && getuid() == 0
+        let launcher =
+            ExternalTool.isInstalled("unshare") && getuid() == 0
             ? ["unshare", "-m", "bash", "-c", Self.smallDisk, "small-disk", disk.path, copy.path]
             : ["bash", "-c", Self.smallDisk, "small-disk", disk.path, copy.path]
         let child = try FilterzChild(
-            ["record", "--preset", "neutral", "--size", "320x180", "--fps", "15", "--ladder", "320x180@600k",
-             "--segment-duration", "1", "--duration", "60", "--out", disk.appendingPathComponent("video").path],
+            [
+                "record", "--preset", "neutral", "--size", "320x180", "--fps", "15", "--ladder", "320x180@600k",
+                "--segment-duration", "1", "--duration", "60", "--out", disk.appendingPathComponent("video").path,
+            ],
             launcher: launcher, logs: folder.url)
         let code = child.waitForExit(timeoutSeconds: 240)
         let lines = child.stderr.split(separator: "\n")
@@ -152,7 +181,9 @@ struct ReliabilitySweepTests {
         let line = String(lines.first ?? "")
         print("disk full: \(line)")
         // The write that failed was into the hidden sibling the ladder grows in.
-        #expect(line.contains(disk.appendingPathComponent(".video.filterz-partial-").path), "the error names no path: \(line)")
+        #expect(
+            line.contains(disk.appendingPathComponent(".video.filterz-partial-").path),
+            "the error names no path: \(line)")
         #expect(line.contains("No space left on device") || line.contains("File too large"), "\(line)")
         // A failed VOD ladder leaves nothing: no half package, no sibling.
         let left = (try? FileManager.default.contentsOfDirectory(atPath: copy.path)) ?? []

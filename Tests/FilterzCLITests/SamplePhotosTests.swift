@@ -4,8 +4,8 @@ import PhotoMetadata
 import Photos
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// The sample photos in SampleMedia/photos (made by scripts/make-sample-photos.sh): each reads without a warning,
@@ -29,12 +29,14 @@ import Testing
         let output = temporary.url.appendingPathComponent("out.png").path
         let applied = PhotoApplyCommandTests.run(["photo", "apply", path, "--preset", "dreamy", "-o", output])
         #expect(applied.code == 0, "\(applied.err)")
-        let photo = try PhotoReader.decode(try #require(FileManager.default.contents(atPath: output).map { [UInt8]($0) }))
+        let photo = try PhotoReader.decode(
+            try #require(FileManager.default.contents(atPath: output).map { [UInt8]($0) }))
         #expect(photo.metadata.exif?.orientation == 1)
         let portrait = name.contains("orientation-6")
         #expect((photo.frame.width < photo.frame.height) == portrait)
         if name == "alpha.png" {
-            let alphas = Set(stride(from: 3, to: photo.frame.planes[0].bytes.count, by: 4).map { photo.frame.planes[0].bytes[$0] })
+            let alphas = Set(
+                stride(from: 3, to: photo.frame.planes[0].bytes.count, by: 4).map { photo.frame.planes[0].bytes[$0] })
             #expect(alphas.count > 10, "the alpha channel is kept")
         }
     }

@@ -1,9 +1,10 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Server
 import Testing
-@testable import FilterzCLI
+
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 @Suite(.tags(.slow), .fullRunOnly) struct ServeCommandTests {
@@ -22,7 +23,9 @@ import Testing
 
     @Test func nginxConfigPrintsAServerBlockForTheFolder() throws {
         let folder = try TemporaryFolder()
-        let result = run(["serve", folder.url.path, "--port", "9000", "--cors-origin", "https://app.example", "--nginx-config"])
+        let result = run([
+            "serve", folder.url.path, "--port", "9000", "--cors-origin", "https://app.example", "--nginx-config",
+        ])
         #expect(result.code == 0)
         #expect(result.out.contains("server {"))
         #expect(result.out.contains("listen 127.0.0.1:9000;"))
@@ -53,7 +56,9 @@ import Testing
         #expect(run(["serve", "/tmp", "--port", "70000"]).code == 2)
         #expect(run(["serve", "/tmp", "--token-secret", ""]).code == 2)
         // An origin the header (or the nginx block) cannot carry would silently leave players without CORS.
-        for origin in ["", "app.example", "https://app.example/", "https://a.example https://b.example", "https://x\"; evil"] {
+        for origin in [
+            "", "app.example", "https://app.example/", "https://a.example https://b.example", "https://x\"; evil",
+        ] {
             let result = run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"])
             #expect(result.code == 2, "'\(origin)'")
             #expect(result.err.contains("--cors-origin"), "'\(origin)': \(result.err)")
@@ -75,7 +80,9 @@ import Testing
     }
 
     @Test func signPrintsAURLTheServerAccepts() throws {
-        let result = run(["sign", "warm film", "--ttl", "60", "--base-url", "http://127.0.0.1:8080/"], environment: ["FILTERZ_TOKEN_SECRET": "s3cret"])
+        let result = run(
+            ["sign", "warm film", "--ttl", "60", "--base-url", "http://127.0.0.1:8080/"],
+            environment: ["FILTERZ_TOKEN_SECRET": "s3cret"])
         #expect(result.code == 0)
         let url = result.out.trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix("http://127.0.0.1:8080/v1/videos/warm%20film/master.m3u8?token="))
@@ -94,13 +101,15 @@ import Testing
         let made = try ExternalTool.run(
             "ffmpeg",
             [
-                "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10", "-t", "3", "-c:v", "libx264",
+                "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10", "-t", "3", "-c:v",
+                "libx264",
                 "-preset", "ultrafast", "-g", "10", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
                 variant.appendingPathComponent("index.m3u8").path,
             ], timeoutSeconds: 60)
         try #require(made.exitCode == 0, "\(made.stderr)")
-        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x90,CODECS=\"avc1.640014\"\nv0/index.m3u8\n".write(
-            to: folder.url.appendingPathComponent("clip/master.m3u8"), atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x90,CODECS=\"avc1.640014\"\nv0/index.m3u8\n"
+            .write(
+                to: folder.url.appendingPathComponent("clip/master.m3u8"), atomically: true, encoding: .utf8)
         var configuration = ServerConfiguration(root: folder.url.path)
         configuration.port = 0
         configuration.tokenSecret = secret
@@ -108,7 +117,10 @@ import Testing
         defer { server.stop() }
         var url = server.baseURL + "/v1/videos/clip/master.m3u8"
         if let secret {
-            url = server.baseURL + URLSigner(secret: secret).signedMasterURL(videoID: "clip", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
+            url =
+                server.baseURL
+                + URLSigner(secret: secret).signedMasterURL(
+                    videoID: "clip", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
         }
         let result = run(["inspect", "--recursive", url])
         #expect(result.code == 0, "\(result.out)\(result.err)")
@@ -123,7 +135,8 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)), arguments: [SIGTERM, SIGINT])
     func serveAnnouncesItsURLAndExitsCleanlyOnASignal(signal: Int32) throws {
         let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("v"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("v"), withIntermediateDirectories: true)
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n".write(
             to: folder.url.appendingPathComponent("v/master.m3u8"), atomically: true, encoding: .utf8)
         let process = Process()
@@ -142,7 +155,9 @@ import Testing
         }
         let url = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/"))
-        let fetched = try ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "v1/videos/v/master.m3u8"], timeoutSeconds: 10)
+        let fetched = try ExternalTool.run(
+            "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "v1/videos/v/master.m3u8"], timeoutSeconds: 10
+        )
         #expect(fetched.stdout == "200")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()

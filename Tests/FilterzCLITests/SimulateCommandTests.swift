@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// Every flag of `filterz simulate` changes what it should (in process through `CLI.run`, on the Pensieve
@@ -42,8 +42,10 @@ import Testing
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count == 1, "one JSON object on one line")
         let summary = try run.summary()
-        for key in ["qoe_lin", "offline_optimal_qoe_lin", "avg_bitrate_kbps", "rebuffer_s", "rebuffer_events",
-                    "switches", "startup_s"] {
+        for key in [
+            "qoe_lin", "offline_optimal_qoe_lin", "avg_bitrate_kbps", "rebuffer_s", "rebuffer_events",
+            "switches", "startup_s",
+        ] {
             #expect(summary[key] != nil, "summary.\(key)")
         }
         let optimum = try #require(summary["offline_optimal_qoe_lin"] as? Double)

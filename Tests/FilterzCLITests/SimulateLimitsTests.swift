@@ -2,8 +2,8 @@ import FilterzTestSupport
 import Foundation
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz simulate` on extreme numbers (in process through `CLI.run`): a flag outside its range is a usage
@@ -59,13 +59,27 @@ import Testing
 
     /// Each bad sample in both trace formats: the normalised object and a bare Sabre list.
     @Test(arguments: [
-        TraceCase(sample: #"{"duration_ms": 1e308, "bandwidth_kbps": 1000, "latency_ms": 20}"#, says: "samples[1].duration_ms is 1e+308"),
-        TraceCase(sample: #"{"duration_ms": 1e-300, "bandwidth_kbps": 1000, "latency_ms": 20}"#, says: "samples[1].duration_ms"),
-        TraceCase(sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1e308, "latency_ms": 20}"#, says: "samples[1].bandwidth_kbps"),
-        TraceCase(sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1e-300, "latency_ms": 20}"#, says: "samples[1].bandwidth_kbps"),
-        TraceCase(sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1000, "latency_ms": 1e300}"#, says: "samples[1].latency_ms"),
-        TraceCase(sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1e309, "latency_ms": 20}"#, says: "samples[1].bandwidth_kbps: 1e309 is out of the range of a number"),
-        TraceCase(sample: #"{"duration_ms": 1000, "bandwidth_kbps": "fast", "latency_ms": 20}"#, says: "samples[1].bandwidth_kbps is not a number"),
+        TraceCase(
+            sample: #"{"duration_ms": 1e308, "bandwidth_kbps": 1000, "latency_ms": 20}"#,
+            says: "samples[1].duration_ms is 1e+308"),
+        TraceCase(
+            sample: #"{"duration_ms": 1e-300, "bandwidth_kbps": 1000, "latency_ms": 20}"#,
+            says: "samples[1].duration_ms"),
+        TraceCase(
+            sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1e308, "latency_ms": 20}"#,
+            says: "samples[1].bandwidth_kbps"),
+        TraceCase(
+            sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1e-300, "latency_ms": 20}"#,
+            says: "samples[1].bandwidth_kbps"),
+        TraceCase(
+            sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1000, "latency_ms": 1e300}"#,
+            says: "samples[1].latency_ms"),
+        TraceCase(
+            sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1e309, "latency_ms": 20}"#,
+            says: "samples[1].bandwidth_kbps: 1e309 is out of the range of a number"),
+        TraceCase(
+            sample: #"{"duration_ms": 1000, "bandwidth_kbps": "fast", "latency_ms": 20}"#,
+            says: "samples[1].bandwidth_kbps is not a number"),
         TraceCase(sample: #"{"duration_ms": 1000, "bandwidth_kbps": 1000}"#, says: "samples[1] has no latency_ms"),
     ])
     func aTraceValueOutsideItsRangeFailsNamingTheSample(_ bad: TraceCase) throws {
@@ -84,9 +98,15 @@ import Testing
 
     @Test(arguments: [
         (#"{"segment_duration_ms": 1e308, "bitrates_kbps": [300], "segment_sizes_bits": [[1e6]]}"#, "segment duration"),
-        (#"{"segment_duration_ms": 4000, "bitrates_kbps": [1e-300], "segment_sizes_bits": [[1e6]]}"#, "bitrate of level 0"),
+        (
+            #"{"segment_duration_ms": 4000, "bitrates_kbps": [1e-300], "segment_sizes_bits": [[1e6]]}"#,
+            "bitrate of level 0"
+        ),
         (#"{"segment_duration_ms": 4000, "bitrates_kbps": [300], "segment_sizes_bits": [[1e308]]}"#, "segment 0 needs"),
-        (#"{"segment_duration_ms": 4000, "bitrates_kbps": [300], "segment_sizes_bits": [[1e309]]}"#, "segment_sizes_bits[0][0]: 1e309 is out of the range"),
+        (
+            #"{"segment_duration_ms": 4000, "bitrates_kbps": [300], "segment_sizes_bits": [[1e309]]}"#,
+            "segment_sizes_bits[0][0]: 1e309 is out of the range"
+        ),
     ])
     func aManifestValueOutsideItsRangeFailsNamingTheField(_ text: String, _ says: String) throws {
         let folder = try TemporaryFolder()
@@ -101,7 +121,8 @@ import Testing
     @Test func aNetworkTooSlowForTheStreamFailsAtTheSessionBound() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("trickle.json").path
-        let trace = #"{"samples": [{"duration_ms": 1, "bandwidth_kbps": 0.001, "latency_ms": 0}, "#
+        let trace =
+            #"{"samples": [{"duration_ms": 1, "bandwidth_kbps": 0.001, "latency_ms": 0}, "#
             + #"{"duration_ms": 86400000, "bandwidth_kbps": 0, "latency_ms": 60000}]}"#
         try Data(trace.utf8).write(to: URL(fileURLWithPath: path))
         for extra in [[], ["--seek", "5:20"], ["--traces", folder.url.path]] {
@@ -129,7 +150,8 @@ import Testing
         let folder = try TemporaryFolder()
         let sample = #"{"duration_ms": 1000, "bandwidth_kbps": 3000, "latency_ms": 20}"#
         for name in ["a", "b"] {
-            try Data("[\(sample), \(sample), \(sample)]".utf8).write(to: folder.url.appendingPathComponent("\(name).json"))
+            try Data("[\(sample), \(sample), \(sample)]".utf8).write(
+                to: folder.url.appendingPathComponent("\(name).json"))
         }
         #expect(try TraceLoader.loadFolder(folder.url.path, maximumPeriods: 6).count == 2)
         #expect {

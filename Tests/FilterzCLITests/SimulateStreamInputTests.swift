@@ -3,8 +3,8 @@ import Foundation
 import Server
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// `filterz simulate` on a real stream: the folder `filterz record` wrote and the same stream over HTTP from
@@ -15,8 +15,10 @@ import Testing
         let video = folder.url.appendingPathComponent("clip")
         let out = CapturedOutput(), err = CapturedOutput()
         let recorded = CLI.run(
-            arguments: ["record", "--preset", "neutral", "--duration", "4", "--fps", "10", "--size", "320x180",
-                        "--ladder", "320x180@400k,160x90@150k", "--segment-duration", "2", "--out", video.path],
+            arguments: [
+                "record", "--preset", "neutral", "--duration", "4", "--fps", "10", "--size", "320x180",
+                "--ladder", "320x180@400k,160x90@150k", "--segment-duration", "2", "--out", video.path,
+            ],
             stdout: out, stderr: err,
             environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
         try #require(recorded == 0, "record failed: \(err.text)")

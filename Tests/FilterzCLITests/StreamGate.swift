@@ -3,8 +3,8 @@ import Foundation
 import Server
 import Testing
 
-@testable import FilterzCLI
 @testable import CLIKit
+@testable import FilterzCLI
 @testable import Inspect
 
 /// The gate every stream the tests record must pass, over HTTP, with a client we did not write: the folder
@@ -15,7 +15,9 @@ enum StreamGate {
     /// Checks `video` (a folder with a `master.m3u8`) through a server on its parent folder, recording
     /// failures as test issues. Returns the ffmpeg and inspect outputs for further checks.
     @discardableResult
-    static func check(_ video: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (ffmpeg: String, inspect: String) {
+    static func check(_ video: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        ffmpeg: String, inspect: String
+    ) {
         var configuration = ServerConfiguration(root: video.deletingLastPathComponent().path)
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -26,12 +28,18 @@ enum StreamGate {
         let played = try ExternalTool.run(
             "ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", master, "-map", "0", "-f", "null", "-"],
             timeoutSeconds: 120)
-        #expect(played.exitCode == 0, "ffmpeg exit \(played.exitCode) on \(master): \(played.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            played.exitCode == 0, "ffmpeg exit \(played.exitCode) on \(master): \(played.stderr)",
+            sourceLocation: sourceLocation)
         let complaints = played.stderr.split(separator: "\n").filter { !$0.contains("Can't support the subtitle") }
-        #expect(complaints.isEmpty, "ffmpeg on \(master) said:\n\(complaints.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(
+            complaints.isEmpty, "ffmpeg on \(master) said:\n\(complaints.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
 
         let inspected = try inspect(["--recursive", "--strict", master])
-        #expect(inspected.code == 0, "inspect --recursive --strict \(master): \(inspected.output)", sourceLocation: sourceLocation)
+        #expect(
+            inspected.code == 0, "inspect --recursive --strict \(master): \(inspected.output)",
+            sourceLocation: sourceLocation)
         #expect(inspected.output.contains("Playlists ("), "\(inspected.output)", sourceLocation: sourceLocation)
         return (played.stderr, inspected.output)
     }

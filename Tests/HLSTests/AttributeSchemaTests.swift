@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 /// The tables that the parser reads attribute lists through and the writer writes them with.
@@ -11,7 +12,8 @@ import Testing
     }
 
     static func summary<Model>(_ schema: AttributeSchema<Model>) -> Summary {
-        Summary(tag: schema.tag, names: schema.fields.map(\.name), required: schema.required.map { schema.fields[$0].name })
+        Summary(
+            tag: schema.tag, names: schema.fields.map(\.name), required: schema.required.map { schema.fields[$0].name })
     }
 
     static let all: [Summary] = [
@@ -56,7 +58,8 @@ import Testing
             clientAttributes: [Attribute(name: "X-COM-EXAMPLE-AD-ID", value: .quotedString("42"))])
         var output = TextOutput()
         output.element(range, TagSchemas.dateRange)
-        #expect(String(decoding: output.bytes, as: UTF8.self)
-            == "#EXT-X-DATERANGE:ID=\"ad\",PLANNED-DURATION=30.0,X-COM-EXAMPLE-AD-ID=\"42\",SCTE35-OUT=0xFC30\n")
+        #expect(
+            String(decoding: output.bytes, as: UTF8.self)
+                == "#EXT-X-DATERANGE:ID=\"ad\",PLANNED-DURATION=30.0,X-COM-EXAMPLE-AD-ID=\"42\",SCTE35-OUT=0xFC30\n")
     }
 }

@@ -1,5 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
+import Testing
+
 @testable import HLS
 
 /// The shared playlist corpus (`../shared/corpus/playlists`) with its MANIFEST verdicts.
@@ -34,5 +36,3 @@ enum Corpus {
 
     static var isAvailable: Bool { !files.isEmpty }
 }
-
-import Testing

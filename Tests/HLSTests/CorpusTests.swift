@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 @Suite(.enabled(if: Corpus.isAvailable, "shared corpus not found (../shared or FILTERZ_SHARED)"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 /// The parser's fast paths (eight-byte line scan, hashed tag lookup, integer-mantissa decimals) against
@@ -26,16 +27,20 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func theWordAtATimeLineScanFindsWhatTheByteLoopFinds(seed: UInt64) {
         var random = FuzzTests.Generator(state: seed)
-        let alphabet: [UInt8] = Array("#EXTINF:,a=\"é".utf8) + [0x09, 0x0D, 0x0A, 0x0A, 0x7F, 0x00, 0x1F, 0x20, 0x80, 0xFF]
+        let alphabet: [UInt8] =
+            Array("#EXTINF:,a=\"é".utf8) + [0x09, 0x0D, 0x0A, 0x0A, 0x7F, 0x00, 0x1F, 0x20, 0x80, 0xFF]
         for _ in 0..<300 {
             var bytes = Array("#EXTM3U\n".utf8)
-            for _ in 0..<Int.random(in: 0...200, using: &random) { bytes.append(alphabet.randomElement(using: &random)!) }
+            for _ in 0..<Int.random(in: 0...200, using: &random) {
+                bytes.append(alphabet.randomElement(using: &random)!)
+            }
             let result = HLS.parse(bytes, options: ParseOptions(maximumDiagnosticCount: 100_000))
             let found = result.diagnostics
                 .filter { $0.code == .controlCharacter || $0.code == .strayCarriageReturn }
                 .map(\.location)
             #expect(found == Self.referenceControlCharacters(bytes), "input \(bytes)")
-            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
+            let lines =
+                bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
                 - (bytes.last == 0x0A ? 1 : 0)
             #expect(result.playlist?.parseInfo?.lineCount == lines)
         }
@@ -46,7 +51,11 @@ import Testing
         var names = TagName.allCases.map(\.rawValue)
         let letters = Array("EXT-ABCDGIKMNOPRSTUVY".utf8)
         for _ in 0..<5000 {
-            names.append(String(decoding: (0..<Int.random(in: 1...30, using: &random)).map { _ in letters.randomElement(using: &random)! }, as: UTF8.self))
+            names.append(
+                String(
+                    decoding: (0..<Int.random(in: 1...30, using: &random)).map { _ in
+                        letters.randomElement(using: &random)!
+                    }, as: UTF8.self))
             // Near misses: one byte of a real name changed.
             var near = Array(TagName.allCases.randomElement(using: &random)!.rawValue.utf8)
             near[Int.random(in: 0..<near.count, using: &random)] = letters.randomElement(using: &random)!
@@ -61,17 +70,23 @@ import Testing
 
     @Test func integerMantissaDecimalsEqualTheStandardLibrarysParse() {
         var random = FuzzTests.Generator(state: 11)
-        var texts = ["0", "0.0", "9.009", "4.00008", "10", "0.33334", "6.006", "1.", ".5", "00012.5000",
-                     "123456789012345678.5", "0.1234567890123456789012345", "99999999999999999999"]
+        var texts = [
+            "0", "0.0", "9.009", "4.00008", "10", "0.33334", "6.006", "1.", ".5", "00012.5000",
+            "123456789012345678.5", "0.1234567890123456789012345", "99999999999999999999",
+        ]
         for _ in 0..<20_000 {
-            let whole = String(UInt64.random(in: 0...UInt64.max, using: &random) % [10, 1000, 1_000_000, 10_000_000_000_000][Int.random(in: 0..<4, using: &random)])
-            let fraction = String(UInt64.random(in: 0...UInt64.max, using: &random)).prefix(Int.random(in: 0...12, using: &random))
+            let whole = String(
+                UInt64.random(in: 0...UInt64.max, using: &random)
+                    % [10, 1000, 1_000_000, 10_000_000_000_000][Int.random(in: 0..<4, using: &random)])
+            let fraction = String(UInt64.random(in: 0...UInt64.max, using: &random)).prefix(
+                Int.random(in: 0...12, using: &random))
             texts.append(fraction.isEmpty ? whole : whole + "." + fraction)
         }
         for text in texts {
             let bytes = Array(text.utf8)
             let fast = bytes.withUnsafeBufferPointer { $0.plainDecimal(0..<bytes.count) }
-            #expect(fast == Double(text.hasSuffix(".") ? text + "0" : (text.hasPrefix(".") ? "0" + text : text)), "\(text)")
+            #expect(
+                fast == Double(text.hasSuffix(".") ? text + "0" : (text.hasPrefix(".") ? "0" + text : text)), "\(text)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// Seeded random mutations of corpus playlists: the parser must never trap, hang or lose bytes.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 /// Helpers on the model that other modules rely on.
@@ -50,6 +51,7 @@ import Testing
             location: HLS.SourceLocation(line: 12, column: 1), specReference: SpecReference.streamInf)
         #expect(
             diagnostic.formatted(file: "master.m3u8")
-                == "master.m3u8:12:1: error: EXT-X-STREAM-INF lacks BANDWIDTH [stream-inf.bandwidth-missing] (RFC 8216bis §4.4.6.2)")
+                == "master.m3u8:12:1: error: EXT-X-STREAM-INF lacks BANDWIDTH [stream-inf.bandwidth-missing] (RFC 8216bis §4.4.6.2)"
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 /// Segment URIs kept as ranges of the input (``ParsedText``) and the out-of-line rare segment tags behave like
@@ -25,8 +26,10 @@ import Testing
     func equalityAndHashingAreThoseOfTheDecodedStrings(_ pair: Pair) {
         let a = String(decoding: pair.a, as: UTF8.self)
         let b = String(decoding: pair.b, as: UTF8.self)
-        for (x, y) in [(Self.slice(pair.a), Self.slice(pair.b)), (Self.slice(pair.a), ParsedText(b)),
-                       (ParsedText(a), Self.slice(pair.b))] {
+        for (x, y) in [
+            (Self.slice(pair.a), Self.slice(pair.b)), (Self.slice(pair.a), ParsedText(b)),
+            (ParsedText(a), Self.slice(pair.b)),
+        ] {
             #expect((x == y) == (a == b))
             #expect(x.string == a && y.string == b)
             if a == b { #expect(x.hashValue == y.hashValue) }

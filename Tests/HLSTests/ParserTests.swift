@@ -1,9 +1,11 @@
 import Testing
+
 @testable import HLS
 
 /// Inline manifests: how the parser reads bytes, lines and attribute lists, and what it reports where.
 @Suite struct ParserTests {
-    static let simple = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:9.009,\nfirst.ts\n#EXTINF:3.003,\nsecond.ts\n#EXT-X-ENDLIST\n"
+    static let simple =
+        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:9.009,\nfirst.ts\n#EXTINF:3.003,\nsecond.ts\n#EXT-X-ENDLIST\n"
 
     func media(_ text: String, _ options: ParseOptions = ParseOptions()) -> (MediaPlaylist?, [Diagnostic]) {
         let result = HLS.parse(text, options: options)
@@ -99,7 +101,8 @@ import Testing
     }
 
     @Test func aStreamInfWithoutURILineIsReported() {
-        let (playlist, problems) = multivariant("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n")
+        let (playlist, problems) = multivariant(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n")
         #expect(problems.map(\.code) == [.streamInfWithoutURI])
         #expect(problems.first?.location.line == 2)
         #expect(playlist?.variants.map(\.bandwidth) == [2])
@@ -115,7 +118,8 @@ import Testing
 
     @Test func unknownTagsAndCommentsStayWithTheSegmentTheyPrecede() {
         let (playlist, problems) = media(
-            "#EXTM3U\n# header note\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-CUE-OUT:30\n# why\na.ts\n#EXT-X-FUTURE\n")
+            "#EXTM3U\n# header note\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-CUE-OUT:30\n# why\na.ts\n#EXT-X-FUTURE\n"
+        )
         #expect(problems.isEmpty)
         #expect(playlist?.verbatimLines.map(\.content) == [.comment(" header note")])
         #expect(
@@ -127,7 +131,9 @@ import Testing
 
     @Test func tagOccurrencesRecordLineAndSegmentIndex() {
         let (playlist, _) = media(Self.simple)
-        let occurrences = playlist?.parseInfo?.tagOccurrences.map { "\($0.tag.rawValue)@\($0.location.line)#\($0.segmentIndex)" }
+        let occurrences = playlist?.parseInfo?.tagOccurrences.map {
+            "\($0.tag.rawValue)@\($0.location.line)#\($0.segmentIndex)"
+        }
         #expect(
             occurrences == [
                 "EXTM3U@1#0", "EXT-X-VERSION@2#0", "EXT-X-TARGETDURATION@3#0", "EXTINF@4#0", "EXTINF@6#1",
@@ -150,14 +156,15 @@ import Testing
 
     // MARK: - EXTINF
 
-    @Test(arguments: [
-        ("#EXTINF:9.009,", 9.009, nil, [String]()),
-        ("#EXTINF:10,Title with a comma, end", 10, "Title with a comma, end", []),
-        ("#EXTINF:0,", 0, nil, []),
-        ("#EXTINF:5220", 5220, nil, ["extinf.missing-comma"]),
-        ("#EXTINF:-1,", -1, nil, ["extinf.negative-duration"]),
-        ("#EXTINF:NaN,", 0, nil, ["value.invalid-decimal-floating-point"]),
-    ] as [(String, Double, String?, [String])])
+    @Test(
+        arguments: [
+            ("#EXTINF:9.009,", 9.009, nil, [String]()),
+            ("#EXTINF:10,Title with a comma, end", 10, "Title with a comma, end", []),
+            ("#EXTINF:0,", 0, nil, []),
+            ("#EXTINF:5220", 5220, nil, ["extinf.missing-comma"]),
+            ("#EXTINF:-1,", -1, nil, ["extinf.negative-duration"]),
+            ("#EXTINF:NaN,", 0, nil, ["value.invalid-decimal-floating-point"]),
+        ] as [(String, Double, String?, [String])])
     func extinfDurationAndTitle(line: String, duration: Double, title: String?, expected: [String]) {
         let (playlist, problems) = media("#EXTM3U\n#EXT-X-TARGETDURATION:10\n\(line)\na.ts\n")
         #expect(playlist?.segments.first?.duration == duration)
@@ -168,7 +175,8 @@ import Testing
     // MARK: - Attribute lists
 
     @Test func quotedValuesKeepCommasAndNonASCII() {
-        let (playlist, problems) = multivariant("""
+        let (playlist, problems) = multivariant(
+            """
             #EXTM3U
             #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="한국어",LANGUAGE="ko",CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.easy-to-read",URI="ko.m3u8"
             #EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS="avc1.64001f,mp4a.40.2",SUBTITLES="subs"
@@ -190,32 +198,45 @@ import Testing
     }
 
     static let attributeErrors: [AttributeCase] = [
-        AttributeCase(testDescription: "unterminated quote", attributes: #"BANDWIDTH=1,CODECS="avc1"#,
-                      codes: ["attribute-list.unterminated-quote"], column: 38),
-        AttributeCase(testDescription: "empty attribute before a comma", attributes: ",BANDWIDTH=1",
-                      codes: ["attribute-list.empty-attribute"], column: 19),
-        AttributeCase(testDescription: "whitespace after a comma", attributes: "BANDWIDTH=1, AUDIO=\"a\"",
-                      codes: ["attribute-list.whitespace"], column: 31),
-        AttributeCase(testDescription: "unquoted where a quoted-string is required", attributes: "BANDWIDTH=1,AUDIO=aud",
-                      codes: ["value.expected-quoted-string"], column: 37),
-        AttributeCase(testDescription: "float where a decimal-integer is required", attributes: "BANDWIDTH=1280000.0",
-                      codes: ["value.invalid-decimal-integer"], column: 29),
-        AttributeCase(testDescription: "negative decimal-integer", attributes: "BANDWIDTH=-5",
-                      codes: ["value.negative-decimal-integer"], column: 29),
-        AttributeCase(testDescription: "huge decimal-integer", attributes: "BANDWIDTH=99999999999999999999999",
-                      codes: ["value.decimal-integer-overflow"], column: 29),
-        AttributeCase(testDescription: "missing BANDWIDTH", attributes: "AVERAGE-BANDWIDTH=1",
-                      codes: ["stream-inf.bandwidth-missing"], column: 1),
-        AttributeCase(testDescription: "bad resolution", attributes: "BANDWIDTH=1,RESOLUTION=1280*720",
-                      codes: ["value.invalid-resolution"], column: 42),
-        AttributeCase(testDescription: "unknown enumerated value", attributes: "BANDWIDTH=1,VIDEO-RANGE=HDR",
-                      codes: ["value.invalid-enumerated-string"], column: 43),
-        AttributeCase(testDescription: "duplicate attribute", attributes: "BANDWIDTH=1,BANDWIDTH=2",
-                      codes: ["attribute-list.duplicate-attribute"], column: 31),
-        AttributeCase(testDescription: "lower-case attribute name", attributes: "BANDWIDTH=1,codecs=\"a\"",
-                      codes: ["attribute-list.invalid-name", "attribute-list.unknown-attribute"], column: 31),
-        AttributeCase(testDescription: "attribute without value", attributes: "BANDWIDTH=1,AUDIO",
-                      codes: ["attribute-list.missing-equals"], column: 31),
+        AttributeCase(
+            testDescription: "unterminated quote", attributes: #"BANDWIDTH=1,CODECS="avc1"#,
+            codes: ["attribute-list.unterminated-quote"], column: 38),
+        AttributeCase(
+            testDescription: "empty attribute before a comma", attributes: ",BANDWIDTH=1",
+            codes: ["attribute-list.empty-attribute"], column: 19),
+        AttributeCase(
+            testDescription: "whitespace after a comma", attributes: "BANDWIDTH=1, AUDIO=\"a\"",
+            codes: ["attribute-list.whitespace"], column: 31),
+        AttributeCase(
+            testDescription: "unquoted where a quoted-string is required", attributes: "BANDWIDTH=1,AUDIO=aud",
+            codes: ["value.expected-quoted-string"], column: 37),
+        AttributeCase(
+            testDescription: "float where a decimal-integer is required", attributes: "BANDWIDTH=1280000.0",
+            codes: ["value.invalid-decimal-integer"], column: 29),
+        AttributeCase(
+            testDescription: "negative decimal-integer", attributes: "BANDWIDTH=-5",
+            codes: ["value.negative-decimal-integer"], column: 29),
+        AttributeCase(
+            testDescription: "huge decimal-integer", attributes: "BANDWIDTH=99999999999999999999999",
+            codes: ["value.decimal-integer-overflow"], column: 29),
+        AttributeCase(
+            testDescription: "missing BANDWIDTH", attributes: "AVERAGE-BANDWIDTH=1",
+            codes: ["stream-inf.bandwidth-missing"], column: 1),
+        AttributeCase(
+            testDescription: "bad resolution", attributes: "BANDWIDTH=1,RESOLUTION=1280*720",
+            codes: ["value.invalid-resolution"], column: 42),
+        AttributeCase(
+            testDescription: "unknown enumerated value", attributes: "BANDWIDTH=1,VIDEO-RANGE=HDR",
+            codes: ["value.invalid-enumerated-string"], column: 43),
+        AttributeCase(
+            testDescription: "duplicate attribute", attributes: "BANDWIDTH=1,BANDWIDTH=2",
+            codes: ["attribute-list.duplicate-attribute"], column: 31),
+        AttributeCase(
+            testDescription: "lower-case attribute name", attributes: "BANDWIDTH=1,codecs=\"a\"",
+            codes: ["attribute-list.invalid-name", "attribute-list.unknown-attribute"], column: 31),
+        AttributeCase(
+            testDescription: "attribute without value", attributes: "BANDWIDTH=1,AUDIO",
+            codes: ["attribute-list.missing-equals"], column: 31),
     ]
 
     @Test(arguments: attributeErrors)
@@ -228,7 +249,8 @@ import Testing
     }
 
     @Test func everyAttributeTypeIsReadIntoItsField() throws {
-        let (playlist, problems) = multivariant("""
+        let (playlist, problems) = multivariant(
+            """
             #EXTM3U
             #EXT-X-VERSION:13
             #EXT-X-STREAM-INF:BANDWIDTH=1280000,AVERAGE-BANDWIDTH=1000000,SCORE=1.5,CODECS="hvc1.2.4.L123.B0",SUPPLEMENTAL-CODECS="dvh1.08.07/db4h",RESOLUTION=1920x1080,FRAME-RATE=59.940,HDCP-LEVEL=TYPE-1,ALLOWED-CPC="com.example.drm1:SMART-TV/PC",VIDEO-RANGE=PQ,REQ-VIDEO-LAYOUT="CH-STEREO",STABLE-VARIANT-ID="hdr-1080",AUDIO="aud",VIDEO="vid",SUBTITLES="sub",CLOSED-CAPTIONS="cc",PATHWAY-ID="CDN-A"
@@ -265,14 +287,16 @@ import Testing
 
     @Test func lowerCaseHexIsAcceptedWithAWarning() {
         let (playlist, problems) = media(
-            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x00000000000000000000000000abcdef\n#EXTINF:10,\na.ts\n")
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x00000000000000000000000000abcdef\n#EXTINF:10,\na.ts\n"
+        )
         #expect(problems.map(\.code) == [.lowercaseHexadecimal])
         #expect(problems.first?.severity == .warning)
         #expect(playlist?.segments.first?.keys.first?.iv?.bytes.suffix(3) == [0xAB, 0xCD, 0xEF])
     }
 
     @Test func mediaSegmentTagsAreReadIntoTheSegment() throws {
-        let (playlist, problems) = media("""
+        let (playlist, problems) = media(
+            """
             #EXTM3U
             #EXT-X-VERSION:9
             #EXT-X-TARGETDURATION:4

@@ -50,7 +50,8 @@ import Testing
                 "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"i.mp4\"\n#EXTINF:6,\na.mp4\n",
             code: .versionTooLow, line: 4),
         Case(
-            name: "two EXT-X-VERSION tags", playlist: media + "#EXT-X-VERSION:7\n#EXTINF:6,\na.ts\n", code: .tagDuplicate,
+            name: "two EXT-X-VERSION tags", playlist: media + "#EXT-X-VERSION:7\n#EXTINF:6,\na.ts\n",
+            code: .tagDuplicate,
             line: 4),
         Case(
             name: "SESSION-KEY in a media playlist",
@@ -152,7 +153,8 @@ import Testing
             line: 4),
         Case(
             name: "METHOD=NONE with an IV",
-            playlist: media + "#EXTINF:6,\na.ts\n#EXT-X-KEY:METHOD=NONE,IV=0x000102030405060708090a0b0c0d0e0f\n#EXTINF:6,\nb.ts\n",
+            playlist: media
+                + "#EXTINF:6,\na.ts\n#EXT-X-KEY:METHOD=NONE,IV=0x000102030405060708090a0b0c0d0e0f\n#EXTINF:6,\nb.ts\n",
             code: .keyNoneWithAttributes, line: 6),
         Case(
             name: "an IV of 64 bits",

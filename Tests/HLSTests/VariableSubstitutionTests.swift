@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 /// EXT-X-DEFINE and `{$name}` substitution (RFC 8216bis §4.3).
@@ -49,7 +50,8 @@ import Testing
             seg.ts?token={$token}
 
             """
-        let result = HLS.parse(text, options: ParseOptions(playlistURI: "https://cdn.example.com/a/index.m3u8?x=1&token=a%2Fb"))
+        let result = HLS.parse(
+            text, options: ParseOptions(playlistURI: "https://cdn.example.com/a/index.m3u8?x=1&token=a%2Fb"))
         #expect(result.diagnostics.isEmpty)
         #expect(result.mediaPlaylist?.segments.first?.uri == "seg.ts?token=a/b")
         #expect(result.mediaPlaylist?.defines.first == Define(kind: .queryParameter, name: "token", value: "a/b"))
@@ -60,7 +62,8 @@ import Testing
     }
 
     @Test func importTakesItsValueFromTheParentPlaylist() {
-        let text = "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttps://{$cdn}/seg.ts\n"
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"cdn\"\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttps://{$cdn}/seg.ts\n"
         let result = HLS.parse(text, options: ParseOptions(importedVariables: ["cdn": "cdn2.example.com"]))
         #expect(result.diagnostics.isEmpty)
         #expect(result.mediaPlaylist?.segments.first?.uri == "https://cdn2.example.com/seg.ts")
@@ -69,8 +72,9 @@ import Testing
     }
 
     @Test func importInAMultivariantPlaylistIsAnError() {
-        let result = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
-                               options: ParseOptions(importedVariables: ["x": "1"]))
+        let result = HLS.parse(
+            "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
+            options: ParseOptions(importedVariables: ["x": "1"]))
         #expect(result.diagnostics.map(\.code) == [.importInMultivariant])
         #expect(result.diagnostics.first?.location.line == 2)
     }
@@ -85,7 +89,8 @@ import Testing
     @Test func defineNeedsExactlyOneOfNameImportAndQueryParam() {
         let both = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\",QUERYPARAM=\"b\"\n")
         #expect(both.diagnostics.map(\.code) == [.invalidDefine])
-        let duplicate = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"\n")
+        let duplicate = HLS.parse(
+            "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"\n")
         #expect(duplicate.diagnostics.map(\.code) == [.duplicateVariable])
         let badName = HLS.parse("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a b\",VALUE=\"1\"\n")
         #expect(badName.diagnostics.map(\.code) == [.invalidVariableName])
@@ -122,7 +127,9 @@ import Testing
     }
 
     @Test func manyReferencesToOneLongValueStopAtTheBudget() {
-        var text = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"long\",VALUE=\"" + String(repeating: "a", count: 1000) + "\"\n#EXT-X-TARGETDURATION:4\n"
+        var text =
+            "#EXTM3U\n#EXT-X-DEFINE:NAME=\"long\",VALUE=\"" + String(repeating: "a", count: 1000)
+            + "\"\n#EXT-X-TARGETDURATION:4\n"
         for _ in 0..<500 { text += "#EXTINF:4,\n{$long}.ts\n" }
         let result = HLS.parse(text, options: ParseOptions(maximumSubstitutedBytes: 50_000))
         let substituted = result.playlist?.media?.segments.filter { !$0.uri.contains("{$") }.count ?? 0

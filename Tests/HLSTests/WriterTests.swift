@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HLS
 
 @Suite struct WriterTests {
@@ -124,7 +125,8 @@ import Testing
             segments: [
                 Segment(
                     uri: "v0/seg0.m4s", duration: 6.006, keys: [key], map: Map(uri: "v0/init.mp4"),
-                    programDateTime: DateTime(year: 2026, month: 11, day: 29, hour: 12, second: 1, nanosecond: 500_000_000)),
+                    programDateTime: DateTime(
+                        year: 2026, month: 11, day: 29, hour: 12, second: 1, nanosecond: 500_000_000)),
                 Segment(uri: "v0/seg1.m4s", duration: 6, byteRange: ByteRange(length: 1000, offset: 0)),
                 Segment(uri: "v0/seg2.m4s", duration: 1.0 / 3.0, title: "last", discontinuity: true),
             ],
@@ -163,16 +165,18 @@ import Testing
                 Rendition(
                     type: .subtitles, groupID: "subs", name: "한국어", uri: "subs/ko/index.m3u8", language: "ko",
                     isDefault: true, autoselect: true),
-                Rendition(type: .subtitles, groupID: "subs", name: "English", uri: "subs/en/index.m3u8", language: "en",
-                          autoselect: true),
+                Rendition(
+                    type: .subtitles, groupID: "subs", name: "English", uri: "subs/en/index.m3u8", language: "en",
+                    autoselect: true),
             ],
             variants: [
                 Variant(
                     uri: "v0/index.m3u8", bandwidth: 2_200_000, averageBandwidth: 2_000_000,
                     codecs: "avc1.64001f,mp4a.40.2", resolution: Resolution(width: 1280, height: 720), frameRate: 30,
                     subtitles: "subs", closedCaptions: ClosedCaptionsReference.none),
-                Variant(uri: "v1/index.m3u8", bandwidth: 800_000, codecs: "avc1.4d401e,mp4a.40.2",
-                        resolution: Resolution(width: 640, height: 360), frameRate: 29.97, subtitles: "subs"),
+                Variant(
+                    uri: "v1/index.m3u8", bandwidth: 800_000, codecs: "avc1.4d401e,mp4a.40.2",
+                    resolution: Resolution(width: 640, height: 360), frameRate: 29.97, subtitles: "subs"),
             ])
         let expected = """
             #EXTM3U

@@ -6,11 +6,17 @@ import Testing
     static func read(_ text: String) throws(JSONReadError) -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
 
     @Test func everyKindOfValueIsReadAndObjectsKeepTheirOrder() throws {
-        let value = try Self.read(#" {"z": [1, -2, 3.5, 1e2, true, false, null], "a": {"s": "t\u00e9\n\"\\\/"}, "m": -0} "#)
+        let value = try Self.read(
+            #" {"z": [1, -2, 3.5, 1e2, true, false, null], "a": {"s": "t\u00e9\n\"\\\/"}, "m": -0} "#)
         #expect(
             value
                 == .object([
-                    ("z", .array([.integer(1), .integer(-2), .number(3.5), .number(100), .bool(true), .bool(false), .null])),
+                    (
+                        "z",
+                        .array([
+                            .integer(1), .integer(-2), .number(3.5), .number(100), .bool(true), .bool(false), .null,
+                        ])
+                    ),
                     ("a", .object([("s", .string("té\n\"\\/"))])),
                     ("m", .integer(0)),
                 ]))
@@ -26,7 +32,9 @@ import Testing
         (#"["\udc00"]"#, "\\udc00", "[0]", 1, 3),
         (#"{"키": "\ud800\u0041"}"#, "\\ud800", "키", 1, 8),
     ])
-    func aLoneSurrogateIsNamedWithItsLineAndColumn(_ text: String, _ escape: String, _ path: String, _ line: Int, _ column: Int) {
+    func aLoneSurrogateIsNamedWithItsLineAndColumn(
+        _ text: String, _ escape: String, _ path: String, _ line: Int, _ column: Int
+    ) {
         #expect(throws: JSONReadError.loneSurrogate(escape: escape, path: path, line: line, column: column)) {
             try Self.read(text)
         }
@@ -62,7 +70,10 @@ import Testing
         ("01", "unexpected '1' at line 1 column 2 (expected the end of the document)"),
         ("1.", "unexpected end of file at line 1 column 3 (expected a digit after '.')"),
         ("\"\\x\"", "an invalid escape \\x at line 1 column 2"),
-        ("\"a\nb\"", "unexpected byte 0x0A at line 1 column 3 (expected '\"' or an escape (control characters must be escaped))"),
+        (
+            "\"a\nb\"",
+            "unexpected byte 0x0A at line 1 column 3 (expected '\"' or an escape (control characters must be escaped))"
+        ),
         ("tru", "unexpected end of file at line 1 column 4 (expected a value)"),
         ("{} x", "unexpected 'x' at line 1 column 4 (expected the end of the document)"),
         ("{'a': 1}", "unexpected \"'\" at line 1 column 2 (expected a key in double quotes or '}')"),
@@ -79,7 +90,9 @@ import Testing
     }
 
     @Test func bytesThatAreNotUTF8InAStringAreRefused() {
-        #expect(throws: JSONReadError.invalidUTF8(line: 1, column: 2)) { try JSONValue(parsing: [0x5B, 0x22, 0xFF, 0x22, 0x5D]) }
+        #expect(throws: JSONReadError.invalidUTF8(line: 1, column: 2)) {
+            try JSONValue(parsing: [0x5B, 0x22, 0xFF, 0x22, 0x5D])
+        }
     }
 
     @Test func deepNestingIsRefusedInsteadOfExhaustingTheStack() {
@@ -118,12 +131,15 @@ import Testing
         case 0: return .null
         case 1: return .bool(random.below(2) == 0)
         case 2: return .integer(Int(truncatingIfNeeded: random.next()) >> random.below(64))
-        case 3: return .number(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (random.below(2) == 0 ? 1 : -1))
+        case 3:
+            return .number(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (random.below(2) == 0 ? 1 : -1))
         case 4: return .string(text())
         case 5: return .array((0..<random.below(5)).map { _ in randomValue(&random, depth: depth + 1) })
         default:
             var members: [(String, JSONValue)] = []
-            for index in 0..<random.below(5) { members.append(("\(index)" + text(), randomValue(&random, depth: depth + 1))) }
+            for index in 0..<random.below(5) {
+                members.append(("\(index)" + text(), randomValue(&random, depth: depth + 1)))
+            }
             return .object(members)
         }
     }

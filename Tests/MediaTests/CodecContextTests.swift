@@ -1,7 +1,8 @@
+internal import CFFmpeg
 import FilterKit
 import Testing
+
 @testable import Media
-internal import CFFmpeg
 
 @Suite struct CodecContextTests {
     /// A grey-ramp 4:2:0 picture whose luma shifts with `index`, so consecutive frames differ.
@@ -106,10 +107,14 @@ internal import CFFmpeg
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                bytes += [UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x + y) * 255 / (width + height - 2)), 255]
+                bytes += [
+                    UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)),
+                    UInt8((x + y) * 255 / (width + height - 2)), 255,
+                ]
             }
         }
-        return Picture(layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: width * 4)])
+        return Picture(
+            layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: width * 4)])
     }
 
     /// The fixed-point conversion agrees with libswscale set to BT.709 (the reference) within one code value
@@ -121,7 +126,8 @@ internal import CFFmpeg
         let ours = YUV420Conversion.yuv420(from: picture)
         let reference = try MediaFrame()
         try reference.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P)
-        try Scaler(from: width, height, AV_PIX_FMT_RGBA, to: width, height, AV_PIX_FMT_YUV420P).scale(picture, into: reference)
+        try Scaler(from: width, height, AV_PIX_FMT_RGBA, to: width, height, AV_PIX_FMT_YUV420P).scale(
+            picture, into: reference)
         let chroma = ((width + 1) / 2, (height + 1) / 2)
         for (plane, size) in [(width, height), chroma, chroma].enumerated() {
             var expected = [UInt8](repeating: 0, count: size.0 * size.1)
@@ -132,7 +138,8 @@ internal import CFFmpeg
             var worst = 0
             for y in 0..<(size.1 - 1) {
                 for x in 0..<(size.0 - 1) {
-                    worst = max(worst, abs(Int(ours.planes[plane].bytes[y * size.0 + x]) - Int(expected[y * size.0 + x])))
+                    worst = max(
+                        worst, abs(Int(ours.planes[plane].bytes[y * size.0 + x]) - Int(expected[y * size.0 + x])))
                 }
             }
             #expect(worst <= 1, "plane \(plane) of \(width)x\(height): off by \(worst)")
@@ -149,14 +156,18 @@ internal import CFFmpeg
         for _ in 0..<(width * height) {
             bytes += [generator.byte(), generator.byte(), generator.byte(), 255]
         }
-        let ours = YUV420Conversion.yuv420(from: Picture(layout: .rgba, width: width, height: height,
-                                                         planes: [.init(bytes: bytes, bytesPerRow: width * 4)]))
-        let frame = Frame(format: .rgba, width: width, height: height,
-                          planes: [.init(width: width, height: height, bytesPerRow: width * 4, bytes: bytes)])
+        let ours = YUV420Conversion.yuv420(
+            from: Picture(
+                layout: .rgba, width: width, height: height,
+                planes: [.init(bytes: bytes, bytesPerRow: width * 4)]))
+        let frame = Frame(
+            format: .rgba, width: width, height: height,
+            planes: [.init(width: width, height: height, bytesPerRow: width * 4, bytes: bytes)])
         let reference = YUVConversion.toYUV420(frame)
         for plane in 0..<3 {
             #expect(ours.planes[plane].bytes.count == reference.planes[plane].bytes.count)
-            let worst = zip(ours.planes[plane].bytes, reference.planes[plane].bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            let worst =
+                zip(ours.planes[plane].bytes, reference.planes[plane].bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
             #expect(worst <= 1, "plane \(plane) of \(width)x\(height): off by \(worst)")
         }
     }
@@ -174,11 +185,15 @@ internal import CFFmpeg
     @Test(arguments: [(1, 1), (15, 3), (16, 2), (17, 5), (33, 9), (48, 1), (65, 37), (37, 65), (1280, 720)])
     func vectorPathEqualsTheReference(width: Int, height: Int) {
         for bytesPerRow in [width * 4, width * 4 + 12] {
-            let picture = Self.noisy(width: width, height: height, seed: UInt64(width * 7919 + height), bytesPerRow: bytesPerRow)
-            let fast = YUV420Conversion.yuv420(from: picture), reference = YUV420Conversion.referenceYUV420(from: picture)
+            let picture = Self.noisy(
+                width: width, height: height, seed: UInt64(width * 7919 + height), bytesPerRow: bytesPerRow)
+            let fast = YUV420Conversion.yuv420(from: picture),
+                reference = YUV420Conversion.referenceYUV420(from: picture)
             #expect(fast.planes.map(\.bytesPerRow) == reference.planes.map(\.bytesPerRow))
             for plane in 0..<3 {
-                #expect(fast.planes[plane].bytes == reference.planes[plane].bytes, "plane \(plane) of \(width)x\(height), stride \(bytesPerRow)")
+                #expect(
+                    fast.planes[plane].bytes == reference.planes[plane].bytes,
+                    "plane \(plane) of \(width)x\(height), stride \(bytesPerRow)")
             }
         }
     }
@@ -195,20 +210,27 @@ internal import CFFmpeg
         #expect(slot.planes.map(\.bytes) == YUV420Conversion.referenceYUV420(from: second).planes.map(\.bytes))
         let address = slot.planes[0].bytes.withUnsafeBufferPointer { $0.baseAddress }
         YUV420Conversion.convert(first, into: &slot)
-        #expect(slot.planes[0].bytes.withUnsafeBufferPointer { $0.baseAddress } == address, "a released slot is written in place")
+        #expect(
+            slot.planes[0].bytes.withUnsafeBufferPointer { $0.baseAddress } == address,
+            "a released slot is written in place")
         #expect(slot.planes.map(\.bytes) == YUV420Conversion.referenceYUV420(from: first).planes.map(\.bytes))
     }
 
     @Test func primariesGetTheirBT709Values() {
-        for (rgb, yuv) in [((255, 0, 0), (63, 102, 240)), ((0, 255, 0), (173, 42, 26)), ((0, 0, 255), (32, 240, 118)),
-                           ((255, 255, 255), (235, 128, 128)), ((0, 0, 0), (16, 128, 128))] {
+        for (rgb, yuv) in [
+            ((255, 0, 0), (63, 102, 240)), ((0, 255, 0), (173, 42, 26)), ((0, 0, 255), (32, 240, 118)),
+            ((255, 255, 255), (235, 128, 128)), ((0, 0, 0), (16, 128, 128)),
+        ] {
             let pixel: [UInt8] = [UInt8(rgb.0), UInt8(rgb.1), UInt8(rgb.2), 255]
             let picture = Picture(
-                layout: .rgba, width: 3, height: 3, planes: [.init(bytes: Array(Array(repeating: pixel, count: 9).joined()), bytesPerRow: 12)])
+                layout: .rgba, width: 3, height: 3,
+                planes: [.init(bytes: Array(Array(repeating: pixel, count: 9).joined()), bytesPerRow: 12)])
             let converted = YUV420Conversion.yuv420(from: picture)
             #expect(converted.planes.map(\.bytes.count) == [9, 4, 4])
             #expect(Set(converted.planes[0].bytes) == [UInt8(yuv.0)], "\(rgb)")
-            #expect(Set(converted.planes[1].bytes) == [UInt8(yuv.1)] && Set(converted.planes[2].bytes) == [UInt8(yuv.2)], "\(rgb)")
+            #expect(
+                Set(converted.planes[1].bytes) == [UInt8(yuv.1)] && Set(converted.planes[2].bytes) == [UInt8(yuv.2)],
+                "\(rgb)")
         }
     }
 }
@@ -217,7 +239,7 @@ internal import CFFmpeg
 private struct SeededBytes {
     var state: UInt64
     mutating func byte() -> UInt8 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return UInt8(truncatingIfNeeded: state >> 56)
     }
 }

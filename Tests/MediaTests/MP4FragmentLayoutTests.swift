@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Media
 
 @Suite struct MP4FragmentLayoutTests {

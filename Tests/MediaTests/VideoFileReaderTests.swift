@@ -2,16 +2,21 @@ import FilterKit
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Media
 
 @Suite struct VideoFileReaderTests {
     /// A 3×2 RGBA frame whose red channel numbers the pixels 1…6 row by row.
     static let numbered: Frame = {
         let bytes: [UInt8] = (1...6).flatMap { [UInt8($0), 0, 0, 255] as [UInt8] }
-        return Frame(format: .rgba, width: 3, height: 2, planes: [Frame.Plane(width: 3, height: 2, bytesPerRow: 12, bytes: bytes)])
+        return Frame(
+            format: .rgba, width: 3, height: 2,
+            planes: [Frame.Plane(width: 3, height: 2, bytesPerRow: 12, bytes: bytes)])
     }()
 
-    static func reds(_ frame: Frame) -> [UInt8] { stride(from: 0, to: frame.planes[0].bytes.count, by: 4).map { frame.planes[0].bytes[$0] } }
+    static func reds(_ frame: Frame) -> [UInt8] {
+        stride(from: 0, to: frame.planes[0].bytes.count, by: 4).map { frame.planes[0].bytes[$0] }
+    }
 
     @Test(arguments: [
         (90, 2, 3, [4, 1, 5, 2, 6, 3] as [UInt8]),
@@ -33,7 +38,8 @@ import Testing
     @Test(.enabled(if: ExternalTool.isInstalled("ffmpeg"))) func decodesEveryFrameWithItsTime() throws {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("clip.mp4").path
-        let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1", "-c:v", "libx264", clip])
+        let made = try ExternalTool.run(
+            "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1", "-c:v", "libx264", clip])
         try #require(made.exitCode == 0)
         let reader = try VideoFileReader(path: clip)
         #expect(reader.info.width == 64 && reader.info.height == 48 && reader.info.rotationDegrees == 0)

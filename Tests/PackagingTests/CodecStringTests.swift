@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Packaging
 
 @Suite struct CodecStringTests {
@@ -30,7 +31,8 @@ import Testing
     @Test func readsAnAvcCRecord() {
         // configurationVersion 1, profile/compat/level copied, lengthSize, 1 SPS of the high-profile stream.
         let sps = Array(Self.highLevel31[4..<25])
-        let avcC: [UInt8] = [1, 0x64, 0x00, 0x1f, 0xff, 0xe1, 0, UInt8(sps.count)] + sps + [1, 0, 4, 0x68, 0xeb, 0xe3, 0xcb]
+        let avcC: [UInt8] =
+            [1, 0x64, 0x00, 0x1f, 0xff, 0xe1, 0, UInt8(sps.count)] + sps + [1, 0, 4, 0x68, 0xeb, 0xe3, 0xcb]
         #expect(CodecString.avc(parameterSets: avcC) == "avc1.64001f")
     }
 

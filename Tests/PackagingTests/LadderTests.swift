@@ -1,14 +1,16 @@
 import Testing
+
 @testable import Packaging
 
 @Suite struct LadderTests {
     @Test func parsesRungsAndSortsThemByBitRate() throws {
         let ladder = try Ladder.parse("640x360@730k, 1920x1080@6M,1280x720@3000000")
-        #expect(ladder.renditions == [
-            LadderRung(width: 1920, height: 1080, bitsPerSecond: 6_000_000),
-            LadderRung(width: 1280, height: 720, bitsPerSecond: 3_000_000),
-            LadderRung(width: 640, height: 360, bitsPerSecond: 730_000),
-        ])
+        #expect(
+            ladder.renditions == [
+                LadderRung(width: 1920, height: 1080, bitsPerSecond: 6_000_000),
+                LadderRung(width: 1280, height: 720, bitsPerSecond: 3_000_000),
+                LadderRung(width: 640, height: 360, bitsPerSecond: 730_000),
+            ])
     }
 
     struct BadCase: Sendable, CustomTestStringConvertible {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Packaging
 
 @Suite struct SegmentCutterTests {
@@ -22,21 +23,30 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "keyframes exactly on the grid", targetFrames: 60,
-             packets: frames(180, keyEvery: 60), expectedStarts: [0, 60, 120]),
-        Case(name: "keyframes more often than the grid cut only at the boundary", targetFrames: 60,
-             packets: frames(150, keyEvery: 25), expectedStarts: [0, 75, 125]),
-        Case(name: "a late keyframe does not shift later boundaries", targetFrames: 60,
-             packets: [0, 70, 120, 180].map { Packet(frame: $0, key: true) }, expectedStarts: [0, 70, 120, 180]),
-        Case(name: "a keyframe past two boundaries skips the missed one", targetFrames: 60,
-             packets: [0, 130, 150, 180].map { Packet(frame: $0, key: true) }, expectedStarts: [0, 130, 180]),
-        Case(name: "non-keyframes never cut", targetFrames: 30,
-             packets: frames(100, keyEvery: 1000), expectedStarts: [0]),
-        Case(name: "the grid starts at the first packet, not at zero", targetFrames: 60,
-             packets: frames(130, keyEvery: 60, from: 45), expectedStarts: [45, 105, 165]),
-        Case(name: "packets without a timestamp never cut", targetFrames: 30,
-             packets: [Packet(frame: nil, key: true), Packet(frame: 0, key: true), Packet(frame: nil, key: true),
-                       Packet(frame: 30, key: true)], expectedStarts: [0, 30]),
+        Case(
+            name: "keyframes exactly on the grid", targetFrames: 60,
+            packets: frames(180, keyEvery: 60), expectedStarts: [0, 60, 120]),
+        Case(
+            name: "keyframes more often than the grid cut only at the boundary", targetFrames: 60,
+            packets: frames(150, keyEvery: 25), expectedStarts: [0, 75, 125]),
+        Case(
+            name: "a late keyframe does not shift later boundaries", targetFrames: 60,
+            packets: [0, 70, 120, 180].map { Packet(frame: $0, key: true) }, expectedStarts: [0, 70, 120, 180]),
+        Case(
+            name: "a keyframe past two boundaries skips the missed one", targetFrames: 60,
+            packets: [0, 130, 150, 180].map { Packet(frame: $0, key: true) }, expectedStarts: [0, 130, 180]),
+        Case(
+            name: "non-keyframes never cut", targetFrames: 30,
+            packets: frames(100, keyEvery: 1000), expectedStarts: [0]),
+        Case(
+            name: "the grid starts at the first packet, not at zero", targetFrames: 60,
+            packets: frames(130, keyEvery: 60, from: 45), expectedStarts: [45, 105, 165]),
+        Case(
+            name: "packets without a timestamp never cut", targetFrames: 30,
+            packets: [
+                Packet(frame: nil, key: true), Packet(frame: 0, key: true), Packet(frame: nil, key: true),
+                Packet(frame: 30, key: true),
+            ], expectedStarts: [0, 30]),
     ]
 
     @Test(arguments: cases)
@@ -59,7 +69,9 @@ import Testing
         var cutter = SegmentCutter(targetDuration: .seconds(2))
         var starts: [Int64] = []
         for index in Int64(0)..<200 {
-            if case .startSegment = cutter.handle(presentationTime: Timestamp(index * 1024, timescale: 48000), isKeyframe: true) {
+            if case .startSegment = cutter.handle(
+                presentationTime: Timestamp(index * 1024, timescale: 48000), isKeyframe: true)
+            {
                 starts.append(index)
             }
         }

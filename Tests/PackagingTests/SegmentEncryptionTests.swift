@@ -1,5 +1,6 @@
 import HLS
 import Testing
+
 @testable import Packaging
 
 @Suite struct SegmentEncryptionTests {
@@ -9,7 +10,8 @@ import Testing
 
     @Test func aNewKeyStartsEveryNSegmentsAndOneKeyServesAWholeVideoByDefault() {
         #expect((0..<7).map { Self.rotating.keyIndex(forSegment: $0) } == [0, 0, 1, 1, 2, 2, 3])
-        #expect((0..<7).map { Self.rotating.startsKeyPeriod(segment: $0) } == [true, false, true, false, true, false, true])
+        #expect(
+            (0..<7).map { Self.rotating.startsKeyPeriod(segment: $0) } == [true, false, true, false, true, false, true])
         #expect((0..<7).map { Self.single.keyIndex(forSegment: $0) } == [0, 0, 0, 0, 0, 0, 0])
         #expect((0..<3).map { Self.single.startsKeyPeriod(segment: $0) } == [true, false, false])
     }
@@ -29,23 +31,24 @@ import Testing
         let playlist = PlaylistBuilderTests.builder.mediaPlaylist(
             records, initSegmentURI: "init.mp4", isFinished: true, encryption: Self.rotating)
         let text = PlaylistBuilder.text(of: .media(playlist))
-        #expect(text == """
-            #EXTM3U
-            #EXT-X-VERSION:6
-            #EXT-X-TARGETDURATION:2
-            #EXT-X-PLAYLIST-TYPE:VOD
-            #EXT-X-MAP:URI="init.mp4"
-            #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/warm-film/keys/0.key",IV=0xA0A1A2A3A4A5A6A70000000000000000
-            #EXTINF:2.000,
-            seg_00000.ts
-            #EXTINF:2.000,
-            seg_00001.ts
-            #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/warm-film/keys/1.key",IV=0xA0A1A2A3A4A5A6A70000000000000001
-            #EXTINF:1.000,
-            seg_00002.ts
-            #EXT-X-ENDLIST
+        #expect(
+            text == """
+                #EXTM3U
+                #EXT-X-VERSION:6
+                #EXT-X-TARGETDURATION:2
+                #EXT-X-PLAYLIST-TYPE:VOD
+                #EXT-X-MAP:URI="init.mp4"
+                #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/warm-film/keys/0.key",IV=0xA0A1A2A3A4A5A6A70000000000000000
+                #EXTINF:2.000,
+                seg_00000.ts
+                #EXTINF:2.000,
+                seg_00001.ts
+                #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/warm-film/keys/1.key",IV=0xA0A1A2A3A4A5A6A70000000000000001
+                #EXTINF:1.000,
+                seg_00002.ts
+                #EXT-X-ENDLIST
 
-            """)
+                """)
         // Parsed back, the map still comes before the key, so a writer round trip keeps the init section clear.
         guard case .media(let parsed)? = HLS.parse(Array(text.utf8)).playlist else {
             Issue.record("does not parse")
@@ -64,7 +67,8 @@ import Testing
         #expect(playlist.mediaSequence == 4)
         #expect(playlist.segments.map(\.keys.count) == [1, 0])
         #expect(playlist.segments[0].keys.first?.uri == "/v1/videos/v/keys/1.key")
-        let earlier = builder.mediaPlaylist(Array(records.prefix(5)), initSegmentURI: nil, isFinished: false, encryption: encryption)
+        let earlier = builder.mediaPlaylist(
+            Array(records.prefix(5)), initSegmentURI: nil, isFinished: false, encryption: encryption)
         #expect(earlier.segments.map { $0.keys.first?.uri } == ["/v1/videos/v/keys/0.key", "/v1/videos/v/keys/1.key"])
     }
 
@@ -72,9 +76,10 @@ import Testing
         let records = PlaylistBuilderTests.videoRecords()
         let playlist = PlaylistBuilderTests.builder.iFramePlaylist(
             records, initSegmentURI: nil, isFinished: true, encryption: Self.rotating)
-        #expect(playlist.segments.map { $0.keys.map(\.uri) } == [
-            ["/v1/videos/warm-film/keys/0.key"], [], ["/v1/videos/warm-film/keys/1.key"],
-        ])
+        #expect(
+            playlist.segments.map { $0.keys.map(\.uri) } == [
+                ["/v1/videos/warm-film/keys/0.key"], [], ["/v1/videos/warm-film/keys/1.key"],
+            ])
         #expect(playlist.segments[2].keys.first?.iv?.bytes == Self.rotating.iv(forKey: 1))
         let clear = PlaylistBuilderTests.builder.iFramePlaylist(records, initSegmentURI: nil, isFinished: true)
         #expect(clear.segments.allSatisfy { $0.keys.isEmpty })
@@ -88,8 +93,10 @@ import Testing
             Presentation(videos: [video], encryption: Self.rotating))
         #expect(encrypted.sessionKeys == [Self.rotating.key(forKey: 0)])
         let text = PlaylistBuilder.text(of: .multivariant(encrypted))
-        #expect(text.contains(
-            "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"/v1/videos/warm-film/keys/0.key\",IV=0xA0A1A2A3A4A5A6A70000000000000000\n"))
+        #expect(
+            text.contains(
+                "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"/v1/videos/warm-film/keys/0.key\",IV=0xA0A1A2A3A4A5A6A70000000000000000\n"
+            ))
         #expect(PlaylistBuilderTests.builder.multivariantPlaylist(Presentation(videos: [video])).sessionKeys.isEmpty)
     }
 }

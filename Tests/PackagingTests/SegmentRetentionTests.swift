@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Packaging
 
 @Suite struct SegmentRetentionTests {
@@ -9,7 +10,9 @@ import Testing
         (5, 11, 0), (5, 12, 1),
     ])
     func windowSegmentsGoAfterTheirDurationPlusAWholeWindow(_ window: Int, _ count: Int, _ upper: Int) {
-        #expect(SegmentRetention(mode: .slidingWindow(segments: window)).deletableSegments(publishedCount: count) == 0..<upper)
+        #expect(
+            SegmentRetention(mode: .slidingWindow(segments: window)).deletableSegments(publishedCount: count)
+                == 0..<upper)
     }
 
     @Test func eventAndVODKeepEverySegment() {
@@ -29,8 +32,10 @@ import Testing
         for count in 1...records.count {
             let deletable = Set(retention.deletableSegments(publishedCount: count).map { "seg_\($0).ts" })
             for earlier in max(1, count - window - 1)...count {
-                let listed = builder.mediaPlaylist(Array(records.prefix(earlier)), initSegmentURI: nil, isFinished: false)
-                #expect(deletable.isDisjoint(with: listed.segments.map(\.uri)), "count \(count), playlist at \(earlier)")
+                let listed = builder.mediaPlaylist(
+                    Array(records.prefix(earlier)), initSegmentURI: nil, isFinished: false)
+                #expect(
+                    deletable.isDisjoint(with: listed.segments.map(\.uri)), "count \(count), playlist at \(earlier)")
             }
             // And the window does not grow without bound on disk: at most 2 windows + 1 segments kept.
             #expect(count - deletable.count <= 2 * window + 1)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Packaging
 
 @Suite struct WebVTTSegmentTests {
@@ -6,17 +7,18 @@ import Testing
 
     @Test func segmentMapsCueTimeZeroToTheVideosFirstPresentationTime() {
         let cues = captions.cues(.english, from: .seconds(2), to: .seconds(4), isLast: false)
-        #expect(WebVTTSegment.text(cues: cues, mpegTimestamp: 900_000) == """
-            WEBVTT
-            X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000
+        #expect(
+            WebVTTSegment.text(cues: cues, mpegTimestamp: 900_000) == """
+                WEBVTT
+                X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000
 
-            00:00:02.000 --> 00:00:03.000
-            Filter warm-film · recording 00:02
+                00:00:02.000 --> 00:00:03.000
+                Filter warm-film · recording 00:02
 
-            00:00:03.000 --> 00:00:04.000
-            Filter warm-film · recording 00:03
+                00:00:03.000 --> 00:00:04.000
+                Filter warm-film · recording 00:03
 
-            """)
+                """)
     }
 
     @Test func aCueAcrossASegmentBoundaryIsRepeatedInBothSegments() {

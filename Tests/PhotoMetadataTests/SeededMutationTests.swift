@@ -1,4 +1,3 @@
-import FilterzTestSupport
 import FilterKit
 import FilterzTestSupport
 import PhotoMetadata

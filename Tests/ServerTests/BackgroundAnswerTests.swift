@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+
 @testable import Server
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Slow answers (large playlists to parse, the catalogue) are made off the event loops, so they never hold up
@@ -29,7 +30,9 @@ import Glibc
         let handler = site.server.handler
         let now = Int64(time(nil))
         func quickStatus(_ target: String) -> Int? {
-            guard case .response(let response) = handler.quickAnswer(to: HTTPRequest(method: "GET", target: target), now: now)
+            guard
+                case .response(let response) = handler.quickAnswer(
+                    to: HTTPRequest(method: "GET", target: target), now: now)
             else { return nil }
             return response.status
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 @Suite struct ByteRangeAnswerTests {

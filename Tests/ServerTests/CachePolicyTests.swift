@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 @Suite struct CachePolicyTests {
@@ -11,7 +12,9 @@ import Testing
     }
 
     @Test func finishedAndMultivariantPlaylistsGetAShortMaxAge() {
-        #expect(CachePolicy.cacheControl(for: .playlist, playlist: .media(ended: true, targetDurationSeconds: 6)) == "public, max-age=60")
+        #expect(
+            CachePolicy.cacheControl(for: .playlist, playlist: .media(ended: true, targetDurationSeconds: 6))
+                == "public, max-age=60")
         #expect(CachePolicy.cacheControl(for: .playlist, playlist: .multivariant) == "public, max-age=10")
         #expect(CachePolicy.cacheControl(for: .playlist, playlist: nil) == "public, max-age=0")
     }

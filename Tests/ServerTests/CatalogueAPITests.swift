@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Server
 
 @Suite struct CatalogueAPITests {
@@ -36,14 +37,17 @@ import Testing
         #expect(body["video_id"] as? String == "clip")
         #expect(body["stream_url"] as? String == "/v1/videos/clip/master.m3u8")
         let qualities = try #require(body["qualities"] as? [[String: String]])
-        #expect(qualities == [
-            ["quality": "720p", "stream_url": "/v1/videos/clip/v0/index.m3u8"],
-            ["quality": "360p", "stream_url": "/v1/videos/clip/v1/index.m3u8"],
-        ])
+        #expect(
+            qualities == [
+                ["quality": "720p", "stream_url": "/v1/videos/clip/v0/index.m3u8"],
+                ["quality": "360p", "stream_url": "/v1/videos/clip/v1/index.m3u8"],
+            ])
         let subtitles = try #require(body["subtitles"] as? [[String: String]])
-        #expect(subtitles == [
-            ["language": "ko", "url": "/v1/videos/clip/subs/ko.m3u8"], ["language": "en", "url": "/v1/videos/clip/subs/en.m3u8"],
-        ])
+        #expect(
+            subtitles == [
+                ["language": "ko", "url": "/v1/videos/clip/subs/ko.m3u8"],
+                ["language": "en", "url": "/v1/videos/clip/subs/en.m3u8"],
+            ])
         for url in [body["stream_url"] as? String] + qualities.map { $0["stream_url"] } + subtitles.map { $0["url"] } {
             let url = try #require(url)
             #expect(url.hasPrefix("/v1/videos/") && url.components(separatedBy: "/v1/videos/").count == 2, "\(url)")
@@ -97,7 +101,8 @@ import Testing
         var next = ""
         var added = 0
         repeat {
-            let page = try Self.json(try fetch(site.port, "GET", "/v1/videos?limit=3" + (next.isEmpty ? "" : "&next=" + next)))
+            let page = try Self.json(
+                try fetch(site.port, "GET", "/v1/videos?limit=3" + (next.isEmpty ? "" : "&next=" + next)))
             seen += (page["data"] as? [[String: Any]] ?? []).compactMap { $0["video_id"] as? String }
             next = page["next_cursor"] as? String ?? "0"
             try site.addVideo("new-\(added)")  // appears while the client pages

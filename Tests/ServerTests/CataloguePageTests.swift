@@ -1,5 +1,6 @@
 import HLS
 import Testing
+
 @testable import Server
 
 @Suite struct CataloguePageTests {

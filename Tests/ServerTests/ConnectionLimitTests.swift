@@ -1,10 +1,11 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Server
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Clients that hold connections without finishing a request: a whole-request deadline, a cap per address, and
@@ -45,14 +46,18 @@ import Glibc
     @Test func thousandsOfTricklingConnectionsDoNotLockOutANormalClient() throws {
         LoadTests.raiseFileLimit(to: 8192)
         let limit = 500
-        let site = try TestSite(populate: { try $0.addVideo("a") }, configure: {
-            $0.connectionLimit = limit
-            $0.connectionsPerAddress = 100
-        })
+        let site = try TestSite(
+            populate: { try $0.addVideo("a") },
+            configure: {
+                $0.connectionLimit = limit
+                $0.connectionsPerAddress = 100
+            })
         // 2,000 clients from 20 addresses, each sending a request head one byte at a time and never finishing it.
         var attackers: [RawConnection] = []
         for index in 0..<2000 {
-            guard let connection = try? RawConnection(port: site.port, source: "127.0.1.\(index % 20 + 1)", timeoutSeconds: 1)
+            guard
+                let connection = try? RawConnection(
+                    port: site.port, source: "127.0.1.\(index % 20 + 1)", timeoutSeconds: 1)
             else { continue }
             _ = try? connection.send("G")
             attackers.append(connection)
@@ -74,7 +79,8 @@ import Glibc
         // The normal client, on connections of its own, one request each, gets every answer in full.
         var served = 0
         for index in 0..<20 {
-            let response = try RawConnection(port: site.port, timeoutSeconds: 5).request("GET", "/a/v0/seg_\(index % 3).ts")
+            let response = try RawConnection(port: site.port, timeoutSeconds: 5).request(
+                "GET", "/a/v0/seg_\(index % 3).ts")
             if response.status == 200 && response.body.count >= 2000 { served += 1 }
         }
         #expect(served == 20)

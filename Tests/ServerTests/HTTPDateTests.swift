@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 @Suite struct HTTPDateTests {
@@ -34,7 +35,8 @@ import Testing
             client: "127.0.0.1", secondsSinceEpoch: 784_111_777, requestLine: "GET /a\"b\n HTTP/1.1", status: 200,
             bytes: 12)
         #expect(line == #"127.0.0.1 - - [06/Nov/1994:08:49:37 +0000] "GET /a\"b\x0a HTTP/1.1" 200 12"#)
-        #expect(AccessLog.line(client: "::1", secondsSinceEpoch: 0, requestLine: "HEAD / HTTP/1.1", status: 304, bytes: nil)
-            == #"::1 - - [01/Jan/1970:00:00:00 +0000] "HEAD / HTTP/1.1" 304 -"#)
+        #expect(
+            AccessLog.line(client: "::1", secondsSinceEpoch: 0, requestLine: "HEAD / HTTP/1.1", status: 304, bytes: nil)
+                == #"::1 - - [01/Jan/1970:00:00:00 +0000] "HEAD / HTTP/1.1" 304 -"#)
     }
 }

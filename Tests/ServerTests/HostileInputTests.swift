@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import Testing
+
 @testable import Server
 
 /// Requests crafted to escape the served folder or to wear the server down. Sent on raw sockets, byte for byte
@@ -31,10 +32,19 @@ import Testing
         Case(name: "symlink out of the root", request: "GET /a/escape.ts HTTP/1.1\r\nHost: x\r\n\r\n"),
         Case(name: "symlinked folder", request: "GET /a/outdir/outside.txt HTTP/1.1\r\nHost: x\r\n\r\n"),
         Case(name: "hidden file", request: "GET /.env HTTP/1.1\r\nHost: x\r\n\r\n"),
-        Case(name: "overlong URL", request: "GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"),
-        Case(name: "long URL", request: "GET /" + String(repeating: "a/", count: 1500) + " HTTP/1.1\r\nHost: x\r\n\r\n"),
-        Case(name: "huge header", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 40_000) + "\r\n\r\n"),
-        Case(name: "many headers", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-A: 1234567890\r\n", count: 2000) + "\r\n"),
+        Case(
+            name: "overlong URL",
+            request: "GET /" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+        Case(
+            name: "long URL", request: "GET /" + String(repeating: "a/", count: 1500) + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+        Case(
+            name: "huge header",
+            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 40_000)
+                + "\r\n\r\n"),
+        Case(
+            name: "many headers",
+            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n"
+                + String(repeating: "X-A: 1234567890\r\n", count: 2000) + "\r\n"),
         Case(name: "bad method", request: "FROB /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n"),
         Case(name: "request-line garbage", request: "\u{01}\u{02}garbage\u{7f} \r\n\r\n"),
         Case(name: "no target, no version", request: "GET\r\n\r\n"),
@@ -46,17 +56,20 @@ import Testing
 
     static let site: TestSite? = try? TestSite { site in
         try site.addVideo("a")
-        let outside = site.root.deletingLastPathComponent().appendingPathComponent(site.root.lastPathComponent + "-outside")
+        let outside = site.root.deletingLastPathComponent().appendingPathComponent(
+            site.root.lastPathComponent + "-outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try Data(secret.utf8).write(to: outside.appendingPathComponent("outside.txt"))
         try FileManager.default.createSymbolicLink(
-            atPath: site.root.appendingPathComponent("a/escape.ts").path, withDestinationPath: outside.appendingPathComponent("outside.txt").path)
+            atPath: site.root.appendingPathComponent("a/escape.ts").path,
+            withDestinationPath: outside.appendingPathComponent("outside.txt").path)
         try FileManager.default.createSymbolicLink(
             atPath: site.root.appendingPathComponent("a/outdir").path, withDestinationPath: outside.path)
         try FileManager.default.createSymbolicLink(
             atPath: site.root.appendingPathComponent("a/inside.ts").path, withDestinationPath: "v0/seg_0.ts")
         try FileManager.default.createSymbolicLink(
-            atPath: site.root.appendingPathComponent("outside.txt").path, withDestinationPath: "../" + outside.lastPathComponent + "/outside.txt")
+            atPath: site.root.appendingPathComponent("outside.txt").path,
+            withDestinationPath: "../" + outside.lastPathComponent + "/outside.txt")
         try Data(secret.utf8).write(to: site.root.appendingPathComponent(".env"))
     }
 

@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import Server
 
 /// The index page's documented structure and its player script (run under Node where it is installed).
@@ -38,7 +39,8 @@ import Testing
         }
         let folder = try TemporaryFolder(prefix: "filterz-player")
         let player = folder.url.appendingPathComponent("player.js")
-        try Self.script(in: try fetch(site.port, "GET", "/").bodyText).write(to: player, atomically: true, encoding: .utf8)
+        try Self.script(in: try fetch(site.port, "GET", "/").bodyText).write(
+            to: player, atomically: true, encoding: .utf8)
         #expect(try ExternalTool.run("node", ["--check", player.path], timeoutSeconds: 30).exitCode == 0)
         let base = "http://127.0.0.1:\(site.port)/v1/videos/a/"
         let program = """
@@ -63,7 +65,9 @@ import Testing
         #expect(media["ended"] as? Bool == true)
         #expect(media["targetSeconds"] as? Double == 4)
         for segment in segments {
-            #expect(try fetch(site.port, "GET", String(segment.dropFirst("http://127.0.0.1:\(site.port)".count))).status == 200)
+            #expect(
+                try fetch(site.port, "GET", String(segment.dropFirst("http://127.0.0.1:\(site.port)".count))).status
+                    == 200)
         }
     }
 }

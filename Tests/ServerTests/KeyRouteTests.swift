@@ -2,6 +2,7 @@ import FilterzTestSupport
 import Foundation
 import HLS
 import Testing
+
 @testable import Server
 
 /// `/v1/videos/{id}/keys/{n}.key` from `--keys`: exactly the 16 bytes, never cached, only with the video's token.
@@ -17,38 +18,41 @@ import Testing
         self.keys = keys
         let write = { (path: String, bytes: [UInt8]) in
             let url = keys.url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url)
         }
         try write("a/0.key", Self.keyBytes)
         try write("a/1.key", Array(repeating: 7, count: 15))
         try write("a/2.key", Array(repeating: 7, count: 17))
         try write("b/0.key", Array(repeating: 0xB0, count: 16))
-        site = try TestSite(populate: { site in
-            try site.addVideo("a")
-            try site.addVideo("b")
-            try site.write(
-                "a/v0/enc.m3u8",
-                """
-                #EXTM3U
-                #EXT-X-VERSION:6
-                #EXT-X-TARGETDURATION:4
-                #EXT-X-PLAYLIST-TYPE:VOD
-                #EXT-X-MAP:URI="init.mp4"
-                #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/a/keys/0.key",IV=0x00000000000000000000000000000001
-                #EXTINF:4.000,
-                seg_0.ts
-                #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/b/keys/0.key",IV=0x00000000000000000000000000000002
-                #EXTINF:4.000,
-                seg_1.ts
-                #EXT-X-ENDLIST
+        site = try TestSite(
+            populate: { site in
+                try site.addVideo("a")
+                try site.addVideo("b")
+                try site.write(
+                    "a/v0/enc.m3u8",
+                    """
+                    #EXTM3U
+                    #EXT-X-VERSION:6
+                    #EXT-X-TARGETDURATION:4
+                    #EXT-X-PLAYLIST-TYPE:VOD
+                    #EXT-X-MAP:URI="init.mp4"
+                    #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/a/keys/0.key",IV=0x00000000000000000000000000000001
+                    #EXTINF:4.000,
+                    seg_0.ts
+                    #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/b/keys/0.key",IV=0x00000000000000000000000000000002
+                    #EXTINF:4.000,
+                    seg_1.ts
+                    #EXT-X-ENDLIST
 
-                """)
-        }, configure: {
-            $0.tokenSecret = "s3cret"
-            $0.apiKey = "app-key"
-            $0.keysFolder = keys.url.path
-        })
+                    """)
+            },
+            configure: {
+                $0.tokenSecret = "s3cret"
+                $0.apiKey = "app-key"
+                $0.keysFolder = keys.url.path
+            })
     }
 
     func token(_ id: String, expiresIn seconds: Int64 = 600) -> String {
@@ -63,7 +67,8 @@ import Testing
         #expect(response.header("cache-control") == "private, no-store")
         #expect(response.header("content-length") == "16")
         #expect(response.header("etag") == nil)
-        let ranged = try fetch(site.port, "GET", "/v1/videos/a/keys/0.key?token=\(token("a"))", headers: ["Range": "bytes=0-3"])
+        let ranged = try fetch(
+            site.port, "GET", "/v1/videos/a/keys/0.key?token=\(token("a"))", headers: ["Range": "bytes=0-3"])
         #expect(ranged.status == 200 && ranged.body == Self.keyBytes)
     }
 
@@ -132,7 +137,9 @@ import Testing
         }
         #expect(start.lowerBound < cached.lowerBound)
         let body = block[start.upperBound...].prefix { $0 != "}" }
-        for line in ["proxy_pass http://filterz_origin;", "proxy_cache off;", "proxy_no_cache 1;", "proxy_cache_bypass 1;"] {
+        for line in [
+            "proxy_pass http://filterz_origin;", "proxy_cache off;", "proxy_no_cache 1;", "proxy_cache_bypass 1;",
+        ] {
             #expect(body.contains(line), "\(line)")
         }
     }

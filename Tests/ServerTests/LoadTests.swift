@@ -1,10 +1,11 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import Server
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Many clients at once, and a slow one among them. Bounded in count and time; no timing assertions beyond
@@ -61,15 +62,19 @@ import Glibc
         // A thousand connections from one address: the per-address cap is lifted, as for a proxy in front.
         let site = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.connectionsPerAddress = 0 })
         let paths: [[Any]] = [
-            ["/a/v0/seg_0.ts", 2000], ["/v1/videos/a/v1/seg_1.ts", 2001], ["/a/master.m3u8", 0], ["/a/v0/index.m3u8", 0],
+            ["/a/v0/seg_0.ts", 2000], ["/v1/videos/a/v1/seg_1.ts", 2001], ["/a/master.m3u8", 0],
+            ["/a/v0/index.m3u8", 0],
         ].map { entry in
             let path = entry[0] as! String
-            let length = (entry[1] as! Int) > 0 ? entry[1] as! Int
+            let length =
+                (entry[1] as! Int) > 0
+                ? entry[1] as! Int
                 : (try? Data(contentsOf: site.root.appendingPathComponent(String(path.dropFirst()))).count) ?? -1
             return [path, length]
         }
         let json = String(decoding: try JSONSerialization.data(withJSONObject: paths), as: UTF8.self)
-        let result = try ExternalTool.run("python3", ["-c", Self.client, String(site.port), "1000", "4", json], timeoutSeconds: 90)
+        let result = try ExternalTool.run(
+            "python3", ["-c", Self.client, String(site.port), "1000", "4", json], timeoutSeconds: 90)
         #expect(result.exitCode == 0, "\(result.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(summary["failed"] as? Int == 0, "\(summary["errors"] ?? "")")
@@ -98,10 +103,12 @@ import Glibc
     }
 
     @Test func idleAndUnfinishedConnectionsAreClosedAfterTheirTimeouts() throws {
-        let site = try TestSite(populate: { try $0.addVideo("a") }, configure: {
-            $0.timeouts.idleSeconds = 1
-            $0.timeouts.requestHeadSeconds = 1
-        })
+        let site = try TestSite(
+            populate: { try $0.addVideo("a") },
+            configure: {
+                $0.timeouts.idleSeconds = 1
+                $0.timeouts.requestHeadSeconds = 1
+            })
         let idle = try RawConnection(port: site.port, timeoutSeconds: 6)
         try idle.send("GET /a/mas")  // and then nothing: the head is not complete in time
         #expect(try idle.readResponse().status == 408)
@@ -129,7 +136,9 @@ import Glibc
         let deadline = Date().addingTimeInterval(10)
         while server.isAcceptingConnections && Date() < deadline { usleep(1_000) }
         #expect(!server.isAcceptingConnections)
-        #expect(throws: RawHTTPError.self) { _ = try RawConnection(port: site.port, timeoutSeconds: 2).request("GET", "/big/file.ts") }
+        #expect(throws: RawHTTPError.self) {
+            _ = try RawConnection(port: site.port, timeoutSeconds: 2).request("GET", "/big/file.ts")
+        }
         var total = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Server
 
 /// The prepared-answer path (`PreparedAnswers`) against the reference path that builds every answer afresh:
@@ -80,7 +81,8 @@ import Testing
         let handler = signed.server.handler
         let now = Int64(Date().timeIntervalSince1970)
         let token = URLSigner(secret: "s3cret").token(videoID: "a", expiresAt: now + 60)
-        let response = handler.respond(to: HTTPRequest(method: "GET", target: "/a/v0/index.m3u8?token=\(token)"), now: now)
+        let response = handler.respond(
+            to: HTTPRequest(method: "GET", target: "/a/v0/index.m3u8?token=\(token)"), now: now)
         #expect(response.status == 200)
         let version = try #require(response.servedFile)
         #expect(handler.stillHolds(version, now: now))
@@ -98,7 +100,9 @@ import Testing
         for (target, headers) in [
             ("/a/v0/seg_0.ts", ["range": "bytes=0-1"]), ("/", [:]), ("/v1/videos", [:]), ("/a/missing.ts", [:]),
         ] {
-            #expect(handler.respond(to: HTTPRequest(method: "GET", target: target, headers: headers), now: 0).servedFile == nil)
+            #expect(
+                handler.respond(to: HTTPRequest(method: "GET", target: target, headers: headers), now: 0).servedFile
+                    == nil)
         }
         #expect(!HTTPRequest(method: "GET", rawPath: "/a", headers: ["if-modified-since": "x"]).canReuseAnswer)
         #expect(HTTPRequest(method: "GET", target: "/a?token=1.ab").canReuseAnswer)

@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import Server
 
 /// ffmpeg and ffprobe play through our server; nginx with the generated configuration answers the same key
@@ -14,7 +15,11 @@ import Testing
     @Test func ffmpegCopiesTheWholeStreamThroughTheCatalogueURL() throws {
         let site = try #require(Self.site)
         let result = try ExternalTool.run(
-            "ffmpeg", ["-v", "error", "-nostdin", "-i", "\(site.server.baseURL)/v1/videos/clip/master.m3u8", "-map", "0", "-c", "copy", "-f", "null", "-"],
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", "\(site.server.baseURL)/v1/videos/clip/master.m3u8", "-map", "0", "-c",
+                "copy", "-f", "null", "-",
+            ],
             timeoutSeconds: 60)
         #expect(result.exitCode == 0, "\(result.stderr)")
     }
@@ -22,7 +27,11 @@ import Testing
     @Test func ffprobeReadsTheDuration() throws {
         let site = try #require(Self.site)
         let result = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "\(site.server.baseURL)/clip/v0/index.m3u8"],
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                "\(site.server.baseURL)/clip/v0/index.m3u8",
+            ],
             timeoutSeconds: 60)
         #expect(result.exitCode == 0, "\(result.stderr)")
         let duration = Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
@@ -30,12 +39,22 @@ import Testing
     }
 
     @Test func ffmpegPlaysASignedURLAndNothingWithoutIt() throws {
-        let signed = try TestSite(populate: { try TinyStream.make(in: $0.root, id: "clip") }, configure: { $0.tokenSecret = "k" })
-        let url = signed.server.baseURL + URLSigner(secret: "k").signedMasterURL(videoID: "clip", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
-        let played = try ExternalTool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", url, "-map", "0", "-c", "copy", "-f", "null", "-"], timeoutSeconds: 60)
+        let signed = try TestSite(
+            populate: { try TinyStream.make(in: $0.root, id: "clip") }, configure: { $0.tokenSecret = "k" })
+        let url =
+            signed.server.baseURL
+            + URLSigner(secret: "k").signedMasterURL(
+                videoID: "clip", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
+        let played = try ExternalTool.run(
+            "ffmpeg", ["-v", "error", "-nostdin", "-i", url, "-map", "0", "-c", "copy", "-f", "null", "-"],
+            timeoutSeconds: 60)
         #expect(played.exitCode == 0, "\(played.stderr)")
         let refused = try ExternalTool.run(
-            "ffmpeg", ["-v", "error", "-nostdin", "-i", signed.server.baseURL + "/v1/videos/clip/master.m3u8", "-f", "null", "-"],
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", signed.server.baseURL + "/v1/videos/clip/master.m3u8", "-f", "null",
+                "-",
+            ],
             timeoutSeconds: 60)
         #expect(refused.exitCode != 0)
     }
@@ -50,7 +69,8 @@ import Testing
     }
 
     static let keyHeaders = [
-        "content-type", "cache-control", "access-control-allow-origin", "access-control-expose-headers", "content-length",
+        "content-type", "cache-control", "access-control-allow-origin", "access-control-expose-headers",
+        "content-length",
         "last-modified",
     ]
 
@@ -65,7 +85,9 @@ import Testing
         Probe(method: "HEAD", path: "/clip/v0/seg_002.ts", compared: keyHeaders),
         Probe(path: "/clip/v0/seg_000.ts", headers: ["Range": "bytes=0-99"], compared: keyHeaders + ["content-range"]),
         Probe(path: "/clip/v0/seg_000.ts", headers: ["Range": "bytes=-10"], compared: keyHeaders + ["content-range"]),
-        Probe(path: "/clip/v0/seg_000.ts", headers: ["Range": "bytes=99999999-"], compared: ["content-range", "access-control-allow-origin"]),
+        Probe(
+            path: "/clip/v0/seg_000.ts", headers: ["Range": "bytes=99999999-"],
+            compared: ["content-range", "access-control-allow-origin"]),
         Probe(
             path: "/clip/v0/seg_000.ts", headers: ["If-Modified-Since": "Fri, 01 Jan 2100 00:00:00 GMT"],
             compared: ["cache-control", "access-control-allow-origin", "last-modified"]),
@@ -73,7 +95,8 @@ import Testing
             method: "OPTIONS", path: "/clip/master.m3u8",
             headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "GET"],
             compared: [
-                "access-control-allow-origin", "access-control-allow-methods", "access-control-allow-headers", "access-control-max-age",
+                "access-control-allow-origin", "access-control-allow-methods", "access-control-allow-headers",
+                "access-control-max-age",
             ]),
         Probe(path: "/.env", compared: ["access-control-allow-origin"]),
         Probe(path: "/clip/missing.ts", compared: ["access-control-allow-origin"]),
@@ -105,7 +128,11 @@ import Testing
     func ffprobePlaysThroughNginx() throws {
         let nginx = try #require(Self.startNginx(), "nginx failed to start")
         let result = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "http://127.0.0.1:\(nginx.port)/v1/videos/clip/master.m3u8"],
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                "http://127.0.0.1:\(nginx.port)/v1/videos/clip/master.m3u8",
+            ],
             timeoutSeconds: 60)
         #expect(result.exitCode == 0, "\(result.stderr)")
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+
 @testable import Server
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Requests whose framing, target or size is hostile or at a limit, sent byte for byte on raw sockets: each gets
@@ -45,13 +46,19 @@ import Glibc
     static let smuggling: [Smuggling] = [
         Smuggling(
             name: "Content-Length with Transfer-Encoding",
-            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden),
+            request:
+                "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                + hidden),
         Smuggling(
             name: "two different Content-Lengths",
-            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: \(hidden.utf8.count)\r\n\r\n" + hidden),
+            request:
+                "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: \(hidden.utf8.count)\r\n\r\n"
+                + hidden),
         Smuggling(
             name: "Transfer-Encoding on HTTP/1.0",
-            request: "GET /a/master.m3u8 HTTP/1.0\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n0\r\n\r\n" + hidden),
+            request:
+                "GET /a/master.m3u8 HTTP/1.0\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n0\r\n\r\n"
+                + hidden),
         Smuggling(
             name: "a GET whose body is another request",
             request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: \(hidden.utf8.count)\r\n\r\n" + hidden),
@@ -100,13 +107,30 @@ import Glibc
 
     static let edges: [Edge] = [
         Edge(name: "missing Host", request: "GET /a/master.m3u8 HTTP/1.1\r\n\r\n", status: 400),
-        Edge(name: "malformed Content-Length", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", status: 400),
-        Edge(name: "an 8 KB cookie", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nCookie: " + String(repeating: "c", count: 8192) + "\r\n\r\n", status: 200),
-        Edge(name: "a 16 KB target", request: "GET /" + String(repeating: "a", count: 16384) + " HTTP/1.1\r\nHost: x\r\n\r\n", status: 414),
-        Edge(name: "a 4 KB path (the handler's 414: the connection stays)", request: "GET /" + String(repeating: "a", count: 4096) + " HTTP/1.1\r\nHost: x\r\n\r\n", status: 414, closes: false),
-        Edge(name: "255 fields and Host", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n" + fields(255) + "\r\n", status: 200),
-        Edge(name: "257 fields", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n" + fields(256) + "\r\n", status: 431),
-        Edge(name: "a 40 KB field", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 40_000) + "\r\n\r\n", status: 431),
+        Edge(
+            name: "malformed Content-Length",
+            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", status: 400),
+        Edge(
+            name: "an 8 KB cookie",
+            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nCookie: " + String(repeating: "c", count: 8192)
+                + "\r\n\r\n", status: 200),
+        Edge(
+            name: "a 16 KB target",
+            request: "GET /" + String(repeating: "a", count: 16384) + " HTTP/1.1\r\nHost: x\r\n\r\n", status: 414),
+        Edge(
+            name: "a 4 KB path (the handler's 414: the connection stays)",
+            request: "GET /" + String(repeating: "a", count: 4096) + " HTTP/1.1\r\nHost: x\r\n\r\n", status: 414,
+            closes: false),
+        Edge(
+            name: "255 fields and Host", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n" + fields(255) + "\r\n",
+            status: 200),
+        Edge(
+            name: "257 fields", request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n" + fields(256) + "\r\n",
+            status: 431),
+        Edge(
+            name: "a 40 KB field",
+            request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 40_000)
+                + "\r\n\r\n", status: 431),
         Edge(name: "HTTP/2.0 request line", request: "GET /a/master.m3u8 HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
     ]
 
@@ -141,10 +165,14 @@ import Glibc
         #expect(try fetch(site.port, "GET", "/a/master.m3u8", headers: ["If-Match": "W/" + tag]).status == 412)
         #expect(try fetch(site.port, "GET", "/a/master.m3u8", headers: ["If-Match": "*"]).status == 200)
         #expect(
-            try fetch(site.port, "GET", "/a/master.m3u8", headers: ["If-Unmodified-Since": "Sun, 06 Nov 1994 08:49:37 GMT"]).status
+            try fetch(
+                site.port, "GET", "/a/master.m3u8", headers: ["If-Unmodified-Since": "Sun, 06 Nov 1994 08:49:37 GMT"]
+            ).status
                 == 412)
         #expect(
-            try fetch(site.port, "GET", "/a/master.m3u8", headers: ["If-Unmodified-Since": "Fri, 01 Jan 2100 00:00:00 GMT"]).status
+            try fetch(
+                site.port, "GET", "/a/master.m3u8", headers: ["If-Unmodified-Since": "Fri, 01 Jan 2100 00:00:00 GMT"]
+            ).status
                 == 200)
     }
 

@@ -1,5 +1,6 @@
 import FilterKit
 import Testing
+
 @testable import Server
 
 /// The request head rules, without sockets: what is accepted, what is refused with which status, and where the
@@ -52,8 +53,11 @@ import Testing
     }
 
     static let refused: [Refused] = [
-        Refused(name: "NUL in the target", request: "GET /warm/master.m3u8\u{0}/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
-        Refused(name: "NUL at the start of the target", request: "GET /\u{0}x HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        Refused(
+            name: "NUL in the target",
+            request: "GET /warm/master.m3u8\u{0}/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        Refused(
+            name: "NUL at the start of the target", request: "GET /\u{0}x HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Refused(name: "TAB in the target", request: "GET /a\tb HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Refused(name: "DEL in the target", request: "GET /a\u{7f} HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Refused(name: "non-ASCII in the target", request: "GET /é HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
@@ -64,12 +68,15 @@ import Testing
         Refused(name: "HTTP/9.9", request: "GET /a HTTP/9.9\r\nHost: x\r\n\r\n", status: 505),
         Refused(name: "lower-case version", request: "GET /a http/1.1\r\nHost: x\r\n\r\n", status: 400),
         Refused(name: "method with a control byte", request: "G\u{1}ET /a HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
-        Refused(name: "obsolete line folding", request: "GET /a HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n 2\r\n\r\n", status: 400),
+        Refused(
+            name: "obsolete line folding", request: "GET /a HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n 2\r\n\r\n", status: 400),
         Refused(name: "space before the colon", request: "GET /a HTTP/1.1\r\nHost : x\r\n\r\n", status: 400),
         Refused(name: "field without a colon", request: "GET /a HTTP/1.1\r\nHost x\r\n\r\n", status: 400),
         Refused(name: "NUL in a field value", request: "GET /a HTTP/1.1\r\nHost: x\u{0}y\r\n\r\n", status: 400),
         Refused(name: "bare CR in a field value", request: "GET /a HTTP/1.1\r\nHost: x\ry\r\n\r\n", status: 400),
-        Refused(name: "userinfo in an absolute target", request: "GET http://u@x/a HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        Refused(
+            name: "userinfo in an absolute target", request: "GET http://u@x/a HTTP/1.1\r\nHost: x\r\n\r\n", status: 400
+        ),
         Refused(name: "ftp scheme", request: "GET ftp://x/a HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Refused(name: "authority form", request: "CONNECT x:443 HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
     ]
@@ -88,7 +95,10 @@ import Testing
         let prefix = "GET /", suffix = " HTTP/1.1"
         let fits = prefix + String(repeating: "a", count: limit - prefix.count - suffix.count) + suffix
         #expect(head(fits + "\r\nHost: x\r\n\r\n") != nil)
-        #expect(refusal("GET /" + String(repeating: "a", count: limit - prefix.count - suffix.count + 1) + suffix + "\r\nHost: x\r\n\r\n") == 414)
+        #expect(
+            refusal(
+                "GET /" + String(repeating: "a", count: limit - prefix.count - suffix.count + 1) + suffix
+                    + "\r\nHost: x\r\n\r\n") == 414)
         // Also without the line end yet: a request line that can no longer fit is refused at once.
         #expect(refusal("GET /" + String(repeating: "a", count: limit + 10)) == 414)
     }
@@ -105,7 +115,8 @@ import Testing
     }
 
     @Test func anEightKilobyteCookieFits() {
-        #expect(head("GET /a HTTP/1.1\r\nHost: x\r\nCookie: " + String(repeating: "k", count: 8192) + "\r\n\r\n") != nil)
+        #expect(
+            head("GET /a HTTP/1.1\r\nHost: x\r\nCookie: " + String(repeating: "k", count: 8192) + "\r\n\r\n") != nil)
     }
 
     @Test func theFieldCountLimitFallsAtItsField() {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import HLS
+import Testing
+
 @testable import Server
 
 @Suite struct SignedURLTests {
@@ -9,14 +10,16 @@ import HLS
     let now = Int64(Date().timeIntervalSince1970)
 
     init() throws {
-        site = try TestSite(populate: { site in
-            try site.addVideo("a")
-            try site.addVideo("b")
-        }, configure: {
-            $0.tokenSecret = "s3cret"
-            $0.apiKey = "app-key"
-            $0.tokenLifetimeSeconds = 900
-        })
+        site = try TestSite(
+            populate: { site in
+                try site.addVideo("a")
+                try site.addVideo("b")
+            },
+            configure: {
+                $0.tokenSecret = "s3cret"
+                $0.apiKey = "app-key"
+                $0.tokenLifetimeSeconds = 900
+            })
     }
 
     func token(_ id: String, expiresIn seconds: Int64 = 600) -> String {
@@ -42,7 +45,8 @@ import HLS
             ("other video", "?token=\(token("b"))"), ("other secret", "?token=\(otherSecret)"),
             ("extended expiry", "?token=\(laterExpiry)"), ("garbage", "?token=%00%01"),
             // The same numbers spelt otherwise: one spelling only.
-            ("leading zeros", "?token=00\(good)"), ("encoded plus sign", "?token=%2B\(good)"), ("plus sign", "?token=+\(good)"),
+            ("leading zeros", "?token=00\(good)"), ("encoded plus sign", "?token=%2B\(good)"),
+            ("plus sign", "?token=+\(good)"),
             ("capital hex", "?token=\(parts[0]).\(parts[1].uppercased())"),
         ] {
             for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/a/nonexistent.ts"] {
@@ -121,14 +125,17 @@ import HLS
         let closed = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.tokenSecret = "s3cret" })
         #expect(try fetch(closed.port, "GET", "/v1/videos").status == 403)
         #expect(try fetch(closed.port, "GET", "/v1/videos/a/stream").status == 403)
-        let open = try TestSite(populate: { try $0.addVideo("a") }, configure: {
-            $0.tokenSecret = "s3cret"
-            $0.servesIndexWhenSigned = true
-        })
+        let open = try TestSite(
+            populate: { try $0.addVideo("a") },
+            configure: {
+                $0.tokenSecret = "s3cret"
+                $0.servesIndexWhenSigned = true
+            })
         let page = try fetch(open.port, "GET", "/")
         #expect(page.status == 200)
         let master = try #require(
-            page.bodyText.components(separatedBy: "data-master=\"").dropFirst().first?.components(separatedBy: "\"").first)
+            page.bodyText.components(separatedBy: "data-master=\"").dropFirst().first?.components(separatedBy: "\"")
+                .first)
         #expect(master.contains("?token="))
         #expect(try fetch(open.port, "GET", master).status == 200)
     }
@@ -146,7 +153,9 @@ import HLS
             #EXT-X-ENDLIST
 
             """
-        let rewritten = String(decoding: TokenRewriter.appendingToken("1.ab", to: Array(text.utf8), directory: ["a", "v0"], root: ["a"]), as: UTF8.self)
+        let rewritten = String(
+            decoding: TokenRewriter.appendingToken("1.ab", to: Array(text.utf8), directory: ["a", "v0"], root: ["a"]),
+            as: UTF8.self)
         #expect(rewritten.contains("URI=\"init.mp4?token=1.ab\""))
         #expect(rewritten.contains("URI=\"key.bin?v=1&token=1.ab\""))
         #expect(rewritten.contains("\nseg_0.m4s?token=1.ab\n"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Server
 
 @Suite struct StaticServingTests {
@@ -27,17 +28,18 @@ import Testing
         #expect(response.header("access-control-expose-headers") == "Content-Length, Content-Range")
     }
 
-    @Test(arguments: [
-        ("bytes=0-9", 206, "bytes 0-9/2000", 0..<10),
-        ("bytes=1990-", 206, "bytes 1990-1999/2000", 1990..<2000),
-        ("bytes=-5", 206, "bytes 1995-1999/2000", 1995..<2000),
-        ("bytes=1999-5000", 206, "bytes 1999-1999/2000", 1999..<2000),
-        ("bytes=0-0", 206, "bytes 0-0/2000", 0..<1),
-        ("bytes=2000-", 416, "bytes */2000", 0..<0),
-        ("bytes=-0", 416, "bytes */2000", 0..<0),
-        ("bytes=0-1,4-5", 200, nil, 0..<2000),
-        ("bytes=9-3", 200, nil, 0..<2000),
-    ] as [(String, Int, String?, Range<Int>)])
+    @Test(
+        arguments: [
+            ("bytes=0-9", 206, "bytes 0-9/2000", 0..<10),
+            ("bytes=1990-", 206, "bytes 1990-1999/2000", 1990..<2000),
+            ("bytes=-5", 206, "bytes 1995-1999/2000", 1995..<2000),
+            ("bytes=1999-5000", 206, "bytes 1999-1999/2000", 1999..<2000),
+            ("bytes=0-0", 206, "bytes 0-0/2000", 0..<1),
+            ("bytes=2000-", 416, "bytes */2000", 0..<0),
+            ("bytes=-0", 416, "bytes */2000", 0..<0),
+            ("bytes=0-1,4-5", 200, nil, 0..<2000),
+            ("bytes=9-3", 200, nil, 0..<2000),
+        ] as [(String, Int, String?, Range<Int>)])
     func rangeRequestsAnswerTheRightBytes(range: String, status: Int, contentRange: String?, bytes: Range<Int>) throws {
         let response = try fetch(site.port, "GET", "/vod/v0/seg_0.ts", headers: ["Range": range])
         #expect(response.status == status)
@@ -46,7 +48,8 @@ import Testing
     }
 
     @Test func ifRangeWithAnOldTagGetsTheWholeFile() throws {
-        let response = try fetch(site.port, "GET", "/vod/v0/seg_0.ts", headers: ["Range": "bytes=0-9", "If-Range": "\"old\""])
+        let response = try fetch(
+            site.port, "GET", "/vod/v0/seg_0.ts", headers: ["Range": "bytes=0-9", "If-Range": "\"old\""])
         #expect(response.status == 200)
         #expect(response.body.count == 2000)
     }
@@ -70,14 +73,16 @@ import Testing
         #expect(try connection.request("GET", "/vod/v0/seg_2.ts").body == TestSite.bytes(count: 2002, seed: 2))
         let changed = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": "\"x\""])
         #expect(changed.status == 200)
-        let older = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])
+        let older = try fetch(
+            site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])
         #expect(older.status == 200)
     }
 
     @Test func rewrittenFileGetsANewTag() throws {
         let before = try fetch(site.port, "GET", "/vod/poster.jpg")
         try site.write("vod/poster.jpg", [1, 2, 3])
-        let after = try fetch(site.port, "GET", "/vod/poster.jpg", headers: ["If-None-Match": before.header("etag") ?? ""])
+        let after = try fetch(
+            site.port, "GET", "/vod/poster.jpg", headers: ["If-None-Match": before.header("etag") ?? ""])
         #expect(after.status == 200)
         #expect(after.body == [1, 2, 3])
     }
@@ -105,7 +110,10 @@ import Testing
     @Test func preflightAnswers204WithTheAllowedMethodsAndHeaders() throws {
         let response = try fetch(
             site.port, "OPTIONS", "/vod/master.m3u8",
-            headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "range"])
+            headers: [
+                "Origin": "https://app.example", "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "range",
+            ])
         #expect(response.status == 204)
         #expect(response.header("access-control-allow-origin") == "*")
         #expect(response.header("access-control-allow-methods") == "GET, HEAD, OPTIONS")
@@ -146,13 +154,15 @@ import Testing
     }
 
     @Test func contentTypesFollowExtensions() throws {
-        #expect(try fetch(site.port, "GET", "/vod/master.m3u8").header("content-type") == "application/vnd.apple.mpegurl")
+        #expect(
+            try fetch(site.port, "GET", "/vod/master.m3u8").header("content-type") == "application/vnd.apple.mpegurl")
         #expect(try fetch(site.port, "GET", "/vod/subs/en_1.vtt").header("content-type") == "text/vtt")
         #expect(try fetch(site.port, "GET", "/vod/filter.json").header("content-type") == "application/json")
     }
 
     @Test func restrictedOriginIsNamedAndVaried() throws {
-        let restricted = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.corsOrigin = "https://app.example" })
+        let restricted = try TestSite(
+            populate: { try $0.addVideo("a") }, configure: { $0.corsOrigin = "https://app.example" })
         let response = try fetch(restricted.port, "GET", "/a/master.m3u8")
         #expect(response.header("access-control-allow-origin") == "https://app.example")
         #expect(response.header("vary") == "Origin")

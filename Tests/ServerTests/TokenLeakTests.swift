@@ -1,6 +1,7 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import Server
 
 /// Which playlist URIs get the viewer's token: only those a browser resolves back into the same video on this
@@ -43,7 +44,8 @@ import Testing
         let cases = Self.staying + Self.leaving
         let casesJSON = String(decoding: try JSONSerialization.data(withJSONObject: cases), as: UTF8.self)
         let rootJSON = String(decoding: try JSONSerialization.data(withJSONObject: Self.root), as: UTF8.self)
-        let result = try ExternalTool.run("node", ["-e", Self.judge, Self.base, rootJSON, casesJSON], timeoutSeconds: 30)
+        let result = try ExternalTool.run(
+            "node", ["-e", Self.judge, Self.base, rootJSON, casesJSON], timeoutSeconds: 30)
         #expect(result.exitCode == 0, "\(result.stderr)")
         let verdicts = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Bool])
         #expect(verdicts.count == cases.count)
@@ -54,21 +56,28 @@ import Testing
         }
         for (uri, browserStays) in zip(cases, verdicts).prefix(Self.staying.count) {
             #expect(browserStays, "the judge disagrees that \(uri.debugDescription) stays")
-            #expect(SameVideoReference.staysWithin(uri, directory: Self.directory, root: Self.root), "\(uri.debugDescription)")
+            #expect(
+                SameVideoReference.staysWithin(uri, directory: Self.directory, root: Self.root),
+                "\(uri.debugDescription)")
         }
         for (uri, browserStays) in zip(cases, verdicts).dropFirst(Self.staying.count) {
-            #expect(!browserStays || uri.hasPrefix("http://origin.test"), "the judge says \(uri.debugDescription) stays")
-            #expect(!SameVideoReference.staysWithin(uri, directory: Self.directory, root: Self.root), "\(uri.debugDescription)")
+            #expect(
+                !browserStays || uri.hasPrefix("http://origin.test"), "the judge says \(uri.debugDescription) stays")
+            #expect(
+                !SameVideoReference.staysWithin(uri, directory: Self.directory, root: Self.root),
+                "\(uri.debugDescription)")
         }
     }
 
     @Test func aServedPlaylistSignsOnlyTheURIsThatStay() throws {
-        let site = try TestSite(populate: { site in
-            try site.addVideo("a")
-            try site.write(
-                "a/v0/tricky.m3u8",
-                "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg_0.ts\n#EXTINF:4,\n/\\evil.example/x.ts\n#EXTINF:4,\n../../b/x.ts\n#EXT-X-ENDLIST\n")
-        }, configure: { $0.tokenSecret = "s" })
+        let site = try TestSite(
+            populate: { site in
+                try site.addVideo("a")
+                try site.write(
+                    "a/v0/tricky.m3u8",
+                    "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg_0.ts\n#EXTINF:4,\n/\\evil.example/x.ts\n#EXTINF:4,\n../../b/x.ts\n#EXT-X-ENDLIST\n"
+                )
+            }, configure: { $0.tokenSecret = "s" })
         let token = URLSigner(secret: "s").token(videoID: "a", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
         let body = try fetch(site.port, "GET", "/v1/videos/a/v0/tricky.m3u8?token=\(token)").bodyText
         #expect(body.contains("\nseg_0.ts?token=\(token)\n"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 @Suite struct URLSignerTests {
@@ -25,7 +26,9 @@ import Testing
     @Test func theSignatureIsHMACSHA256OverIdAndExpiry() {
         // openssl: printf 'warm-film\n2000' | openssl dgst -sha256 -hmac s3cret
         #expect(signer.token(videoID: "warm-film", expiresAt: 2000) == "2000." + URLSignerTests.expected)
-        #expect(signer.signedMasterURL(videoID: "warm film", expiresAt: 5).hasPrefix("/v1/videos/warm%20film/master.m3u8?token=5."))
+        #expect(
+            signer.signedMasterURL(videoID: "warm film", expiresAt: 5).hasPrefix(
+                "/v1/videos/warm%20film/master.m3u8?token=5."))
     }
 
     static let expected = "e3ecac08e4d8e5e2b3feec490cb54d5c63cb5d661867b80a73406f7c15fa34a7"

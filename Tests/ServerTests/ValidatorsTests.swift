@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 @Suite struct ValidatorsTests {
@@ -6,8 +7,12 @@ import Testing
 
     @Test func entityTagChangesWithSizeAndNanoseconds() {
         #expect(validators.entityTag == "\"2ebc98a1.5-1388\"")
-        #expect(Validators(size: 5000, modifiedSeconds: 784_111_777, modifiedNanoseconds: 6).entityTag != validators.entityTag)
-        #expect(Validators(size: 5001, modifiedSeconds: 784_111_777, modifiedNanoseconds: 5).entityTag != validators.entityTag)
+        #expect(
+            Validators(size: 5000, modifiedSeconds: 784_111_777, modifiedNanoseconds: 6).entityTag
+                != validators.entityTag)
+        #expect(
+            Validators(size: 5001, modifiedSeconds: 784_111_777, modifiedNanoseconds: 5).entityTag
+                != validators.entityTag)
         #expect(validators.lastModified == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 

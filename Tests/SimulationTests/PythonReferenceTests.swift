@@ -8,7 +8,9 @@ import Testing
 /// `SessionSimulator` against the Python reference simulator (`Benchmarks/reference_simulator.py`), an independent
 /// implementation of the same model and of the `throughput` and `bola` rules: the same played levels, and QoE_lin
 /// within 1e-6 relative, on traces chosen to exercise each part of the model.
-@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/reference_simulator.py"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/reference_simulator.py"),
+    .tags(.slow), .fullRunOnly)
 struct PythonReferenceTests {
     static let script = SharedData.packageRoot.appendingPathComponent("Benchmarks/reference_simulator.py").path
 

@@ -11,7 +11,9 @@ import Testing
 /// `-noa` when asked), the manifest in its movie format and one trace's periods as its network file,
 /// round-robin over the traces; that the levels are read from Sabre's log, an abandoned download replaced by
 /// its retry; and that a script which is not Sabre is refused instead of timed.
-@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/sabre_anchor.py"), .tags(.slow), .fullRunOnly)
+@Suite(
+    .enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/sabre_anchor.py"), .tags(.slow),
+    .fullRunOnly)
 struct SabreAnchorTests {
     static let driver = SharedData.packageRoot.appendingPathComponent("Benchmarks/sabre_anchor.py").path
 

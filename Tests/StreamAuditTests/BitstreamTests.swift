@@ -52,7 +52,9 @@ struct BitstreamTests {
 
     @Test func lengthPrefixedUnitsAreReadByTheirLengths() {
         let unit: [UInt8] = [0, 0, 0, 2, 0x65, 0x88, 0, 0, 0, 1, 0x06]
-        let summary = unit.withUnsafeBytes { NALUnitScanner.summary($0, framing: .lengthPrefixed(bytes: 4), codec: .h264) }
+        let summary = unit.withUnsafeBytes {
+            NALUnitScanner.summary($0, framing: .lengthPrefixed(bytes: 4), codec: .h264)
+        }
         #expect(summary.types == [5, 6])
     }
 

@@ -10,18 +10,26 @@ struct RuleTests {
         let step = 90_000 / rate
         let list = (0..<frames).map { index in
             let pts = Int64(((start + Double(index) / rate) * 90_000).rounded())
-            return FrameFact(presentationTime: pts, decodingTime: pts, duration: Int64(step), size: 1000, isIDR: idrs.contains(index))
+            return FrameFact(
+                presentationTime: pts, decodingTime: pts, duration: Int64(step), size: 1000, isIDR: idrs.contains(index)
+            )
         }
-        let parameters = VideoParameters(codec: .h264, profile: 100, compatibility: 0, level: 30, width: 640, height: 360)
+        let parameters = VideoParameters(
+            codec: .h264, profile: 100, compatibility: 0, level: 30, width: 640, height: 360)
         return SegmentFacts(tracks: [
-            TrackFacts(kind: .video, codec: .h264, timeBaseNumerator: 1, timeBaseDenominator: 90_000, video: parameters, frames: list)
+            TrackFacts(
+                kind: .video, codec: .h264, timeBaseNumerator: 1, timeBaseDenominator: 90_000, video: parameters,
+                frames: list)
         ])
     }
 
-    static func audit(_ segments: [(Double, SegmentFacts, Int)], target: Int, discontinuityAt: Int? = nil) -> AuditReport {
+    static func audit(_ segments: [(Double, SegmentFacts, Int)], target: Int, discontinuityAt: Int? = nil)
+        -> AuditReport
+    {
         var playlist = MediaPlaylist(version: 3, targetDuration: target, playlistType: .vod, endList: true)
         for (index, segment) in segments.enumerated() {
-            playlist.segments.append(Segment(uri: "s\(index).ts", duration: segment.0, discontinuity: index == discontinuityAt))
+            playlist.segments.append(
+                Segment(uri: "s\(index).ts", duration: segment.0, discontinuity: index == discontinuityAt))
         }
         let audited = AuditedPlaylist(
             uri: "v.m3u8", location: "v.m3u8", role: .standalone, playlist: playlist,
@@ -34,7 +42,9 @@ struct RuleTests {
         var playlist = MediaPlaylist(version: 3, targetDuration: 4, playlistType: .vod, endList: true)
         let durations = [2.0, 2.0, 1.0, 2.0]
         let bytes = [100_000, 100_000, 200_000, 50_000]
-        for (index, duration) in durations.enumerated() { playlist.segments.append(Segment(uri: "\(index).ts", duration: duration)) }
+        for (index, duration) in durations.enumerated() {
+            playlist.segments.append(Segment(uri: "\(index).ts", duration: duration))
+        }
         let audited = AuditedPlaylist(
             uri: "v", location: "v", role: .standalone, playlist: playlist,
             segments: bytes.map { SegmentObservation(.notSampled, byteCount: $0) })
@@ -53,7 +63,9 @@ struct RuleTests {
     }
 
     @Test func idrsFurtherThanTwoSecondsApartAreAShouldFinding() {
-        let segments = (0..<3).map { index in (3.0, Self.video(start: 10 + 3 * Double(index), frames: 90, rate: 30), 30_000) }
+        let segments = (0..<3).map { index in
+            (3.0, Self.video(start: 10 + 3 * Double(index), frames: 90, rate: 30), 30_000)
+        }
         let report = Self.audit(segments, target: 3)
         #expect(report.findings.map(\.code) == [.idrInterval])
         #expect(report.findings.first?.severity == .should)

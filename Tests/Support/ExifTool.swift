@@ -22,7 +22,7 @@ public enum ExifTool {
     public static func tags(of path: String) throws -> [String: String] {
         let result = try ExternalTool.run("exiftool", ["-j", "-G1", "-a", "-n", "-b", path])
         guard result.exitCode == 0, let data = result.stdout.data(using: .utf8),
-              let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]], let object = array.first
+            let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]], let object = array.first
         else { throw ToolFailure(command: "exiftool -j", output: result.stderr + result.stdout) }
         var tags: [String: String] = [:]
         for (key, value) in object { tags[key] = "\(value)" }

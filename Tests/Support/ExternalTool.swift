@@ -34,9 +34,15 @@ public enum ExternalTool {
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
         if group.wait(timeout: deadline) == .timedOut {
             process.terminate()
             _ = group.wait(timeout: .now() + 5)
@@ -50,7 +56,9 @@ public enum ExternalTool {
 
 extension ExternalTool {
     /// Runs `name arguments…` with `input` on its standard input; its standard output as bytes.
-    public static func runFeeding(_ name: String, _ arguments: [String], input: [UInt8], timeoutSeconds: Double = 60) throws -> [UInt8] {
+    public static func runFeeding(_ name: String, _ arguments: [String], input: [UInt8], timeoutSeconds: Double = 60)
+        throws -> [UInt8]
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(of: name) ?? name)
         process.arguments = arguments

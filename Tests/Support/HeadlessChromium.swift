@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Debian's headless Chromium driven over W3C WebDriver: `chromedriver` listens on 127.0.0.1 and the test
@@ -30,7 +30,9 @@ public final class HeadlessChromium: @unchecked Sendable {
         self.profile = profile
         base = "http://127.0.0.1:\(port)"
         driver.executableURL = URL(fileURLWithPath: ExternalTool.path(of: "chromedriver") ?? "chromedriver")
-        driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-path=\(profile.url.path)/chromedriver.log"]
+        driver.arguments = [
+            "--port=\(port)", "--allowed-ips=127.0.0.1", "--log-path=\(profile.url.path)/chromedriver.log",
+        ]
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
@@ -43,22 +45,30 @@ public final class HeadlessChromium: @unchecked Sendable {
     /// Starts chromedriver and a headless browser (root-friendly flags, autoplay without a user gesture).
     /// `acceptsAnyCertificate`: trust self-signed certificates (for a TLS edge made in a test).
     public static func start(acceptsAnyCertificate: Bool = false) async throws -> HeadlessChromium {
-        let browser = try HeadlessChromium(port: try LoopbackPort.unused(), profile: TemporaryFolder(prefix: "filterz-chromium"))
+        let browser = try HeadlessChromium(
+            port: try LoopbackPort.unused(), profile: TemporaryFolder(prefix: "filterz-chromium"))
         do {
             try await browser.waitUntilReady()
-            let arguments = [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio",
-                "--autoplay-policy=no-user-gesture-required", "--window-size=1024,768", "--no-first-run",
-                "--disable-crash-reporter", "--disable-breakpad", "--user-data-dir=\(browser.profile.url.path)/profile",
-            ] + (acceptsAnyCertificate ? ["--ignore-certificate-errors"] : [])
+            let arguments =
+                [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio",
+                    "--autoplay-policy=no-user-gesture-required", "--window-size=1024,768", "--no-first-run",
+                    "--disable-crash-reporter", "--disable-breakpad",
+                    "--user-data-dir=\(browser.profile.url.path)/profile",
+                ] + (acceptsAnyCertificate ? ["--ignore-certificate-errors"] : [])
             let capabilities: [String: Any] = [
-                "capabilities": ["alwaysMatch": [
-                    "browserName": "chrome",
-                    "goog:chromeOptions": ["binary": ExternalTool.path(of: "chromium") ?? "chromium", "args": arguments],
-                ]],
+                "capabilities": [
+                    "alwaysMatch": [
+                        "browserName": "chrome",
+                        "goog:chromeOptions": [
+                            "binary": ExternalTool.path(of: "chromium") ?? "chromium", "args": arguments,
+                        ],
+                    ]
+                ]
             ]
             struct NewSession: Decodable { var sessionId: String }
-            browser.sessionID = try await browser.command("POST", "/session", capabilities, as: NewSession.self).sessionId
+            browser.sessionID = try await browser.command("POST", "/session", capabilities, as: NewSession.self)
+                .sessionId
             return browser
         } catch {
             await browser.quit()
@@ -74,18 +84,21 @@ public final class HeadlessChromium: @unchecked Sendable {
 
     /// Runs a script's body in the page (`arguments[0]`… are `arguments`); its return value is decoded as `T`.
     public func run<T: Decodable>(_ script: String, _ arguments: [Any] = [], as type: T.Type) async throws -> T {
-        try await command("POST", "/session/\(sessionID)/execute/sync", ["script": script, "args": arguments], as: T.self)
+        try await command(
+            "POST", "/session/\(sessionID)/execute/sync", ["script": script, "args": arguments], as: T.self)
     }
 
     /// How long an asynchronous script may run (WebDriver's default is 30 s).
     public func setScriptTimeout(seconds: Double) async throws {
         struct Empty: Decodable {}
-        _ = try await command("POST", "/session/\(sessionID)/timeouts", ["script": Int(seconds * 1000)], as: Empty?.self)
+        _ = try await command(
+            "POST", "/session/\(sessionID)/timeouts", ["script": Int(seconds * 1000)], as: Empty?.self)
     }
 
     /// Runs an asynchronous script: it ends by calling `arguments[arguments.length - 1](result)`.
     public func runAsync<T: Decodable>(_ script: String, _ arguments: [Any] = [], as type: T.Type) async throws -> T {
-        try await command("POST", "/session/\(sessionID)/execute/async", ["script": script, "args": arguments], as: T.self)
+        try await command(
+            "POST", "/session/\(sessionID)/execute/async", ["script": script, "args": arguments], as: T.self)
     }
 
     /// A PNG of the first element matching `cssSelector`, as the browser painted it.
@@ -96,8 +109,11 @@ public final class HeadlessChromium: @unchecked Sendable {
         }
         let element = try await command(
             "POST", "/session/\(sessionID)/element", ["using": "css selector", "value": cssSelector], as: Element.self)
-        let base64 = try await command("GET", "/session/\(sessionID)/element/\(element.id)/screenshot", nil, as: String.self)
-        guard let png = Data(base64Encoded: base64) else { throw WebDriverError(description: "screenshot is not base64") }
+        let base64 = try await command(
+            "GET", "/session/\(sessionID)/element/\(element.id)/screenshot", nil, as: String.self)
+        guard let png = Data(base64Encoded: base64) else {
+            throw WebDriverError(description: "screenshot is not base64")
+        }
         return png
     }
 
@@ -123,18 +139,23 @@ public final class HeadlessChromium: @unchecked Sendable {
             guard driver.isRunning else { break }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
-        let log = (try? String(contentsOf: profile.url.appendingPathComponent("chromedriver.log"), encoding: .utf8)) ?? ""
+        let log =
+            (try? String(contentsOf: profile.url.appendingPathComponent("chromedriver.log"), encoding: .utf8)) ?? ""
         throw WebDriverError(description: "chromedriver did not start: \(lastError); its log: \(log.suffix(2000))")
     }
 
     /// One WebDriver command; the answer's `value` decoded as `T`, or the WebDriver error as a thrown error.
-    private func command<T: Decodable>(_ method: String, _ path: String, _ body: [String: Any]?, as type: T.Type) async throws -> T {
+    private func command<T: Decodable>(_ method: String, _ path: String, _ body: [String: Any]?, as type: T.Type)
+        async throws -> T
+    {
         let json = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let response = try await http.send(method, base + path, json: json ?? (method == "POST" ? Data("{}".utf8) : nil))
+        let response = try await http.send(
+            method, base + path, json: json ?? (method == "POST" ? Data("{}".utf8) : nil))
         guard response.status == 200 else {
             let failure = try? JSONDecoder().decode(WebDriverAnswer<WebDriverFailure>.self, from: response.body)
-            throw WebDriverError(description: "\(method) \(path): HTTP \(response.status) "
-                + (failure.map { "\($0.value.error): \($0.value.message)" } ?? response.text))
+            throw WebDriverError(
+                description: "\(method) \(path): HTTP \(response.status) "
+                    + (failure.map { "\($0.value.error): \($0.value.message)" } ?? response.text))
         }
         return try JSONDecoder().decode(WebDriverAnswer<T>.self, from: response.body).value
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small HTTP/1.1 client for tests that talk to servers on 127.0.0.1 (our server, chromedriver): one
@@ -35,7 +35,8 @@ public struct LoopbackHTTP: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             // A thread of its own: blocking on a dispatch worker can starve a busy test process.
             Thread.detachNewThread {
-                continuation.resume(with: Result { try Self.exchange(method, url, json: json, timeoutSeconds: timeout) })
+                continuation.resume(
+                    with: Result { try Self.exchange(method, url, json: json, timeoutSeconds: timeout) })
             }
         }
     }
@@ -47,10 +48,13 @@ public struct LoopbackHTTP: Sendable {
 
     private static func exchange(_ method: String, _ url: String, json: Data?, timeoutSeconds: Int) throws -> Response {
         guard let components = URLComponents(string: url), components.scheme == "http", let port = components.port,
-              components.host == "127.0.0.1"
+            components.host == "127.0.0.1"
         else { throw Failure(description: "\(url): only http://127.0.0.1:PORT/… URLs") }
-        let target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-            + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let target =
+            components.percentEncodedPath.isEmpty
+            ? "/"
+            : components.percentEncodedPath
+                + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if let json { head += "Content-Type: application/json\r\nContent-Length: \(json.count)\r\n" }
         var request = Array((head + "\r\n").utf8)
@@ -67,13 +71,17 @@ public struct LoopbackHTTP: Sendable {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure(description: "\(url): connect: \(String(cString: strerror(errno)))") }
 
         var sent = 0
         while sent < request.count {
-            let count = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = request[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw Failure(description: "\(url): send: \(String(cString: strerror(errno)))") }
             sent += count
@@ -96,21 +104,28 @@ public struct LoopbackHTTP: Sendable {
     /// `complete: false` while bytes still arrive: throws unless the framing says the response is whole.
     private static func parse(_ bytes: [UInt8], url: String, complete: Bool) throws -> Response {
         guard bytes.count >= 4,
-              let end = (0...(bytes.count - 4)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 })
+            let end = (0...(bytes.count - 4)).first(where: {
+                bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+            })
         else { throw Failure(description: "\(url): incomplete response (\(bytes.count) bytes)") }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusFields = lines[0].split(separator: " ")
-        guard statusFields.count >= 2, let status = Int(statusFields[1]) else { throw Failure(description: "\(url): bad status line \(lines[0])") }
+        guard statusFields.count >= 2, let status = Int(statusFields[1]) else {
+            throw Failure(description: "\(url): bad status line \(lines[0])")
+        }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Array(bytes[(end + 4)...])
         if headers["transfer-encoding"]?.lowercased() == "chunked" {
             body = try dechunk(body, url: url)
         } else if let length = headers["content-length"].flatMap({ Int($0) }) {
-            guard body.count >= length else { throw Failure(description: "\(url): body cut at \(body.count) of \(length) bytes") }
+            guard body.count >= length else {
+                throw Failure(description: "\(url): body cut at \(body.count) of \(length) bytes")
+            }
             body = Array(body.prefix(length))
         } else if !complete {
             throw Failure(description: "\(url): body ends with the connection")
@@ -121,8 +136,12 @@ public struct LoopbackHTTP: Sendable {
     private static func dechunk(_ bytes: [UInt8], url: String) throws -> [UInt8] {
         var out: [UInt8] = [], index = 0
         while true {
-            guard let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
-                  let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16)
+            guard
+                let lineEnd = (index..<max(index, bytes.count - 1)).first(where: {
+                    bytes[$0] == 13 && bytes[$0 + 1] == 10
+                }),
+                let size = Int(
+                    String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16)
             else { throw Failure(description: "\(url): bad chunked body") }
             if size == 0 { return out }
             let start = lineEnd + 2

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// TCP ports on 127.0.0.1 for tests that start a server or point a client at one.

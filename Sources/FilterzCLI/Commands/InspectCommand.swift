@@ -1,6 +1,6 @@
 import CLIKit
-import Inspect
 import HLS
+import Inspect
 import StreamAudit
 
 /// `filterz inspect`: parse, validate and summarise an HLS playlist from a file, a URL or standard input; with
@@ -14,7 +14,9 @@ enum InspectCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let location = try arguments.positional(0, "playlist")
         var headers: [(name: String, value: String)] = []
-        for text in try arguments.get(InspectCommandLine.header) { headers.append(try ResourceLoader.parseHeader(text)) }
+        for text in try arguments.get(InspectCommandLine.header) {
+            headers.append(try ResourceLoader.parseHeader(text))
+        }
         var loader = ResourceLoader(headers: headers)
         loader.timeoutSeconds = try arguments.get(InspectCommandLine.timeout)
         let strict = try arguments.get(InspectCommandLine.strict)
@@ -44,6 +46,7 @@ enum InspectCommand {
         }
         var problems = InspectCommandLine.problems(inspection)
         if let audit, audit.mustCount > 0 { problems.append(DisplayFormat.count(audit.mustCount, "must-fix finding")) }
-        return InspectCommandLine.exitStatus(inspection, problems: problems, commandPath: arguments.commandPath, context)
+        return InspectCommandLine.exitStatus(
+            inspection, problems: problems, commandPath: arguments.commandPath, context)
     }
 }

@@ -42,7 +42,8 @@ enum PackageCommand {
         let job = SegmentingJob(
             options: options, sourceWidth: info.width, sourceHeight: info.height, frameDuration: info.frameDuration,
             timescale: info.timescale, audio: audio, live: false, context: context)
-        let renderer = FilterRenderer(values: options.preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
+        let renderer = FilterRenderer(
+            values: options.preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
         let totalFrames = info.durationSeconds.map { Int(($0 / info.frameDuration.seconds).rounded()) }
         var audioBacklog: [Float] = []
         // Decoding runs ahead on a thread of its own while this one filters.

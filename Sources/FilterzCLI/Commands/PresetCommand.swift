@@ -4,7 +4,8 @@ import Foundation
 
 /// `filterz preset show|check`: print a preset's 12 values, or validate a preset file key by key.
 enum PresetCommand {
-    static let showJSON = Option.flag("--json", help: "Print the preset as JSON with all 12 keys (the app's wire format).")
+    static let showJSON = Option.flag(
+        "--json", help: "Print the preset as JSON with all 12 keys (the app's wire format).")
 
     static var command: Command {
         Command(
@@ -70,7 +71,8 @@ enum PresetCommand {
                     context.stderr.line("\(path): invalid preset (\(errors) error\(errors == 1 ? "" : "s"))")
                     return ExitCode.failure
                 }
-                context.stdout.line("\(path): valid preset\(warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : "")")
+                context.stdout.line(
+                    "\(path): valid preset\(warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : "")")
                 return ExitCode.success
             })
     }
@@ -80,7 +82,8 @@ enum PresetCommand {
         let name = key.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
         let number = format(value) + (key.unit.isEmpty ? "" : " " + key.unit)
         let marker = value == key.defaultValue ? " " : "*"
-        return "\(marker) \(name) \(number.padding(toLength: 10, withPad: " ", startingAt: 0)) (\(key.rangeDescription), default \(format(key.defaultValue)))"
+        return
+            "\(marker) \(name) \(number.padding(toLength: 10, withPad: " ", startingAt: 0)) (\(key.rangeDescription), default \(format(key.defaultValue)))"
     }
 
     static func format(_ value: Double) -> String {

@@ -40,14 +40,18 @@ struct PresetLocator {
     /// - Throws: `CLIError.input` when no such file exists.
     func path(for argument: String) throws(CLIError) -> String {
         if Self.isPath(argument) {
-            guard FileManager.default.fileExists(atPath: argument) else { throw .input("\(argument): no such preset file") }
+            guard FileManager.default.fileExists(atPath: argument) else {
+                throw .input("\(argument): no such preset file")
+            }
             return argument
         }
         for folder in searchFolders {
             let candidate = folder + "/" + argument + ".json"
             if FileManager.default.fileExists(atPath: candidate) { return candidate }
         }
-        throw .input("preset '\(argument)' not found (looked in $FILTERZ_PRESETS, ./SampleMedia/presets and beside the executable; give a name or a .json path)")
+        throw .input(
+            "preset '\(argument)' not found (looked in $FILTERZ_PRESETS, ./SampleMedia/presets and beside the executable; give a name or a .json path)"
+        )
     }
 
     /// The names of the presets in the first search folder that exists.

@@ -28,8 +28,10 @@ enum PreviewCommand {
     static let preset = Option.required(
         "--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path.")
     static let seed = Option.integer(
-        "--seed", placeholder: "n", default: 1, in: 0...Int.max, help: "Camera seed: the same seed gives the same frame.")
-    static let size = Option.text("--size", placeholder: "WxH", default: "640x360", help: "Size of each half in pixels.")
+        "--seed", placeholder: "n", default: 1, in: 0...Int.max,
+        help: "Camera seed: the same seed gives the same frame.")
+    static let size = Option.text(
+        "--size", placeholder: "WxH", default: "640x360", help: "Size of each half in pixels.")
     static let at = Option.decimal(
         "--at", placeholder: "seconds", default: 1, in: 0...86_400, help: "Camera time of the frame.")
     static let output = Option.required("--output", "-o", placeholder: "file.png", help: "Where to write the PNG.")
@@ -42,11 +44,13 @@ enum PreviewCommand {
         let (width, height) = try parseSize(args.get(Self.size))
         let preset = try PresetLocator(environment: context.environment).load(presetArgument)
 
-        let camera = SimulatedCamera(.init(
-            width: width, height: height, framesPerSecond: 30, durationSeconds: seconds + 1,
-            orientation: height > width ? .portrait : .landscape, seed: UInt64(seed)))
+        let camera = SimulatedCamera(
+            .init(
+                width: width, height: height, framesPerSecond: 30, durationSeconds: seconds + 1,
+                orientation: height > width ? .portrait : .landscape, seed: UInt64(seed)))
         let before = camera.frame(atSeconds: seconds).image
-        let after = FilterRenderer(values: preset.values, threads: ProcessInfo.processInfo.activeProcessorCount).renderImage(before)
+        let after = FilterRenderer(values: preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
+            .renderImage(before)
         let sheet = sideBySide(before, after, leftLabel: "BEFORE", rightLabel: "AFTER: \(preset.name)")
         let png: [UInt8]
         do {
@@ -56,7 +60,8 @@ enum PreviewCommand {
         }
         try writeAtomically(png, to: output)
         context.stdout.line(
-            "\(output): \(sheet.width)x\(sheet.height) PNG, camera frame at \(PresetCommand.format(seconds)) s (seed \(seed)) before and after '\(preset.name)'")
+            "\(output): \(sheet.width)x\(sheet.height) PNG, camera frame at \(PresetCommand.format(seconds)) s (seed \(seed)) before and after '\(preset.name)'"
+        )
         return ExitCode.success
     }
 
@@ -64,7 +69,7 @@ enum PreviewCommand {
     static func parseSize(_ text: String) throws(CLIError) -> (Int, Int) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              (16...4096).contains(width), (16...4096).contains(height)
+            (16...4096).contains(width), (16...4096).contains(height)
         else { throw .usage("--size expects WxH with sides in 16…4096, got '\(text)'") }
         return (width, height)
     }
@@ -80,8 +85,9 @@ enum PreviewCommand {
             let source = frame.planes[0], stride = sheet.planes[0].bytesPerRow
             for y in 0..<frame.height {
                 let from = y * source.bytesPerRow, to = (y0 + y) * stride + x0 * 4
-                sheet.planes[0].bytes.replaceSubrange(to..<(to + frame.width * 4),
-                                                      with: source.bytes[from..<(from + frame.width * 4)])
+                sheet.planes[0].bytes.replaceSubrange(
+                    to..<(to + frame.width * 4),
+                    with: source.bytes[from..<(from + frame.width * 4)])
             }
             let maxCharacters = max(1, (frame.width / scale + 1) / BitmapFont.advance)
             BitmapFont.draw(String(label.prefix(maxCharacters)), into: &sheet, x: x0, y: 2 * scale, scale: scale)

@@ -8,7 +8,8 @@ import Packaging
 enum RecordCommand {
     static let duration = Option.decimal(
         "--duration", placeholder: "seconds", default: 20, in: 0.1...86_400, help: "Length of the recording.")
-    static let fps = Option.integer("--fps", placeholder: "n", default: 30, in: 1...120, help: "Camera frames per second.")
+    static let fps = Option.integer(
+        "--fps", placeholder: "n", default: 30, in: 1...120, help: "Camera frames per second.")
     static let size = Option.text(
         "--size", placeholder: "WxH", default: "1280x720", help: "Camera picture size (long x short side).")
     static let orientation = Option.text(
@@ -20,14 +21,17 @@ enum RecordCommand {
         "--window", placeholder: "n", help: "With --live: a sliding window of the last n segments instead of EVENT.")
     static let lowLatency = Option.flag(
         "--low-latency",
-        help: "With --live: Low-Latency HLS — fMP4 parts, preload hints, blocking reload; 2 s segments unless --segment-duration is given.")
+        help:
+            "With --live: Low-Latency HLS — fMP4 parts, preload hints, blocking reload; 2 s segments unless --segment-duration is given."
+    )
     static let partDuration = Option.optional(
         "--part-duration", placeholder: "seconds", shownDefault: "1/3 s",
         help: "With --low-latency: part length, 0.2–1.0 s in whole frames dividing the segment.")
     static let timingLog = Option.optional(
         "--timing-log", placeholder: "file",
         help: "With --low-latency: one JSON line per part (last capture, rename and listing times, ms).")
-    static let seed = Option.integer("--seed", placeholder: "n", default: 1, in: 0...Int.max, help: "Seed of the simulated camera scene.")
+    static let seed = Option.integer(
+        "--seed", placeholder: "n", default: 1, in: 0...Int.max, help: "Seed of the simulated camera scene.")
 
     static var command: Command {
         Command(
@@ -78,14 +82,16 @@ enum RecordCommand {
 
         let lowLatency = try lowLatencySettings(args, options: &options, live: live, fps: fps)
 
-        let camera = SimulatedCamera(SimulatedCamera.Configuration(
-            width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,
-            orientation: orientation, seed: UInt64(seed)))
+        let camera = SimulatedCamera(
+            SimulatedCamera.Configuration(
+                width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,
+                orientation: orientation, seed: UInt64(seed)))
         let microphone = SimulatedMicrophone(SimulatedMicrophone.Configuration(seed: UInt64(seed)))
         let job = SegmentingJob(
             options: options, sourceWidth: camera.width, sourceHeight: camera.height,
             frameDuration: Timestamp(camera.frameDuration.value, timescale: camera.frameDuration.timescale),
-            timescale: SimulatedCamera.timescale, audio: LadderSegmenter.AudioFormat(
+            timescale: SimulatedCamera.timescale,
+            audio: LadderSegmenter.AudioFormat(
                 sampleRate: microphone.configuration.sampleRate, channels: microphone.configuration.channelCount),
             live: live, context: context, lowLatency: lowLatency)
         // Frames are filtered side by side, one per core, each on a single thread (drawn by the camera on that
@@ -144,7 +150,8 @@ enum RecordCommand {
         {
         case .failure(let problem): throw .usage(problem.description)
         case .success(let frames):
-            return LowLatencySettings(partDuration: frameDuration * Int64(frames), timingLogPath: try args.get(timingLog))
+            return LowLatencySettings(
+                partDuration: frameDuration * Int64(frames), timingLogPath: try args.get(timingLog))
         }
     }
 }

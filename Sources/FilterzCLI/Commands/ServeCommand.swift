@@ -5,23 +5,31 @@ import Synchronization
 
 /// `filterz serve DIR`: the HLS server with the catalogue API, until SIGINT/SIGTERM.
 enum ServeCommand {
-    static let host = Option.text("--host", placeholder: "address", default: "127.0.0.1", help: "IPv4 or IPv6 address to listen on.")
-    static let port = Option.integer("--port", placeholder: "port", default: 8080, in: 0...65535, help: "TCP port; 0 picks a free one.")
+    static let host = Option.text(
+        "--host", placeholder: "address", default: "127.0.0.1", help: "IPv4 or IPv6 address to listen on.")
+    static let port = Option.integer(
+        "--port", placeholder: "port", default: 8080, in: 0...65535, help: "TCP port; 0 picks a free one.")
     static let corsOrigin = Option.text(
         "--cors-origin", placeholder: "origin", default: "*", help: "Access-Control-Allow-Origin on every response.")
     /// Also read by `filterz sign` (its own spec names the same option).
     static let secret = Option.optional(
-        "--token-secret", placeholder: "secret", help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET).")
+        "--token-secret", placeholder: "secret",
+        help: "Require signed URLs (?token=…) for media (or $FILTERZ_TOKEN_SECRET).")
     static let apiKey = Option.optional(
         "--api-key", placeholder: "key",
-        help: "The app's API key: the catalogue API answers only requests sending it in X-API-Key (or $FILTERZ_API_KEY). Needed for the API when URLs are signed.")
+        help:
+            "The app's API key: the catalogue API answers only requests sending it in X-API-Key (or $FILTERZ_API_KEY). Needed for the API when URLs are signed."
+    )
     static let tokenTTL = Option.integer(
         "--token-ttl", placeholder: "seconds", default: 3600, in: 1...31_536_000,
         help: "Lifetime of the tokens in the stream API's and the index page's signed URLs.")
-    static let index = Option.flag("--index", help: "With --token-secret, serve the HTML index anyway (its links are signed).")
+    static let index = Option.flag(
+        "--index", help: "With --token-secret, serve the HTML index anyway (its links are signed).")
     static let keys = Option.optional(
         "--keys", placeholder: "folder",
-        help: "Answer /v1/videos/{id}/keys/{n}.key from folder/{id}/{n}.key (record --encrypt's keys), with the media's token check.")
+        help:
+            "Answer /v1/videos/{id}/keys/{n}.key from folder/{id}/{n}.key (record --encrypt's keys), with the media's token check."
+    )
     static let connectionsPerAddress = Option.integer(
         "--connections-per-address", placeholder: "n", default: 256, in: 0...1_000_000,
         help: "Connections one client address may hold; 0 for no cap (behind a proxy).")
@@ -29,12 +37,17 @@ enum ServeCommand {
     static let nginxConfig = Option.flag("--nginx-config", help: "Print an equivalent nginx server block and exit.")
     static let upstream = Option.optional(
         "--upstream", placeholder: "url",
-        help: "With --nginx-config: print an edge block instead, nginx in front of the filterz origin at URL (listening on --host/--port).")
+        help:
+            "With --nginx-config: print an edge block instead, nginx in front of the filterz origin at URL (listening on --host/--port)."
+    )
     static let tlsCertificate = Option.optional(
-        "--tls-cert", placeholder: "file", help: "With --upstream: the edge's TLS certificate (PEM); HTTP/2 is served over TLS.")
-    static let tlsKey = Option.optional("--tls-key", placeholder: "file", help: "With --upstream: the certificate's private key (PEM).")
+        "--tls-cert", placeholder: "file",
+        help: "With --upstream: the edge's TLS certificate (PEM); HTTP/2 is served over TLS.")
+    static let tlsKey = Option.optional(
+        "--tls-key", placeholder: "file", help: "With --upstream: the certificate's private key (PEM).")
     static let cacheFolder = Option.text(
-        "--cache-dir", placeholder: "dir", default: "/var/cache/nginx/filterz", help: "With --upstream: nginx's cache folder.")
+        "--cache-dir", placeholder: "dir", default: "/var/cache/nginx/filterz",
+        help: "With --upstream: nginx's cache folder.")
 
     static var command: Command {
         Command(
@@ -49,7 +62,8 @@ enum ServeCommand {
                     """,
                 arguments: [ArgumentSpec("dir", help: "The folder to serve.")],
                 options: [
-                    host.spec, port.spec, corsOrigin.spec, secret.spec, apiKey.spec, tokenTTL.spec, index.spec, keys.spec,
+                    host.spec, port.spec, corsOrigin.spec, secret.spec, apiKey.spec, tokenTTL.spec, index.spec,
+                    keys.spec,
                     connectionsPerAddress.spec, quiet.spec, nginxConfig.spec, upstream.spec, tlsCertificate.spec,
                     tlsKey.spec, cacheFolder.spec,
                 ],
@@ -64,13 +78,16 @@ enum ServeCommand {
     }
 
     /// Reads the options shared with `filterz sign`.
-    static func configuration(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> ServerConfiguration {
+    static func configuration(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError)
+        -> ServerConfiguration
+    {
         var configuration = ServerConfiguration(root: try args.positional(0, "dir"))
         configuration.host = try args.get(host)
         configuration.port = UInt16(try args.get(port))
         configuration.corsOrigin = try args.get(corsOrigin)
         guard CORSPolicy.isValidOrigin(configuration.corsOrigin) else {
-            throw .usage("--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
+            throw .usage(
+                "--cors-origin expects * or one origin such as https://app.example, got '\(configuration.corsOrigin)'")
         }
         configuration.tokenSecret = try tokenSecret(args, context)
         if let key = try args.get(apiKey) ?? context.environment["FILTERZ_API_KEY"] {
@@ -82,7 +99,8 @@ enum ServeCommand {
         if let keys = try args.get(Self.keys).map({ EncryptionOptions.absolute($0) }) {
             let root = EncryptionOptions.absolute(configuration.root)
             guard keys != root && !keys.hasPrefix(root + "/") else {
-                throw .usage("--keys \(keys) is inside the served folder \(root), where its files would be served to anyone")
+                throw .usage(
+                    "--keys \(keys) is inside the served folder \(root), where its files would be served to anyone")
             }
             configuration.keysFolder = keys
         }
@@ -101,9 +119,13 @@ enum ServeCommand {
         let configuration = try configuration(args, context)
         if try args.get(nginxConfig) {
             // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
-            guard configuration.port != 0 else { throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)") }
+            guard configuration.port != 0 else {
+                throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)")
+            }
             let certificate = try args.get(tlsCertificate), key = try args.get(tlsKey)
-            guard (certificate == nil) == (key == nil) else { throw CLIError.usage("--tls-cert and --tls-key go together") }
+            guard (certificate == nil) == (key == nil) else {
+                throw CLIError.usage("--tls-cert and --tls-key go together")
+            }
             let upstream = try args.get(Self.upstream)
             if let upstream, !upstream.hasPrefix("http://") || upstream.count <= 7 {
                 throw CLIError.usage("--upstream expects the origin's http://host:port, got '\(upstream)'")
@@ -147,7 +169,8 @@ enum ServeCommand {
         context.stderr.line(
             "filterz serve: \(server.handler.folder.path) (\(videos) video\(videos == 1 ? "" : "s"))"
                 + (configuration.tokenSecret != nil ? ", signed URLs required" : "")
-                + (configuration.tokenSecret != nil && configuration.apiKey == nil ? ", catalogue API closed (no --api-key)" : "")
+                + (configuration.tokenSecret != nil && configuration.apiKey == nil
+                    ? ", catalogue API closed (no --api-key)" : "")
                 + "; Ctrl-C stops")
         let signal = TerminationSignals.wait()
         context.stderr.line("filterz serve: \(signal == 2 ? "SIGINT" : "SIGTERM"): finishing requests in flight")

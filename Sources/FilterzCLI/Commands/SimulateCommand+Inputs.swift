@@ -19,7 +19,9 @@ enum TraceLoader {
     static let maximumBatchPeriods = 20_000_000
 
     /// Every `*.json` under `folder`, sorted by path (deterministic), with at most `maximumPeriods` samples in all.
-    static func loadFolder(_ folder: String, maximumPeriods: Int = maximumBatchPeriods) throws(CLIError) -> [NetworkTrace] {
+    static func loadFolder(_ folder: String, maximumPeriods: Int = maximumBatchPeriods) throws(CLIError)
+        -> [NetworkTrace]
+    {
         let root = URL(fileURLWithPath: folder)
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
             throw .input("cannot read folder \(folder)")
@@ -34,7 +36,8 @@ enum TraceLoader {
             let trace = try load(path)
             periods += trace.periods.count
             guard periods <= maximumPeriods else {
-                throw .failure("\(folder): more than \(maximumPeriods) samples in all (reached at \(path)); split the batch")
+                throw .failure(
+                    "\(folder): more than \(maximumPeriods) samples in all (reached at \(path)); split the batch")
             }
             traces.append(trace)
         }
@@ -44,7 +47,9 @@ enum TraceLoader {
     /// `--trace FILE`, or `--bandwidth RATE [--latency TIME]`.
     static func network(_ args: ParsedArguments) throws(CLIError) -> NetworkTrace {
         if let path = try args.get(SimulateCommand.trace) {
-            if try args.get(SimulateCommand.bandwidth) != nil { throw .usage("give either --trace or --bandwidth, not both") }
+            if try args.get(SimulateCommand.bandwidth) != nil {
+                throw .usage("give either --trace or --bandwidth, not both")
+            }
             return try load(path)
         }
         guard let rate = try args.get(SimulateCommand.bandwidth) else {
@@ -121,7 +126,8 @@ enum Screen {
         guard size.count == 2, points.contains(size[0]), points.contains(size[1]), let scale, (1...10).contains(scale)
         else {
             throw .usage(
-                "--viewport expects WIDTHxHEIGHT@SCALE in points (sides 1…10000, scale 1…10), e.g. 390x844@3, got '\(text)'")
+                "--viewport expects WIDTHxHEIGHT@SCALE in points (sides 1…10000, scale 1…10), e.g. 390x844@3, got '\(text)'"
+            )
         }
         return DeviceScreen(widthPoints: size[0], heightPoints: size[1], scale: scale)
     }
@@ -158,7 +164,8 @@ struct ViewerSchedule {
                 schedule.entries.append(.select(time, .fixed(variantIndex: level), manifest.levelNames[level]))
             } else {
                 throw .usage(
-                    "--select: no quality '\(value)'; the stream has \(manifest.levelNames.joined(separator: ", ")) (or auto, or an index)")
+                    "--select: no quality '\(value)'; the stream has \(manifest.levelNames.joined(separator: ", ")) (or auto, or an index)"
+                )
             }
         }
         for text in try args.get(SimulateCommand.seek) {

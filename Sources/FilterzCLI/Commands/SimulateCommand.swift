@@ -8,8 +8,10 @@ import Simulation
 /// `filterz simulate`: replays a stream over a network trace through the quality selector and the playback
 /// machine in virtual time, and reports QoE, the per-segment log, viewer actions, stalls and a plot.
 enum SimulateCommand {
-    static let trace = Option.optional("--trace", placeholder: "FILE", help: "Network trace (JSON, see shared/traces/FORMAT.md).")
-    static let traces = Option.optional("--traces", placeholder: "DIR", help: "Run every *.json trace under DIR (batch).")
+    static let trace = Option.optional(
+        "--trace", placeholder: "FILE", help: "Network trace (JSON, see shared/traces/FORMAT.md).")
+    static let traces = Option.optional(
+        "--traces", placeholder: "DIR", help: "Run every *.json trace under DIR (batch).")
     static let bandwidth = Option.optional(
         "--bandwidth", placeholder: "RATE", help: "Constant link instead of a trace, 1kbps…100gbps, e.g. 3mbps.")
     static let latency = Option.text(
@@ -36,7 +38,8 @@ enum SimulateCommand {
         "--grid", placeholder: "MS", default: 100, in: 1...10_000,
         help: "Time grid of the offline optimum, 1…10000 milliseconds.")
     static let noOptimum = Option.flag("--no-optimum", help: "Skip the offline optimum.")
-    static let json = Option.flag("--json", help: "Print JSON: summary, segments, events (batch: per rule and per trace).")
+    static let json = Option.flag(
+        "--json", help: "Print JSON: summary, segments, events (batch: per rule and per trace).")
     static let plot = Option.optional("--plot", placeholder: "FILE", help: "Write an SVG timeline (single trace).")
 
     static var command: Command {
@@ -54,7 +57,9 @@ enum SimulateCommand {
                     Every number has a range (docs/SIMULATION.md): a flag outside it exits 2, a trace or manifest value \
                     1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,
-                arguments: [ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")],
+                arguments: [
+                    ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")
+                ],
                 options: [
                     trace.spec, traces.spec, bandwidth.spec, latency.spec, abr.spec, buffer.spec, startup.spec,
                     viewport.spec, rotate.spec, select.spec, seek.spec, subtitles.spec, grid.spec, noOptimum.spec,
@@ -72,7 +77,9 @@ enum SimulateCommand {
         let streamArgument = try args.positional(0, "stream")
         let rules = try args.get(Self.abr).map { (name: String) throws(CLIError) -> ABRRuleKind in
             guard let rule = ABRRuleKind(rawValue: name) else {
-                throw .usage("--abr expects one of \(ABRRuleKind.allCases.map(\.rawValue).joined(separator: "|")), got '\(name)'")
+                throw .usage(
+                    "--abr expects one of \(ABRRuleKind.allCases.map(\.rawValue).joined(separator: "|")), got '\(name)'"
+                )
             }
             return rule
         }
@@ -112,7 +119,8 @@ enum SimulateCommand {
             result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration)
         } else {
             result = PlaybackRunner.run(
-                manifest: manifest, trace: trace, configuration: configuration, schedule: schedule.actions(screen: screen))
+                manifest: manifest, trace: trace, configuration: configuration,
+                schedule: schedule.actions(screen: screen))
         }
         if let unfinished = result.unfinished { throw .failure(unfinished.description) }
         if withOptimum {
@@ -120,7 +128,8 @@ enum SimulateCommand {
                 let optimum = try OfflineOptimum.compute(
                     manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
                     startupThresholdSeconds: configuration.startupThresholdSeconds,
-                    highestLevel: QualitySelector.viewportCap(variants: manifest.variants, viewport: configuration.viewport),
+                    highestLevel: QualitySelector.viewportCap(
+                        variants: manifest.variants, viewport: configuration.viewport),
                     gridMilliseconds: grid)
                 result.summary.offlineOptimalQoeLin = optimum.qoeLin
             } catch {

@@ -15,7 +15,8 @@ enum HLSStreamManifest {
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
         var location = argument
         var isDirectory: ObjCBool = false
-        if !ResourceLoader.isHTTP(argument), FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
+        if !ResourceLoader.isHTTP(argument),
+            FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
             isDirectory.boolValue
         {
             location = URL(fileURLWithPath: argument).appendingPathComponent("master.m3u8").path
@@ -46,7 +47,8 @@ enum HLSStreamManifest {
                 loader: loader)
             sizesByLevel.append(
                 zip(segments, measured).map { segment, size in
-                    let bytes = segment.byteRange.map { Double($0.length) } ?? size
+                    let bytes =
+                        segment.byteRange.map { Double($0.length) } ?? size
                         ?? Double(variant.bandwidth) / 8 * segment.duration
                     return bytes * 8
                 })

@@ -1,6 +1,6 @@
 import CLIKit
-import Inspect
 import Foundation
+import Inspect
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -44,7 +44,8 @@ struct ResourceLoader: PlaylistLoading {
     func load(_ location: String, range: (offset: Int, length: Int)?) throws(CLIError) -> [UInt8] {
         guard let range else { return try load(location, readStandardInput: { [] }) }
         guard range.length <= maximumBytes else {
-            throw .input("\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")
+            throw .input(
+                "\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")
         }
         let bytes: [UInt8]
         if Self.isHTTP(location) {
@@ -62,7 +63,9 @@ struct ResourceLoader: PlaylistLoading {
             }
         }
         guard bytes.count == range.length else {
-            throw .input("\(location): byte range \(range.length)@\(range.offset) ends past the resource (\(bytes.count) bytes read)")
+            throw .input(
+                "\(location): byte range \(range.length)@\(range.offset) ends past the resource (\(bytes.count) bytes read)"
+            )
         }
         return bytes
     }
@@ -108,7 +111,9 @@ struct ResourceLoader: PlaylistLoading {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
         request.httpMethod = method
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        if let range { request.setValue("bytes=\(range.offset)-\(range.offset + range.length - 1)", forHTTPHeaderField: "Range") }
+        if let range {
+            request.setValue("bytes=\(range.offset)-\(range.offset + range.length - 1)", forHTTPHeaderField: "Range")
+        }
         let download = BoundedDownload(maximumBytes: maximumBytes)
         let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
@@ -119,11 +124,13 @@ struct ResourceLoader: PlaylistLoading {
         case .timedOut(let received, let responded):
             task.cancel()
             if !responded { throw .input("\(location): no response within \(Self.seconds(timeoutSeconds))") }
-            throw .input("\(location): not complete within \(Self.seconds(timeoutSeconds)) (\(received) bytes received)")
+            throw .input(
+                "\(location): not complete within \(Self.seconds(timeoutSeconds)) (\(received) bytes received)")
         case .tooLarge(let declared):
             task.cancel()
             if let declared {
-                throw .input("\(location): Content-Length \(declared) is larger than the limit of \(maximumBytes) bytes")
+                throw .input(
+                    "\(location): Content-Length \(declared) is larger than the limit of \(maximumBytes) bytes")
             }
             throw .input("\(location): body larger than the limit of \(maximumBytes) bytes (stopped there)")
         case .failed(let message):
@@ -191,7 +198,8 @@ private final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecke
         }
         // A declared length over the limit is refused before a byte of the body is read (a HEAD request only
         // asks for the length: it has no body to refuse).
-        if dataTask.originalRequest?.httpMethod != "HEAD", let declared = fields["content-length"].flatMap({ Int64($0) }),
+        if dataTask.originalRequest?.httpMethod != "HEAD",
+            let declared = fields["content-length"].flatMap({ Int64($0) }),
             declared > maximumBytes, fields["content-encoding"] == nil
         {
             end(.tooLarge(declared: declared))

@@ -15,7 +15,7 @@ extension WebVTTDocument {
     public static func parse(_ bytes: [UInt8]) -> ParseOutcome {
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let lines = WebVTTLines(text)
+        let lines = webVTTLines(text)
         var diagnostics: [Diagnostic] = []
         guard let first = lines.first, first == "WEBVTT" || first.hasPrefix("WEBVTT ") || first.hasPrefix("WEBVTT\t")
         else {
@@ -88,7 +88,7 @@ extension WebVTTDocument {
 }
 
 /// The lines of a WebVTT text, split at CRLF, LF or CR (WebVTT allows all three).
-private func WebVTTLines(_ text: String) -> [String] {
+private func webVTTLines(_ text: String) -> [String] {
     var lines: [String] = []
     var current = ""
     var previousWasCR = false

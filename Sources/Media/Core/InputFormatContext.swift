@@ -25,7 +25,9 @@ final class InputFormatContext {
     }
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
-        guard index >= 0, index < Int(pointer.pointee.nb_streams), let streams = pointer.pointee.streams else { return nil }
+        guard index >= 0, index < Int(pointer.pointee.nb_streams), let streams = pointer.pointee.streams else {
+            return nil
+        }
         return streams[index]
     }
 

@@ -48,8 +48,9 @@ public final class Scaler {
         var inverse: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
         var sourceRange: Int32 = 0, destinationRange: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0
         var saturation: Int32 = 0
-        guard sws_getColorspaceDetails(
-            context, &inverse, &sourceRange, &table, &destinationRange, &brightness, &contrast, &saturation) >= 0
+        guard
+            sws_getColorspaceDetails(
+                context, &inverse, &sourceRange, &table, &destinationRange, &brightness, &contrast, &saturation) >= 0
         else { return }  // not a conversion the matrices apply to
         let coefficients = sws_getCoefficients(SWS_CS_ITU709)
         sws_setColorspaceDetails(

@@ -59,8 +59,9 @@ final class AudioEncoder {
         frame.pointer.pointee.nb_samples = Int32(count)
         frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointer.pointee.sample_rate = Int32(sampleRate)
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &codec.pointer.pointee.ch_layout),
-                  "av_channel_layout_copy")
+        try check(
+            av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &codec.pointer.pointee.ch_layout),
+            "av_channel_layout_copy")
         try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
         for channel in 0..<channels {
             let (data, _) = frame.plane(channel)
@@ -82,9 +83,10 @@ final class AudioEncoder {
         while try codec.receivePacket(into: packet) == .produced {
             defer { packet.unreference() }
             let pts = packet.presentationTime ?? 0
-            try emit(EncodedPacket(
-                bytes: packet.bytes, presentationTime: pts, decodingTime: packet.decodingTime ?? pts,
-                duration: packet.duration, isKeyframe: true))
+            try emit(
+                EncodedPacket(
+                    bytes: packet.bytes, presentationTime: pts, decodingTime: packet.decodingTime ?? pts,
+                    duration: packet.duration, isKeyframe: true))
         }
     }
 }

@@ -19,7 +19,8 @@ public enum PosterEncoder {
         try encoder.open()
         // JPEG (JFIF) is BT.601, full range.
         let scaler = try Scaler(
-            from: frame.width, frame.height, picture.pixelFormat, to: width, height, AV_PIX_FMT_YUVJ420P, matrix: .bt601)
+            from: frame.width, frame.height, picture.pixelFormat, to: width, height, AV_PIX_FMT_YUVJ420P, matrix: .bt601
+        )
         let input = try MediaFrame()
         try input.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUVJ420P)
         try scaler.scale(picture, into: input)

@@ -58,7 +58,8 @@ final class VideoEncoder {
             "preset": settings.preset,
             "profile": "high",
             "forced-idr": "1",
-            "x264-params": "scenecut=0:open-gop=0:keyint=\(settings.keyframeInterval):min-keyint=\(settings.keyframeInterval)",
+            "x264-params":
+                "scenecut=0:open-gop=0:keyint=\(settings.keyframeInterval):min-keyint=\(settings.keyframeInterval)",
         ]
         if settings.zeroLatency { options["tune"] = "zerolatency" }
         try codec.open(options: options)
@@ -99,9 +100,10 @@ final class VideoEncoder {
             let pts = packet.presentationTime ?? 0
             // libx264 leaves the duration out; every frame lasts one frame period.
             let duration = packet.duration > 0 ? packet.duration : frameTicks
-            try emit(EncodedPacket(
-                bytes: packet.bytes, presentationTime: pts, decodingTime: packet.decodingTime ?? pts,
-                duration: duration, isKeyframe: packet.isKeyframe))
+            try emit(
+                EncodedPacket(
+                    bytes: packet.bytes, presentationTime: pts, decodingTime: packet.decodingTime ?? pts,
+                    duration: duration, isKeyframe: packet.isKeyframe))
         }
     }
 }

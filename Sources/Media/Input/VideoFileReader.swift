@@ -73,7 +73,9 @@ public final class VideoFileReader {
         self.path = path
         var status = stat()
         guard stat(path, &status) == 0 else { throw MediaInputError(path: path, reason: "no such file") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw MediaInputError(path: path, reason: "not a regular file") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw MediaInputError(path: path, reason: "not a regular file")
+        }
         guard status.st_size > 0 else { throw MediaInputError(path: path, reason: "the file is empty (0 bytes)") }
         do {
             input = try InputFormatContext(path: path)
@@ -81,7 +83,7 @@ public final class VideoFileReader {
             throw MediaInputError(path: path, reason: "not a video libav can read, or damaged (\(error.reason))")
         }
         guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(videoIndex),
-              let parameters = stream.pointee.codecpar
+            let parameters = stream.pointee.codecpar
         else {
             throw MediaInputError(path: path, reason: "no video stream")
         }
@@ -100,8 +102,8 @@ public final class VideoFileReader {
         var audioIndex: Int? = nil
         var audioDecoder: CodecContext? = nil
         if let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let audioStream = input.stream(index),
-           let audioParameters = audioStream.pointee.codecpar,
-           let decoder = try? CodecContext(decoderFor: audioParameters), (try? decoder.open()) != nil
+            let audioParameters = audioStream.pointee.codecpar,
+            let decoder = try? CodecContext(decoderFor: audioParameters), (try? decoder.open()) != nil
         {
             audioIndex = index
             audioDecoder = decoder
@@ -113,7 +115,9 @@ public final class VideoFileReader {
 
         let rotation = Self.rotation(of: stream)
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
-        guard width > 0, height > 0 else { throw MediaInputError(path: path, reason: "the video stream has no picture size") }
+        guard width > 0, height > 0 else {
+            throw MediaInputError(path: path, reason: "the video stream has no picture size")
+        }
         var rate = stream.pointee.avg_frame_rate
         if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
         if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 30, den: 1) }
@@ -197,7 +201,10 @@ public final class VideoFileReader {
             // starts at 10 s) its end time as its duration, so the decoded span counts from time zero too.
             if decoded + max(0, videoStartSeconds) + 1 < declared * 0.9 {
                 throw MediaInputError(
-                    path: path, reason: "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded")
+                    path: path,
+                    reason:
+                        "truncated: only \(Int(decoded.rounded())) s of the declared \(Int(declared.rounded())) s could be decoded"
+                )
             }
         }
     }
@@ -205,14 +212,18 @@ public final class VideoFileReader {
     private func drainVideo() throws {
         while try videoDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            let ticks = decoded.bestEffortTimestamp.map { $0 - videoOrigin }
-                ?? (lastVideoTime.map { ($0 + info.frameDuration).converted(to: timeBase.den).value / Int64(max(timeBase.num, 1)) } ?? 0)
+            let ticks =
+                decoded.bestEffortTimestamp.map { $0 - videoOrigin }
+                ?? (lastVideoTime.map {
+                    ($0 + info.frameDuration).converted(to: timeBase.den).value / Int64(max(timeBase.num, 1))
+                } ?? 0)
             let time = Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den)
             if let lastVideoTime, time <= lastVideoTime { continue }  // drop out-of-order duplicates
             // An MPEG-TS declares no duration, so a cut-off one shows only as a last picture with missing data.
             if decoded.isCorrupt {
                 throw MediaInputError(
-                    path: path, reason: "damaged or truncated (picture \(framesDecoded + 1) could not be decoded whole)")
+                    path: path, reason: "damaged or truncated (picture \(framesDecoded + 1) could not be decoded whole)"
+                )
             }
             lastVideoTime = time
             framesDecoded += 1
@@ -235,7 +246,8 @@ public final class VideoFileReader {
         let width = decoded.width, height = decoded.height
         let format = AVPixelFormat(rawValue: decoded.pointer.pointee.format)
         if scaler == nil || scaler?.sourceWidth != width || scaler?.sourceHeight != height {
-            scaler = try Scaler(from: width, height, format, to: width, height, AV_PIX_FMT_RGBA, matrix: Self.matrix(of: decoded))
+            scaler = try Scaler(
+                from: width, height, format, to: width, height, AV_PIX_FMT_RGBA, matrix: Self.matrix(of: decoded))
         }
         let rgba = try MediaFrame()
         try rgba.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_RGBA)
@@ -244,8 +256,9 @@ public final class VideoFileReader {
         bytes.withUnsafeMutableBufferPointer {
             rgba.copyFromPlane(0, into: $0, destinationStride: width * 4, bytesPerRow: width * 4, rows: height)
         }
-        let frame = Frame(format: .rgba, width: width, height: height,
-                          planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: bytes)])
+        let frame = Frame(
+            format: .rgba, width: width, height: height,
+            planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: bytes)])
         return info.rotationDegrees == 0 ? frame : Self.rotate(frame, clockwise: info.rotationDegrees)
     }
 
@@ -267,20 +280,26 @@ public final class VideoFileReader {
                         default: (nx, ny) = (y, width - 1 - x)
                         }
                         let s = y * source.bytesPerRow + x * 4, d = (ny * outWidth + nx) * 4
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = src[s + 3]
+                        dst[d] = src[s]
+                        dst[d + 1] = src[s + 1]
+                        dst[d + 2] = src[s + 2]
+                        dst[d + 3] = src[s + 3]
                     }
                 }
             }
         }
-        return Frame(format: .rgba, width: outWidth, height: outHeight,
-                     planes: [Frame.Plane(width: outWidth, height: outHeight, bytesPerRow: outWidth * 4, bytes: out)])
+        return Frame(
+            format: .rgba, width: outWidth, height: outHeight,
+            planes: [Frame.Plane(width: outWidth, height: outHeight, bytesPerRow: outWidth * 4, bytes: out)])
     }
 
     private func drainAudio() throws {
         guard let audioDecoder, let resampler else { return }
         while try audioDecoder.receiveFrame(into: decoded) == .produced {
             defer { decoded.unreference() }
-            if audioSamplesToCut == nil { placeFirstAudio(sampleRate: resampler.sampleRate, channels: resampler.channels) }
+            if audioSamplesToCut == nil {
+                placeFirstAudio(sampleRate: resampler.sampleRate, channels: resampler.channels)
+            }
             var samples = try resampler.convert(decoded)
             if let cut = audioSamplesToCut, cut > 0 {
                 let count = min(cut, samples.count / resampler.channels)
@@ -295,9 +314,10 @@ public final class VideoFileReader {
     /// audio that starts earlier (by the first decoded frame's time against the video stream's start).
     private func placeFirstAudio(sampleRate: Int, channels: Int) {
         let videoStart = videoStartSeconds
-        let audioStart = decoded.bestEffortTimestamp.map {
-            Double($0) * Double(audioTimeBase.num) / Double(audioTimeBase.den)
-        } ?? videoStart
+        let audioStart =
+            decoded.bestEffortTimestamp.map {
+                Double($0) * Double(audioTimeBase.num) / Double(audioTimeBase.den)
+            } ?? videoStart
         // Bounded to an hour, so a broken timestamp cannot ask for gigabytes of silence.
         let lead = Int((min(max(audioStart - videoStart, -3600), 3600) * Double(sampleRate)).rounded())
         if lead > 0 { pending.append(.audio([Float](repeating: 0, count: lead * channels))) }

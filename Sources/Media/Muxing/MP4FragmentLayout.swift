@@ -4,8 +4,8 @@ enum MP4FragmentLayout {
     /// Byte offset just past the first sample of the fragment, or nil if the boxes cannot be read.
     static func endOfFirstSample(in bytes: [UInt8]) -> Int? {
         guard let moof = box("moof", in: bytes, range: 0..<bytes.count),
-              let mdat = box("mdat", in: bytes, range: 0..<bytes.count),
-              let traf = box("traf", in: bytes, range: moof.payload)
+            let mdat = box("mdat", in: bytes, range: 0..<bytes.count),
+            let traf = box("traf", in: bytes, range: moof.payload)
         else { return nil }
         var defaultSize: Int?
         if let tfhd = box("tfhd", in: bytes, range: traf.payload) {
@@ -22,7 +22,10 @@ enum MP4FragmentLayout {
         let flags = readUInt32(bytes, cursor) & 0xFF_FFFF
         cursor += 8  // version/flags, sample_count
         var dataOffset: Int?
-        if flags & 0x001 != 0 { dataOffset = Int(Int32(bitPattern: readUInt32(bytes, cursor))); cursor += 4 }
+        if flags & 0x001 != 0 {
+            dataOffset = Int(Int32(bitPattern: readUInt32(bytes, cursor)))
+            cursor += 4
+        }
         if flags & 0x004 != 0 { cursor += 4 }
         if flags & 0x100 != 0 { cursor += 4 }
         var size = defaultSize

@@ -90,8 +90,9 @@ final class SegmentMuxer {
         let before = output.bufferPosition
         try output.write(packet)
         if encoded.isKeyframe {
-            keyframes.append(KeyframeRange(
-                presentationTime: recordedTime, offset: before, length: output.bufferPosition - before))
+            keyframes.append(
+                KeyframeRange(
+                    presentationTime: recordedTime, offset: before, length: output.bufferPosition - before))
             keyframePacketSizes.append(encoded.bytes.count)
         }
     }

@@ -46,7 +46,8 @@ extension LadderSegmenter {
             outputFolder: String, ladder: Ladder, sourceWidth: Int, sourceHeight: Int, frameDuration: Timestamp,
             videoTimescale: Int32, segmentDuration: Timestamp, container: ContainerFormat = .mpegTS,
             mode: PlaylistBuilder.Mode = .vod, audio: AudioFormat? = AudioFormat(), captions: RecordingCaptions? = nil,
-            wallClockOrigin: Int64? = nil, x264Preset: String = Configuration.defaultX264Preset, encoderThreads: Int = 1,
+            wallClockOrigin: Int64? = nil, x264Preset: String = Configuration.defaultX264Preset,
+            encoderThreads: Int = 1,
             encryption: SegmentEncryption? = nil, encryptSegment: SegmentEncryptor? = nil,
             lowLatency: LowLatencySettings? = nil
         ) {

@@ -95,9 +95,11 @@ public final class LadderSegmenter {
                 audio = (encoder, segmenter)
                 if let partDuration {
                     // AAC frames do not fall on the part grid: a part may run up to one frame past it.
-                    lowLatencyTracks.append(.init(
-                        id: .audio, playlistURI: "audio/index.m3u8", name: "audio",
-                        partTarget: partDuration + Timestamp(Int64(encoder.frameSize), timescale: Int32(format.sampleRate))))
+                    lowLatencyTracks.append(
+                        .init(
+                            id: .audio, playlistURI: "audio/index.m3u8", name: "audio",
+                            partTarget: partDuration
+                                + Timestamp(Int64(encoder.frameSize), timescale: Int32(format.sampleRate))))
                 }
                 codecs[.audio] = CodecString.aacLowComplexity
             } catch let error as FFmpegError {
@@ -121,11 +123,14 @@ public final class LadderSegmenter {
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
                 encryptSegment: configuration.encryptSegment,
                 partDuration: partDuration,
-                queueCapacity: partDuration == nil ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
+                queueCapacity: partDuration == nil
+                    ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
             workers.append(RenditionWorker(setup, events: events))
             if let partDuration {
-                lowLatencyTracks.append(.init(
-                    id: .video(index), playlistURI: rung.name + "/index.m3u8", name: rung.name, partTarget: partDuration))
+                lowLatencyTracks.append(
+                    .init(
+                        id: .video(index), playlistURI: rung.name + "/index.m3u8", name: rung.name,
+                        partTarget: partDuration))
             }
         }
         if let settings = configuration.lowLatency {
@@ -138,7 +143,8 @@ public final class LadderSegmenter {
         }
         converter = ConversionWorker(
             renditions: workers,
-            renditionQueueCapacity: partDuration == nil ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
+            renditionQueueCapacity: partDuration == nil
+                ? RenditionWorker.queueCapacity : RenditionWorker.lowLatencyQueueCapacity)
         if lowLatency != nil {
             let reference = WeakReference(self)
             pump = EventPump(events) { reference.object?.collectEventsOnPump() }
@@ -312,11 +318,14 @@ public final class LadderSegmenter {
                 playlistURI: "audio/index.m3u8", name: "Microphone", channels: configuration.audio?.channels ?? 2,
                 segments: Array((records[.audio] ?? []).prefix(count)))
         }
-        let subtitles = configuration.captions == nil ? [] : RecordingCaptions.languages.map { language in
-            SubtitleTrack(
-                playlistURI: "subs/\(language.tag)/index.m3u8", name: language.name, language: language.tag,
-                segments: Array((subtitleRecords[language.tag] ?? []).prefix(count)))
-        }
+        let subtitles =
+            configuration.captions == nil
+            ? []
+            : RecordingCaptions.languages.map { language in
+                SubtitleTrack(
+                    playlistURI: "subs/\(language.tag)/index.m3u8", name: language.name, language: language.tag,
+                    segments: Array((subtitleRecords[language.tag] ?? []).prefix(count)))
+            }
         return Presentation(
             videos: videos, audio: audioTrack, subtitles: subtitles,
             initSegmentURI: configuration.container == .fragmentedMP4 ? TrackSegmenter.initSegmentName : nil,
@@ -346,18 +355,22 @@ public final class LadderSegmenter {
         do {
             for video in presentation.videos {
                 if wholeSegments {
-                    try AtomicFile.write(PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
+                    try AtomicFile.write(
+                        PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
                 }
                 let iFrames = builder.iFramePlaylist(
                     video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
-                try AtomicFile.write(PlaylistBuilder.text(of: .media(iFrames)), to: root + "/" + video.iFramePlaylistURI)
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: .media(iFrames)), to: root + "/" + video.iFramePlaylistURI)
             }
             if let audio = presentation.audio, wholeSegments {
-                try AtomicFile.write(PlaylistBuilder.text(of: media(audio.segments)), to: root + "/" + audio.playlistURI)
+                try AtomicFile.write(
+                    PlaylistBuilder.text(of: media(audio.segments)), to: root + "/" + audio.playlistURI)
             }
             for subtitle in presentation.subtitles {
                 try AtomicFile.write(
-                    PlaylistBuilder.text(of: .media(builder.mediaPlaylist(subtitle.segments, initSegmentURI: nil, isFinished: finished))),
+                    PlaylistBuilder.text(
+                        of: .media(builder.mediaPlaylist(subtitle.segments, initSegmentURI: nil, isFinished: finished))),
                     to: root + "/" + subtitle.playlistURI)
             }
             if finished || lowLatency == nil || count >= Self.lowLatencySegmentsBeforeMaster {

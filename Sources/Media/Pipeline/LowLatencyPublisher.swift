@@ -71,7 +71,8 @@ final class LowLatencyPublisher {
         self.root = root
         self.programDateTime = programDateTime
         if let path = timingLogPath {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path)
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
             else { throw .output("cannot write the timing log \(path)") }
             timingLog = handle
         }
@@ -86,7 +87,8 @@ final class LowLatencyPublisher {
         if list[segment].count == part { list[segment].append(record) }
         parts[track] = list
         let name = tracks.first { $0.id == track }?.name ?? "?"
-        pending.append(PendingTiming(track: name, segment: segment, part: part, duration: record.duration, timing: timing))
+        pending.append(
+            PendingTiming(track: name, segment: segment, part: part, duration: record.duration, timing: timing))
     }
 
     /// Rewrites every low-latency playlist when the position of the slowest track moved (or at the end).
@@ -124,7 +126,8 @@ final class LowLatencyPublisher {
             } else {
                 shown[track.id] = Array(all.prefix(position.segment))
                 let edgeParts = Array((parts[track.id]?[position.segment] ?? []).prefix(position.parts))
-                let next = position.parts < partsPerSegment
+                let next =
+                    position.parts < partsPerSegment
                     ? (position.segment, position.parts) : (position.segment + 1, 0)
                 edges[track.id] = LiveEdge(
                     sequence: position.segment, parts: edgeParts,
@@ -166,7 +169,8 @@ final class LowLatencyPublisher {
         var text = ""
         for entry in ready {
             let capture = programDateTime(entry.timing.lastSampleTime).map(String.init) ?? "null"
-            text += "{\"track\":\"\(entry.track)\",\"msn\":\(entry.segment),\"part\":\(entry.part),"
+            text +=
+                "{\"track\":\"\(entry.track)\",\"msn\":\(entry.segment),\"part\":\(entry.part),"
                 + "\"duration_s\":\(entry.duration.seconds),\"last_capture_ms\":\(capture),"
                 + "\"renamed_ms\":\(entry.timing.renamedAtMilliseconds),\"listed_ms\":\(now)}\n"
         }
@@ -187,7 +191,9 @@ final class LowLatencyPublisher {
         {
             for track in tracks {
                 let folder = root + "/" + (track.playlistURI.split(separator: "/").first.map(String.init) ?? "")
-                for part in shown[track.id]?[partsDeletedBelow].parts ?? [] { AtomicFile.remove(folder + "/" + part.uri) }
+                for part in shown[track.id]?[partsDeletedBelow].parts ?? [] {
+                    AtomicFile.remove(folder + "/" + part.uri)
+                }
             }
             partsDeletedBelow += 1
         }

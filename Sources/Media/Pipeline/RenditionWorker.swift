@@ -1,5 +1,5 @@
-import Foundation
 internal import CFFmpeg
+import Foundation
 import Packaging
 
 /// Encodes one video rendition on its own thread: scale the filtered source picture to the rendition's
@@ -151,7 +151,8 @@ final class RenditionWorker: Sendable {
 
         private func reportCodecs() {
             guard !codecsReported, let keyframe = segmenter.firstKeyframe,
-                  let codecs = encoder.codecString(firstKeyframe: keyframe) else { return }
+                let codecs = encoder.codecString(firstKeyframe: keyframe)
+            else { return }
             codecsReported = true
             events.post(.codecs(track, codecs))
         }

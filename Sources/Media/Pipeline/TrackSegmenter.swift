@@ -142,9 +142,10 @@ final class TrackSegmenter {
             uri: name, startTime: start.time, duration: end - start.time, isIndependent: start.independent,
             byteSize: bytes.count)
         partsOfSegment.append(record)
-        report(.part(
-            track, index: index, part: number, record,
-            PartTiming(lastSampleTime: lastPacketTime, renamedAtMilliseconds: renamed)))
+        report(
+            .part(
+                track, index: index, part: number, record,
+                PartTiming(lastSampleTime: lastPacketTime, renamedAtMilliseconds: renamed)))
     }
 
     /// The one place where the bytes of an init segment, segment or part reach the disk: written to a

@@ -142,9 +142,11 @@ extension Picture {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         return Picture(
             layout: .yuv420p, width: width, height: height,
-            planes: [.init(bytes: [UInt8](repeating: 0, count: width * height), bytesPerRow: width),
-                     .init(bytes: [UInt8](repeating: 0, count: chromaWidth * chromaHeight), bytesPerRow: chromaWidth),
-                     .init(bytes: [UInt8](repeating: 0, count: chromaWidth * chromaHeight), bytesPerRow: chromaWidth)])
+            planes: [
+                .init(bytes: [UInt8](repeating: 0, count: width * height), bytesPerRow: width),
+                .init(bytes: [UInt8](repeating: 0, count: chromaWidth * chromaHeight), bytesPerRow: chromaWidth),
+                .init(bytes: [UInt8](repeating: 0, count: chromaWidth * chromaHeight), bytesPerRow: chromaWidth),
+            ])
     }
 
     /// Calls `body` with the base addresses of the three planes of a `.yuv420p` picture, written in place: each

@@ -73,7 +73,9 @@ final class MemoryDemuxer {
     }
 
     /// Copies at most `count` bytes from the current position into `buffer`; AVERROR_EOF at the end.
-    fileprivate static func read(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ count: Int32) -> Int32 {
+    fileprivate static func read(
+        _ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ count: Int32
+    ) -> Int32 {
         guard let opaque, let buffer else { return fz_AVERROR(EINVAL) }
         let source = Unmanaged<Source>.fromOpaque(opaque).takeUnretainedValue()
         let available = source.bytes.count - source.position
@@ -105,7 +107,9 @@ final class MemoryDemuxer {
     }
 }
 
-private func memoryRead(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ count: Int32) -> Int32 {
+private func memoryRead(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ count: Int32)
+    -> Int32
+{
     MemoryDemuxer.read(opaque, buffer, count)
 }
 

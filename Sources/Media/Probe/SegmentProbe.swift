@@ -22,7 +22,8 @@ public enum SegmentProbe {
         return try demux(segment: segment, initSection: initSection, isMP4: isMP4)
     }
 
-    private static func demux(segment: [UInt8], initSection: [UInt8]?, isMP4: Bool) throws(FFmpegError) -> SegmentFacts {
+    private static func demux(segment: [UInt8], initSection: [UInt8]?, isMP4: Bool) throws(FFmpegError) -> SegmentFacts
+    {
         let format: String? = isMP4 ? "mov" : (segment.first == 0x47 ? "mpegts" : nil)
         let bytes = (initSection ?? []) + segment
         let demuxer = try MemoryDemuxer(bytes: bytes, formatName: format)
@@ -68,7 +69,10 @@ public enum SegmentProbe {
     /// A stream's kind, codec, time base and configuration record (from the init section's extradata).
     private static func describe(_ stream: UnsafeMutablePointer<AVStream>?) -> (TrackFacts, NALFraming) {
         guard let stream, let parameters = stream.pointee.codecpar else {
-            return (TrackFacts(kind: .data, codec: .other("unknown"), timeBaseNumerator: 1, timeBaseDenominator: 90_000), .annexB)
+            return (
+                TrackFacts(kind: .data, codec: .other("unknown"), timeBaseNumerator: 1, timeBaseDenominator: 90_000),
+                .annexB
+            )
         }
         let kind: TrackKind
         switch parameters.pointee.codec_type {
@@ -100,7 +104,9 @@ public enum SegmentProbe {
             track.configurationSPS = record.sps
             track.video = record.sps.flatMap { NALUnitScanner.parameters(ofSequenceParameterSet: $0, codec: codec) }
         }
-        if codec == .aac, !extradata.isEmpty { track.audioObjectType = AACConfiguration.objectType(audioSpecificConfig: extradata) }
+        if codec == .aac, !extradata.isEmpty {
+            track.audioObjectType = AACConfiguration.objectType(audioSpecificConfig: extradata)
+        }
         return (track, framing)
     }
 
@@ -114,7 +120,9 @@ public enum SegmentProbe {
                 isIDR = summary.isIDR(track.codec)
                 for sps in summary.sequenceParameterSets where !track.inBandSPS.contains(sps) {
                     track.inBandSPS.append(sps)
-                    if track.video == nil { track.video = NALUnitScanner.parameters(ofSequenceParameterSet: sps, codec: track.codec) }
+                    if track.video == nil {
+                        track.video = NALUnitScanner.parameters(ofSequenceParameterSet: sps, codec: track.codec)
+                    }
                 }
             } else if track.codec == .aac, track.audioObjectType == nil {
                 track.audioObjectType = AACConfiguration.objectType(adtsFrame: bytes)

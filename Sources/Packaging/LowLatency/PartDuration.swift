@@ -39,8 +39,9 @@ public enum PartDuration {
             return .failure(.notWholeFrames(seconds: seconds, framesPerSecond: fps))
         }
         guard framesPerSegment % frames == 0 else {
-            return .failure(.doesNotDivideSegment(
-                seconds: seconds, segmentSeconds: frameDuration.seconds * Double(framesPerSegment)))
+            return .failure(
+                .doesNotDivideSegment(
+                    seconds: seconds, segmentSeconds: frameDuration.seconds * Double(framesPerSegment)))
         }
         return .success(frames)
     }

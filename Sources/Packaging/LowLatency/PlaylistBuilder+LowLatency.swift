@@ -51,11 +51,13 @@ extension PlaylistBuilder {
             partInf: PartInf(partTarget: partTarget.seconds),
             serverControl: Self.serverControl(targetDuration: target, partTarget: partTarget),
             endList: edge == nil)
-        let edgeTime = edge?.parts.last.map { $0.startTime + $0.duration }
+        let edgeTime =
+            edge?.parts.last.map { $0.startTime + $0.duration }
             ?? records.last.map { $0.startTime + $0.duration } ?? .zero
         let retention = PartRetention(targetDuration: target)
         playlist.segments = zip(window.startIndex..<window.endIndex, window).map { index, record in
-            let listsParts = edge != nil
+            let listsParts =
+                edge != nil
                 && retention.listsParts(ofSegmentEndingAt: record.startTime + record.duration, edge: edgeTime)
             var segment = Segment(
                 uri: record.uri, duration: record.duration.seconds,
@@ -89,7 +91,8 @@ extension PlaylistBuilder {
         }
         guard let last = records.last else { return RenditionReport(uri: uri) }
         return RenditionReport(
-            uri: uri, lastMediaSequenceNumber: records.count - 1, lastPart: last.parts.isEmpty ? nil : last.parts.count - 1)
+            uri: uri, lastMediaSequenceNumber: records.count - 1,
+            lastPart: last.parts.isEmpty ? nil : last.parts.count - 1)
     }
 
     static func part(_ record: PartRecord) -> PartialSegment {

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Synchronization
 internal import CLinux
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The videos of the served folder: every sub-folder (not hidden) holding a `master.m3u8`, id = folder name.
 ///

@@ -78,6 +78,8 @@ public struct CataloguePage: Sendable, Hashable {
 
     /// The page as the API answers it; `token` gives each video's token for its thumbnail URL (nil: unsigned).
     public func json(token: (String) -> String? = { _ in nil }) -> JSONValue {
-        .object([("data", .array(videos.map { $0.summaryJSON(token: token($0.id)) })), ("next_cursor", .string(nextCursor))])
+        .object([
+            ("data", .array(videos.map { $0.summaryJSON(token: token($0.id)) })), ("next_cursor", .string(nextCursor)),
+        ])
     }
 }

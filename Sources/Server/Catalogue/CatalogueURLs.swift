@@ -11,7 +11,8 @@ public enum CatalogueURLs {
 
     /// A file of the video, `relativePath` being `/`-separated segments below the video folder.
     public static func file(videoID: String, relativePath: String) -> String {
-        video(videoID) + "/" + relativePath.split(separator: "/").map { encodeSegment(String($0)) }.joined(separator: "/")
+        video(videoID) + "/"
+            + relativePath.split(separator: "/").map { encodeSegment(String($0)) }.joined(separator: "/")
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters and a few safe sub-delimiters.

@@ -16,13 +16,17 @@ extension CatalogueVideo {
     /// multivariant playlist.
     static func load(id: String, from folder: ServedFolder) -> Loaded? {
         guard let masterFile = folder.open([id, "master.m3u8"]),
-            case .multivariant(let master) = HLS.parse(masterFile.handle.read(offset: 0, count: Int(min(masterFile.size, 4 << 20)))).playlist
+            case .multivariant(let master) = HLS.parse(
+                masterFile.handle.read(offset: 0, count: Int(min(masterFile.size, 4 << 20)))
+            ).playlist
         else { return nil }
         var dependencies = ["master.m3u8", posterName, filterName]
 
         var qualities: [Quality] = []
         for variant in master.variants {
-            guard let path = relativePath(variant.uri), !qualities.contains(where: { $0.relativePath == path }) else { continue }
+            guard let path = relativePath(variant.uri), !qualities.contains(where: { $0.relativePath == path }) else {
+                continue
+            }
             var name = variant.resolution.map { "\(min($0.width, $0.height))p" } ?? "\(variant.bandwidth / 1000)k"
             if qualities.contains(where: { $0.name == name }) { name += "-\(variant.bandwidth / 1000)k" }
             qualities.append(Quality(name: name, relativePath: path))
@@ -40,14 +44,16 @@ extension CatalogueVideo {
             dependencies.append(first.relativePath)
             let segments = [id] + first.relativePath.split(separator: "/").map(String.init)
             if let file = folder.open(segments),
-                case .media(let media) = HLS.parse(file.handle.read(offset: 0, count: Int(min(file.size, 16 << 20)))).playlist
+                case .media(let media) = HLS.parse(file.handle.read(offset: 0, count: Int(min(file.size, 16 << 20))))
+                    .playlist
             {
                 duration = media.totalDuration
             }
         }
 
         let filter = folder.open([id, filterName]).flatMap { file in
-            try? JSONSerialization.jsonObject(with: Data(file.handle.read(offset: 0, count: Int(min(file.size, 1 << 20)))))
+            try? JSONSerialization.jsonObject(
+                with: Data(file.handle.read(offset: 0, count: Int(min(file.size, 1 << 20)))))
                 as? [String: Any]
         }
         let filterName = ["name", "preset", "filter_name", "filter"].lazy.compactMap { filter?[$0] as? String }.first

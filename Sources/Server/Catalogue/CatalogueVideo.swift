@@ -57,7 +57,10 @@ public struct CatalogueVideo: Sendable, Hashable {
             ("title", .string(title)),
             ("description", .string(description)),
             ("duration", durationSeconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
-            ("thumbnail_url", posterRelativePath.map { .string(CatalogueURLs.file(videoID: id, relativePath: $0) + suffix) } ?? .null),
+            (
+                "thumbnail_url",
+                posterRelativePath.map { .string(CatalogueURLs.file(videoID: id, relativePath: $0) + suffix) } ?? .null
+            ),
             ("available_qualities", .array(qualities.map { .string($0.name) })),
             ("created_at", .string(ISO8601.format(nanoseconds: createdAtNanoseconds))),
         ])
@@ -75,7 +78,10 @@ public struct CatalogueVideo: Sendable, Hashable {
                     qualities.map {
                         .object([
                             ("quality", .string($0.name)),
-                            ("stream_url", .string(CatalogueURLs.file(videoID: id, relativePath: $0.relativePath) + suffix)),
+                            (
+                                "stream_url",
+                                .string(CatalogueURLs.file(videoID: id, relativePath: $0.relativePath) + suffix)
+                            ),
                         ])
                     })
             ),

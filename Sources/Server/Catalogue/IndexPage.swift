@@ -37,7 +37,8 @@ enum IndexPage {
             let suffix = token(video.id).map { "?token=" + CatalogueURLs.encodeSegment($0) } ?? ""
             let master = CatalogueURLs.master(videoID: video.id) + suffix
             html += "<article id=\"\(escape(video.id))\"><h2>\(escape(video.title))</h2>\n"
-            var videoTag = "<video id=\"video-\(escape(video.id))\" data-master=\"\(escape(master))\" controls preload=\"none\" width=\"640\""
+            var videoTag =
+                "<video id=\"video-\(escape(video.id))\" data-master=\"\(escape(master))\" controls preload=\"none\" width=\"640\""
             if let poster = video.posterRelativePath {
                 let url = CatalogueURLs.file(videoID: video.id, relativePath: poster) + suffix
                 videoTag += " poster=\"\(escape(url))\""

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One version of a file: inode, size and modification time to the nanosecond. A file rewritten in place or

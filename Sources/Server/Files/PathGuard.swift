@@ -22,7 +22,8 @@ public enum PathGuard {
 
     public static let defaultMaximumBytes = 2048
 
-    public static func check(_ rawPath: String, maximumBytes: Int = defaultMaximumBytes) -> Result<[String], Rejection> {
+    public static func check(_ rawPath: String, maximumBytes: Int = defaultMaximumBytes) -> Result<[String], Rejection>
+    {
         let bytes = Array(rawPath.utf8)
         guard bytes.count <= maximumBytes else { return .failure(.tooLong) }
         guard bytes.first == UInt8(ascii: "/") else { return .failure(.badRequest("path must start with /")) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ServedFolder {
@@ -11,7 +11,9 @@ extension ServedFolder {
         return found.sorted()
     }
 
-    private func collect(relativeFolder: String, depth: Int, maximumDepth: Int, suffix: String, into found: inout [String]) {
+    private func collect(
+        relativeFolder: String, depth: Int, maximumDepth: Int, suffix: String, into found: inout [String]
+    ) {
         let absolute = relativeFolder.isEmpty ? path : path + "/" + relativeFolder
         guard let directory = opendir(absolute) else { return }
         defer { closedir(directory) }
@@ -24,7 +26,9 @@ extension ServedFolder {
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR):
                 if depth < maximumDepth {
-                    collect(relativeFolder: relative, depth: depth + 1, maximumDepth: maximumDepth, suffix: suffix, into: &found)
+                    collect(
+                        relativeFolder: relative, depth: depth + 1, maximumDepth: maximumDepth, suffix: suffix,
+                        into: &found)
                 }
             case Int32(DT_REG):
                 if name.hasSuffix(suffix) { found.append(relative) }
@@ -41,7 +45,9 @@ extension ServedFolder {
         relativePaths(endingWith: ".m3u8").map { relativePath in
             let segments = relativePath.split(separator: "/").map(String.init)
             let facts = open(segments).flatMap { file in
-                PlaylistFacts(parsing: file.handle.read(offset: 0, count: Int(min(file.size, Int64(PlaylistLibrary.maximumBytes)))))
+                PlaylistFacts(
+                    parsing: file.handle.read(
+                        offset: 0, count: Int(min(file.size, Int64(PlaylistLibrary.maximumBytes)))))
             }
             return (relativePath, facts)
         }
@@ -66,7 +72,8 @@ extension NginxEdgeConfig {
     /// The edge block for an origin serving `configuration.root` at `upstream`, listening where `configuration`
     /// says; its timeouts cover three times the longest target duration now in the folder (6 s if none).
     public static func serverBlock(
-        for configuration: ServerConfiguration, upstream: String, certificate: String?, key: String?, cacheFolder: String
+        for configuration: ServerConfiguration, upstream: String, certificate: String?, key: String?,
+        cacheFolder: String
     ) throws(ServerError) -> String {
         let folder = try ServedFolder(path: configuration.root)
         var longestTarget = 6

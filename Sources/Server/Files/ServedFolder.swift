@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The folder being served, opened once; files are opened relative to it so that no path, `..` or symbolic
 /// link can lead outside it (openat2 with RESOLVE_BENEATH; a realpath prefix check on kernels before 5.6).

@@ -23,9 +23,12 @@ public struct CORSPolicy: Sendable, Hashable {
         let scheme = origin[..<separator.lowerBound].utf8
         let authority = origin[separator.upperBound...].utf8
         func isLetterOrDigit(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
-        guard let first = scheme.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else { return false }
+        guard let first = scheme.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else {
+            return false
+        }
         return scheme.allSatisfy { isLetterOrDigit($0) || "+-.".utf8.contains($0) }
             && !authority.isEmpty && authority.allSatisfy { isLetterOrDigit($0) || "-._~:[]".utf8.contains($0) }
     }

@@ -44,7 +44,8 @@ public enum CachePolicy {
             switch facts?.kind {
             case .multivariant: return multivariantPlaylist
             case .media(ended: true, _): return finishedPlaylist
-            case .media(ended: false, let target): return "public, max-age=\(liveMaxAgeSeconds(targetDurationSeconds: target))"
+            case .media(ended: false, let target):
+                return "public, max-age=\(liveMaxAgeSeconds(targetDurationSeconds: target))"
             case nil: return "public, max-age=0"
             }
         case .image, .json, .other:

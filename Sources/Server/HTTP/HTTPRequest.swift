@@ -36,7 +36,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var isUnconditional: Bool {
         (method == "GET" || method == "HEAD")
             && headers["range"] == nil && headers["if-range"] == nil && headers["if-none-match"] == nil
-            && headers["if-modified-since"] == nil && headers["if-match"] == nil && headers["if-unmodified-since"] == nil
+            && headers["if-modified-since"] == nil && headers["if-match"] == nil
+            && headers["if-unmodified-since"] == nil
     }
 
     /// True when the request `isUnconditional` and its query is empty or a lone `token`: the answer for a file is
@@ -66,7 +67,8 @@ public struct HTTPRequest: Sendable, Hashable {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%") {
-                guard iterator.count >= 2, let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16)
+                guard iterator.count >= 2,
+                    let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16)
                 else { return nil }
                 bytes.append(value)
                 iterator = iterator.dropFirst(2)

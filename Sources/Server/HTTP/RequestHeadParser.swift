@@ -47,7 +47,8 @@ public struct RequestHeadParser: Sendable {
             if bytes.count - start > limits.requestLineBytes + 1 {
                 return .refused(RequestRefusal(414, "request line longer than \(limits.requestLineBytes) bytes"))
             }
-            return containsForbiddenLineByte(bytes, from: start) ? .refused(.badRequest("control byte in the request line")) : .incomplete
+            return containsForbiddenLineByte(bytes, from: start)
+                ? .refused(.badRequest("control byte in the request line")) : .incomplete
         }
         let requestLine: (method: String, target: RequestTarget, rawTarget: String, version: HTTPVersion)
         switch parseRequestLine(bytes, start..<lineEnd.contentEnd) {
@@ -132,7 +133,9 @@ public struct RequestHeadParser: Sendable {
         while index < range.upperBound, bytes[index] != space {
             let byte = bytes[index]
             guard byte > 0x20, byte < 0x7f else {
-                return .failure(.badRequest(byte >= 0x80 ? "non-ASCII byte in the request target" : "control byte in the request target"))
+                return .failure(
+                    .badRequest(
+                        byte >= 0x80 ? "non-ASCII byte in the request target" : "control byte in the request target"))
             }
             index += 1
         }
@@ -145,14 +148,17 @@ public struct RequestHeadParser: Sendable {
         switch Array(versionBytes) {
         case Array("HTTP/1.1".utf8): version = .http11
         case Array("HTTP/1.0".utf8): version = .http10
-        case let other where other.count == 8 && other.starts(with: Array("HTTP/".utf8))
+        case let other
+        where other.count == 8 && other.starts(with: Array("HTTP/".utf8))
             && Self.isDigit(other[5]) && other[6] == UInt8(ascii: ".") && Self.isDigit(other[7]):
             return .failure(RequestRefusal(505, "HTTP version not supported"))
         default:
             return .failure(.badRequest("malformed request line"))
         }
-        let method = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<methodEnd]), as: UTF8.self)
-        let rawTarget = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
+        let method = String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[range.lowerBound..<methodEnd]), as: UTF8.self)
+        let rawTarget = String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
         switch RequestTarget.parse(Substring(rawTarget)) {
         case .success(let target): return .success((method, target, rawTarget, version))
         case .failure(let refusal): return .failure(refusal)
@@ -161,7 +167,9 @@ public struct RequestHeadParser: Sendable {
 
     // MARK: - Fields
 
-    private func parseField(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Result<RequestHead.Field, RequestRefusal> {
+    private func parseField(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Result<
+        RequestHead.Field, RequestRefusal
+    > {
         let first = bytes[range.lowerBound]
         if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             return .failure(.badRequest("obsolete line folding in the header fields"))

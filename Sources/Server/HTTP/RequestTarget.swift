@@ -64,7 +64,9 @@ public enum HostSyntax {
         var host = text
         if let bracketEnd = text.firstIndex(of: "]"), text.hasPrefix("[") {
             let literal = text[text.index(after: text.startIndex)..<bracketEnd]
-            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return false
+            }
             let after = text[text.index(after: bracketEnd)...]
             return after.isEmpty || isPort(after)
         }

@@ -8,7 +8,8 @@ public struct Validators: Sendable, Hashable {
     public var lastModifiedSeconds: Int64
 
     public init(size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
-        entityTag = "\"\(String(modifiedSeconds, radix: 16)).\(String(modifiedNanoseconds, radix: 16))-\(String(size, radix: 16))\""
+        entityTag =
+            "\"\(String(modifiedSeconds, radix: 16)).\(String(modifiedNanoseconds, radix: 16))-\(String(size, radix: 16))\""
         lastModifiedSeconds = modifiedSeconds
     }
 

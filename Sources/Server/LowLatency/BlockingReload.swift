@@ -29,11 +29,15 @@ public enum BlockingReload {
         } else if wantedSequence == position.sequenceInProgress {
             ahead = wantedPart - position.partsInProgress
         } else {
-            ahead = (wantedSequence - position.sequenceInProgress) * position.partsPerSegment + wantedPart - position.partsInProgress
+            ahead =
+                (wantedSequence - position.sequenceInProgress) * position.partsPerSegment + wantedPart
+                - position.partsInProgress
         }
         if ahead < 0 { return .answer }
         if ahead >= position.advancePartLimit {
-            return .refuse(.badRequest("_HLS_part=\(part) is more than \(position.advancePartLimit) parts past the playlist's last"))
+            return .refuse(
+                .badRequest(
+                    "_HLS_part=\(part) is more than \(position.advancePartLimit) parts past the playlist's last"))
         }
         return .wait
     }

@@ -37,7 +37,9 @@ public struct DeliveryDirectives: Sendable, Hashable {
             directives.part = value
         }
         if let text = query["_HLS_skip"] {
-            guard let skip = Skip(rawValue: text) else { return .failure(.badRequest("_HLS_skip is neither YES nor v2")) }
+            guard let skip = Skip(rawValue: text) else {
+                return .failure(.badRequest("_HLS_skip is neither YES nor v2"))
+            }
             directives.skip = skip
         }
         return .success(directives)
@@ -45,7 +47,9 @@ public struct DeliveryDirectives: Sendable, Hashable {
 
     /// Digits only, at most 15 of them (media sequence numbers are decimal integers, §4.4.3.2).
     private static func count(_ text: String) -> Int? {
-        guard !text.isEmpty, text.utf8.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
         return Int(text)
     }
 }

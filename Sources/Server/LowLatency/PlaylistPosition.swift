@@ -39,7 +39,8 @@ public struct PlaylistPosition: Sendable, Hashable {
             lastCompleteSequence: first + playlist.segments.count - 1,
             partsInProgress: playlist.incompleteSegment?.parts.count ?? 0, partCounts: counts, ended: playlist.endList,
             targetDurationSeconds: Double(playlist.targetDuration ?? playlist.minimumTargetDuration),
-            partTargetSeconds: playlist.partInf?.partTarget, canBlockReload: playlist.serverControl?.canBlockReload ?? false)
+            partTargetSeconds: playlist.partInf?.partTarget,
+            canBlockReload: playlist.serverControl?.canBlockReload ?? false)
     }
 
     /// The sequence number of the segment in progress.

@@ -25,7 +25,8 @@ public enum NginxConfig {
 
     /// The `server` block (include it inside `http { }`).
     public static func serverBlock(
-        root: String, host: String, port: UInt16, cors: CORSPolicy, playlists: [Playlist], tokensConfigured: Bool = false
+        root: String, host: String, port: UInt16, cors: CORSPolicy, playlists: [Playlist],
+        tokensConfigured: Bool = false
     ) -> String {
         let listen = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         var out = """

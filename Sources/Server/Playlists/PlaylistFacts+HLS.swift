@@ -6,7 +6,8 @@ extension PlaylistFacts {
         switch HLS.parse(bytes).playlist {
         case .multivariant: self = .multivariant
         case .media(let media):
-            self = .media(ended: media.endList, targetDurationSeconds: media.targetDuration ?? media.minimumTargetDuration)
+            self = .media(
+                ended: media.endList, targetDurationSeconds: media.targetDuration ?? media.minimumTargetDuration)
         case nil: return nil
         }
     }

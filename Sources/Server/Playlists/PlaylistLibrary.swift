@@ -23,7 +23,8 @@ final class PlaylistLibrary: Sendable {
             switch parsed {
             case .multivariant: facts = .multivariant
             case .media(let media):
-                facts = .media(ended: media.endList, targetDurationSeconds: media.targetDuration ?? media.minimumTargetDuration)
+                facts = .media(
+                    ended: media.endList, targetDurationSeconds: media.targetDuration ?? media.minimumTargetDuration)
             case nil: facts = nil
             }
             lowLatency = parsed?.media.flatMap { LowLatencyPlaylist($0, key: key) }

@@ -58,14 +58,18 @@ public enum SameVideoReference {
         guard let first = bytes.first, isAlpha(first) else { return false }
         for byte in bytes.dropFirst() {
             if byte == UInt8(ascii: ":") { return true }
-            guard isAlpha(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: ".")
+            guard
+                isAlpha(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
             else { return false }
         }
         return false
     }
 
-    private static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
 
     /// Nil for a malformed escape or a result that is not UTF-8.
     private static func percentDecoded(_ part: ArraySlice<UInt8>) -> String? {

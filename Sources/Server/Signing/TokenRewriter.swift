@@ -14,7 +14,9 @@ public enum TokenRewriter {
     /// - Parameters:
     ///   - directory: the decoded path segments of the folder the playlist is served from.
     ///   - root: the decoded path segments of the video's root folder.
-    public static func appendingToken(_ token: String, to bytes: [UInt8], directory: [String], root: [String]) -> [UInt8] {
+    public static func appendingToken(_ token: String, to bytes: [UInt8], directory: [String], root: [String])
+        -> [UInt8]
+    {
         let suffix = "token=" + CatalogueURLs.encodeSegment(token)
         func sign(_ uri: String, within roots: [[String]]) -> String {
             guard !uri.isEmpty,
@@ -38,9 +40,15 @@ public enum TokenRewriter {
             for index in playlist.iFrameVariants.indices {
                 playlist.iFrameVariants[index].uri = sign(playlist.iFrameVariants[index].uri)
             }
-            for index in playlist.renditions.indices { playlist.renditions[index].uri = sign(playlist.renditions[index].uri) }
-            for index in playlist.sessionData.indices { playlist.sessionData[index].uri = sign(playlist.sessionData[index].uri) }
-            for index in playlist.sessionKeys.indices { playlist.sessionKeys[index].uri = signKey(playlist.sessionKeys[index].uri) }
+            for index in playlist.renditions.indices {
+                playlist.renditions[index].uri = sign(playlist.renditions[index].uri)
+            }
+            for index in playlist.sessionData.indices {
+                playlist.sessionData[index].uri = sign(playlist.sessionData[index].uri)
+            }
+            for index in playlist.sessionKeys.indices {
+                playlist.sessionKeys[index].uri = signKey(playlist.sessionKeys[index].uri)
+            }
             if let steering = playlist.contentSteering {
                 playlist.contentSteering?.serverURI = sign(steering.serverURI)
             }
@@ -57,7 +65,9 @@ public enum TokenRewriter {
                 signSegment(&incomplete)
                 playlist.incompleteSegment = incomplete
             }
-            for index in playlist.preloadHints.indices { playlist.preloadHints[index].uri = sign(playlist.preloadHints[index].uri) }
+            for index in playlist.preloadHints.indices {
+                playlist.preloadHints[index].uri = sign(playlist.preloadHints[index].uri)
+            }
             for index in playlist.renditionReports.indices {
                 playlist.renditionReports[index].uri = sign(playlist.renditionReports[index].uri)
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A few threads that run the answers too slow for an event loop (parsing a large playlist, rewriting one for a

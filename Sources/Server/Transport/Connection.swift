@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One accepted TCP connection, owned by the event loop that accepted it (never touched by another thread):

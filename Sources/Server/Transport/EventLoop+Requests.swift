@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a loop moves one connection along: read, parse a head, answer (at once, from a prepared answer, or in
@@ -37,7 +37,10 @@ extension EventLoop {
                     connection.waitingSince = now
                     connection.headStarted = !connection.input.isEmpty
                     connection.inputNeedsParse = !connection.input.isEmpty
-                    connection.deadline = now + (connection.headStarted ? core.timeouts.requestHeadMilliseconds : core.timeouts.idleMilliseconds)
+                    connection.deadline =
+                        now
+                        + (connection.headStarted
+                            ? core.timeouts.requestHeadMilliseconds : core.timeouts.idleMilliseconds)
                 case .blocked:
                     connection.phase = .sending(message)
                     connection.deadline = MonotonicClock.milliseconds() + core.timeouts.idleMilliseconds
@@ -92,7 +95,8 @@ extension EventLoop {
 
     private func start(_ head: RequestHead, on connection: Connection) {
         core.requestStarted()
-        connection.current = Connection.CurrentRequest(method: head.method, target: head.rawTarget, version: head.version)
+        connection.current = Connection.CurrentRequest(
+            method: head.method, target: head.rawTarget, version: head.version)
         connection.closesAfterAnswer = !head.keepsAlive || connection.peerClosed
         if let refusal = RequestAdmission.refusal(for: head) {
             connection.closesAfterAnswer = true
@@ -127,7 +131,9 @@ extension EventLoop {
         let asked = MonotonicClock.milliseconds()
         let submitted = core.background.submit { [self] in
             let answer = handler.answer(to: request, now: now)
-            post(Completion(descriptor: descriptor, serial: serial, request: request, answer: answer, asked: asked, held: held))
+            post(
+                Completion(
+                    descriptor: descriptor, serial: serial, request: request, answer: answer, asked: asked, held: held))
         }
         if !submitted {
             queue(refusalResponse(RequestRefusal(503, "the server is busy")), for: nil, on: connection)
@@ -136,7 +142,10 @@ extension EventLoop {
 
     /// Sends `answer`, or parks the connection until its watched file changes. `held`: the wait this request
     /// was already in (it keeps its first deadline).
-    func apply(_ answer: HandlerAnswer, for request: HTTPRequest, on connection: Connection, held: Connection.HeldRequest? = nil) {
+    func apply(
+        _ answer: HandlerAnswer, for request: HTTPRequest, on connection: Connection,
+        held: Connection.HeldRequest? = nil
+    ) {
         let previous: Connection.HeldRequest?
         if case .held(let current) = connection.phase { previous = current } else { previous = held }
         switch answer {
@@ -155,12 +164,14 @@ extension EventLoop {
     /// Puts `response` on the connection's way out (and keeps it as a prepared answer when it can be given again).
     func queue(_ response: HTTPResponse, for request: HTTPRequest?, on connection: Connection) {
         if let request, request.canReuseAnswer,
-            let prepared = core.preparedAnswers?.prepare(response, for: PreparedAnswers.key(connection.current?.target ?? "", request))
+            let prepared = core.preparedAnswers?.prepare(
+                response, for: PreparedAnswers.key(connection.current?.target ?? "", request))
         {
             send(prepared, for: request, on: connection)
             return
         }
-        let fieldBlock = ResponseHead.fieldBlock(status: response.status, headers: response.headers, contentLength: response.bodyLength)
+        let fieldBlock = ResponseHead.fieldBlock(
+            status: response.status, headers: response.headers, contentLength: response.bodyLength)
         let sendsBody = request?.method != "HEAD" && !HTTPStatus.hasNoContent(response.status)
         let head = ResponseHead.bytes(
             status: response.status, dateLine: dateLine(), fieldBlock: fieldBlock, closes: connection.closesAfterAnswer,
@@ -182,7 +193,8 @@ extension EventLoop {
         connection.phase = .sending(message)
         connection.deadline = MonotonicClock.milliseconds() + core.timeouts.idleMilliseconds
         if let current = connection.current {
-            let requestLine = current.method == "-" ? "-" : "\(current.method) \(current.target) \(current.version.rawValue)"
+            let requestLine =
+                current.method == "-" ? "-" : "\(current.method) \(current.target) \(current.version.rawValue)"
             log(connection, requestLine: requestLine, status: status, bytes: bodyLength > 0 ? bodyLength : nil)
         }
     }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CLinux
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One thread's share of the server: an epoll set with the listening socket (shared by all loops,
 /// `EPOLLEXCLUSIVE`, so one loop wakes per new connection), its own connections (edge-triggered), and an eventfd
@@ -57,7 +58,8 @@ final class EventLoop: @unchecked Sendable {
         guard epoll >= 0, wakeDescriptor >= 0 else {
             throw .cannotListen(host: "-", port: 0, reason: ListeningSocket.lastError())
         }
-        var listenEvent = epoll_event(events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, data: epoll_data_t(u64: Self.listenerToken))
+        var listenEvent = epoll_event(
+            events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, data: epoll_data_t(u64: Self.listenerToken))
         var wakeEvent = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: Self.wakeToken))
         guard epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &listenEvent) == 0,
             epoll_ctl(epoll, EPOLL_CTL_ADD, wakeDescriptor, &wakeEvent) == 0
@@ -211,10 +213,15 @@ final class EventLoop: @unchecked Sendable {
     /// One non-blocking send of a refusal (nothing more is tried: the connection is being closed).
     func sendAtOnce(_ descriptor: Int32, _ refusal: RequestRefusal) {
         let response = refusalResponse(refusal)
-        let fieldBlock = ResponseHead.fieldBlock(status: refusal.status, headers: response.headers, contentLength: response.bodyLength)
-        let bytes = ResponseHead.bytes(status: refusal.status, dateLine: dateLine(), fieldBlock: fieldBlock, closes: true, version: .http11)
+        let fieldBlock = ResponseHead.fieldBlock(
+            status: refusal.status, headers: response.headers, contentLength: response.bodyLength)
+        let bytes =
+            ResponseHead.bytes(
+                status: refusal.status, dateLine: dateLine(), fieldBlock: fieldBlock, closes: true, version: .http11)
             + response.bodyBytes()
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = bytes.withUnsafeBytes {
+            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
     }
 
     // MARK: - Events and deadlines
@@ -237,13 +244,21 @@ final class EventLoop: @unchecked Sendable {
             epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &unused)
             stoppedListening.store(true, ordering: .releasing)
         }
-        let changed = changes.withLock { taken in defer { taken = [] }; return taken }
+        let changed = changes.withLock { taken in
+            defer { taken = [] }
+            return taken
+        }
         if !changed.isEmpty { reconsider(Set(changed)) }
-        for completion in completions.withLock({ taken in defer { taken = [] }; return taken }) {
+        for completion in completions.withLock({ taken in
+            defer { taken = [] }
+            return taken
+        }) {
             guard let connection = connections[completion.descriptor], connection.serial == completion.serial,
                 case .answering = connection.phase
             else { continue }
-            if case .hold(let hold) = completion.answer, let changedAt = lastChange[hold.watchedPath], changedAt >= completion.asked {
+            if case .hold(let hold) = completion.answer, let changedAt = lastChange[hold.watchedPath],
+                changedAt >= completion.asked
+            {
                 // The file changed while the worker decided to wait: decide again on what is there now.
                 if let previous = completion.held { connection.phase = .held(previous) }
                 evaluate(completion.request, on: connection)
@@ -264,7 +279,9 @@ final class EventLoop: @unchecked Sendable {
             guard let waiting = held[path] else { continue }
             for connection in waiting.values {
                 guard case .held(let wait) = connection.phase else { continue }
-                let key = wait.request.isUnconditional ? PreparedAnswers.key(connection.current?.target ?? "", wait.request) : nil
+                let key =
+                    wait.request.isUnconditional
+                    ? PreparedAnswers.key(connection.current?.target ?? "", wait.request) : nil
                 if let key, let answer = shared[key] {
                     apply(answer, for: wait.request, on: connection)
                 } else if let answer = core.handler.quickAnswer(to: wait.request, now: Int64(time(nil))) {

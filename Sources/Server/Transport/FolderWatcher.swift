@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reports files that appear or change anywhere below the served folder (inotify): a file renamed into place
 /// or closed after writing. The server learns of new parts and playlist versions this way, whichever process
@@ -55,15 +56,22 @@ final class FolderWatcher: @unchecked Sendable {
         guard depth < Self.maximumDepth, let directory = opendir(path) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            guard name != ".", name != "..", !name.hasPrefix("."), entry.pointee.d_type == UInt8(DT_DIR) else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
+            guard name != ".", name != "..", !name.hasPrefix("."), entry.pointee.d_type == UInt8(DT_DIR) else {
+                continue
+            }
             watch(relative.isEmpty ? name : relative + "/" + name, depth: depth + 1)
         }
     }
 
     private func run() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var polls = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0)]
+        var polls = [
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             guard poll(&polls, 2, -1) >= 0 || errno == EINTR else { return }
             if polls[1].revents != 0 { return }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The HTTP/1.1 server: a listening socket and one epoll event loop per thread, answering every request through a
 /// `RequestHandler` and sending files with sendfile.
@@ -28,7 +29,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening.
     /// - Parameter accessLog: receives one Common Log Format line per request (without newline); nil: no log.
-    public init(configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerError) {
+    public init(configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerError)
+    {
         self.configuration = configuration
         let handler = try RequestHandler(configuration: configuration)
         // sendfile(2) takes no MSG_NOSIGNAL: a client that goes away mid-file must not kill the process.
@@ -37,7 +39,8 @@ public final class HTTPServer: @unchecked Sendable {
         listener = try ListeningSocket(host: configuration.host, port: configuration.port)
         port = listener.port
         core = ServerCore(handler: handler, configuration: configuration, accessLog: accessLog)
-        let count = configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let count =
+            configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         var made: [EventLoop] = []
         do {
             for _ in 0..<max(1, count) { made.append(try EventLoop(core: core, listener: listener.descriptor)) }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A non-blocking TCP socket listening on one address; closed in `deinit` (or earlier by `close()`).
 final class ListeningSocket: @unchecked Sendable {
@@ -13,11 +14,14 @@ final class ListeningSocket: @unchecked Sendable {
     init(host: String, port: UInt16, backlog: Int32 = 4096) throws(ServerError) {
         var address = try SocketAddress(host: host, port: port)
         let family = address.isIPv6 ? AF_INET6 : AF_INET
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .cannotListen(host: host, port: port, reason: Self.lastError()) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        if address.isIPv6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size)) }
+        if address.isIPv6 {
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         let addressLength = address.length
         let bound = address.withPointer { bind(fd, $0, addressLength) }
         guard bound == 0, listen(fd, backlog) == 0 else {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A response on its way out of one connection: the serialised head, then the body from memory or from a file
 /// region (sent with sendfile, never copied through Swift). Tracks how much has been sent.
@@ -65,8 +66,11 @@ struct OutgoingMessage {
             let sent = head.withUnsafeBytes { headBuffer in
                 bytes.withUnsafeBytes { bodyBuffer in
                     var vectors = [
-                        iovec(iov_base: UnsafeMutableRawPointer(mutating: headBuffer.baseAddress! + headSent), iov_len: head.count - headSent),
-                        iovec(iov_base: UnsafeMutableRawPointer(mutating: bodyBuffer.baseAddress!), iov_len: bytes.count),
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: headBuffer.baseAddress! + headSent),
+                            iov_len: head.count - headSent),
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: bodyBuffer.baseAddress!), iov_len: bytes.count),
                     ]
                     return vectors.withUnsafeMutableBufferPointer { vector in
                         var message = msghdr()
@@ -84,11 +88,15 @@ struct OutgoingMessage {
             return sent
         case .file(let region) where region.length > 0:
             // MSG_MORE: the head waits for the file's first bytes, so both leave in the same packets.
-            let sent = head.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + headSent, head.count - headSent, flags | Int32(MSG_MORE)) }
+            let sent = head.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + headSent, head.count - headSent, flags | Int32(MSG_MORE))
+            }
             if sent > 0 { headSent += sent }
             return sent
         default:
-            let sent = head.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + headSent, head.count - headSent, flags) }
+            let sent = head.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + headSent, head.count - headSent, flags)
+            }
             if sent > 0 { headSent += sent }
             return sent
         }
@@ -100,7 +108,9 @@ struct OutgoingMessage {
             return 0
         case .bytes(let bytes):
             let start = Int(bodySent)
-            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + start, bytes.count - start, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + start, bytes.count - start, Int32(MSG_NOSIGNAL))
+            }
             if sent > 0 { bodySent += Int64(sent) }
             return sent
         case .file(let region):

@@ -68,7 +68,8 @@ final class PreparedAnswers: Sendable {
             guard body.count == region.length, FileStamp(of: region.file) == version.stamp else { return nil }
         }
         guard body.count <= Self.maximumBodyBytes else { return nil }
-        let fieldBlock = ResponseHead.fieldBlock(status: 200, headers: response.headers, contentLength: Int64(body.count))
+        let fieldBlock = ResponseHead.fieldBlock(
+            status: 200, headers: response.headers, contentLength: Int64(body.count))
         let answer = Answer(fieldBlock: fieldBlock, body: body, version: version)
         store.withLock { store in
             if store.answers.count >= Self.capacity || store.bodyBytes + answer.bodyLength > Self.budgetBytes {

@@ -29,7 +29,9 @@ public struct BitrateMeasurement: Hashable, Sendable {
             let bits = Double(bytes) * 8
             runs.append((bits, segment.duration))
             samples.append(
-                Sample(startSeconds: start, durationSeconds: segment.duration, bitsPerSecond: Int(bits / segment.duration)))
+                Sample(
+                    startSeconds: start, durationSeconds: segment.duration, bitsPerSecond: Int(bits / segment.duration))
+            )
         }
         let loaded = runs.compactMap { $0 }
         guard !loaded.isEmpty else {

@@ -72,10 +72,12 @@ public enum FindingCode: String, CaseIterable, Hashable, Sendable {
         case .resolutionMismatch: "write RESOLUTION as the cropped picture size of the SPS"
         case .frameRateMismatch: "write FRAME-RATE as the frame rate of the video, rounded to 3 decimals"
         case .idrInterval: "set the encoder's keyframe interval to 2 s or less"
-        case .timestampMapMissing: "add X-TIMESTAMP-MAP=MPEGTS:<first video PTS>,LOCAL:00:00:00.000 to every WebVTT segment"
+        case .timestampMapMissing:
+            "add X-TIMESTAMP-MAP=MPEGTS:<first video PTS>,LOCAL:00:00:00.000 to every WebVTT segment"
         case .timestampMapWrong: "set X-TIMESTAMP-MAP's MPEGTS to the media's first PTS (90 kHz) for LOCAL's cue time"
         case .iFrameRangeNotIDR: "write each I-frame byte range over exactly one whole IDR access unit of the segment"
-        case .initMismatch: "write the init section that the segments were muxed with (same track ids, parameter sets and timescale)"
+        case .initMismatch:
+            "write the init section that the segments were muxed with (same track ids, parameter sets and timescale)"
         case .keyUnusable: "serve the key URI as exactly 16 bytes, reachable with the same headers as the media"
         case .segmentUnreadable: "make every listed segment loadable and complete"
         }

@@ -25,7 +25,9 @@ public struct AccessUnitSummary: Hashable, Sendable {
 
 public enum NALUnitScanner {
     /// The NAL unit types (and SPS bytes) of `bytes` for `codec`.
-    public static func summary(_ bytes: UnsafeRawBufferPointer, framing: NALFraming, codec: CodecFamily) -> AccessUnitSummary {
+    public static func summary(_ bytes: UnsafeRawBufferPointer, framing: NALFraming, codec: CodecFamily)
+        -> AccessUnitSummary
+    {
         var summary = AccessUnitSummary()
         forEachUnit(bytes, framing: framing) { start, end in
             guard start < end else { return }

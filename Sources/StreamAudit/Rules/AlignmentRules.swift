@@ -1,12 +1,15 @@
 /// Segment boundaries and discontinuities at the same places in every variant (Apple 8.22, 8.15).
 enum AlignmentRules {
     static func check(_ context: AuditContext) -> [Finding] {
-        let variants = context.variants.map(\.1).filter { audited in audited.measured.contains { $0.facts.video != nil } }
+        let variants = context.variants.map(\.1).filter { audited in audited.measured.contains { $0.facts.video != nil }
+        }
         guard let reference = variants.first else { return [] }
         var findings: [Finding] = []
         for other in variants.dropFirst() where other.uri != reference.uri {
             let referenceStarts = starts(reference), otherStarts = starts(other)
-            let discontinuities = { (a: AuditedPlaylist) in a.playlist.segments.indices.filter { a.playlist.segments[$0].discontinuity } }
+            let discontinuities = { (a: AuditedPlaylist) in
+                a.playlist.segments.indices.filter { a.playlist.segments[$0].discontinuity }
+            }
             if discontinuities(reference) != discontinuities(other) {
                 findings.append(
                     Finding(
@@ -19,8 +22,10 @@ enum AlignmentRules {
                 findings.append(
                     Finding(
                         .segmentsNotAligned, playlist: other.uri, segment: other.playlist.segments[index].uri,
-                        message: "segment \(index) starts \(String(format2: (start - expected) * 1000, decimals: 1)) ms away from \(reference.uri)'s",
-                        measured: String(format2: start, decimals: 3), declared: String(format2: expected, decimals: 3)))
+                        message:
+                            "segment \(index) starts \(String(format2: (start - expected) * 1000, decimals: 1)) ms away from \(reference.uri)'s",
+                        measured: String(format2: start, decimals: 3), declared: String(format2: expected, decimals: 3))
+                )
                 break
             }
         }

@@ -9,13 +9,15 @@ enum BandwidthRules {
         for (variant, audited) in context.variants {
             let measured = VariantBitrate(context, variant: variant, audited: audited)
             findings += check(
-                uri: audited.uri, isLive: audited.isLive || !audited.holdsWholePresentation, declaredPeak: variant.bandwidth,
+                uri: audited.uri, isLive: audited.isLive || !audited.holdsWholePresentation,
+                declaredPeak: variant.bandwidth,
                 declaredAverage: variant.averageBandwidth, measured: measured.peak, measuredAverage: measured.average)
         }
         for (variant, audited) in context.iFrameVariants {
             let measured = context.bitrates[audited.uri]
             findings += check(
-                uri: audited.uri, isLive: audited.isLive || !audited.holdsWholePresentation, declaredPeak: variant.bandwidth,
+                uri: audited.uri, isLive: audited.isLive || !audited.holdsWholePresentation,
+                declaredPeak: variant.bandwidth,
                 declaredAverage: variant.averageBandwidth, measured: measured?.peakBitsPerSecond,
                 measuredAverage: measured?.averageBitsPerSecond)
         }
@@ -27,7 +29,8 @@ enum BandwidthRules {
     ) -> [Finding] {
         var findings: [Finding] = []
         if declaredAverage == nil {
-            findings.append(Finding(.averageMissing, playlist: uri, message: "the variant declares no AVERAGE-BANDWIDTH"))
+            findings.append(
+                Finding(.averageMissing, playlist: uri, message: "the variant declares no AVERAGE-BANDWIDTH"))
         }
         if let measured, declaredPeak > 0 {
             let ratio = Double(measured) / Double(declaredPeak)
@@ -36,7 +39,8 @@ enum BandwidthRules {
                 findings.append(
                     Finding(
                         .peakAboveDeclared, playlist: uri,
-                        message: "measured peak \(Percent.signed(ratio)) against BANDWIDTH (allowed: +\(Int((upper - 1) * 100)) %)",
+                        message:
+                            "measured peak \(Percent.signed(ratio)) against BANDWIDTH (allowed: +\(Int((upper - 1) * 100)) %)",
                         measured: "\(measured)", declared: "\(declaredPeak)"))
             } else if !isLive, ratio < 0.90 {
                 findings.append(
@@ -60,7 +64,8 @@ enum BandwidthRules {
             findings.append(
                 Finding(
                     .peakOverTwiceAverage, playlist: uri,
-                    message: "the measured peak is \(String(format2: Double(measured) / Double(measuredAverage)))× the measured average",
+                    message:
+                        "the measured peak is \(String(format2: Double(measured) / Double(measuredAverage)))× the measured average",
                     measured: "\(measured)", declared: "\(2 * measuredAverage)"))
         }
         return findings

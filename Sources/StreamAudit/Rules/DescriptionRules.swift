@@ -8,7 +8,9 @@ enum DescriptionRules {
             let measured = MeasuredDescription(context, variant: variant, audited: audited)
             findings += codecs(declared: variant.codecList, measured: measured, uri: audited.uri)
             findings += resolution(declared: variant.resolution, measured: measured.resolution, uri: audited.uri)
-            if let declared = variant.frameRate, let rate = measured.framesPerSecond, abs(declared - rate) > max(0.01, rate * 0.002) {
+            if let declared = variant.frameRate, let rate = measured.framesPerSecond,
+                abs(declared - rate) > max(0.01, rate * 0.002)
+            {
                 findings.append(
                     Finding(
                         .frameRateMismatch, playlist: audited.uri, message: "FRAME-RATE does not match the video",
@@ -51,8 +53,10 @@ enum DescriptionRules {
             Finding(
                 .codecsMismatch, playlist: uri,
                 message: "CODECS does not list exactly the formats present"
-                    + (unmatchedDeclared.isEmpty ? "" : " (declared, not found: \(unmatchedDeclared.joined(separator: ",")))")
-                    + (unmatchedMeasured.isEmpty ? "" : " (found, not declared: \(unmatchedMeasured.joined(separator: ",")))"),
+                    + (unmatchedDeclared.isEmpty
+                        ? "" : " (declared, not found: \(unmatchedDeclared.joined(separator: ",")))")
+                    + (unmatchedMeasured.isEmpty
+                        ? "" : " (found, not declared: \(unmatchedMeasured.joined(separator: ",")))"),
                 measured: measured.codecs.joined(separator: ","), declared: declared.joined(separator: ","))
         ]
     }

@@ -17,8 +17,10 @@ enum DurationRules {
                     findings.append(
                         Finding(
                             .durationMismatch, playlist: audited.uri, segment: segment.uri,
-                            message: "\(what) is off the media by \(String(format2: abs(difference) > tolerance ? difference : drift, decimals: 3)) s (allowed: one frame, \(String(format2: tolerance, decimals: 3)) s)",
-                            measured: String(format2: measured, decimals: 3), declared: String(format2: segment.duration, decimals: 3)))
+                            message:
+                                "\(what) is off the media by \(String(format2: abs(difference) > tolerance ? difference : drift, decimals: 3)) s (allowed: one frame, \(String(format2: tolerance, decimals: 3)) s)",
+                            measured: String(format2: measured, decimals: 3),
+                            declared: String(format2: segment.duration, decimals: 3)))
                     drift = 0
                 }
             }

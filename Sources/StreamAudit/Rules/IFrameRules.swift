@@ -18,7 +18,9 @@ enum IFrameRules {
                     continue
                 }
                 // Fragments the init section does not describe are reported by the init-section rule.
-                guard let facts = observation.facts, !(facts.tracks.isEmpty && !facts.fragmentTrackIDs.isEmpty) else { continue }
+                guard let facts = observation.facts, !(facts.tracks.isEmpty && !facts.fragmentTrackIDs.isEmpty) else {
+                    continue
+                }
                 let frames = facts.video?.frames ?? []
                 var problem: String?
                 if let map = audited.playlist.map(inEffectAt: index), map.uri == segment.uri,
@@ -33,7 +35,9 @@ enum IFrameRules {
                 } else if let pts = frames[0].presentationTime, let video = facts.video, let main {
                     let seconds = video.seconds(pts)
                     if let idr = main.first(where: { abs($0.seconds - seconds) < 0.001 }) {
-                        if frames[0].size < idr.size { problem = "the range cuts the IDR short (\(frames[0].size) of \(idr.size) bytes)" }
+                        if frames[0].size < idr.size {
+                            problem = "the range cuts the IDR short (\(frames[0].size) of \(idr.size) bytes)"
+                        }
                     } else {
                         problem = "no IDR of the main variant is at \(String(format2: seconds, decimals: 3)) s"
                     }
@@ -42,7 +46,9 @@ enum IFrameRules {
                     findings.append(
                         Finding(
                             .iFrameRangeNotIDR, playlist: audited.uri, segment: label, message: problem,
-                            measured: frames.first.map { $0.isIDR ? "IDR, \($0.size) bytes" : "non-IDR, \($0.size) bytes" } ?? "no frame",
+                            measured: frames.first.map {
+                                $0.isIDR ? "IDR, \($0.size) bytes" : "non-IDR, \($0.size) bytes"
+                            } ?? "no frame",
                             declared: "one whole IDR"))
                 }
             }
@@ -51,7 +57,9 @@ enum IFrameRules {
     }
 
     /// The IDRs (time, size) of the variant whose segments the I-frame playlist points into.
-    private static func mainIDRs(_ context: AuditContext, for iFrames: AuditedPlaylist) -> [(seconds: Double, size: Int)]? {
+    private static func mainIDRs(_ context: AuditContext, for iFrames: AuditedPlaylist) -> [(
+        seconds: Double, size: Int
+    )]? {
         let targets = Set(iFrames.playlist.segments.map { URIReference.resolve($0.uri, against: iFrames.location) })
         for (_, audited) in context.variants {
             let locations = audited.playlist.segments.map { URIReference.resolve($0.uri, against: audited.location) }

@@ -26,14 +26,18 @@ enum InitSectionRules {
                     guard let configured = track.configurationSPS, !track.inBandSPS.isEmpty,
                         !track.inBandSPS.contains(configured)
                     else { continue }
-                    let inBand = track.inBandSPS.first.flatMap { NALUnitScanner.parameters(ofSequenceParameterSet: $0, codec: track.codec) }
-                    let initParameters = NALUnitScanner.parameters(ofSequenceParameterSet: configured, codec: track.codec)
+                    let inBand = track.inBandSPS.first.flatMap {
+                        NALUnitScanner.parameters(ofSequenceParameterSet: $0, codec: track.codec)
+                    }
+                    let initParameters = NALUnitScanner.parameters(
+                        ofSequenceParameterSet: configured, codec: track.codec)
                     findings.append(
                         Finding(
                             .initMismatch, playlist: audited.uri, segment: segment.uri,
                             message: "the segment's in-band SPS differs from the init section's configuration record",
                             measured: inBand.map { "\($0.codecString) \($0.width)x\($0.height)" } ?? "unparsable SPS",
-                            declared: initParameters.map { "\($0.codecString) \($0.width)x\($0.height)" } ?? "unparsable SPS"))
+                            declared: initParameters.map { "\($0.codecString) \($0.width)x\($0.height)" }
+                                ?? "unparsable SPS"))
                 }
             }
         }
@@ -45,7 +49,8 @@ enum InitSectionRules {
     /// half again or less than two thirds of it, where a wrong EXTINF is off by a frame or so).
     static func timescaleMismatch(_ segment: Segment, _ facts: SegmentFacts, playlist: String) -> Finding? {
         func timescale(_ track: TrackFacts) -> String {
-            track.timeBaseNumerator == 1 ? "\(track.timeBaseDenominator)" : "\(track.timeBaseDenominator)/\(track.timeBaseNumerator)"
+            track.timeBaseNumerator == 1
+                ? "\(track.timeBaseDenominator)" : "\(track.timeBaseDenominator)/\(track.timeBaseNumerator)"
         }
         if let video = facts.video, let measured = video.durationSeconds, segment.duration > 0, measured > 0 {
             let ratio = measured / segment.duration
@@ -56,7 +61,8 @@ enum InitSectionRules {
                     message: "at the init section's video timescale \(timescale(video)) the segment lasts "
                         + "\(String(format2: ratio, decimals: 2))× its EXTINF: it was muxed with a timescale of about "
                         + "\(Int(intended.rounded()))",
-                    measured: "\(String(format2: measured, decimals: 3)) s", declared: "EXTINF \(String(format2: segment.duration, decimals: 3)) s")
+                    measured: "\(String(format2: measured, decimals: 3)) s",
+                    declared: "EXTINF \(String(format2: segment.duration, decimals: 3)) s")
             }
         }
         if let audio = facts.audio, audio.codec == .aac, let rate = audio.sampleRate, rate > 0 {

@@ -14,7 +14,8 @@ enum KeyframeRules {
                             .notStartingWithIDR, playlist: audited.uri, segment: segment.uri,
                             message: "the first video frame is not an IDR"
                                 + (firstIDR.map { " (the first IDR is frame \($0 + 1))" } ?? " (the segment has no IDR)"),
-                            measured: firstIDR.map { "IDR at frame \($0 + 1)" } ?? "no IDR", declared: "IDR at frame 1"))
+                            measured: firstIDR.map { "IDR at frame \($0 + 1)" } ?? "no IDR", declared: "IDR at frame 1")
+                    )
                 }
             }
             if let interval = IDRIntervals(audited), let longest = interval.longestSeconds,
@@ -23,7 +24,8 @@ enum KeyframeRules {
                 findings.append(
                     Finding(
                         .idrInterval, playlist: audited.uri, segment: interval.longestAt,
-                        message: "IDRs are up to \(String(format2: longest)) s apart (average \(String(format2: interval.averageSeconds ?? 0)) s, deviation \(String(format2: interval.deviationSeconds ?? 0)) s)",
+                        message:
+                            "IDRs are up to \(String(format2: longest)) s apart (average \(String(format2: interval.averageSeconds ?? 0)) s, deviation \(String(format2: interval.deviationSeconds ?? 0)) s)",
                         measured: String(format2: longest), declared: "≤ 2.00"))
             }
         }

@@ -15,7 +15,9 @@ enum SubtitleRules {
             let playlist = audited.playlist
             let sequence = playlist.firstMediaSequenceNumber
             var expectedOffset: Double?
-            if let start = context.mediaStart(forSubtitleGroup: rendition.groupID, sequence: sequence), !playlist.segments.isEmpty {
+            if let start = context.mediaStart(forSubtitleGroup: rendition.groupID, sequence: sequence),
+                !playlist.segments.isEmpty
+            {
                 expectedOffset = start - Double(sequence) * playlist.totalDuration / Double(playlist.segments.count)
             }
             let tolerance = sequence == 0 ? 0.034 : 0.25 * Double(playlist.targetDuration ?? 1)
@@ -38,15 +40,18 @@ enum SubtitleRules {
                 findings.append(
                     Finding(
                         .timestampMapMissing, playlist: audited.uri, segment: first,
-                        message: "\(missing.count) WebVTT segment(s) lack X-TIMESTAMP-MAP (cues drift by the media's start offset)",
+                        message:
+                            "\(missing.count) WebVTT segment(s) lack X-TIMESTAMP-MAP (cues drift by the media's start offset)",
                         measured: "absent", declared: nil))
             }
             if let wrong, let expectedOffset {
                 findings.append(
                     Finding(
                         .timestampMapWrong, playlist: audited.uri, segment: wrong.segment,
-                        message: "X-TIMESTAMP-MAP puts cue time 0 at \(String(format2: wrong.offset, decimals: 3)) s of the media; it is at \(String(format2: expectedOffset, decimals: 3)) s",
-                        measured: "MPEGTS:\(ticks(expectedOffset)) for LOCAL 0", declared: "MPEGTS:\(ticks(wrong.offset)) for LOCAL 0"))
+                        message:
+                            "X-TIMESTAMP-MAP puts cue time 0 at \(String(format2: wrong.offset, decimals: 3)) s of the media; it is at \(String(format2: expectedOffset, decimals: 3)) s",
+                        measured: "MPEGTS:\(ticks(expectedOffset)) for LOCAL 0",
+                        declared: "MPEGTS:\(ticks(wrong.offset)) for LOCAL 0"))
             }
         }
         return findings

@@ -21,25 +21,30 @@ enum TimelineRules {
                     findings.append(
                         Finding(
                             .timelineGap, playlist: audited.uri, segment: next.segment.uri,
-                            message: "\(String(format2: delta, decimals: 3)) s of media missing before this segment, with no EXT-X-DISCONTINUITY",
+                            message:
+                                "\(String(format2: delta, decimals: 3)) s of media missing before this segment, with no EXT-X-DISCONTINUITY",
                             measured: "starts at \(String(format2: start, decimals: 3)) s",
                             declared: "starts at \(String(format2: end, decimals: 3)) s"))
                 } else if delta < -tolerance {
                     findings.append(
                         Finding(
                             .timelineOverlap, playlist: audited.uri, segment: next.segment.uri,
-                            message: "this segment repeats \(String(format2: -delta, decimals: 3)) s of the previous one's media, with no EXT-X-DISCONTINUITY",
+                            message:
+                                "this segment repeats \(String(format2: -delta, decimals: 3)) s of the previous one's media, with no EXT-X-DISCONTINUITY",
                             measured: "starts at \(String(format2: start, decimals: 3)) s",
                             declared: "starts at \(String(format2: end, decimals: 3)) s"))
                 }
-                if let rateBefore = previous.facts.video?.framesPerSecond, let rateAfter = next.facts.video?.framesPerSecond,
+                if let rateBefore = previous.facts.video?.framesPerSecond,
+                    let rateAfter = next.facts.video?.framesPerSecond,
                     rateBefore > 0, abs(rateAfter / rateBefore - 1) > 0.02
                 {
                     findings.append(
                         Finding(
                             .frameRateChanged, playlist: audited.uri, segment: next.segment.uri,
-                            message: "the frame rate changes from \(String(format2: rateBefore, decimals: 3)) to \(String(format2: rateAfter, decimals: 3)) fps with no EXT-X-DISCONTINUITY",
-                            measured: String(format2: rateAfter, decimals: 3), declared: String(format2: rateBefore, decimals: 3)))
+                            message:
+                                "the frame rate changes from \(String(format2: rateBefore, decimals: 3)) to \(String(format2: rateAfter, decimals: 3)) fps with no EXT-X-DISCONTINUITY",
+                            measured: String(format2: rateAfter, decimals: 3),
+                            declared: String(format2: rateBefore, decimals: 3)))
                 }
             }
         }

@@ -1,5 +1,6 @@
 import HLS
 import Testing
+
 @testable import Packaging
 
 @Suite struct LowLatencyPlaylistTests {
@@ -55,7 +56,8 @@ import Testing
         for index in 1..<4 {
             expected += "#EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:2\(index * 2).000Z\n"
             for part in 0..<6 {
-                expected += "#EXT-X-PART:DURATION=0.3333333333333333,URI=\"seg_0000\(index).p\(part).m4s\""
+                expected +=
+                    "#EXT-X-PART:DURATION=0.3333333333333333,URI=\"seg_0000\(index).p\(part).m4s\""
                     + (part == 0 ? ",INDEPENDENT=YES" : "") + "\n"
             }
             expected += "#EXTINF:2.000,\nseg_0000\(index).m4s\n"
@@ -77,24 +79,25 @@ import Testing
         let playlist = builder.lowLatencyMediaPlaylist(
             (0..<2).map(Self.segment), edge: nil, partTarget: Self.partTarget, initSegmentURI: "init.mp4",
             renditionReports: [])
-        #expect(PlaylistBuilder.text(of: .media(playlist)) == """
-            #EXTM3U
-            #EXT-X-VERSION:9
-            #EXT-X-TARGETDURATION:2
-            #EXT-X-MEDIA-SEQUENCE:0
-            #EXT-X-PLAYLIST-TYPE:EVENT
-            #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0,HOLD-BACK=6.0,PART-HOLD-BACK=1.0,CAN-BLOCK-RELOAD=YES
-            #EXT-X-PART-INF:PART-TARGET=0.3333333333333333
-            #EXT-X-MAP:URI="init.mp4"
-            #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:20.000Z
-            #EXTINF:2.000,
-            seg_00000.m4s
-            #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:22.000Z
-            #EXTINF:2.000,
-            seg_00001.m4s
-            #EXT-X-ENDLIST
+        #expect(
+            PlaylistBuilder.text(of: .media(playlist)) == """
+                #EXTM3U
+                #EXT-X-VERSION:9
+                #EXT-X-TARGETDURATION:2
+                #EXT-X-MEDIA-SEQUENCE:0
+                #EXT-X-PLAYLIST-TYPE:EVENT
+                #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0,HOLD-BACK=6.0,PART-HOLD-BACK=1.0,CAN-BLOCK-RELOAD=YES
+                #EXT-X-PART-INF:PART-TARGET=0.3333333333333333
+                #EXT-X-MAP:URI="init.mp4"
+                #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:20.000Z
+                #EXTINF:2.000,
+                seg_00000.m4s
+                #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:22.000Z
+                #EXTINF:2.000,
+                seg_00001.m4s
+                #EXT-X-ENDLIST
 
-            """)
+                """)
     }
 
     @Test func aSlidingWindowCountsMediaSequenceNumbersFromTheFirstListedSegment() {
@@ -119,7 +122,10 @@ import Testing
         }
         // Segments 1, 2, 3 listed, 4 in progress: key 0 where the window starts, key 1 at 2, key 2 at 4.
         let rotating = playlist(edgeAt: 4)
-        #expect(rotating.segments.map { $0.keys.map(\.uri) } == [["/v1/videos/v/keys/0.key"], ["/v1/videos/v/keys/1.key"], []])
+        #expect(
+            rotating.segments.map { $0.keys.map(\.uri) } == [
+                ["/v1/videos/v/keys/0.key"], ["/v1/videos/v/keys/1.key"], [],
+            ])
         #expect(rotating.incompleteSegment?.keys == [encryption.key(forKey: 2)])
         // Segment 5 in progress continues key 2: no tag of its own.
         #expect(playlist(edgeAt: 5).incompleteSegment?.keys == [])
@@ -135,9 +141,11 @@ import Testing
 
     @Test func aRenditionReportNamesTheLastPartOfTheOtherTrack() {
         let records = (0..<3).map(Self.segment)
-        #expect(PlaylistBuilder.renditionReport(uri: "../a.m3u8", records: records, edge: Self.edge(3, parts: 4))
-            == RenditionReport(uri: "../a.m3u8", lastMediaSequenceNumber: 3, lastPart: 3))
-        #expect(PlaylistBuilder.renditionReport(uri: "../a.m3u8", records: records, edge: Self.edge(3, parts: 0))
-            == RenditionReport(uri: "../a.m3u8", lastMediaSequenceNumber: 2, lastPart: 5))
+        #expect(
+            PlaylistBuilder.renditionReport(uri: "../a.m3u8", records: records, edge: Self.edge(3, parts: 4))
+                == RenditionReport(uri: "../a.m3u8", lastMediaSequenceNumber: 3, lastPart: 3))
+        #expect(
+            PlaylistBuilder.renditionReport(uri: "../a.m3u8", records: records, edge: Self.edge(3, parts: 0))
+                == RenditionReport(uri: "../a.m3u8", lastMediaSequenceNumber: 2, lastPart: 5))
     }
 }

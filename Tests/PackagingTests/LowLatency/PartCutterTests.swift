@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Packaging
 
 @Suite struct PartCutterTests {
@@ -44,9 +45,12 @@ import Testing
     static let frame = Timestamp(1, timescale: 30)
 
     @Test func theDefaultIsAThirdOfASecondInWholeFrames() {
-        #expect(PartDuration.frames(requestedSeconds: nil, frameDuration: Self.frame, framesPerSegment: 60) == .success(10))
+        #expect(
+            PartDuration.frames(requestedSeconds: nil, frameDuration: Self.frame, framesPerSegment: 60) == .success(10))
         // 25 fps: 8 frames would not divide a 50-frame segment; 5 does.
-        #expect(PartDuration.frames(requestedSeconds: nil, frameDuration: Timestamp(1, timescale: 25), framesPerSegment: 50) == .success(5))
+        #expect(
+            PartDuration.frames(requestedSeconds: nil, frameDuration: Timestamp(1, timescale: 25), framesPerSegment: 50)
+                == .success(5))
     }
 
     @Test(arguments: [
@@ -56,12 +60,16 @@ import Testing
         (0.7, .doesNotDivideSegment(seconds: 0.7, segmentSeconds: 2)),
     ])
     func badPartDurationsAreRefusedWithTheReason(seconds: Double, problem: PartDuration.Problem) {
-        #expect(PartDuration.frames(requestedSeconds: seconds, frameDuration: Self.frame, framesPerSegment: 60) == .failure(problem))
+        #expect(
+            PartDuration.frames(requestedSeconds: seconds, frameDuration: Self.frame, framesPerSegment: 60)
+                == .failure(problem))
     }
 
     @Test func aPartOfWholeFramesThatDividesTheSegmentIsAccepted() {
-        #expect(PartDuration.frames(requestedSeconds: 0.2, frameDuration: Self.frame, framesPerSegment: 60) == .success(6))
-        #expect(PartDuration.frames(requestedSeconds: 1.0, frameDuration: Self.frame, framesPerSegment: 60) == .success(30))
+        #expect(
+            PartDuration.frames(requestedSeconds: 0.2, frameDuration: Self.frame, framesPerSegment: 60) == .success(6))
+        #expect(
+            PartDuration.frames(requestedSeconds: 1.0, frameDuration: Self.frame, framesPerSegment: 60) == .success(30))
     }
 }
 

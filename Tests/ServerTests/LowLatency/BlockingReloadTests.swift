@@ -1,5 +1,6 @@
 import HLS
 import Testing
+
 @testable import Server
 
 /// The pure LL-HLS decisions: delivery directives, blocking reloads, delta updates (RFC 8216bis §6.2.5).
@@ -33,9 +34,15 @@ import Testing
         Case(msn: 3, part: 7, expected: .wait),
         Case(msn: 4, part: 3, expected: .wait),
         // More than two segments past the last complete one, or more than 6 parts (3 s) ahead.
-        Case(msn: 5, part: nil, expected: .refuse(.badRequest("_HLS_msn=5 is more than two segments past the playlist's last"))),
-        Case(msn: 3, part: 8, expected: .refuse(.badRequest("_HLS_part=8 is more than 6 parts past the playlist's last"))),
-        Case(msn: 4, part: 4, expected: .refuse(.badRequest("_HLS_part=4 is more than 6 parts past the playlist's last"))),
+        Case(
+            msn: 5, part: nil,
+            expected: .refuse(.badRequest("_HLS_msn=5 is more than two segments past the playlist's last"))),
+        Case(
+            msn: 3, part: 8, expected: .refuse(.badRequest("_HLS_part=8 is more than 6 parts past the playlist's last"))
+        ),
+        Case(
+            msn: 4, part: 4, expected: .refuse(.badRequest("_HLS_part=4 is more than 6 parts past the playlist's last"))
+        ),
     ]
 
     @Test(arguments: cases)
@@ -45,7 +52,8 @@ import Testing
     }
 
     @Test func aFinishedPlaylistIgnoresTheDirectives() {
-        #expect(BlockingReload.decide(DeliveryDirectives(mediaSequence: 9, part: 0), Self.position(ended: true)) == .answer)
+        #expect(
+            BlockingReload.decide(DeliveryDirectives(mediaSequence: 9, part: 0), Self.position(ended: true)) == .answer)
     }
 
     @Test func theAdvancePartLimitIsThreePartTargetsWorth() {
@@ -58,11 +66,15 @@ import Testing
     }
 
     @Test func directivesAreReadStrictly() {
-        #expect(DeliveryDirectives.parse(["_HLS_msn": "12", "_HLS_part": "3", "_HLS_skip": "YES"])
-            == .success(DeliveryDirectives(mediaSequence: 12, part: 3, skip: .segments)))
-        #expect(DeliveryDirectives.parse(["_HLS_skip": "v2"]) == .success(DeliveryDirectives(skip: .segmentsAndDateRanges)))
-        for bad: [String: String] in [["_HLS_part": "1"], ["_HLS_msn": "-1"], ["_HLS_msn": "1e3"], ["_HLS_msn": ""],
-                                      ["_HLS_msn": "1", "_HLS_part": "x"], ["_HLS_skip": "yes"]] {
+        #expect(
+            DeliveryDirectives.parse(["_HLS_msn": "12", "_HLS_part": "3", "_HLS_skip": "YES"])
+                == .success(DeliveryDirectives(mediaSequence: 12, part: 3, skip: .segments)))
+        #expect(
+            DeliveryDirectives.parse(["_HLS_skip": "v2"]) == .success(DeliveryDirectives(skip: .segmentsAndDateRanges)))
+        for bad: [String: String] in [
+            ["_HLS_part": "1"], ["_HLS_msn": "-1"], ["_HLS_msn": "1e3"], ["_HLS_msn": ""],
+            ["_HLS_msn": "1", "_HLS_part": "x"], ["_HLS_skip": "yes"],
+        ] {
             guard case .failure(let refusal) = DeliveryDirectives.parse(bad) else {
                 Issue.record("\(bad) accepted")
                 continue
@@ -79,7 +91,8 @@ import Testing
         text += "#EXT-X-PART-INF:PART-TARGET=0.5\n#EXT-X-MEDIA-SEQUENCE:10\n#EXT-X-MAP:URI=\"init.mp4\"\n"
         text += "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-12-02T00:00:00.000Z\",DURATION=1.0\n"
         for k in 10..<18 { text += "#EXTINF:2.0,\nseg\(k).m4s\n" }
-        text += "#EXT-X-PART:DURATION=0.5,URI=\"p18.0.m4s\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=0.5,URI=\"p18.1.m4s\"\n"
+        text +=
+            "#EXT-X-PART:DURATION=0.5,URI=\"p18.0.m4s\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=0.5,URI=\"p18.1.m4s\"\n"
         text += "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"p18.2.m4s\"\n"
         let playlist = try #require(HLS.parse(text).playlist?.media)
         let delta = try #require(DeltaUpdate.apply(.segments, to: playlist))
@@ -87,19 +100,24 @@ import Testing
         var expected = "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:10\n"
         expected += "#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0,PART-HOLD-BACK=1.5,CAN-BLOCK-RELOAD=YES\n"
         expected += "#EXT-X-PART-INF:PART-TARGET=0.5\n#EXT-X-SKIP:SKIPPED-SEGMENTS=2\n"
-        expected += "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-12-02T00:00:00.000Z\",DURATION=1.0\n#EXTINF:2.000,\nseg12.m4s\n"
+        expected +=
+            "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-12-02T00:00:00.000Z\",DURATION=1.0\n#EXTINF:2.000,\nseg12.m4s\n"
         for k in 13..<18 { expected += "#EXTINF:2.0,\nseg\(k).m4s\n" }
-        expected += "#EXT-X-PART:DURATION=0.5,URI=\"p18.0.m4s\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=0.5,URI=\"p18.1.m4s\"\n"
+        expected +=
+            "#EXT-X-PART:DURATION=0.5,URI=\"p18.0.m4s\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=0.5,URI=\"p18.1.m4s\"\n"
         expected += "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"p18.2.m4s\"\n"
         #expect(String(decoding: PlaylistWriter().writeBytes(.media(delta)), as: UTF8.self) == expected)
         // The delta parses back to the same segments the full playlist has from the boundary on.
         let reparsed = try #require(HLS.parse(expected).playlist?.media)
-        #expect(reparsed.skip?.skippedSegments == 2 && reparsed.segments.map(\.uri) == playlist.segments.dropFirst(2).map(\.uri))
+        #expect(
+            reparsed.skip?.skippedSegments == 2
+                && reparsed.segments.map(\.uri) == playlist.segments.dropFirst(2).map(\.uri))
         #expect(PlaylistValidator.validate(.media(reparsed)).filter { $0.severity == .error }.isEmpty)
     }
 
     @Test func noDeltaWhenNothingIsOldEnoughOrTheServerOffersNone() throws {
-        let short = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12\n#EXTINF:2.0,\na.m4s\n#EXTINF:2.0,\nb.m4s\n"
+        let short =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12\n#EXTINF:2.0,\na.m4s\n#EXTINF:2.0,\nb.m4s\n"
         #expect(DeltaUpdate.apply(.segments, to: try #require(HLS.parse(short).playlist?.media)) == nil)
         let none = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n" + String(repeating: "#EXTINF:2.0,\na.m4s\n", count: 20)
         #expect(DeltaUpdate.apply(.segments, to: try #require(HLS.parse(none).playlist?.media)) == nil)

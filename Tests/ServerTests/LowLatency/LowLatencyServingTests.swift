@@ -1,11 +1,12 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import HLS
 import Testing
+
 @testable import Server
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The server as an LL-HLS origin over real HTTP on 127.0.0.1, against a stand-in writer in the served folder:
@@ -103,7 +104,9 @@ import Glibc
         let inflated = try ExternalTool.runFeeding("gzip", ["-dc"], input: zipped.body)
         #expect(String(decoding: inflated, as: UTF8.self) == writer.playlist)
         // The same for a blocking request answered later, and for the finished master playlist.
-        #expect(try fetch(site.port, "GET", "/a/master.m3u8", headers: ["Accept-Encoding": "gzip"]).header("content-encoding") == "gzip")
+        #expect(
+            try fetch(site.port, "GET", "/a/master.m3u8", headers: ["Accept-Encoding": "gzip"]).header(
+                "content-encoding") == "gzip")
     }
 
     @Test func directivesAreIgnoredOnceThePlaylistHasEnded() throws {

@@ -24,16 +24,19 @@ final class LowLatencyWriter {
     var playlist: String {
         let partTarget = Double(targetDuration) / Double(partsPerSegment)
         var text = "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:\(targetDuration)\n"
-        text += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(6 * targetDuration),PART-HOLD-BACK=\(3 * partTarget),HOLD-BACK=\(3 * targetDuration)\n"
+        text +=
+            "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(6 * targetDuration),PART-HOLD-BACK=\(3 * partTarget),HOLD-BACK=\(3 * targetDuration)\n"
         text += "#EXT-X-PART-INF:PART-TARGET=\(partTarget)\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-MAP:URI=\"init.mp4\"\n"
         for sequence in 0..<completeSegments {
             for part in 0..<partsPerSegment {
-                text += "#EXT-X-PART:DURATION=\(partTarget),URI=\"\(Self.partName(sequence, part))\"\(part == 0 ? ",INDEPENDENT=YES" : "")\n"
+                text +=
+                    "#EXT-X-PART:DURATION=\(partTarget),URI=\"\(Self.partName(sequence, part))\"\(part == 0 ? ",INDEPENDENT=YES" : "")\n"
             }
             text += "#EXTINF:\(Double(targetDuration)),\nseg\(sequence).m4s\n"
         }
         for part in 0..<partsInProgress {
-            text += "#EXT-X-PART:DURATION=\(partTarget),URI=\"\(Self.partName(completeSegments, part))\"\(part == 0 ? ",INDEPENDENT=YES" : "")\n"
+            text +=
+                "#EXT-X-PART:DURATION=\(partTarget),URI=\"\(Self.partName(completeSegments, part))\"\(part == 0 ? ",INDEPENDENT=YES" : "")\n"
         }
         if ended { return text + "#EXT-X-ENDLIST\n" }
         let next = partsInProgress == partsPerSegment ? (completeSegments + 1, 0) : (completeSegments, partsInProgress)
@@ -42,7 +45,9 @@ final class LowLatencyWriter {
 
     /// Publishes the next part (and the segment it completes), then the playlist that lists it.
     func addPart() throws {
-        try write(Self.partName(completeSegments, partsInProgress), Data(repeating: UInt8(partsInProgress), count: 1000 + partsInProgress))
+        try write(
+            Self.partName(completeSegments, partsInProgress),
+            Data(repeating: UInt8(partsInProgress), count: 1000 + partsInProgress))
         partsInProgress += 1
         if partsInProgress == partsPerSegment {
             try write("seg\(completeSegments).m4s", Data(repeating: 7, count: 4000))

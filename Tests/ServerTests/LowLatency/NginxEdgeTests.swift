@@ -1,13 +1,16 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
 import Testing
+
 @testable import Server
 
 /// A real nginx (Debian's) as the TLS/HTTP/2 edge in front of our origin, with the block `--nginx-config
 /// --upstream` prints and a self-signed certificate made here: HTTP/2 through it, and a hundred low-latency
 /// viewers collapsed into about one request to the origin.
-@Suite(.enabled(if: RunningNginx.isAvailable && ExternalTool.isInstalled("openssl") && ExternalTool.isInstalled("curl")
-    && ExternalTool.isInstalled("python3")), .serialized, .tags(.network), .fullRunOnly)
+@Suite(
+    .enabled(
+        if: RunningNginx.isAvailable && ExternalTool.isInstalled("openssl") && ExternalTool.isInstalled("curl")
+            && ExternalTool.isInstalled("python3")), .serialized, .tags(.network), .fullRunOnly)
 struct NginxEdgeTests {
     final class Edge {
         let site: TestSite
@@ -24,8 +27,10 @@ struct NginxEdgeTests {
             let key = certificates.url.appendingPathComponent("edge.key").path
             let made = try ExternalTool.run(
                 "openssl",
-                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], timeoutSeconds: 60)
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                ], timeoutSeconds: 60)
             guard made.exitCode == 0 else { throw TinyStreamError.ffmpeg("openssl: \(made.stderr)") }
             let port = try LoopbackPort.unused()
             var edge = ServerConfiguration(root: site.root.path)
@@ -42,7 +47,11 @@ struct NginxEdgeTests {
     @Test func curlGetsHTTP2ThroughTheEdge() throws {
         let edge = try Edge()
         let result = try ExternalTool.run(
-            "curl", ["--http2", "-k", "-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", edge.base + "/live/v0/index.m3u8"])
+            "curl",
+            [
+                "--http2", "-k", "-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}",
+                edge.base + "/live/v0/index.m3u8",
+            ])
         #expect(result.stdout == "2 200", "\(result.stderr)")
     }
 

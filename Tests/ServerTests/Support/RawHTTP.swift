@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A parsed HTTP/1.1 response as received on the wire.
@@ -31,7 +31,9 @@ final class RawConnection {
             local.sin_family = sa_family_t(AF_INET)
             local.sin_addr.s_addr = inet_addr(source)
             let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard bound == 0 else {
                 let code = errno
@@ -65,7 +67,9 @@ final class RawConnection {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 {
                 if errno == EINTR { continue }
                 throw RawHTTPError.send(errno)
@@ -92,7 +96,8 @@ final class RawConnection {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var length = 0
         if bodyExpected && status != 304 && status != 204 && !(100..<200).contains(status) {
@@ -155,10 +160,17 @@ final class RawConnection {
 }
 
 enum RawHTTPError: Error {
-    case socket(Int32), connect(Int32), send(Int32), receive(Int32), closed(received: Int), malformed(String)
+    case socket(Int32)
+    case connect(Int32)
+    case send(Int32)
+    case receive(Int32)
+    case closed(received: Int)
+    case malformed(String)
 }
 
 /// One request on a fresh connection.
-func fetch(_ port: UInt16, _ method: String = "GET", _ target: String, headers: [String: String] = [:]) throws -> RawResponse {
+func fetch(_ port: UInt16, _ method: String = "GET", _ target: String, headers: [String: String] = [:]) throws
+    -> RawResponse
+{
     try RawConnection(port: port).request(method, target, headers: headers)
 }

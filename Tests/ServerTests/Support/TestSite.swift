@@ -1,5 +1,6 @@
-import Foundation
 import FilterzTestSupport
+import Foundation
+
 @testable import Server
 
 /// A served folder made for one test, with a running server on an ephemeral port of 127.0.0.1.
@@ -32,7 +33,9 @@ final class TestSite: @unchecked Sendable {
 
     /// Writes `contents` at `relativePath`, creating folders.
     @discardableResult
-    func write(_ relativePath: String, _ contents: String) throws -> URL { try write(relativePath, Array(contents.utf8)) }
+    func write(_ relativePath: String, _ contents: String) throws -> URL {
+        try write(relativePath, Array(contents.utf8))
+    }
 
     @discardableResult
     func write(_ relativePath: String, _ bytes: [UInt8]) throws -> URL {
@@ -61,20 +64,23 @@ final class TestSite: @unchecked Sendable {
             """)
         for rendition in ["v0", "v1", "subs/ko", "subs/en"] {
             let isSubtitles = rendition.hasPrefix("subs")
-            var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(targetDuration)\n#EXT-X-MEDIA-SEQUENCE:0\n"
+            var playlist =
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(targetDuration)\n#EXT-X-MEDIA-SEQUENCE:0\n"
             for index in 0..<3 {
                 let name = isSubtitles ? "\(rendition.split(separator: "/")[1])_\(index).vtt" : "seg_\(index).ts"
                 playlist += "#EXTINF:\(targetDuration).000,\n\(name)\n"
                 let folder = isSubtitles ? "subs" : rendition
                 if isSubtitles {
-                    try write("\(id)/\(folder)/\(name)", "WEBVTT\n\n00:00:0\(index).000 --> 00:00:0\(index).500\n\(id)\n")
+                    try write(
+                        "\(id)/\(folder)/\(name)", "WEBVTT\n\n00:00:0\(index).000 --> 00:00:0\(index).500\n\(id)\n")
                 } else {
                     try write("\(id)/\(folder)/\(name)", Self.bytes(count: 2000 + index, seed: UInt8(index)))
                 }
             }
             if !live { playlist += "#EXT-X-ENDLIST\n" }
-            try write("\(id)/\(rendition).m3u8".replacingOccurrences(of: "v0.m3u8", with: "v0/index.m3u8")
-                .replacingOccurrences(of: "v1.m3u8", with: "v1/index.m3u8"), playlist)
+            try write(
+                "\(id)/\(rendition).m3u8".replacingOccurrences(of: "v0.m3u8", with: "v0/index.m3u8")
+                    .replacingOccurrences(of: "v1.m3u8", with: "v1/index.m3u8"), playlist)
         }
         try write("\(id)/poster.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Self.bytes(count: 100, seed: 9))
         try write("\(id)/filter.json", #"{"name":"\#(filter)","values":{"brightness":0.1}}"#)

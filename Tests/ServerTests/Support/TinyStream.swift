@@ -1,6 +1,6 @@
+import FilterzTestSupport
 import Foundation
 import Server
-import FilterzTestSupport
 
 /// A real, tiny HLS video made by the ffmpeg CLI (4 s of 160×90 test pattern at 10 fps, 1 s segments) in
 /// `<root>/<id>/`, with a master playlist, English subtitles, a poster and `filter.json` beside it.
@@ -22,13 +22,13 @@ enum TinyStream {
             ], timeoutSeconds: 60)
         guard result.exitCode == 0 else { throw TinyStreamError.ffmpeg(result.stderr) }
         try """
-            #EXTM3U
-            #EXT-X-VERSION:3
-            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="subs/en.m3u8"
-            #EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x90,CODECS="avc1.640014",SUBTITLES="subs"
-            v0/index.m3u8
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="subs/en.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x90,CODECS="avc1.640014",SUBTITLES="subs"
+        v0/index.m3u8
 
-            """.write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        """.write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
         let subtitles = folder.appendingPathComponent("subs")
         try FileManager.default.createDirectory(at: subtitles, withIntermediateDirectories: true)
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4.0,\nen_0.vtt\n#EXT-X-ENDLIST\n"
@@ -48,7 +48,9 @@ final class RunningNginx: @unchecked Sendable {
     let state: TemporaryFolder
     private let process = Process()
 
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") || ExternalTool.isInstalled("nginx") }
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") || ExternalTool.isInstalled("nginx")
+    }
 
     /// - Parameter serverBlock: made for `port` (see `LoopbackPort.unused()`).
     init(serverBlock: String, port: UInt16) throws {
@@ -58,7 +60,9 @@ final class RunningNginx: @unchecked Sendable {
         try NginxStandalone.config(serverBlock: serverBlock, state: state.url.path)
             .write(to: configuration, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: ExternalTool.path(of: "nginx") ?? "/usr/sbin/nginx")
-        process.arguments = ["-e", state.url.appendingPathComponent("error.log").path, "-p", state.url.path, "-c", configuration.path]
+        process.arguments = [
+            "-e", state.url.appendingPathComponent("error.log").path, "-p", state.url.path, "-c", configuration.path,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -12,11 +12,14 @@ public enum MetadataComparison {
 
     static func isCarried(_ key: String) -> Bool {
         guard let group = key.split(separator: ":").first else { return false }
-        return ["IFD0", "ExifIFD", "GPS", "InteropIFD"].contains(group) || group.hasPrefix("XMP-") || group.hasPrefix("ICC")
+        return ["IFD0", "ExifIFD", "GPS", "InteropIFD"].contains(group) || group.hasPrefix("XMP-")
+            || group.hasPrefix("ICC")
     }
 
     /// The differences, one sentence each (empty when the output keeps what it must).
-    public static func differences(source: [String: String], output: [String: String], width: Int, height: Int) -> [String] {
+    public static func differences(source: [String: String], output: [String: String], width: Int, height: Int)
+        -> [String]
+    {
         var problems: [String] = []
         for key in source.keys.sorted() where isCarried(key) {
             let name = String(key.split(separator: ":").last ?? "")
@@ -30,12 +33,17 @@ public enum MetadataComparison {
             } else {
                 expected = source[key] ?? ""
             }
-            if output[key] != expected { problems.append("\(key): source \(source[key] ?? "-"), output \(output[key] ?? "missing"), expected \(expected)") }
+            if output[key] != expected {
+                problems.append(
+                    "\(key): source \(source[key] ?? "-"), output \(output[key] ?? "missing"), expected \(expected)")
+            }
         }
         for key in output.keys.sorted() where isCarried(key) && source[key] == nil {
             problems.append("\(key): not in the source, output \(output[key] ?? "")")
         }
-        for key in output.keys.sorted() where key.hasPrefix("IFD1:") { problems.append("\(key): a thumbnail tag is still there") }
+        for key in output.keys.sorted() where key.hasPrefix("IFD1:") {
+            problems.append("\(key): a thumbnail tag is still there")
+        }
         for key in ["ExifTool:Warning", "ExifTool:Error"] where output[key] != nil {
             problems.append("\(key): exiftool says \(output[key] ?? "") about the output")
         }

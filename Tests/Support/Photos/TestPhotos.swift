@@ -14,14 +14,19 @@ public enum TestPhotos {
     }
 
     /// `frame` encoded as `format`, with no metadata but the ICC profile when given.
-    public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
-        try PhotoWriter.encode(frame, metadata: CarriedMetadata(iccProfile: iccProfile), as: format, quality: quality).bytes
+    public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95, iccProfile: [UInt8]? = nil)
+        throws -> [UInt8]
+    {
+        try PhotoWriter.encode(frame, metadata: CarriedMetadata(iccProfile: iccProfile), as: format, quality: quality)
+            .bytes
     }
 
     /// Writes a camera-like photo to `path` (format by extension): `frame` encoded, then the tags of
     /// `cameraTags(orientation:)` written by exiftool.
-    public static func writeCameraPhoto(_ frame: Frame, to path: String, orientation: Int = 1,
-                                        extraTags: [String] = [], iccProfile: [UInt8]? = nil) throws {
+    public static func writeCameraPhoto(
+        _ frame: Frame, to path: String, orientation: Int = 1,
+        extraTags: [String] = [], iccProfile: [UInt8]? = nil
+    ) throws {
         let format = PhotoFormat.forOutput(path) ?? .jpeg
         try Data(encode(frame, as: format, iccProfile: iccProfile)).write(to: URL(fileURLWithPath: path))
         let size = ["-ExifIFD:ExifImageWidth=\(frame.width)", "-ExifIFD:ExifImageHeight=\(frame.height)"]
@@ -35,7 +40,8 @@ public enum TestPhotos {
     public static func cameraTags(orientation: Int) -> [String] {
         [
             "-IFD0:Make=Filterz", "-IFD0:Model=Test Camera 12", "-IFD0:Software=filterz tests",
-            "-IFD0:Orientation=\(orientation)", "-IFD0:XResolution=72", "-IFD0:YResolution=72", "-IFD0:ResolutionUnit=2",
+            "-IFD0:Orientation=\(orientation)", "-IFD0:XResolution=72", "-IFD0:YResolution=72",
+            "-IFD0:ResolutionUnit=2",
             "-IFD0:ModifyDate=2024:05:01 14:03:25",
             "-ExifIFD:LensModel=Test Lens 4.2mm f/1.8", "-ExifIFD:LensMake=Filterz",
             "-ExifIFD:FocalLength=4.2", "-ExifIFD:FocalLengthIn35mmFormat=26", "-ExifIFD:FNumber=1.8",

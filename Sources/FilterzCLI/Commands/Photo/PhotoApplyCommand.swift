@@ -19,7 +19,9 @@ enum PhotoApplyCommand {
         "--quality", placeholder: "1-100", default: defaultQuality, in: 1...100, help: "JPEG and HEIC quality.")
     static let keepOriginal = Option.optional(
         "--keep-original", placeholder: "folder",
-        help: "Also write each source, byte for byte, into this folder (as the app uploads original and filtered together).")
+        help:
+            "Also write each source, byte for byte, into this folder (as the app uploads original and filtered together)."
+    )
 
     static var command: Command {
         Command(
@@ -56,10 +58,13 @@ enum PhotoApplyCommand {
         switch (output, outDir) {
         case (nil, nil): throw CLIError.usage("give -o/--output (one input) or --out-dir")
         case (.some, .some): throw CLIError.usage("give either -o/--output or --out-dir, not both")
-        case (.some, nil) where inputs.count > 1: throw CLIError.usage("-o/--output takes one input; use --out-dir for \(inputs.count)")
+        case (.some, nil) where inputs.count > 1:
+            throw CLIError.usage("-o/--output takes one input; use --out-dir for \(inputs.count)")
         default: break
         }
-        if let output, PhotoFormat.forOutput(output) == nil { throw CLIError.usage(PhotoError.unsupportedOutput(output).description) }
+        if let output, PhotoFormat.forOutput(output) == nil {
+            throw CLIError.usage(PhotoError.unsupportedOutput(output).description)
+        }
         let preset = try PresetLocator(environment: context.environment).load(presetArgument)
         for folder in [outDir, keepOriginal].compactMap({ $0 }) {
             do {
@@ -75,8 +80,9 @@ enum PhotoApplyCommand {
         let failed = summary.failed + plan.problems.count
         if inputs.count > 1 {
             let place = outDir.map { " to \($0)" } ?? ""
-            context.stdout.line("photo apply: \(summary.written) of \(inputs.count) photos written\(place) with '\(preset.name)'"
-                + (failed > 0 ? " (\(failed) failed)" : ""))
+            context.stdout.line(
+                "photo apply: \(summary.written) of \(inputs.count) photos written\(place) with '\(preset.name)'"
+                    + (failed > 0 ? " (\(failed) failed)" : ""))
         }
         if summary.unreadable > 0 { return ExitCode.usage }
         return failed > 0 ? ExitCode.failure : ExitCode.success

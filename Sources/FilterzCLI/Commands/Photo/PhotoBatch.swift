@@ -37,7 +37,9 @@ struct PhotoBatch {
 
     /// The jobs for the inputs, and the inputs that cannot be done (their output would overwrite the input or
     /// another input's output).
-    static func plan(inputs: [String], output: String?, outDir: String?, keepOriginal: String?) -> (jobs: [Job], problems: [Problem]) {
+    static func plan(inputs: [String], output: String?, outDir: String?, keepOriginal: String?) -> (
+        jobs: [Job], problems: [Problem]
+    ) {
         var jobs: [Job] = [], problems: [Problem] = []
         var outputs: Set<String> = [], kept: Set<String> = []
         for input in inputs {
@@ -48,7 +50,8 @@ struct PhotoBatch {
             } else {
                 let folder = outDir ?? "."
                 let ext = (name as NSString).pathExtension.lowercased()
-                path = ["jpg", "jpeg", "png"].contains(ext)
+                path =
+                    ["jpg", "jpeg", "png"].contains(ext)
                     ? (folder as NSString).appendingPathComponent(name)
                     : (folder as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".jpg")
             }
@@ -92,7 +95,8 @@ struct PhotoBatch {
         guard !jobs.isEmpty else { return Summary() }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = max(1, min(cores, jobs.count))
-        let pipeline = PhotoPipeline(renderer: FilterRenderer(values: values, threads: max(1, cores / workers)), quality: quality)
+        let pipeline = PhotoPipeline(
+            renderer: FilterRenderer(values: values, threads: max(1, cores / workers)), quality: quality)
         let shared = Shared(context: context, total: jobs.count)
         let jobs = jobs
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -107,7 +111,8 @@ struct PhotoBatch {
     private static func process(_ job: Job, _ pipeline: PhotoPipeline) -> Outcome {
         guard let data = FileManager.default.contents(atPath: job.input) else {
             let exists = FileManager.default.fileExists(atPath: job.input)
-            return Outcome(kind: .unreadable, err: ["\(job.input): error: \(exists ? "cannot read file" : "no such file")"])
+            return Outcome(
+                kind: .unreadable, err: ["\(job.input): error: \(exists ? "cannot read file" : "no such file")"])
         }
         let source = [UInt8](data)
         let result: PhotoPipeline.Output
@@ -129,8 +134,10 @@ struct PhotoBatch {
                 return outcome
             }
         }
-        outcome.out.append("\(job.input) -> \(job.output): \(result.width)x\(result.height) \(result.format.rawValue), "
-            + DetailFormat.fileSize(result.bytes.count) + (job.keptOriginal.map { ", original kept as \($0)" } ?? ""))
+        outcome.out.append(
+            "\(job.input) -> \(job.output): \(result.width)x\(result.height) \(result.format.rawValue), "
+                + DetailFormat.fileSize(result.bytes.count)
+                + (job.keptOriginal.map { ", original kept as \($0)" } ?? ""))
         return outcome
     }
 
@@ -170,7 +177,8 @@ struct PhotoBatch {
                 done += 1
                 if total > 1 && done < total && context.stderr.isTerminal {
                     let failed = summary.failed + summary.unreadable
-                    context.stderr.write("photo apply: \(done)/\(total) photos" + (failed > 0 ? ", \(failed) failed" : ""))
+                    context.stderr.write(
+                        "photo apply: \(done)/\(total) photos" + (failed > 0 ? ", \(failed) failed" : ""))
                     progress = true
                 }
             }

@@ -1,11 +1,13 @@
 import CLIKit
+
 /// `filterz photo apply|info`: a preset applied to camera photos, and a photo's detail screen.
 enum PhotoCommand {
     static var command: Command {
         Command(
             CommandSpec(
                 name: "photo",
-                abstract: "Apply a preset to photos (JPEG, PNG, HEIC), upright and with their metadata, or show a photo's details.",
+                abstract:
+                    "Apply a preset to photos (JPEG, PNG, HEIC), upright and with their metadata, or show a photo's details.",
                 discussion: """
                     Photos are filtered by the same renderer as preview, record and package. Every EXIF, TIFF and GPS \
                     tag reaches the output unchanged except Orientation (written as 1: the pixels are turned upright), \

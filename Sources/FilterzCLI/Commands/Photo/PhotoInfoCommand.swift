@@ -6,7 +6,8 @@ import Photos
 
 /// `filterz photo info IN [--json]`: the app's detail screen for one photo.
 enum PhotoInfoCommand {
-    static let json = Option.flag("--json", help: "Print the details as one JSON object (snake_case keys; absent fields left out).")
+    static let json = Option.flag(
+        "--json", help: "Print the details as one JSON object (snake_case keys; absent fields left out).")
 
     static var command: Command {
         Command(
@@ -30,7 +31,8 @@ enum PhotoInfoCommand {
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let path = try args.positional(0, "input")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.input("\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot read file" : "no such file")")
+            throw CLIError.input(
+                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot read file" : "no such file")")
         }
         let details: PhotoDetails
         do {

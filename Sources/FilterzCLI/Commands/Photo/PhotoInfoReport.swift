@@ -17,20 +17,30 @@ enum PhotoInfoReport {
         add("Shutter speed", d.shutterSpeed)
         add("Captured", d.captureTime?.display)
         if let location = d.location {
-            add("Location", DetailFormat.coordinate(location.latitude) + ", " + DetailFormat.coordinate(location.longitude)
-                + (location.altitudeMetres.map { ", altitude " + DetailFormat.altitude($0) } ?? ""))
+            add(
+                "Location",
+                DetailFormat.coordinate(location.latitude) + ", " + DetailFormat.coordinate(location.longitude)
+                    + (location.altitudeMetres.map { ", altitude " + DetailFormat.altitude($0) } ?? ""))
             add("Map", location.mapLink)
         }
         if let width = d.pixelWidth, let height = d.pixelHeight {
             let megapixels = Double(width * height) / 1e6
-            add("Pixels", "\(width) × \(height)" + (megapixels >= 0.1 ? " (\(DetailFormat.decimal(megapixels, places: 1, trimmingZeros: false)) MP)" : ""))
+            add(
+                "Pixels",
+                "\(width) × \(height)"
+                    + (megapixels >= 0.1
+                        ? " (\(DetailFormat.decimal(megapixels, places: 1, trimmingZeros: false)) MP)" : ""))
         }
-        add("Orientation", d.orientation.map { value in "\(value)" + (DetailFormat.orientation(value).map { " (\($0))" } ?? "") })
+        add(
+            "Orientation",
+            d.orientation.map { value in "\(value)" + (DetailFormat.orientation(value).map { " (\($0))" } ?? "") })
         add("Colour profile", d.colourProfile)
         add("Format", d.format + (d.formatDetail.map { " (\($0))" } ?? ""))
         add("File size", d.fileSize)
         var metadata: [String] = []
-        if d.exifEntryCount > 0 { metadata.append("EXIF (\(d.exifEntryCount) \(d.exifEntryCount == 1 ? "entry" : "entries"))") }
+        if d.exifEntryCount > 0 {
+            metadata.append("EXIF (\(d.exifEntryCount) \(d.exifEntryCount == 1 ? "entry" : "entries"))")
+        }
         if d.hasXMP { metadata.append("XMP") }
         add("Metadata", metadata.isEmpty ? "none" : metadata.joined(separator: ", "))
         return rows
@@ -39,7 +49,8 @@ enum PhotoInfoReport {
     static func text(_ details: PhotoDetails, file: String) -> String {
         let rows = rows(details)
         let width = rows.map(\.0.count).max() ?? 0
-        return file + "\n" + rows.map { "  " + $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
+        return file + "\n"
+            + rows.map { "  " + $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
     static func json(_ d: PhotoDetails, file: String) -> JSONValue {
@@ -69,7 +80,9 @@ enum PhotoInfoReport {
             add("capture_time_offset", time.offset.map(JSONValue.string))
         }
         if let location = d.location {
-            var gps: [(String, JSONValue)] = [("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))]
+            var gps: [(String, JSONValue)] = [
+                ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
+            ]
             if let altitude = location.altitudeMetres { gps.append(("altitude_m", .number(altitude))) }
             gps.append(("map_link", .string(location.mapLink)))
             members.append(("location", .object(gps)))
@@ -82,9 +95,17 @@ enum PhotoInfoReport {
         add("colour_profile", d.colourProfile.map(JSONValue.string))
         members.append(("exif_entries", .integer(d.exifEntryCount)))
         members.append(("xmp", .bool(d.hasXMP)))
-        members.append(("warnings", .array(d.warnings.map { w in
-            .object([("severity", .string(w.severity.rawValue)), ("code", .string(w.code)), ("message", .string(w.message))])
-        })))
+        members.append(
+            (
+                "warnings",
+                .array(
+                    d.warnings.map { w in
+                        .object([
+                            ("severity", .string(w.severity.rawValue)), ("code", .string(w.code)),
+                            ("message", .string(w.message)),
+                        ])
+                    })
+            ))
         return .object(members)
     }
 }

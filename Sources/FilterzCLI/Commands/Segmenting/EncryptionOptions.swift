@@ -2,8 +2,8 @@ import CLIKit
 import Encryption
 import Foundation
 import Media
-import Platform
 import Packaging
+import Platform
 
 /// `--encrypt aes-128 [--key-rotation N] [--keys DIR]` of `record` and `package`.
 struct EncryptionOptions {
@@ -13,7 +13,8 @@ struct EncryptionOptions {
     var keysFolder: String
 
     static let encrypt = Option.optional(
-        "--encrypt", placeholder: "aes-128", help: "Encrypt video and audio segments (AES-128-CBC, RFC 8216bis §5.2); subtitles stay clear.")
+        "--encrypt", placeholder: "aes-128",
+        help: "Encrypt video and audio segments (AES-128-CBC, RFC 8216bis §5.2); subtitles stay clear.")
     static let keyRotation = Option.optionalInteger(
         "--key-rotation", placeholder: "n", in: 1...1_000_000,
         help: "With --encrypt: a new key every n segments (default: one key per video).")
@@ -84,7 +85,8 @@ struct KeyOutput {
                 staged = nil
                 liveOutput = outputFolder
                 ring = try KeyRing(folder: folder)
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".key") {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                where name.hasSuffix(".key") {
                     AtomicFile.remove(folder + "/" + name)
                 }
             } else {
@@ -94,7 +96,8 @@ struct KeyOutput {
                 staged = staging
                 ring = try KeyRing(folder: staging.stagingPath)
             }
-            plan = SegmentEncryption(videoID: id, segmentsPerKey: options.segmentsPerKey, ivPrefix: try RandomBytes.make(8))
+            plan = SegmentEncryption(
+                videoID: id, segmentsPerKey: options.segmentsPerKey, ivPrefix: try RandomBytes.make(8))
         } catch let error as EncryptionError {
             throw .failure("keys: \(error)")
         } catch {
@@ -119,7 +122,9 @@ struct KeyOutput {
     func discard() {
         staged?.discard()
         guard let liveOutput else { return }
-        let used = Self.segmentIndices(under: liveOutput).reduce(into: Set<Int>()) { $0.insert(plan.keyIndex(forSegment: $1)) }
+        let used = Self.segmentIndices(under: liveOutput).reduce(into: Set<Int>()) {
+            $0.insert(plan.keyIndex(forSegment: $1))
+        }
         for index in ring.madeIndices where !used.contains(index) {
             AtomicFile.remove(ring.folder + "/" + KeyRing.fileName(index))
         }
@@ -130,7 +135,8 @@ struct KeyOutput {
         var found: Set<Int> = []
         let files = FileManager.default
         for track in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
-            for name in (try? files.contentsOfDirectory(atPath: root + "/" + track)) ?? [] where name.hasPrefix("seg_") {
+            for name in (try? files.contentsOfDirectory(atPath: root + "/" + track)) ?? [] where name.hasPrefix("seg_")
+            {
                 if let number = Int(name.dropFirst(4).prefix { $0.isNumber }) { found.insert(number) }
             }
         }

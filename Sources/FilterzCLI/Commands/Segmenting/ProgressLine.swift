@@ -1,4 +1,5 @@
 import CLIKit
+
 /// The one-line progress display of `record` and `package` on a terminal: frames done, encoding speed,
 /// speed relative to real time, and the time left. Redrawn in place with a carriage return.
 struct ProgressLine {

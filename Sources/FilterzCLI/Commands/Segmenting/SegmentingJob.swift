@@ -107,7 +107,9 @@ struct SegmentingJob {
                     // (its sound still is); the timestamps of the frames kept stay true, and the first frame of
                     // every part is always kept, so parts keep their lengths.
                     if droppedFrames == 0 {
-                        context.stderr.line("filterz record: encoding is behind real time; frames are dropped to keep the latency bounded")
+                        context.stderr.line(
+                            "filterz record: encoding is behind real time; frames are dropped to keep the latency bounded"
+                        )
                     }
                     droppedFrames += 1
                 } else {
@@ -171,7 +173,8 @@ struct SegmentingJob {
         }
         committed = true
         summary.masterPlaylistPath = options.outputFolder + "/master.m3u8"
-        SegmentingSummary.print(summary, ladder: ladder, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stdout)
+        SegmentingSummary.print(
+            summary, ladder: ladder, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stdout)
         if droppedFrames > 0 {
             let kept = Double(index - droppedFrames) / Double(max(index, 1)) / frameDuration.seconds
             context.stderr.line(

@@ -16,15 +16,18 @@ struct SegmentingOptions {
     var encryption: EncryptionOptions?
 
     static let preset = Option.required(
-        "--preset", placeholder: "name|file.json", help: "The filter preset: a name from SampleMedia/presets or a JSON file.")
+        "--preset", placeholder: "name|file.json",
+        help: "The filter preset: a name from SampleMedia/presets or a JSON file.")
     static let out = Option.required(
         "--out", "-o", placeholder: "folder",
         help: "Output folder, replaced whole once the ladder is complete (--live: written in place).")
     static let ladder = Option.optional(
-        "--ladder", placeholder: "WxH@RATE,…", shownDefault: Ladder.standard.renditions.map(\.description).joined(separator: ","),
+        "--ladder", placeholder: "WxH@RATE,…",
+        shownDefault: Ladder.standard.renditions.map(\.description).joined(separator: ","),
         help: "Renditions, e.g. 1920x1080@6000k,1280x720@3000k; never above the source size.")
     static let segmentDuration = Option.decimal(
-        "--segment-duration", placeholder: "seconds", default: 6, in: 0.5...60, help: "Target segment duration (whole frames).")
+        "--segment-duration", placeholder: "seconds", default: 6, in: 0.5...60,
+        help: "Target segment duration (whole frames).")
     static let format = Option.text(
         "--format", placeholder: "ts|fmp4", default: ContainerFormat.mpegTS.rawValue,
         help: "Segment container: MPEG-TS, or fragmented MP4 (CMAF) with init.mp4.")
@@ -32,7 +35,8 @@ struct SegmentingOptions {
         "--x264-preset", placeholder: "name", default: LadderSegmenter.Configuration.defaultX264Preset,
         help: "libx264 speed preset (ultrafast … veryslow); superfast keeps a live 720p ladder real time on 2 cores.")
 
-    static let specs: [OptionSpec] = [preset.spec, out.spec, ladder.spec]
+    static let specs: [OptionSpec] =
+        [preset.spec, out.spec, ladder.spec]
         + [segmentDuration.spec, format.spec, x264Preset.spec] + EncryptionOptions.specs
 
     static let x264Presets = LadderSegmenter.Configuration.x264Presets

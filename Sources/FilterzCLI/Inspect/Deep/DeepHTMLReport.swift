@@ -1,7 +1,7 @@
 import CLIKit
 import Inspect
-import Platform
 import Media
+import Platform
 import StreamAudit
 
 /// `inspect --deep --report FILE`: one self-contained HTML page (inline CSS and SVG, no external assets)
@@ -67,15 +67,18 @@ enum DeepHTMLReport {
         }
         for severity in [FindingSeverity.must, .should] {
             let findings = report.findings.filter { $0.severity == severity }
-            html += "<h2 class=\"\(severity.rawValue)\">\(severity == .must ? "Must fix" : "Should fix") (\(findings.count))</h2>\n"
+            html +=
+                "<h2 class=\"\(severity.rawValue)\">\(severity == .must ? "Must fix" : "Should fix") (\(findings.count))</h2>\n"
             for finding in findings.prefix(ListingLimit.items) {
                 html += "<div class=\"finding \(severity.rawValue)\"><b>\(escape(finding.playlist))"
                 html += finding.segment.map { " " + escape($0) } ?? ""
                 html += "</b>: \(escape(finding.message)) <code>\(finding.code.rawValue)</code><br>"
                 if finding.measured != nil || finding.declared != nil {
-                    html += "measured \(escape(finding.measured ?? "-")), declared \(escape(finding.declared ?? "-"))<br>"
+                    html +=
+                        "measured \(escape(finding.measured ?? "-")), declared \(escape(finding.declared ?? "-"))<br>"
                 }
-                html += "rule: \(escape(finding.code.rule))<br><span class=\"fix\">fix: \(escape(finding.code.fix))</span></div>\n"
+                html +=
+                    "rule: \(escape(finding.code.rule))<br><span class=\"fix\">fix: \(escape(finding.code.fix))</span></div>\n"
             }
         }
         return html + "</body></html>\n"
@@ -86,27 +89,35 @@ enum DeepHTMLReport {
         let width = 720.0, height = 200.0, left = 70.0, bottom = 24.0, top = 10.0
         let totalSeconds = variant.samples.map { $0.startSeconds + $0.durationSeconds }.max() ?? 1
         let highest = Double(
-            ([variant.declaredBandwidth ?? 0, variant.declaredAverageBandwidth ?? 0] + variant.samples.map(\.bitsPerSecond)).max() ?? 1)
+            ([variant.declaredBandwidth ?? 0, variant.declaredAverageBandwidth ?? 0]
+                + variant.samples.map(\.bitsPerSecond)).max() ?? 1)
         let scaleY = (height - bottom - top) / max(1, highest * 1.1)
         let scaleX = (width - left - 10) / max(0.001, totalSeconds)
         func y(_ bits: Double) -> String { DisplayFormat.fixed(height - bottom - bits * scaleY, digits: 1) }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">"
-        svg += "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - 10)\" y2=\"\(height - bottom)\" stroke=\"#667\"/>"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">"
+        svg +=
+            "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - 10)\" y2=\"\(height - bottom)\" stroke=\"#667\"/>"
         for sample in variant.samples {
             let x = left + sample.startSeconds * scaleX
             let barWidth = max(1, sample.durationSeconds * scaleX - 1)
             let barHeight = Double(sample.bitsPerSecond) * scaleY
-            svg += "<rect x=\"\(DisplayFormat.fixed(x, digits: 1))\" y=\"\(y(Double(sample.bitsPerSecond)))\" width=\"\(DisplayFormat.fixed(barWidth, digits: 1))\" height=\"\(DisplayFormat.fixed(barHeight, digits: 1))\" fill=\"#5b8def\"/>"
+            svg +=
+                "<rect x=\"\(DisplayFormat.fixed(x, digits: 1))\" y=\"\(y(Double(sample.bitsPerSecond)))\" width=\"\(DisplayFormat.fixed(barWidth, digits: 1))\" height=\"\(DisplayFormat.fixed(barHeight, digits: 1))\" fill=\"#5b8def\"/>"
         }
         if let declared = variant.declaredBandwidth {
-            svg += "<line x1=\"\(left)\" y1=\"\(y(Double(declared)))\" x2=\"\(width - 10)\" y2=\"\(y(Double(declared)))\" stroke=\"#b00020\" stroke-width=\"2\"/>"
-            svg += "<text x=\"4\" y=\"\(y(Double(declared)))\" font-size=\"11\" fill=\"#b00020\">\(DisplayFormat.bitrate(declared))</text>"
+            svg +=
+                "<line x1=\"\(left)\" y1=\"\(y(Double(declared)))\" x2=\"\(width - 10)\" y2=\"\(y(Double(declared)))\" stroke=\"#b00020\" stroke-width=\"2\"/>"
+            svg +=
+                "<text x=\"4\" y=\"\(y(Double(declared)))\" font-size=\"11\" fill=\"#b00020\">\(DisplayFormat.bitrate(declared))</text>"
         }
         if let average = variant.declaredAverageBandwidth {
-            svg += "<line x1=\"\(left)\" y1=\"\(y(Double(average)))\" x2=\"\(width - 10)\" y2=\"\(y(Double(average)))\" stroke=\"#d89a00\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>"
+            svg +=
+                "<line x1=\"\(left)\" y1=\"\(y(Double(average)))\" x2=\"\(width - 10)\" y2=\"\(y(Double(average)))\" stroke=\"#d89a00\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>"
         }
         svg += "<text x=\"\(left)\" y=\"\(Int(height) - 6)\" font-size=\"11\">0 s</text>"
-        svg += "<text x=\"\(Int(width) - 60)\" y=\"\(Int(height) - 6)\" font-size=\"11\">\(DisplayFormat.fixed(totalSeconds, digits: 1)) s</text>"
+        svg +=
+            "<text x=\"\(Int(width) - 60)\" y=\"\(Int(height) - 6)\" font-size=\"11\">\(DisplayFormat.fixed(totalSeconds, digits: 1)) s</text>"
         return svg + "</svg>"
     }
 

@@ -1,6 +1,6 @@
 import CLIKit
-import Inspect
 import HLS
+import Inspect
 import Media
 import StreamAudit
 
@@ -57,10 +57,8 @@ struct DeepInspection {
         let plan = items
         let decryptor = self.decryptor
         let observations = BoundedWorkers.run(
-            count: items.count, concurrency: concurrency, progress: { progress($0, items.count) }
-        ) { index in
-            Self.observe(plan[index], loader: loader, resources: resources, decryptor: decryptor)
-        }
+            count: items.count, concurrency: concurrency, progress: { progress($0, items.count) },
+            { index in Self.observe(plan[index], loader: loader, resources: resources, decryptor: decryptor) })
         var perPlaylist: [[SegmentObservation]] = sources.map {
             Array(repeating: SegmentObservation(.notSampled), count: $0.playlist.segments.count)
         }
@@ -104,7 +102,8 @@ struct DeepInspection {
 
     /// Loads one segment and turns it into an observation.
     static func observe(
-        _ item: SegmentPlan.Item, loader: ResourceLoader, resources: SharedResources, decryptor: (any SegmentDecrypting)?
+        _ item: SegmentPlan.Item, loader: ResourceLoader, resources: SharedResources,
+        decryptor: (any SegmentDecrypting)?
     ) -> SegmentObservation {
         var bytes: [UInt8]
         do throws(CLIError) {
@@ -116,16 +115,20 @@ struct DeepInspection {
         if let key = item.key {
             switch resources.keys[key.location] {
             case .failure(let error)?:
-                return SegmentObservation(.keyUnusable("the key cannot be loaded: \(error.description)"), byteCount: byteCount)
+                return SegmentObservation(
+                    .keyUnusable("the key cannot be loaded: \(error.description)"), byteCount: byteCount)
             case .success(let keyBytes)? where keyBytes.count != 16:
                 return SegmentObservation(
                     .keyUnusable("the key at \(key.location) is \(keyBytes.count) bytes, not 16"), byteCount: byteCount)
             case .success(let keyBytes)?:
-                guard key.method == "AES-128", let decryptor else { return SegmentObservation(.encrypted, byteCount: byteCount) }
+                guard key.method == "AES-128", let decryptor else {
+                    return SegmentObservation(.encrypted, byteCount: byteCount)
+                }
                 do throws(CLIError) {
                     bytes = try decryptor.decrypt(bytes, key: keyBytes, iv: key.iv)
                 } catch {
-                    return SegmentObservation(.keyUnusable("the segment does not decrypt: \(error.description)"), byteCount: byteCount)
+                    return SegmentObservation(
+                        .keyUnusable("the segment does not decrypt: \(error.description)"), byteCount: byteCount)
                 }
             case nil:
                 return SegmentObservation(.encrypted, byteCount: byteCount)
@@ -139,12 +142,14 @@ struct DeepInspection {
             switch resources.initSections[key] {
             case .success(let bytes)?: initSection = bytes
             case .failure(let error)?:
-                return SegmentObservation(.unreadable("its init section cannot be loaded: \(error.description)"), byteCount: byteCount)
+                return SegmentObservation(
+                    .unreadable("its init section cannot be loaded: \(error.description)"), byteCount: byteCount)
             case nil: break
             }
         }
         do throws(FFmpegError) {
-            return SegmentObservation(.measured(try SegmentProbe.probe(segment: bytes, initSection: initSection)), byteCount: byteCount)
+            return SegmentObservation(
+                .measured(try SegmentProbe.probe(segment: bytes, initSection: initSection)), byteCount: byteCount)
         } catch {
             return SegmentObservation(.unreadable("cannot be demuxed: \(error.description)"), byteCount: byteCount)
         }

@@ -1,6 +1,6 @@
 import CLIKit
-import JSON
 import HLS
+import JSON
 import StreamAudit
 
 /// The `deep` member of `inspect --deep --json`.

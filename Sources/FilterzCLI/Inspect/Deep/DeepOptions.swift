@@ -1,6 +1,6 @@
 import CLIKit
-import Inspect
 import HLS
+import Inspect
 import Media
 import StreamAudit
 
@@ -12,7 +12,8 @@ struct DeepOptions {
 
     /// Nil without `--deep`; `--segments` or `--report` without it is a usage error.
     init?(_ arguments: ParsedArguments) throws(CLIError) {
-        let segments = arguments.optionNames.contains(InspectCommandLine.segments.name)
+        let segments =
+            arguments.optionNames.contains(InspectCommandLine.segments.name)
             ? try arguments.get(InspectCommandLine.segments) : nil
         reportPath = try arguments.get(InspectCommandLine.report)
         guard try arguments.get(InspectCommandLine.deep) else {
@@ -32,7 +33,8 @@ struct DeepOptions {
     /// Audits `playlist` (a multivariant playlist with its loaded `children`, or one media playlist), drawing a
     /// progress line on `progress` when it is a terminal.
     func run(
-        playlist: Playlist, location: String, name: String, children: [RecursiveInspection.Child], loader: ResourceLoader,
+        playlist: Playlist, location: String, name: String, children: [RecursiveInspection.Child],
+        loader: ResourceLoader,
         progress output: TextOutput
     ) -> AuditReport {
         // Broken segments are findings; libav's own console messages about them would only be noise.
@@ -45,7 +47,10 @@ struct DeepOptions {
         case .multivariant:
             sources = DeepInspection.sources(children)
         case .media(let media):
-            sources = [DeepInspection.Source(uri: name, location: location == "-" ? "./" : location, role: .standalone, playlist: media)]
+            sources = [
+                DeepInspection.Source(
+                    uri: name, location: location == "-" ? "./" : location, role: .standalone, playlist: media)
+            ]
         }
         let report = inspection.run(multivariant: playlist.multivariant, sources: sources) { done, total in
             guard output.isTerminal else { return }

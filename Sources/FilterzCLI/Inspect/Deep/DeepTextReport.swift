@@ -8,7 +8,8 @@ enum DeepTextReport {
     static func lines(_ report: AuditReport) -> [String] {
         var lines = ["Deep checks (segments loaded and demuxed)"]
         var table = TextTable(header: [
-            "VARIANT", "PEAK declared", "measured", "diff", "AVERAGE declared", "measured", "diff", "CODECS", "RESOLUTION",
+            "VARIANT", "PEAK declared", "measured", "diff", "AVERAGE declared", "measured", "diff", "CODECS",
+            "RESOLUTION",
             "FPS", "IDR every", "SEGMENTS",
         ])
         for variant in report.variants {
@@ -16,7 +17,8 @@ enum DeepTextReport {
                 variant.uri + (variant.isIFrameVariant ? " (I-frames)" : ""),
                 variant.declaredBandwidth.map(DisplayFormat.bitrate) ?? "-",
                 variant.measuredPeakBitsPerSecond.map(DisplayFormat.bitrate) ?? "-",
-                VariantSummary.signedPercent(measured: variant.measuredPeakBitsPerSecond, declared: variant.declaredBandwidth)
+                VariantSummary.signedPercent(
+                    measured: variant.measuredPeakBitsPerSecond, declared: variant.declaredBandwidth)
                     ?? "-",
                 variant.declaredAverageBandwidth.map(DisplayFormat.bitrate) ?? "-",
                 variant.measuredAverageBitsPerSecond.map(DisplayFormat.bitrate) ?? "-",
@@ -33,7 +35,9 @@ enum DeepTextReport {
         for severity in [FindingSeverity.must, .should] {
             let findings = report.findings.filter { $0.severity == severity }
             lines.append("")
-            lines.append((severity == .must ? "Must fix" : "Should fix") + " (\(findings.count))" + (findings.isEmpty ? ": none" : ""))
+            lines.append(
+                (severity == .must ? "Must fix" : "Should fix") + " (\(findings.count))"
+                    + (findings.isEmpty ? ": none" : ""))
             for finding in findings.prefix(ListingLimit.items) {
                 let place = finding.playlist + (finding.segment.map { " " + $0 } ?? "")
                 lines.append("  \(place): \(finding.message) [\(finding.code.rawValue)]")
@@ -43,7 +47,9 @@ enum DeepTextReport {
                 lines.append("    rule: \(finding.code.rule)")
                 lines.append("    fix: \(finding.code.fix)")
             }
-            if let more = ListingLimit.more(findings.count - ListingLimit.items, "findings", indent: 2) { lines.append(more) }
+            if let more = ListingLimit.more(findings.count - ListingLimit.items, "findings", indent: 2) {
+                lines.append(more)
+            }
         }
         return lines
     }
@@ -51,6 +57,7 @@ enum DeepTextReport {
     /// `2.00 s ±0.00`, or `-` when no interval was measured.
     static func idrText(_ variant: VariantSummary) -> String {
         guard let average = variant.idrIntervalSeconds else { return "-" }
-        return DisplayFormat.fixed(average, digits: 2) + " s ±" + DisplayFormat.fixed(variant.idrIntervalDeviationSeconds ?? 0, digits: 2)
+        return DisplayFormat.fixed(average, digits: 2) + " s ±"
+            + DisplayFormat.fixed(variant.idrIntervalDeviationSeconds ?? 0, digits: 2)
     }
 }

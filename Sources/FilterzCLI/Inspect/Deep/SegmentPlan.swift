@@ -1,6 +1,6 @@
 import CLIKit
-import Inspect
 import HLS
+import Inspect
 
 /// Which segments of a playlist `--deep` loads, and where each one's bytes are.
 struct SegmentPlan: Sendable {

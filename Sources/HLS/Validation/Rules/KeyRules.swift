@@ -12,7 +12,9 @@ public struct KeyAttributesFitMethod: ValidationRule {
         case .media(let playlist):
             for index in playlist.segments.indices where playlist.segments[index].hasRareTags {
                 for key in playlist.segments[index].keys {
-                    found += problems(key, tag: "EXT-X-KEY", at: context.location(key.source, fallback: context.location(of: .key, segment: index)))
+                    found += problems(
+                        key, tag: "EXT-X-KEY",
+                        at: context.location(key.source, fallback: context.location(of: .key, segment: index)))
                 }
             }
         case .multivariant(let playlist):
@@ -52,7 +54,8 @@ public struct KeyAttributesFitMethod: ValidationRule {
         if let iv = key.iv, iv.bytes.count > 16 {
             found.append(
                 .error(
-                    .keyIVLength, "IV of \(tag) must be 128 bits (32 hexadecimal digits), got \(iv.bytes.count * 8) bits",
+                    .keyIVLength,
+                    "IV of \(tag) must be 128 bits (32 hexadecimal digits), got \(iv.bytes.count * 8) bits",
                     at: location, "RFC 8216bis §4.4.4.4"))
         } else if let iv = key.iv, iv.bytes.count < 16 {
             found.append(

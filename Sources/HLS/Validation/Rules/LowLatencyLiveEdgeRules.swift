@@ -30,10 +30,11 @@ public struct PreloadHintOncePerType: ValidationRule {
         var seen: Set<String> = []
         var diagnostics: [Diagnostic] = []
         for hint in media.preloadHints where !seen.insert(hint.type.rawValue).inserted {
-            diagnostics.append(.error(
-                .preloadHintDuplicate, "a second EXT-X-PRELOAD-HINT with TYPE=\(hint.type.rawValue)",
-                at: context.location(hint.source, fallback: context.firstLocation(of: .preloadHint)),
-                SpecReference.preloadHint))
+            diagnostics.append(
+                .error(
+                    .preloadHintDuplicate, "a second EXT-X-PRELOAD-HINT with TYPE=\(hint.type.rawValue)",
+                    at: context.location(hint.source, fallback: context.firstLocation(of: .preloadHint)),
+                    SpecReference.preloadHint))
         }
         return diagnostics
     }

@@ -20,7 +20,8 @@ public struct ProtocolVersionCoversFeatures: ValidationRule {
         let declared = context.playlist.version ?? 1
         var requirements: [Requirement] = []
         // The location is looked up only for a requirement that is reported (most segments need nothing).
-        func need(_ version: Int, _ feature: @autoclosure () -> String, _ location: @autoclosure () -> SourceLocation?) {
+        func need(_ version: Int, _ feature: @autoclosure () -> String, _ location: @autoclosure () -> SourceLocation?)
+        {
             guard version > declared else { return }
             let feature = feature()
             guard !requirements.contains(where: { $0.feature == feature }) else { return }
