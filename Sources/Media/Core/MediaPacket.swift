@@ -34,6 +34,10 @@ public final class MediaPacket {
     /// True when the packet holds a keyframe (`AV_PKT_FLAG_KEY`).
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
+    /// The demuxer found the packet incomplete or damaged (an MPEG-TS PES shorter than its declared length,
+    /// as at the end of a cut-off file).
+    public var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+
     /// Presentation time in `timeBase` units, nil for "no timestamp".
     public var presentationTime: Int64? {
         let pts = pointer.pointee.pts

@@ -177,6 +177,13 @@ public final class VideoFileReader {
             }
             defer { packet.unreference() }
             if packet.streamIndex == videoIndex {
+                // Decoding the rest of a cut-off picture may or may not fail, depending on the decoder's threads:
+                // the demuxer's verdict is the one that does not vary.
+                if packet.isCorrupt {
+                    throw MediaInputError(
+                        path: path,
+                        reason: "damaged or truncated (picture \(framesDecoded + 1) is incomplete in the file)")
+                }
                 while try !videoDecoder.send(packet: packet) { try drainVideo() }
                 try drainVideo()
             } else if let audioIndex, packet.streamIndex == audioIndex, let audioDecoder {
