@@ -5,7 +5,8 @@ import StreamAudit
 
 /// `filterz inspect`: parse, validate and summarise an HLS playlist from a file, a URL or standard input; with
 /// `--recursive` its children, with `--deep` its segments. A plain inspection of a file or standard input runs
-/// in the lean `filterz` itself (``InspectCommandLine/runPlain(_:_:)``) and gives the same output.
+/// in the lean `filterz` itself (`Sources/filterz/main.swift`, ``InspectCommandLine/isPlain(_:)``) and gives the
+/// same output.
 enum InspectCommand {
     static var command: Command {
         Command(InspectCommandLine.spec, action: { arguments, context in try run(arguments, context) })

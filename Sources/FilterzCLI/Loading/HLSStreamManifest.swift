@@ -1,6 +1,7 @@
 import CLIKit
 import Foundation
 import HLS
+import Inspect
 import Simulation
 
 /// Builds the simulator's `StreamManifest` from an HLS stream: a multivariant playlist given as a file, as the
@@ -15,7 +16,7 @@ enum HLSStreamManifest {
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
         var location = argument
         var isDirectory: ObjCBool = false
-        if !ResourceLoader.isHTTP(argument),
+        if !PlaylistLocation.isHTTP(argument),
             FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
             isDirectory.boolValue
         {
@@ -79,10 +80,10 @@ enum HLSStreamManifest {
     /// Bytes of each segment file or URL (nil where the location is nil or the size unknown). URLs are asked
     /// with HEAD requests, a few at a time.
     private static func sizes(of locations: [String?], loader: ResourceLoader) -> [Double?] {
-        let remote = locations.indices.filter { locations[$0].map(ResourceLoader.isHTTP) == true }
+        let remote = locations.indices.filter { locations[$0].map(PlaylistLocation.isHTTP) == true }
         let lengths = loader.contentLengths(remote.map { locations[$0]! })
         var result = locations.map { location -> Double? in
-            guard let location, !ResourceLoader.isHTTP(location) else { return nil }
+            guard let location, !PlaylistLocation.isHTTP(location) else { return nil }
             let attributes = try? FileManager.default.attributesOfItem(atPath: location)
             return (attributes?[.size] as? NSNumber).map { $0.doubleValue }
         }

@@ -18,9 +18,6 @@ struct ResourceLoader: PlaylistLoading {
     /// The largest body accepted, in bytes (playlists are text; this bounds memory on hostile input).
     var maximumBytes = 64 << 20
 
-    /// True when `location` is an http or https URL (anything else is a file path or `-`).
-    static func isHTTP(_ location: String) -> Bool { PlaylistLocation.isHTTP(location) }
-
     /// Parses `Name: value` (the `--header` syntax).
     static func parseHeader(_ text: String) throws(CLIError) -> (name: String, value: String) {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
@@ -35,7 +32,7 @@ struct ResourceLoader: PlaylistLoading {
     /// The bytes at `location`; `readStandardInput` is used for `-`.
     func load(_ location: String, readStandardInput: () -> [UInt8]) throws(CLIError) -> [UInt8] {
         if location == "-" { return readStandardInput() }
-        if Self.isHTTP(location) { return try get(location) }
+        if PlaylistLocation.isHTTP(location) { return try get(location) }
         return try PlaylistFile.read(location, maximumBytes: maximumBytes)
     }
 
@@ -48,7 +45,7 @@ struct ResourceLoader: PlaylistLoading {
                 "\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")
         }
         let bytes: [UInt8]
-        if Self.isHTTP(location) {
+        if PlaylistLocation.isHTTP(location) {
             let body = try request(location, method: "GET", range: range).body
             // A server that ignores Range answers the whole resource.
             bytes = body.count > range.length ? Array(body.dropFirst(range.offset).prefix(range.length)) : body
