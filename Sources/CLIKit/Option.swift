@@ -89,7 +89,7 @@ extension Option where Value == Int? {
 
 extension ParsedArguments {
     /// True when the option was given at all (whatever its value, and even where `get` gives its default).
-    public func isGiven<Value>(_ option: Option<Value>) -> Bool { options[option.name] != nil }
+    public func isGiven<Value>(_ option: Option<Value>) -> Bool { flag(option.name) }
 }
 
 extension Option where Value == [String] {

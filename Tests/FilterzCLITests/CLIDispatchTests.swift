@@ -135,8 +135,11 @@ import Testing
 
     @Test func numericOptionsAreRangeChecked() throws {
         let parsed = ParsedArguments(options: ["--fps": ["-1"], "--rate": ["abc"]])
-        #expect(throws: CLIError.self) { try parsed.integer("--fps", default: 30, in: 1...240) }
-        #expect(throws: CLIError.self) { try parsed.decimal("--rate", default: 1, in: 0...10) }
-        #expect(try parsed.integer("--absent", default: 30, in: 1...240) == 30)
+        let fps = Option.integer("--fps", placeholder: "n", default: 30, in: 1...240, help: "f")
+        let rate = Option.decimal("--rate", placeholder: "x", default: 1, in: 0...10, help: "r")
+        let absent = Option.integer("--absent", placeholder: "n", default: 30, in: 1...240, help: "a")
+        #expect(throws: CLIError.self) { try parsed.get(fps) }
+        #expect(throws: CLIError.self) { try parsed.get(rate) }
+        #expect(try parsed.get(absent) == 30)
     }
 }
