@@ -2,6 +2,7 @@ import CLIKit
 import FilterKit
 import FilterzCLI
 import Foundation
+import JSON
 
 /// `filterz-bench deep`: `filterz inspect --deep` on the 20 s 3-rung demo recording (720p/540p/360p, 2 s
 /// MPEG-TS segments, audio, subtitles, I-frame playlists) against ffprobe doing the nearest job in the same
@@ -90,9 +91,13 @@ enum DeepBenchmark {
         let oursSeconds = Measuring.median(ours), anchorSeconds = Measuring.median(anchor)
         print(String(format: "  ours    inspect --deep (whole process)          %.3f s", oursSeconds))
         print(String(format: "  anchor  ffprobe -show_packets × %d segments  %.3f s", segments.count, anchorSeconds))
-        print(
-            #"{"bench":"deep","ours_s":\#(rounded(oursSeconds)),"anchor_s":\#(rounded(anchorSeconds)),"ratio":\#(rounded(oursSeconds / anchorSeconds))}"#
-        )
+        ResultLine.print(
+            "deep",
+            [
+                ("ours_s", ResultLine.number(oursSeconds, places: 3)),
+                ("anchor_s", ResultLine.number(anchorSeconds, places: 3)),
+                ("ratio", ResultLine.number(oursSeconds / anchorSeconds, places: 3)),
+            ])
         return 0
     }
 
@@ -107,6 +112,4 @@ enum DeepBenchmark {
         let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
         return files.filter { $0.hasSuffix(".ts") }.sorted().map { folder.appendingPathComponent($0).path }
     }
-
-    static func rounded(_ value: Double) -> String { String(format: "%.3f", value) }
 }

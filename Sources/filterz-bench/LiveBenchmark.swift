@@ -2,6 +2,7 @@ import CLIKit
 import FilterzCLI
 import FilterzTestSupport
 import Foundation
+import JSON
 
 #if canImport(Glibc)
     import Glibc
@@ -69,12 +70,15 @@ enum LiveBenchmark {
                 String(
                     format: "latency ratio (regular / low latency, medians): %.2f", regularMedian / max(llMedian, 0.001)
                 ))
-            print(
-                String(
-                    format:
-                        #"{"bench":"live","ll_latency_p50_s":%.3f,"ll_latency_p95_s":%.3f,"regular_latency_p50_s":%.3f,"stalls":%d,"part_publish_p95_ms":%.1f}"#,
-                    llMedian, percentile(low.report.latencies, 0.95), regularMedian, low.report.stalls,
-                    percentile(low.renameDelays, 0.95)))
+            ResultLine.print(
+                "live",
+                [
+                    ("ll_latency_p50_s", ResultLine.number(llMedian, places: 3)),
+                    ("ll_latency_p95_s", ResultLine.number(percentile(low.report.latencies, 0.95), places: 3)),
+                    ("regular_latency_p50_s", ResultLine.number(regularMedian, places: 3)),
+                    ("stalls", .integer(low.report.stalls)),
+                    ("part_publish_p95_ms", ResultLine.number(percentile(low.renameDelays, 0.95), places: 1)),
+                ])
             return 0
         } catch {
             print("live benchmark failed: \(error)")
@@ -149,7 +153,7 @@ enum LiveBenchmark {
         let recorderOutput = Pipe()
         recorder.standardOutput = recorderOutput
         let recorderErrors = folder.appendingPathComponent("record.stderr")
-        FileManager.default.createFile(atPath: recorderErrors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: recorderErrors.path, contents: nil)
         recorder.standardError = try FileHandle(forWritingTo: recorderErrors)
         try recorder.run()
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }

@@ -15,6 +15,7 @@ import CLIKit
 import FilterzCLI
 import Foundation
 import HLS
+import JSON
 
 enum ParseBenchmark {
     static let profileOption = Option.optional(
@@ -85,9 +86,12 @@ enum ParseBenchmark {
 
         guard let anchor = runPython(media: media, master: master) else {
             print("error: python3 with m3u8==6.0.0 is needed for the anchor (make deps)")
-            print(
-                #"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":null,"ratio":null,"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")}"#
-            )
+            ResultLine.print(
+                "parse",
+                [
+                    ("ours_mbps", ResultLine.number(oursMBps)), ("anchor_mbps", .null), ("ratio", .null),
+                    ("peak_memory_ratio", ResultLine.number(peakRatio)),
+                ])
             return 1
         }
         let anchorMBps = Double(media.count) / anchor.mediaSeconds / 1e6
@@ -107,7 +111,7 @@ enum ParseBenchmark {
                 format:
                     "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
                 ratio, masterMBps / anchorMasterMBps))
-        var inspectMembers = ""
+        var inspectFields: [(String, JSONValue)] = []
         if let whole = measureWholeProcess(media: media) {
             let slowest = max(whole.textSeconds, whole.jsonSeconds)
             print(
@@ -120,14 +124,21 @@ enum ParseBenchmark {
                     format:
                         "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
                     anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
-            inspectMembers =
-                #","inspect_text_s":\#(rounded3(whole.textSeconds)),"inspect_json_s":\#(rounded3(whole.jsonSeconds)),"m3u8_process_s":\#(rounded3(whole.pythonSeconds)),"inspect_ratio":\#(rounded(anchor.mediaSeconds / slowest))"#
+            inspectFields = [
+                ("inspect_text_s", ResultLine.number(whole.textSeconds, places: 3)),
+                ("inspect_json_s", ResultLine.number(whole.jsonSeconds, places: 3)),
+                ("m3u8_process_s", ResultLine.number(whole.pythonSeconds, places: 3)),
+                ("inspect_ratio", ResultLine.number(anchor.mediaSeconds / slowest)),
+            ]
         } else {
             print("whole process: skipped (no filterz binary beside filterz-bench, or no python3)")
         }
-        print(
-            #"{"bench":"parse","ours_mbps":\#(rounded(oursMBps)),"anchor_mbps":\#(rounded(anchorMBps)),"ratio":\#(rounded(ratio)),"peak_memory_ratio":\#(peakRatio.map { "\(rounded($0))" } ?? "null")\#(inspectMembers)}"#
-        )
+        ResultLine.print(
+            "parse",
+            [
+                ("ours_mbps", ResultLine.number(oursMBps)), ("anchor_mbps", ResultLine.number(anchorMBps)),
+                ("ratio", ResultLine.number(ratio)), ("peak_memory_ratio", ResultLine.number(peakRatio)),
+            ] + inspectFields)
         return 0
     }
 
@@ -282,8 +293,6 @@ enum ParseBenchmark {
         return Anchor(mediaSeconds: media, masterSeconds: master, peakBytes: peak)
     }
 
-    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-    static func rounded3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }
 
 @inline(never)

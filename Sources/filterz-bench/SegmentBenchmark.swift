@@ -3,6 +3,7 @@ import Encryption
 import FilterKit
 import FilterzCLI
 import Foundation
+import JSON
 import Media
 
 #if canImport(Glibc)
@@ -85,7 +86,7 @@ enum SegmentBenchmark {
             String(
                 format: "  ours    %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                 ours, Double(seconds) / ours, oursCPU, oursCPU / ours))
-        var encryptedField = ""
+        var encryptedFields: [(String, JSONValue)] = []
         if encrypting {
             // The same job with AES-128 segments and a key every 5 segments, right after the clear one.
             let keys = work.appendingPathComponent("keys").path
@@ -107,9 +108,10 @@ enum SegmentBenchmark {
                     format:
                         "  AES-128-CBC alone over the clear run's %.1f MB of segments: %.1f ms CPU (%.2f %% of the clear job's CPU)",
                     cipherSeconds.megabytes, cipherSeconds.seconds * 1000, cipherSeconds.seconds / oursCPU * 100))
-            encryptedField =
-                #""encrypted_s":\#(round2(sealed)),"encrypted_ratio":\#(round2(sealed / ours)),"#
-                + #""cipher_ms":\#(round2(cipherSeconds.seconds * 1000)),"#
+            encryptedFields = [
+                ("encrypted_s", ResultLine.number(sealed)), ("encrypted_ratio", ResultLine.number(sealed / ours)),
+                ("cipher_ms", ResultLine.number(cipherSeconds.seconds * 1000)),
+            ]
         }
 
         let anchorFolder = work.appendingPathComponent("anchor")
@@ -123,12 +125,13 @@ enum SegmentBenchmark {
         print(
             "  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")
         )
-        let presetField = variant.name == "all-12" ? "" : #""preset":"\#(variant.name)","#
+        let presetFields: [(String, JSONValue)] = variant.name == "all-12" ? [] : [("preset", .string(variant.name))]
+        let realtime = ("realtime", ResultLine.number(Double(seconds) / ours))
         guard anchorOutput != nil else {
             print("ffmpeg not available or failed: no anchor")
-            print(
-                #"{"bench":"segment",\#(presetField)"ours_s":\#(round2(ours)),"anchor_s":null,"ratio":null,"realtime":\#(round2(Double(seconds) / ours))}"#
-            )
+            ResultLine.print(
+                "segment",
+                presetFields + [("ours_s", ResultLine.number(ours)), ("anchor_s", .null), ("ratio", .null), realtime])
             return 1
         }
         print(
@@ -136,9 +139,12 @@ enum SegmentBenchmark {
                 format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                 anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
         print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
-        print(
-            #"{"bench":"segment",\#(presetField)\#(encryptedField)"ours_s":\#(round2(ours)),"anchor_s":\#(round2(anchor)),"ratio":\#(round2(ours / anchor)),"realtime":\#(round2(Double(seconds) / ours))}"#
-        )
+        ResultLine.print(
+            "segment",
+            presetFields + encryptedFields + [
+                ("ours_s", ResultLine.number(ours)), ("anchor_s", ResultLine.number(anchor)),
+                ("ratio", ResultLine.number(ours / anchor)), realtime,
+            ])
         return 0
     }
 
@@ -226,5 +232,4 @@ enum SegmentBenchmark {
         return arguments
     }
 
-    static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 }

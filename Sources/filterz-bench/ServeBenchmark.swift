@@ -1,6 +1,7 @@
 import CLIKit
 import FilterzCLI
 import Foundation
+import JSON
 import Server
 
 /// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes
@@ -200,10 +201,13 @@ enum ServeBenchmark {
                     + String(format: "median %.3f, from %.3f to %.3f", Measuring.median(ratios), lowest, highest))
         }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
-        print(
-            String(
-                format: #"{"bench":"serve","playlist_ratio":%.3f,"segment_ratio":%.3f,"p99_ratio":%.3f}"#,
-                playlistRatio, segmentRatio, p99Ratio))
+        ResultLine.print(
+            "serve",
+            [
+                ("playlist_ratio", ResultLine.number(playlistRatio, places: 3)),
+                ("segment_ratio", ResultLine.number(segmentRatio, places: 3)),
+                ("p99_ratio", ResultLine.number(p99Ratio, places: 3)),
+            ])
         return 0
     }
 
