@@ -16,10 +16,12 @@ let package = Package(
     targets: [
         // Pure cores: no I/O, no C. `JSON` is the one JSON value type (strict reader, ordered writer) under all.
         .target(name: "JSON"),
+        // Concurrency helpers on the standard library alone: result slots filled by index, detached threads.
+        .target(name: "Parallel"),
         .target(name: "HLS", dependencies: ["JSON"]),
         .target(name: "FilterKit", dependencies: ["JSON"]),
         .target(name: "Playback", dependencies: ["HLS"]),
-        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback"]),
+        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel"]),
         .target(name: "Packaging", dependencies: ["HLS"]),
         .target(name: "PhotoMetadata"),
         // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
@@ -41,7 +43,7 @@ let package = Package(
         // files written atomically, folders swapped in whole, termination signals.
         .target(name: "Platform", dependencies: ["CLinux"]),
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
-        .target(name: "Server", dependencies: ["JSON", "HLS", "CLinux", "CCrypto", "CZlib"]),
+        .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto"]),
@@ -49,12 +51,12 @@ let package = Package(
         // Command line. `CLIKit`: commands, typed options, parsing, help screens, exit codes (no C, no I/O
         // beyond the outputs it is given). `Inspect`: playlist inspection and its reports, on HLS alone.
         .target(name: "CLIKit"),
-        .target(name: "Inspect", dependencies: ["CLIKit", "JSON", "HLS"]),
+        .target(name: "Inspect", dependencies: ["CLIKit", "JSON", "HLS", "Parallel"]),
         .target(
             name: "FilterzCLI",
             dependencies: [
                 "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Platform", "Media", "Server",
-                "PhotoMetadata", "Photos", "Encryption",
+                "PhotoMetadata", "Photos", "Encryption", "Parallel",
             ]),
         // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
         // `filterz-full` beside it (exec, same process), so inspecting a playlist does not load libav and libcurl.
@@ -74,6 +76,7 @@ let package = Package(
             name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
             path: "Tests/Support/Photos"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
         .testTarget(name: "HLSTests", dependencies: ["JSON", "HLS", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FilterKitTests", dependencies: ["JSON", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),

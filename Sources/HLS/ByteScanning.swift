@@ -180,7 +180,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
                 nanosecond &*= 10
                 scale += 1
             }
-            fractionDigits = min(fractionDigits, 12)
+            fractionDigits = Swift.min(fractionDigits, 12)
         }
         var offset = 0
         if i < end {

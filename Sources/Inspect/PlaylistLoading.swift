@@ -1,9 +1,5 @@
 import CLIKit
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Where inspected playlists come from: a file path, an http(s) URL, or `-` for standard input. The lean
 /// `filterz` reads files only (``PlaylistFile``); `filterz-full`'s loader adds HTTP.

@@ -1,7 +1,6 @@
 import CLIKit
-import Dispatch
-import Foundation
 import HLS
+import Parallel
 
 /// `inspect --recursive`: loads every media playlist a multivariant playlist references (variants, I-frame
 /// variants, renditions with a URI), concurrently, relative to the parent's URL or folder, and checks them
@@ -59,36 +58,22 @@ public struct RecursiveInspection {
     }
 
     /// Loads and checks each location, up to `maximumConcurrentLoads` at once (loading is mostly waiting on the
-    /// network, so more than the CPU count that `concurrentPerform` would use). Each load blocks a thread of its
-    /// own until its response arrives: blocked Dispatch workers would starve the very queues URLSession answers
-    /// on when the host process (a test run, a server) keeps the global pool busy.
+    /// network, so more than the CPU count), each on a thread of its own.
     private func load(_ locations: [String], variables: [String: String]) -> [String: Outcome] {
-        let results = ResultSlots<Outcome>(count: locations.count)
         let loader = self.loader
         let strict = self.strict
-        let slots = DispatchSemaphore(value: max(1, maximumConcurrentLoads))
-        let group = DispatchGroup()
-        for (index, location) in locations.enumerated() {
-            slots.wait()
-            group.enter()
-            Thread.detachNewThread {
-                defer {
-                    slots.signal()
-                    group.leave()
-                }
-                let outcome: Outcome
-                do throws(CLIError) {
-                    let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
-                    let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: variables)
-                    outcome = .loaded(parseAndValidate(bytes, options: options))
-                } catch {
-                    outcome = .failed(error.description)
-                }
-                results.set(index, outcome)
+        let outcomes = BoundedWorkers.run(count: locations.count, concurrency: maximumConcurrentLoads) {
+            index -> Outcome in
+            let location = locations[index]
+            do throws(CLIError) {
+                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
+                let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: variables)
+                return .loaded(parseAndValidate(bytes, options: options))
+            } catch {
+                return .failed(error.description)
             }
         }
-        group.wait()
-        return Dictionary(zip(locations, results.values)) { first, _ in first }
+        return Dictionary(zip(locations, outcomes)) { first, _ in first }
     }
 
     /// A URL stays as it is; a file reference loses its query and fragment (`720p/index.m3u8?token=x` is the
@@ -97,7 +82,7 @@ public struct RecursiveInspection {
         if PlaylistLocation.isHTTP(location) { return location }
         let reference = URIReference(location)
         if reference.scheme?.lowercased() == "file" { return reference.path }
-        if reference.scheme == nil { return reference.path.removingPercentEncoding ?? reference.path }
+        if reference.scheme == nil { return URIReference.percentDecoded(reference.path) ?? reference.path }
         return location
     }
 
@@ -108,25 +93,5 @@ public struct RecursiveInspection {
             return ReferencedPlaylist(reference: $0.reference, playlist: media)
         }
         return VariantAlignment.check(loaded)
-    }
-}
-
-/// Fixed slots written from concurrent iterations, read once all are done.
-private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Value?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = value
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
     }
 }

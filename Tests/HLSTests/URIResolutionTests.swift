@@ -99,3 +99,18 @@ import Testing
         #expect(URIReference("seg/1:2.ts").scheme == nil)
     }
 }
+
+@Suite struct PercentDecodingTests {
+    @Test(arguments: [
+        ("a%20b", "a b"), ("c%2Fd", "c/d"), ("%41%62", "Ab"), ("caf%C3%A9", "café"), ("a+b", "a+b"), ("", ""),
+        ("plain/path.m3u8", "plain/path.m3u8"),
+    ])
+    func escapesBecomeTheirBytes(text: String, decoded: String) {
+        #expect(URIReference.percentDecoded(text) == decoded)
+    }
+
+    @Test(arguments: ["100%", "%4", "%G1", "%+1", "a%2", "%C3"])
+    func aMalformedEscapeOrBytesThatAreNotUTF8GiveNil(text: String) {
+        #expect(URIReference.percentDecoded(text) == nil)
+    }
+}

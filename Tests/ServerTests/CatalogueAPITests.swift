@@ -48,7 +48,8 @@ import Testing
                 ["language": "ko", "url": "/v1/videos/clip/subs/ko.m3u8"],
                 ["language": "en", "url": "/v1/videos/clip/subs/en.m3u8"],
             ])
-        for url in [body["stream_url"] as? String] + qualities.map { $0["stream_url"] } + subtitles.map { $0["url"] } {
+        let urls = [body["stream_url"] as? String] + qualities.map { $0["stream_url"] } + subtitles.map { $0["url"] }
+        for url in urls {
             let url = try #require(url)
             #expect(url.hasPrefix("/v1/videos/") && url.components(separatedBy: "/v1/videos/").count == 2, "\(url)")
             let file = try fetch(site.port, "GET", url)

@@ -1,6 +1,7 @@
 import CLIKit
 import Foundation
 import Inspect
+import Parallel
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -82,20 +83,7 @@ struct ResourceLoader: PlaylistLoading {
     /// The `Content-Length` of each location (nil where unknown), asked with at most `concurrency` HEAD
     /// requests at a time; in the order given.
     func contentLengths(_ locations: [String], concurrency: Int = 8) -> [Int?] {
-        let results = LengthSlots(count: locations.count)
-        let gate = DispatchSemaphore(value: max(1, concurrency))
-        let group = DispatchGroup()
-        for (index, location) in locations.enumerated() {
-            gate.wait()
-            group.enter()
-            Thread.detachNewThread {
-                results.set(index, contentLength(location))
-                gate.signal()
-                group.leave()
-            }
-        }
-        group.wait()
-        return results.values
+        BoundedWorkers.run(count: locations.count, concurrency: concurrency) { contentLength(locations[$0]) }
     }
 
     /// One blocking request with the configured headers: the body is counted as it arrives (after any
@@ -227,16 +215,4 @@ private final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecke
         let result = lock.withLock { (status, headers, body) }
         end(.finished(status: result.0, headers: result.1, body: result.2))
     }
-}
-
-/// Results written by the threads of `contentLengths`, one slot each.
-private final class LengthSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Int?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Int?) { lock.withLock { slots[index] = value } }
-
-    var values: [Int?] { lock.withLock { slots } }
 }

@@ -1,3 +1,5 @@
+import HLS
+
 /// Decides whether a URI inside a served playlist leads, for a browser, back to this server and into the same
 /// video, so that the viewer's token may be appended to it. Players resolve playlist URIs with the WHATWG URL
 /// Standard, which reads some strings very differently from RFC 3986: backslashes are slashes in http(s) URLs,
@@ -34,7 +36,7 @@ public enum SameVideoReference {
                 if !segments.isEmpty { segments.removeLast() }
             case .none:
                 if part.isEmpty { continue }
-                guard let decoded = percentDecoded(part), !decoded.contains("/") else { return false }
+                guard let decoded = URIReference.percentDecoded(part), !decoded.contains("/") else { return false }
                 segments.append(decoded)
             }
         }
@@ -69,24 +71,5 @@ public enum SameVideoReference {
 
     private static func isAlpha(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-
-    /// Nil for a malformed escape or a result that is not UTF-8.
-    private static func percentDecoded(_ part: ArraySlice<UInt8>) -> String? {
-        var out: [UInt8] = []
-        var index = part.startIndex
-        while index < part.endIndex {
-            if part[index] == UInt8(ascii: "%") {
-                guard index + 2 < part.endIndex,
-                    let value = UInt8(String(decoding: part[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
-                else { return nil }
-                out.append(value)
-                index += 3
-            } else {
-                out.append(part[index])
-                index += 1
-            }
-        }
-        return String(validating: out, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import Parallel
+
 #if canImport(Glibc)
     import Glibc
 #endif

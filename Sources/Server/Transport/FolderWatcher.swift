@@ -1,4 +1,5 @@
 internal import CLinux
+import Parallel
 
 #if canImport(Glibc)
     import Glibc

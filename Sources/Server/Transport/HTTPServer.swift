@@ -1,3 +1,4 @@
+import Parallel
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Dispatch
+import Parallel
 import Playback
 
 /// Many sessions at once: every trace × every rule, on all cores, with each trace's offline optimum.
@@ -59,20 +60,4 @@ public enum BatchSimulation {
         }
         return results.values
     }
-}
-
-/// Fixed slots written once each from concurrent workers.
-final class ResultSlots<Value>: @unchecked Sendable {
-    private var slots: [Value?]
-    private let lock = DispatchSemaphore(value: 1)
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Value) {
-        lock.wait()
-        slots[index] = value
-        lock.signal()
-    }
-
-    var values: [Value] { slots.map { $0! } }
 }

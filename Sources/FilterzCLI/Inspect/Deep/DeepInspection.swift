@@ -2,6 +2,7 @@ import CLIKit
 import HLS
 import Inspect
 import Media
+import Parallel
 import StreamAudit
 
 /// `inspect --deep`: loads the segments of every media playlist (all, or `segmentsPerPlaylist` spread over
