@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: [0, 1, 15, 16, 17, 188, 1000, 65_536])
     func everyLengthRoundTripsWithOneToSixteenBytesOfPadding(length: Int) throws {
-        var generator = SeededBytes(seed: UInt64(length) + 1)
+        var generator = SeededGenerator(seed: UInt64(length) + 1)
         let plain = generator.bytes(length)
         let key = generator.bytes(16), iv = generator.bytes(16)
         let sealed = try AES128CBC.encrypt(plain, key: key, iv: iv)
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aWrongKeyIsReportedAsBadPaddingOrGivesOtherBytes() throws {
-        var generator = SeededBytes(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let plain = generator.bytes(4096), key = generator.bytes(16), iv = generator.bytes(16)
         let sealed = try AES128CBC.encrypt(plain, key: key, iv: iv)
         var wrong = key
@@ -75,7 +75,7 @@ import Testing
 
     @Test(.enabled(if: ExternalTool.isInstalled("openssl")))
     func opensslEncDecryptsWhatWeEncryptAndWeDecryptWhatItEncrypts() throws {
-        var generator = SeededBytes(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for length in [0, 31, 32, 5000] {
             let plain = generator.bytes(length), key = generator.bytes(16), iv = generator.bytes(16)
             let keyHex = Self.hexString(key), ivHex = Self.hexString(iv)
@@ -89,18 +89,4 @@ import Testing
             #expect(try AES128CBC.decrypt(theirs, key: key, iv: iv) == plain, "length \(length)")
         }
     }
-}
-
-/// Deterministic test bytes (SplitMix64).
-struct SeededBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }

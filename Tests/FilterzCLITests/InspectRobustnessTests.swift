@@ -11,18 +11,6 @@ import Testing
 /// produce a report and an exit code, never a trap. (The parser's own fuzz test lives in HLSTests.)
 @Suite(.enabled(if: SharedData.folder("corpus/playlists") != nil, "needs ../shared/corpus"))
 struct InspectRobustnessTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let hostileNumbers = ["-1", "9223372036854775807", "18446744073709551616", "1e308", "0", "-0.0", "NaN"]
 
     static func mutate(_ bytes: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
@@ -51,7 +39,7 @@ struct InspectRobustnessTests {
         let folder = try #require(SharedData.folder("corpus/playlists"))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m3u8") }
             .sorted()
-        var random = SeededGenerator(state: 2026)
+        var random = SeededGenerator(seed: 2026)
         var runs = 0
         for name in names {
             let original = Array(try Data(contentsOf: folder.appendingPathComponent(name)))

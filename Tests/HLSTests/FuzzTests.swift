@@ -7,18 +7,6 @@ import Testing
 /// Seeded random mutations of corpus playlists: the parser must never trap, hang or lose bytes.
 @Suite(.enabled(if: Corpus.isAvailable, "shared corpus not found"), .tags(.slow), .fullRunOnly)
 struct FuzzTests {
-    /// SplitMix64: small, fast and reproducible.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [UInt64] = (1...8).map { UInt64($0) &* 0x1234_5678_9ABC }
     static let mutationsPerSeed = 12_500  // 8 × 12,500 = 100,000 mutated playlists
 
@@ -32,7 +20,7 @@ struct FuzzTests {
         "#EXT-X-PROGRAM-DATE-TIME:9999-99-99T99:99:99.9999999999999Z\n", "#EXT-X-BYTERANGE:18446744073709551616@-1\n",
     ].map { Array($0.utf8) }
 
-    static func mutate(_ input: [UInt8], _ random: inout Generator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
@@ -77,7 +65,7 @@ struct FuzzTests {
 
     @Test(arguments: seeds)
     func mutatedCorpusFilesNeverTrapAndWriteBackByteForByte(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var slowest = 0.0
         var parsed = 0
         for iteration in 0..<Self.mutationsPerSeed {

@@ -1,4 +1,4 @@
-import FilterKit
+import FilterzTestSupport
 import Testing
 
 @testable import Server
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func seededRandomBytesNeverTrapAndAlwaysGiveTheSameAnswer() {
-        var random = SplitMix64(seed: 17)
+        var random = SeededGenerator(seed: 17)
         let alphabet = Array("GET /aHTP1.0\r\n: \t\u{0}\u{7f}%?#".utf8) + [0xff, 0x80]
         for _ in 0..<3000 {
             let count = Int(random.next() % 120)

@@ -21,4 +21,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     public mutating func nextInt(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + min(Int(nextUnit() * Double(range.count)), range.count - 1)
     }
+
+    /// `count` bytes, each the low byte of one `next()`.
+    public mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }
