@@ -292,7 +292,6 @@ enum ParseBenchmark {
         else { return nil }
         return Anchor(mediaSeconds: media, masterSeconds: master, peakBytes: peak)
     }
-
 }
 
 @inline(never)

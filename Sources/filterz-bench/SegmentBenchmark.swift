@@ -231,5 +231,4 @@ enum SegmentBenchmark {
         ]
         return arguments
     }
-
 }
