@@ -60,13 +60,15 @@ let package = Package(
             ]),
         // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
         // `filterz-full` beside it (exec, same process), so inspecting a playlist does not load libav and libcurl.
-        .executableTarget(name: "filterz", dependencies: ["CLIKit", "Inspect"]),
+        // The Swift runtime linked in statically: a plain inspect starts without loading its shared libraries.
+        .executableTarget(
+            name: "filterz", dependencies: ["CLIKit", "Inspect"], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         .executableTarget(name: "filterz-full", dependencies: ["FilterzCLI"]),
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
                 "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server", "PhotoMetadata",
-                "Photos", "Encryption", "CLIKit", "FilterzCLI", "FilterzTestSupport",
+                "Photos", "Encryption", "CLIKit", "FilterzCLI", "FilterzTestSupport", "Parallel",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
@@ -77,7 +79,7 @@ let package = Package(
             path: "Tests/Support/Photos"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
-        .testTarget(name: "HLSTests", dependencies: ["JSON", "HLS", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HLSTests", dependencies: ["JSON", "HLS", "Parallel", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FilterKitTests", dependencies: ["JSON", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),

@@ -229,3 +229,25 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return true
     }
 }
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// The number of LF bytes in `0..<end`, eight bytes at a time.
+    func lineFeedCount(before end: Int) -> Int {
+        guard let base = baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var count = 0
+        var i = 0
+        while i &+ 8 <= end {
+            // x has a zero byte exactly where the word has an LF; y has the top bit of exactly those bytes set.
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let y = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x | 0x7F7F_7F7F_7F7F_7F7F)
+            count &+= y.nonzeroBitCount
+            i &+= 8
+        }
+        while i < end {
+            if self[i] == 0x0A { count &+= 1 }
+            i &+= 1
+        }
+        return count
+    }
+}

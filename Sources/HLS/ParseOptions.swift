@@ -23,12 +23,15 @@ public struct ParseOptions: Sendable {
     /// of substitution linear in the input: a chain of definitions, each one longer than the last, or many
     /// references to one long value, cannot make a small playlist cost gigabytes.
     public var maximumSubstitutedBytes: Int
+    /// With two threads lent, a large media playlist is parsed as two halves at once (the result is the same
+    /// as one pass; see `PlaylistParser+Halves.swift`). Nil: one pass on the calling thread.
+    public var parallel: ParallelPair?
 
     public init(
         strict: Bool = false, playlistURI: String? = nil, importedVariables: [String: String] = [:],
         maximumLineLength: Int = 1 << 20, maximumLineCount: Int = 10_000_000, maximumDiagnosticCount: Int = 1000,
         maximumSubstitutedLength: Int = 1 << 16, maximumVariableCount: Int = 10_000,
-        maximumSubstitutedBytes: Int = 64 << 20
+        maximumSubstitutedBytes: Int = 64 << 20, parallel: ParallelPair? = nil
     ) {
         self.strict = strict
         self.playlistURI = playlistURI
@@ -39,6 +42,7 @@ public struct ParseOptions: Sendable {
         self.maximumSubstitutedLength = maximumSubstitutedLength
         self.maximumVariableCount = maximumVariableCount
         self.maximumSubstitutedBytes = maximumSubstitutedBytes
+        self.parallel = parallel
     }
 }
 

@@ -42,7 +42,7 @@ extension PlaylistParser {
             } else {
                 multivariant.verbatimLines.append(line)
             }
-        } else if pendingHasTags || pendingHasExtinf || completedSegmentCount > 0 {
+        } else if pendingHasTags || pendingHasExtinf || completedSegmentCount > 0 || continuation != nil {
             beginSegmentLine()
             pending.verbatimLines.append(line)
         } else if kind == nil {
@@ -55,8 +55,10 @@ extension PlaylistParser {
     /// After 512 segments, reserves room for the rest, estimated from the bytes per segment so far, so the
     /// segment and tag arrays are not reallocated (and briefly held twice) as they grow.
     mutating func reserveForEstimatedSize() {
-        let consumed = max(lineNext, 1)
-        let remaining = buffer.count - consumed
+        // The first half of a parse in halves reserves for the whole input (the second half's segments are
+        // appended to its arrays); the second half starts counting at its cut.
+        let consumed = max(lineNext - (continuation ?? 0), 1)
+        let remaining = buffer.count - lineNext
         let segmentsSoFar = media.segments.count
         let estimate = min(Int(Double(remaining) * Double(segmentsSoFar) / Double(consumed) * 1.05) + 64, remaining / 8)
         guard estimate > 0 else { return }

@@ -1,6 +1,7 @@
 /// One handler per tag: reads the value or attribute list into the model.
 extension PlaylistParser {
     mutating func handleTag(_ tag: TagName, value: Range<Int>?) {
+        if continuation != nil && !Self.readsAlikeAfterACut(tag) { return abandon() }
         guard admit(tag, value: value) else { return }
         info.tagOccurrences.append(TagOccurrence(tag: tag, location: lineLocation, segmentIndex: currentIndex))
         if tag.isMediaSegmentTag {

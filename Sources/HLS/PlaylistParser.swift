@@ -65,17 +65,26 @@ struct PlaylistParser {
     /// Reused attribute slots (no allocation per tag).
     var attributes: [AttributeSlot] = []
 
+    // The second half of a parse in halves (`PlaylistParser+Halves.swift`): where it starts and its first line
+    // number.
+    var continuation: Int?
+    var firstLine = 0
+    /// Tests: the cut to read in halves at, whatever the size; and whether the second half's work was kept.
+    var forcedCut: Int?
+    var keptSecondHalf = false
+
     init(bytes: [UInt8], options: ParseOptions) {
         self.bytes = bytes
         self.parsedBytes = ParsedBytes(bytes)
         self.options = options
     }
 
-    consuming func run() -> ParseResult {
+    consuming func run(halves: (Bool) -> Void = { _ in }) -> ParseResult {
         let input = bytes
         return input.withUnsafeBufferPointer { buffer in
             self.buffer = buffer
-            scanLines()
+            scanAllLines()
+            halves(keptSecondHalf)
             finish()
             self.buffer = UnsafeBufferPointer(start: nil, count: 0)
             if stopped && options.strict {
@@ -87,11 +96,13 @@ struct PlaylistParser {
 
     // MARK: - Lines
 
-    mutating func scanLines() {
-        let n = buffer.count
-        var position = 0
-        info.byteCount = n
-        if n >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF {
+    /// Reads the lines of `buffer[start..<end]`; `start` is 0 or the first byte of a line, `end` the end of the
+    /// input or just after an LF. Reading `0..<k` and then `k..<n` is reading `0..<n`.
+    mutating func scanLines(from start: Int = 0, to end: Int? = nil) {
+        let n = end ?? buffer.count
+        var position = start
+        info.byteCount = buffer.count
+        if start == 0 && n >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF {
             info.hasByteOrderMark = true
             report(
                 .error, .byteOrderMark, "the playlist starts with a UTF-8 byte order mark (clients SHOULD fail)",

@@ -243,4 +243,11 @@ public struct TagOccurrence: Hashable, Sendable {
     /// number of complete segments (URI lines) seen before it. Multivariant playlists: the number of variants
     /// (STREAM-INF URI lines) seen before it.
     public var segmentIndex: Int { Int(storedSegment) }
+
+    /// The same occurrence with `count` more segments before it.
+    func shifted(bySegments count: Int) -> TagOccurrence {
+        var moved = self
+        moved.storedSegment = UInt32(clamping: Int(storedSegment) + count)
+        return moved
+    }
 }

@@ -1,6 +1,7 @@
 import CLIKit
 import HLS
 import JSON
+import Parallel
 
 /// Everything one `filterz inspect` run found: the playlist's parse result and, with `--recursive`, its
 /// children and the cross-playlist checks; rendered as text or JSON.
@@ -21,7 +22,9 @@ public struct Inspection {
     /// Parses and validates `bytes`, the playlist at `location` (a path, a URL, or `-` for standard input).
     public init(location: String, bytes: [UInt8], strict: Bool, recursive: Bool) {
         let result = parseAndValidate(
-            bytes, options: ParseOptions(strict: strict, playlistURI: location == "-" ? nil : location))
+            bytes,
+            options: ParseOptions(
+                strict: strict, playlistURI: location == "-" ? nil : location, parallel: ParseOptions.twoThreads))
         self.init(name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
     }
 
@@ -168,4 +171,9 @@ public struct Inspection {
         }
         return members
     }
+}
+
+extension ParseOptions {
+    /// Two threads for the parser: a large media playlist is read in halves at once.
+    static let twoThreads = ParallelPair(run: Alongside.run)
 }

@@ -67,7 +67,9 @@ public struct RecursiveInspection {
             let location = locations[index]
             do throws(CLIError) {
                 let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
-                let options = ParseOptions(strict: strict, playlistURI: location, importedVariables: variables)
+                let options = ParseOptions(
+                    strict: strict, playlistURI: location, importedVariables: variables,
+                    parallel: ParseOptions.twoThreads)
                 return .loaded(parseAndValidate(bytes, options: options))
             } catch {
                 return .failed(error.description)

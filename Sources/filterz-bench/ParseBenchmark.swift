@@ -16,6 +16,7 @@ import FilterzCLI
 import Foundation
 import HLS
 import JSON
+import Parallel
 
 enum ParseBenchmark {
     static let profileOption = Option.optional(
@@ -70,6 +71,8 @@ enum ParseBenchmark {
         let peakRatio = memory.map { Double($0) / Double(media.count) }
 
         let (mediaSeconds, mediaWall) = medianSeconds(runs: 15) { blackHole(HLS.parse(media)) }
+        let halves = ParseOptions(parallel: ParallelPair(run: Alongside.run))
+        let (_, halvesWall) = medianSeconds(runs: 15) { blackHole(HLS.parse(media, options: halves)) }
         let (masterSeconds, _) = medianSeconds(runs: 200) { blackHole(HLS.parse(master)) }
         let oursMBps = Double(media.count) / mediaSeconds / 1e6
         let masterMBps = Double(master.count) / masterSeconds / 1e6
@@ -77,6 +80,10 @@ enum ParseBenchmark {
             String(
                 format: "ours   media:        %8.1f MB/s  (median %.2f ms CPU, %.2f ms wall)", oursMBps,
                 mediaSeconds * 1000, mediaWall * 1000))
+        print(
+            String(
+                format: "ours   media, halves on two threads: %.2f ms wall (%.2fx the one pass's wall)",
+                halvesWall * 1000, mediaWall / halvesWall))
         print(String(format: "ours   multivariant: %8.1f MB/s  (median %.3f ms CPU)", masterMBps, masterSeconds * 1000))
         if let memory, let peakRatio {
             print(String(format: "ours   peak memory:  %8.1f MB = %.2f x input", Double(memory) / 1e6, peakRatio))
