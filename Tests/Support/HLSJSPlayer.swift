@@ -41,6 +41,17 @@ public enum HLSJSPlayer {
         /// What the player was doing at each stall, one line each: when, where, how much was buffered, the
         /// level, the latency it aimed at, and the last media it had loaded.
         public var stallDetails: [String]
+        /// The player's last events (playlist, fragment, part and key requests, buffered media, errors fatal or
+        /// not), the last 12 of each stream (main, audio, subtitle, other) in that order: what a failure message
+        /// shows of what the player was waiting for.
+        public var recentEvents: [String]
+        /// Streams (main, audio) that had loaded media and then neither requested, received nor buffered any
+        /// for the last 3 s of the run, once a key had been loaded: the shape of hls.js 1.6.15's stall in encrypted LL-HLS
+        /// (video-dev/hls.js#7871, fixed in a later 1.6 release by #7976). A part the server never answered
+        /// would look the same.
+        public var parkedAfterKeyLoad: [String]
+        /// Distinct key URIs hls.js loaded.
+        public var keysLoaded: Int
     }
 
     static let harness = #"""
@@ -56,16 +67,43 @@ public enum HLSJSPlayer {
           document.body.appendChild(video);
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
-            switchTime: null, levelCount: 0, error: null, stallDetails: []};
+            switchTime: null, levelCount: 0, error: null, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [],
+            keysLoaded: 0};
+          const keyURIs = new Set(), lastFragEvent = {};
           const t0 = performance.now();
           const now = () => ((performance.now() - t0) / 1000).toFixed(2);
           let lastLoaded = "nothing";
+          const recent = {main: [], audio: [], subtitle: [], other: []};
+          const note = (text, type) => {
+            const list = recent[type] || recent.other;
+            list.push(`${now()} s: ${type || "other"}: ${text}`);
+            if (list.length > 12) list.shift();
+            report.recentEvents = [].concat(recent.main, recent.audio, recent.subtitle, recent.other);
+          };
+          const fragName = (f, part) => `${f.type} level ${f.level} sn ${f.sn}` + (part ? ` part ${part.index}` : "");
           const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true, maxLiveSyncPlaybackRate: lowLatency ? 1.5 : 1});
           hls.on(Hls.Events.FRAG_LOADED, (_, data) => {
             if (data.part) report.partsLoaded++; else report.fragmentsLoaded++;
             const f = data.frag;
-            lastLoaded = `${f.type} level ${f.level} sn ${f.sn}` + (data.part ? ` part ${data.part.index}` : "") + ` at ${now()} s`;
+            lastLoaded = `${fragName(f, data.part)} at ${now()} s`;
+            lastFragEvent[f.type] = performance.now();
           });
+          hls.on(Hls.Events.FRAG_LOADING, (_, data) => {
+            lastFragEvent[data.frag.type] = performance.now();
+            note(`loading ${fragName(data.frag, data.part)}`, data.frag.type);
+          });
+          hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => {
+            lastFragEvent[data.frag.type] = performance.now();
+            note(`buffered ${fragName(data.frag, data.part)}`, data.frag.type);
+          });
+          hls.on(Hls.Events.KEY_LOADING, (_, data) => note(`loading key of sn ${data.frag.sn}`, data.frag.type));
+          hls.on(Hls.Events.KEY_LOADED, (_, data) => {
+            const type = data.keyInfo && data.keyInfo.frag ? data.keyInfo.frag.type : "other";
+            if (data.keyInfo && data.keyInfo.decryptdata) keyURIs.add(data.keyInfo.decryptdata.uri);
+            note(`loaded key of sn ${data.frag.sn}`, type);
+          });
+          hls.on(Hls.Events.LEVEL_LOADING, (_, data) => note(`loading level ${data.level} ${data.deliveryDirectives ? "msn " + data.deliveryDirectives.msn + " part " + data.deliveryDirectives.part : ""}`, "main"));
+          hls.on(Hls.Events.LEVEL_SWITCHING, (_, data) => note(`switching to level ${data.level}`, "main"));
           hls.on(Hls.Events.LEVEL_LOADED, (_, data) => {
             if (data.deliveryDirectives && data.deliveryDirectives.msn !== undefined && data.deliveryDirectives.msn !== null) {
               report.blockingRequests++;
@@ -75,7 +113,11 @@ public enum HLSJSPlayer {
           });
           hls.on(Hls.Events.LEVEL_SWITCHED, (_, data) => report.levelsSwitched.push(data.level));
           hls.on(Hls.Events.MANIFEST_PARSED, (_, data) => { report.levelCount = data.levels.length; });
-          hls.on(Hls.Events.ERROR, (_, data) => { if (data.fatal) report.error = data.type + ": " + data.details; });
+          hls.on(Hls.Events.ERROR, (_, data) => {
+            if (data.fatal) report.error = data.type + ": " + data.details;
+            const status = data.response && data.response.code !== undefined ? ` (HTTP ${data.response.code})` : "";
+            note(`${data.fatal ? "fatal" : "non-fatal"} error ${data.details}${status}` + (data.frag ? ` on ${fragName(data.frag, data.part)}` : ""), data.frag ? data.frag.type : "other");
+          });
           let playing = false, stalledSince = null;
           video.addEventListener("playing", () => {
             playing = true;
@@ -106,13 +148,18 @@ public enum HLSJSPlayer {
               clearInterval(timer);
               if (stalledSince !== null) report.stallSeconds += (performance.now() - stalledSince) / 1000;
               report.endTime = video.currentTime;
+              report.keysLoaded = keyURIs.size;
+              for (const t of ["main", "audio"]) {
+                const last = lastFragEvent[t];
+                if (last !== undefined && keyURIs.size > 0 && performance.now() - last > 3000) report.parkedAfterKeyLoad.push(t);
+              }
               hls.destroy();
               done(report);
             }
           }, 250);
         })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
           blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
-          endTime: 0, switchTime: null, levelCount: 0, stallDetails: []}));
+          endTime: 0, switchTime: null, levelCount: 0, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [], keysLoaded: 0}));
         """#
 
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)
