@@ -1,7 +1,7 @@
 // `filterz`: runs a plain `inspect` of a playlist file or standard input itself, and hands every other command
 // line to `filterz-full` beside it (same process, same arguments). Inspecting a playlist then costs the parse,
 // not the loading of libav, libcurl and the other libraries the full command set links. Both give the same
-// output for a plain inspection (`LeanInspectTests`).
+// output for a plain inspection (`LeanInspectTests`). A large file's heap is prepared first (`HeapAhead`).
 import CLIKit
 import Glibc
 import Inspect
@@ -18,6 +18,7 @@ if arguments.first == "inspect",
         readStandardInput: StandardInput.readAll)
     do {
         let location = try parsed.positional(0, "playlist")
+        HeapAhead.prepare(forFile: location)
         let bytes = try PlaylistFile().load(location, readStandardInput: context.readStandardInput)
         let strict = try parsed.get(InspectCommandLine.strict)
         let inspection = Inspection(location: location, bytes: bytes, strict: strict, recursive: false)
