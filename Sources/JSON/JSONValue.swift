@@ -84,10 +84,10 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`,
-    /// everything else as its UTF-8 bytes.
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`,
+    /// everything else as its UTF-8 bytes.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {

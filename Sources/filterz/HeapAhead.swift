@@ -12,11 +12,12 @@ enum HeapAhead {
     /// Below this size nothing changes.
     static let minimumFileBytes = 1 << 20
 
-    /// Prepares the heap for reading and parsing the regular file at `path` (nothing for other paths).
-    static func prepare(forFile path: String) {
+    /// Prepares the heap for reading and parsing the regular file at `path` (nothing for other paths, or for a
+    /// file over `maximumBytes`, which is refused unread).
+    static func prepare(forFile path: String, maximumBytes: Int) {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            Int(status.st_size) >= minimumFileBytes, Int(status.st_size) <= 64 << 20
+            Int(status.st_size) >= minimumFileBytes, Int(status.st_size) <= maximumBytes
         else { return }
         let bytes = Int(status.st_size) * 3
         _ = mallopt(-3, Int32(clamping: 1 << 30))  // M_MMAP_THRESHOLD: large blocks from the heap

@@ -18,8 +18,9 @@ if arguments.first == "inspect",
         readStandardInput: StandardInput.readAll)
     do {
         let location = try parsed.positional(0, "playlist")
-        HeapAhead.prepare(forFile: location)
-        let bytes = try PlaylistFile().load(location, readStandardInput: context.readStandardInput)
+        let file = PlaylistFile()
+        HeapAhead.prepare(forFile: location, maximumBytes: file.maximumBytes)
+        let bytes = try file.load(location, readStandardInput: context.readStandardInput)
         let strict = try parsed.get(InspectCommandLine.strict)
         let inspection = Inspection(location: location, bytes: bytes, strict: strict, recursive: false)
         InspectCommandLine.write(inspection, json: try parsed.get(InspectCommandLine.json), to: context.stdout)

@@ -56,12 +56,9 @@ public struct PlaylistValidator: Sendable {
         let context = ValidationContext(playlist: playlist)
         let found: [Diagnostic]
         if let parallel, rules.count > 1 {
-            let odd = OddRules(rules, context)
-            var even: [[Diagnostic]] = []
-            parallel.run(
-                { even = stride(from: 0, to: rules.count, by: 2).map { rules[$0].check(context) } },
-                { odd.check() })
-            found = rules.indices.flatMap { $0 % 2 == 0 ? even[$0 / 2] : odd.found[$0 / 2] }
+            let even = EveryOtherRule(rules, from: 0, context), odd = EveryOtherRule(rules, from: 1, context)
+            parallel.run({ even.check() }, { odd.check() })
+            found = rules.indices.flatMap { $0 % 2 == 0 ? even.found[$0 / 2] : odd.found[$0 / 2] }
         } else {
             found = rules.flatMap { $0.check(context) }
         }
@@ -76,18 +73,21 @@ public struct PlaylistValidator: Sendable {
     }
 }
 
-/// The findings of the rules at odd places, checked on the lent thread and read after it finished.
-private final class OddRules: @unchecked Sendable {
+/// The findings of every other rule from `start`, one list per rule: checked on one of the two threads and
+/// read after both finished.
+private final class EveryOtherRule: @unchecked Sendable {
     let rules: [any ValidationRule]
+    let start: Int
     let context: ValidationContext
     var found: [[Diagnostic]] = []
 
-    init(_ rules: [any ValidationRule], _ context: ValidationContext) {
+    init(_ rules: [any ValidationRule], from start: Int, _ context: ValidationContext) {
         self.rules = rules
+        self.start = start
         self.context = context
     }
 
-    func check() { found = stride(from: 1, to: rules.count, by: 2).map { rules[$0].check(context) } }
+    func check() { found = stride(from: start, to: rules.count, by: 2).map { rules[$0].check(context) } }
 }
 
 /// One rule of the validator: looks at a playlist and reports what breaks the rule.
