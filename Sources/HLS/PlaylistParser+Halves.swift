@@ -43,7 +43,9 @@ extension PlaylistParser {
     /// at `cut`; `read()` sets its line number.
     private init(continuingAt cut: Int, of first: PlaylistParser) {
         bytes = first.bytes
-        parsedBytes = first.parsedBytes
+        // An owner of its own for the same bytes: every URI holds a reference to its owner, and two threads
+        // retaining one object would pass its reference count's cache line back and forth.
+        parsedBytes = ParsedBytes(first.bytes)
         options = first.options
         buffer = first.buffer
         kind = .media
