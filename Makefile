@@ -5,12 +5,12 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 
-# Debian packages: C libraries we link (libav*, libcrypto, zlib, libjpeg-turbo, libheif, libpng), real clients the
+# Debian packages: C libraries we link (libav*, libcrypto, libcurl, zlib, libjpeg-turbo, libheif, libpng), real clients the
 # tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
 # Node for the index page player's script test and as the URL judge, exiftool for photo metadata, ImageMagick and libvips as the photo
 # benchmark's anchors, GNU time for its children's peak memory).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
+	libssl-dev libcurl4-openssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
 	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools time
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

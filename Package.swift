@@ -33,6 +33,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         // Linux system calls Glibc's module lacks (openat2, statx, epoll, eventfd): a header only, nothing to link.
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -42,6 +43,9 @@ let package = Package(
         // Adapters: the only modules that touch C. `Platform` is the small OS layer they and the CLI share:
         // files written atomically, folders swapped in whole, termination signals.
         .target(name: "Platform", dependencies: ["CLinux"]),
+        // One blocking HTTP(S) request through libcurl, its body bounded as it arrives (inspect's and simulate's
+        // downloads).
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
@@ -56,7 +60,7 @@ let package = Package(
             name: "FilterzCLI",
             dependencies: [
                 "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Platform", "Media", "Server",
-                "PhotoMetadata", "Photos", "Encryption", "Parallel",
+                "PhotoMetadata", "Photos", "Encryption", "Parallel", "HTTPClient",
             ]),
         // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
         // `filterz-full` beside it (exec, same process), so inspecting a playlist does not load libav and libcurl.

@@ -114,6 +114,21 @@ struct DownloadLimitTests {
         #expect(result.stderr.contains("body larger than the limit of 67108864 bytes"), "\(result.stderr)")
     }
 
+    /// The body is not read ahead of the limit: the process's peak memory stays within a few times the 64 MiB
+    /// limit (a client that buffers without back-pressure holds gigabytes of an endless body before it stops).
+    @Test(.enabled(if: ExternalTool.isInstalled("time"), "needs GNU time"))
+    func anEndlessBodyIsNotReadAheadOfTheLimit() throws {
+        let origin = try #require(Self.origin)
+        let binary = try #require(FilterzChild.binary, "the built filterz is needed to measure its memory")
+        let run = try ExternalTool.run(
+            "time", ["-f", "peak %M", binary, "inspect", "http://127.0.0.1:\(origin.port)/endless.m3u8"],
+            timeoutSeconds: 120)
+        #expect(run.exitCode == 2, "\(run.stderr)")
+        let peakLine = try #require(run.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") })
+        let peakKiB = try #require(Int(peakLine.dropFirst(5)))
+        #expect(peakKiB < 3 * 65_536, "peak \(peakKiB) KiB while refusing an endless body")
+    }
+
     @Test func aHugeDeclaredLengthIsRefusedBeforeTheBody() throws {
         let result = try inspect("/huge.m3u8")
         #expect(result.code == 2)
