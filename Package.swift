@@ -16,13 +16,15 @@ let package = Package(
     targets: [
         // Pure cores: no I/O, no C. `JSON` is the one JSON value type (strict reader, ordered writer) under all.
         .target(name: "JSON"),
+        // Exact media time (`Timestamp`), shared by the camera (FilterKit) and the packager.
+        .target(name: "MediaTime"),
         // Concurrency helpers on the standard library alone: result slots filled by index, detached threads.
         .target(name: "Parallel"),
         .target(name: "HLS", dependencies: ["JSON"]),
-        .target(name: "FilterKit", dependencies: ["JSON"]),
+        .target(name: "FilterKit", dependencies: ["JSON", "MediaTime"]),
         .target(name: "Playback", dependencies: ["HLS"]),
         .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel"]),
-        .target(name: "Packaging", dependencies: ["HLS"]),
+        .target(name: "Packaging", dependencies: ["HLS", "MediaTime"]),
         .target(name: "PhotoMetadata"),
         // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
         .target(name: "StreamAudit", dependencies: ["HLS"]),
@@ -30,7 +32,9 @@ let package = Package(
         // C libraries (Debian -dev packages, found through pkg-config).
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
+            ]),
         // Linux system calls Glibc's module lacks (openat2, statx, epoll, eventfd): a header only, nothing to link.
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -46,7 +50,9 @@ let package = Package(
         // One blocking HTTP(S) request through libcurl, its body bounded as it arrives (inspect's and simulate's
         // downloads).
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
+        .target(
+            name: "Media",
+            dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
         .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
@@ -54,12 +60,13 @@ let package = Package(
 
         // Command line. `CLIKit`: commands, typed options, parsing, help screens, exit codes (no C, no I/O
         // beyond the outputs it is given). `Inspect`: playlist inspection and its reports, on HLS alone.
-        .target(name: "CLIKit"),
+        .target(name: "CLIKit", dependencies: ["JSON"]),
         .target(name: "Inspect", dependencies: ["CLIKit", "JSON", "HLS", "Parallel"]),
         .target(
             name: "FilterzCLI",
             dependencies: [
-                "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Platform", "Media", "Server",
+                "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit",
+                "Platform", "Media", "Server",
                 "PhotoMetadata", "Photos", "Encryption", "Parallel", "HTTPClient",
             ]),
         // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
@@ -71,26 +78,32 @@ let package = Package(
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
-                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server", "PhotoMetadata",
+                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server",
+                "PhotoMetadata",
                 "Photos", "Encryption", "CLIKit", "FilterzCLI", "FilterzTestSupport", "Parallel",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
         // makes test photos (generated frames encoded by Photos, EXIF written by exiftool).
-        .target(name: "FilterzTestSupport", path: "Tests/Support", exclude: ["Photos"]),
+        .target(name: "FilterzTestSupport", dependencies: ["FilterKit"], path: "Tests/Support", exclude: ["Photos"]),
         .target(
             name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
             path: "Tests/Support/Photos"),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "FilterzTestSupport"]),
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
-        .testTarget(name: "HLSTests", dependencies: ["JSON", "HLS", "Parallel", "FilterzTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FilterKitTests", dependencies: ["JSON", "FilterKit", "FilterzTestSupport"]),
+        .testTarget(
+            name: "HLSTests", dependencies: ["JSON", "HLS", "Parallel", "FilterzTestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),
+        .testTarget(
+            name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "FilterzTestSupport"]),
+        .testTarget(name: "EncryptionTests", dependencies: ["Encryption", "FilterzTestSupport"]),
         .testTarget(name: "StreamAuditTests", dependencies: ["StreamAudit", "HLS", "FilterzTestSupport"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
+        .testTarget(
+            name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["JSON", "Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
         .testTarget(
@@ -99,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "FilterzCLITests",
             dependencies: [
-                "CLIKit", "Inspect", "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos", "FilterzTestSupport", "PhotoTestSupport",
+                "CLIKit", "Inspect", "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos",
+                "FilterzTestSupport", "PhotoTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import JSON
+
 /// One option of a command, declared once: its names, the type of its value, its default, the values it
 /// allows and its help. The command's spec lists `option.spec`, its action reads `try args.get(option)`; a
 /// misspelt option is then an unknown member (a compile error), and the default shown by `--help` is the one
@@ -120,8 +122,7 @@ extension Option where Value == Double {
         _ names: String..., placeholder: String, default defaultValue: Double, in range: ClosedRange<Double>,
         help: String
     ) -> Option {
-        let shown = defaultValue == defaultValue.rounded() ? String(Int(defaultValue)) : String(defaultValue)
-        let spec = valueSpec(names, placeholder, help, shown)
+        let spec = valueSpec(names, placeholder, help, plainNumber(defaultValue))
         return Option(spec: spec) { given throws(CLIError) in
             guard let text = given.last else { return defaultValue }
             return try decimalNumber(text, in: range, for: spec)

@@ -1,3 +1,5 @@
+import JSON
+
 /// The ranges every input of a simulation must lie in, and the bounds that keep a run finite.
 ///
 /// Each range is wide enough for any real network or stream (the traces in `shared/traces` span 0.176 kbit/s
@@ -56,8 +58,5 @@ public enum SimulationLimits {
         "\(number(range.lowerBound))…\(number(range.upperBound)) \(unit)"
     }
 
-    /// `30` rather than `30.0`, `1e-05` as Swift prints it.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    static func number(_ value: Double) -> String { plainNumber(value) }
 }

@@ -1,4 +1,5 @@
 import CLIKit
+import FilterKit
 import FilterzCLI
 import Foundation
 import JSON
@@ -9,12 +10,12 @@ import Simulation
 /// Pensieve ladder, seeded synthetic traces), with the fast segment loop, against anchors measured in the same
 /// run on the same manifest and traces:
 /// - Sabre (UMass-LIDS/sabre, the Python simulator of the published ABR evaluations and of `shared/reference/`;
-///   20–28 sessions/s here, the order of the "about 30–50"), when `--sabre` names its
+///   its own speed is printed beside ours), when `--sabre` names its
 ///   `src/sabre.py`: its unmodified source, one session per run inside one Python process
 ///   (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` is our `filterz` rule over Sabre's `bola -ab`, the issue's
 ///   target (≥ 100×). Sabre is not part of Filterz, so without it the fields are null;
 /// - our own Python reference simulator (`Benchmarks/reference_simulator.py`, an independent plain-Python
-///   implementation of the same model, BOLA and throughput rules, lean: 30–50× Sabre's speed as the reference ran it); `ratio_vs_python`
+///   implementation of the same model, BOLA and throughput rules, much faster than Sabre); `ratio_vs_python`
 ///   is our `filterz` rule over its `bola`, `same_rule_ratio` our `bola` over its `bola`;
 /// - the machine-driven path (`PlaybackRunner` over `PlaybackMachine`).
 ///
@@ -315,9 +316,9 @@ enum SimulateBenchmark {
 
     static func makeManifest(segments: Int) throws -> StreamManifest {
         let bitrates: [Double] = [300, 750, 1200, 1850, 2850, 4300]
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         let sizes = (0..<segments).map { _ in
-            let factor = 0.8 + 0.4 * random.unit()
+            let factor = 0.8 + 0.4 * random.nextUnit()
             return bitrates.map { $0 * 4000 * factor }
         }
         return try StreamManifest(
@@ -326,29 +327,16 @@ enum SimulateBenchmark {
 
     /// A 1 s-period random walk between 0.2 and 8 Mbit/s with occasional outages, 80 ms latency, 10 minutes.
     static func makeTrace(seed: UInt64) throws -> NetworkTrace {
-        var random = SplitMix(seed: seed)
-        var kbps = 500 + 3000 * random.unit()
+        var random = SplitMix64(seed: seed)
+        var kbps = 500 + 3000 * random.nextUnit()
         var periods: [NetworkTrace.Period] = []
         for _ in 0..<600 {
-            kbps = min(max(kbps * (0.75 + 0.5 * random.unit()), 200), 8000)
-            let outage = random.unit() < 0.01
+            kbps = min(max(kbps * (0.75 + 0.5 * random.nextUnit()), 200), 8000)
+            let outage = random.nextUnit() < 0.01
             periods.append(
                 .init(
                     durationMilliseconds: 1000, bandwidthKilobitsPerSecond: outage ? 0 : kbps, latencyMilliseconds: 80))
         }
         return try NetworkTrace(name: "synthetic-\(seed)", periods: periods)
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 }

@@ -1,4 +1,5 @@
 import FilterKit
+import MediaTime
 import Testing
 
 @Suite struct SimulatedCameraTests {
@@ -30,7 +31,7 @@ import Testing
     @Test func timestampsIncreaseStrictlyAndDropsLeaveGaps() {
         let camera = SimulatedCamera(Self.configuration)
         let captures = camera.captures
-        #expect(captures.first?.timestamp == CaptureTime(value: 0, timescale: 90_000))
+        #expect(captures.first?.timestamp == Timestamp(0, timescale: 90_000))
         for (a, b) in zip(captures, captures.dropFirst()) {
             #expect(a.timestamp < b.timestamp)
             #expect(a.index < b.index)
@@ -43,7 +44,7 @@ import Testing
         let camera = SimulatedCamera(.init(width: 32, height: 18, framesPerSecond: 25, durationSeconds: 1))
         #expect(camera.captures.count == 25)
         #expect(camera.captures.map(\.timestamp.value) == (0..<25).map { Int64($0) * 3600 })
-        #expect(camera.frameDuration == CaptureTime(value: 3600, timescale: 90_000))
+        #expect(camera.frameDuration == Timestamp(3600, timescale: 90_000))
     }
 
     @Test func portraitFramesAreTallerThanWide() {
@@ -131,7 +132,7 @@ import Testing
         let mic = SimulatedMicrophone(.init(sampleRate: 48_000, channelCount: 2))
         let chunks = mic.chunks(durationSeconds: 0.1, framesPerChunk: 1024)
         #expect(chunks.map(\.frameCount).reduce(0, +) == 4800)
-        #expect(chunks[1].timestamp == CaptureTime(value: 1024, timescale: 48_000))
+        #expect(chunks[1].timestamp == Timestamp(1024, timescale: 48_000))
         #expect(chunks.allSatisfy { $0.samples.count == $0.frameCount * 2 })
         // Chunking does not change the signal.
         #expect(chunks[1].samples == mic.chunk(startingAt: 1024, frameCount: 1024).samples)

@@ -1,3 +1,4 @@
+import FilterzTestSupport
 import JSON
 import Testing
 
@@ -105,24 +106,12 @@ import Testing
     /// Seeded random documents written by `JSONValue.rendered` read back as the same values.
     @Test(arguments: 1...20)
     func whatTheWriterWritesReadsBackTheSame(seed: UInt64) throws {
-        var random = SplitMix(state: seed)
+        var random = SeededGenerator(seed: seed)
         let value = Self.randomValue(&random, depth: 0)
         #expect(try JSONValue(parsing: Array(value.rendered(indent: seed % 2 == 0 ? nil : 2).utf8)) == value)
     }
 
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
-    static func randomValue(_ random: inout SplitMix, depth: Int) -> JSONValue {
+    static func randomValue(_ random: inout SeededGenerator, depth: Int) -> JSONValue {
         let scalars: [Unicode.Scalar] = ["a", "\"", "\\", "\n", "\u{01}", "é", "한", "😀", "/", " "]
         func text() -> String {
             String(String.UnicodeScalarView((0..<random.below(6)).map { _ in scalars[random.below(scalars.count)] }))
@@ -143,4 +132,9 @@ import Testing
             return .object(members)
         }
     }
+}
+
+extension SeededGenerator {
+    /// `next()` modulo `n`.
+    fileprivate mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

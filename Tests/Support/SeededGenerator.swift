@@ -1,21 +1,16 @@
-/// The tests' one seeded random number generator: SplitMix64 (Steele, Lea & Flood 2014), so every random case
-/// can be replayed from its seed. The same seed gives the same sequence on every platform and every run; it is
-/// the sequence of FilterKit's `SplitMix64`.
+import FilterKit
+
+/// The tests' one seeded random number generator: FilterKit's `SplitMix64` (Steele, Lea & Flood 2014), so every
+/// random case can be replayed from its seed. The same seed gives the same sequence on every platform and every run.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var source: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { source.next() }
 
     /// A uniform `Double` in [0, 1): the top 53 bits of `next()`.
-    public mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    public mutating func nextUnit() -> Double { source.nextUnit() }
 
     /// An integer of `range`, each (near enough) equally likely: `nextUnit()` scaled to the range's count.
     public mutating func nextInt(in range: ClosedRange<Int>) -> Int {

@@ -1,3 +1,5 @@
+import MediaTime
+
 /// A run of PCM sample frames from the simulated microphone.
 public struct AudioChunk: Sendable, Hashable {
     /// Index of the first sample frame since the start of capture.
@@ -10,7 +12,7 @@ public struct AudioChunk: Sendable, Hashable {
     public var samples: [Float]
 
     /// The first sample's time: `startSample / sampleRate` seconds.
-    public var timestamp: CaptureTime { CaptureTime(value: startSample, timescale: Int32(sampleRate)) }
+    public var timestamp: Timestamp { Timestamp(startSample, timescale: Int32(sampleRate)) }
 
     /// The samples as interleaved signed 16-bit integers (rounded, clipped).
     public var int16Samples: [Int16] {

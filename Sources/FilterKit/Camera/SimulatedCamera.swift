@@ -1,4 +1,5 @@
 import Foundation
+import MediaTime
 import Synchronization
 
 /// A deterministic stand-in for the phone camera: a seeded scene and camera-like timestamps.
@@ -12,7 +13,7 @@ import Synchronization
 /// sRGB values), four skin-tone faces, a disc and a square that move with time, per-pixel sensor noise, and
 /// a burnt-in counter `#frame  mm:ss.mmm` drawn with `BitmapFont`, so a viewer sees time pass.
 ///
-/// Timestamps are `CaptureTime` in a 90 kHz timescale: frame i is due at i · 90000 / fps, moved by up to
+/// Timestamps are in a 90 kHz timescale: frame i is due at i · 90000 / fps, moved by up to
 /// ± `timestampJitter` of a frame duration, and with probability `dropProbability` a frame is dropped (never
 /// the first); jitter ≤ 0.25 keeps timestamps strictly increasing. Everything comes from `seed`: the same
 /// configuration gives the same bytes and timestamps, a different seed different noise and motion phase.
@@ -59,7 +60,7 @@ public struct SimulatedCamera: Sendable {
     public struct Capture: Sendable, Hashable {
         /// The nominal frame number (gaps where frames were dropped).
         public var index: Int
-        public var timestamp: CaptureTime
+        public var timestamp: Timestamp
     }
 
     public static let timescale: Int32 = 90_000
@@ -92,14 +93,14 @@ public struct SimulatedCamera: Sendable {
                 (Self.unit(configuration.seed, 0x7177, UInt64(index)) * 2 - 1) * jitter
                 * Double(Self.timescale) / Double(configuration.framesPerSecond)
             let value = index == 0 ? 0 : Int64((nominal + offset).rounded())
-            captures.append(Capture(index: index, timestamp: CaptureTime(value: value, timescale: Self.timescale)))
+            captures.append(Capture(index: index, timestamp: Timestamp(value, timescale: Self.timescale)))
         }
         self.captures = captures
     }
 
     /// The nominal duration of one frame.
-    public var frameDuration: CaptureTime {
-        CaptureTime(value: Int64(Self.timescale) / Int64(configuration.framesPerSecond), timescale: Self.timescale)
+    public var frameDuration: Timestamp {
+        Timestamp(Int64(Self.timescale) / Int64(configuration.framesPerSecond), timescale: Self.timescale)
     }
 
     /// The last capture at or before `seconds` (the first one for earlier times).

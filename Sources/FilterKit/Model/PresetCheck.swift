@@ -149,10 +149,7 @@ public struct PresetCheck: Sendable {
         "\(number(range.lowerBound))…\(number(range.upperBound))"
     }
 
-    /// `30` rather than `30.0`; other numbers as Swift prints them.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    static func number(_ value: Double) -> String { plainNumber(value) }
 }
 
 extension JSONValue {

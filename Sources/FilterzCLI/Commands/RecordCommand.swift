@@ -110,7 +110,7 @@ enum RecordCommand {
         return try job.run(totalFrames: camera.captures.count) { index in
             guard let filtered = filtered.next() else { return nil }
             let capture = camera.captures[index]
-            let time = Timestamp(capture.timestamp.value, timescale: capture.timestamp.timescale)
+            let time = capture.timestamp
             let rate = Double(microphone.configuration.sampleRate)
             let first = Int64((capture.timestamp.seconds * rate).rounded())
             let last = Int64(((capture.timestamp.seconds + frameSeconds) * rate).rounded())

@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-import Media
 import Platform
 import Playback
 import Simulation

@@ -2,6 +2,7 @@ import CLIKit
 import Foundation
 import HTTPClient
 import Inspect
+import JSON
 import Parallel
 
 /// Loads a playlist (or any small resource) from a file path, an http(s) URL, or standard input (`-`).
@@ -114,7 +115,5 @@ struct ResourceLoader: PlaylistLoading {
         return (response.body, response.headers)
     }
 
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
+    private static func seconds(_ value: Double) -> String { "\(plainNumber(value)) s" }
 }

@@ -1,3 +1,4 @@
+import JSON
 import Synchronization
 
 /// What a rule sees: the playlist and where its tags were written (when it was parsed from text).
@@ -111,6 +112,4 @@ extension Diagnostic {
 }
 
 /// Seconds printed without a needless fraction: `6`, `4.5`, `0.33334`.
-func formatSeconds(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-}
+func formatSeconds(_ value: Double) -> String { plainNumber(value) }

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSON
 
 extension CatalogueVideo {
     /// A video read from its folder, with the files (relative paths) whose changes make it stale.
@@ -52,14 +53,14 @@ extension CatalogueVideo {
         }
 
         let filter = folder.open([id, filterName]).flatMap { file in
-            try? JSONSerialization.jsonObject(
-                with: Data(file.handle.read(offset: 0, count: Int(min(file.size, 1 << 20)))))
-                as? [String: Any]
+            try? JSONValue(parsing: file.handle.read(offset: 0, count: Int(min(file.size, 1 << 20))))
         }
-        let filterName = ["name", "preset", "filter_name", "filter"].lazy.compactMap { filter?[$0] as? String }.first
-        let title = (filter?["title"] as? String) ?? id
-        let description =
-            (filter?["description"] as? String) ?? filterName.map { "Filtered with \($0)" } ?? ""
+        func text(_ key: String) -> String? {
+            if case .string(let value)? = filter?[key] { value } else { nil }
+        }
+        let filterName = ["name", "preset", "filter_name", "filter"].lazy.compactMap(text).first
+        let title = text("title") ?? id
+        let description = text("description") ?? filterName.map { "Filtered with \($0)" } ?? ""
         let created = folder.birthTimeNanoseconds(id)
         let video = CatalogueVideo(
             id: id, title: title, description: description, durationSeconds: duration, filterName: filterName,
