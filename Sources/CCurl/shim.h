@@ -1,4 +1,4 @@
-// libcurl's easy interface for one blocking HTTP transfer. curl_easy_setopt and curl_easy_getinfo are variadic,
+// libcurl's easy interface for one blocking HTTP transfer. curl_easy_setopt is variadic,
 // which Swift cannot call: these wrappers give each kind of argument a typed entry point.
 #ifndef FILTERZ_CCURL_SHIM_H
 #define FILTERZ_CCURL_SHIM_H
@@ -21,9 +21,5 @@ static inline CURLcode filterz_curl_set_pointer(CURL *handle, CURLoption option,
 
 static inline CURLcode filterz_curl_set_receiver(CURL *handle, CURLoption option, filterz_curl_receive receiver) {
     return curl_easy_setopt(handle, option, receiver);
-}
-
-static inline CURLcode filterz_curl_get_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
 }
 #endif

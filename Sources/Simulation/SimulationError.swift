@@ -1,3 +1,5 @@
+import JSON
+
 /// Why a simulation could not run, with what a person needs to fix the input.
 public enum SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A trace that can never deliver a byte or holds impossible values.
@@ -16,7 +18,7 @@ public enum SimulationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unusableTrace(let name, let reason): return "trace \(name): \(reason)"
         case .invalidInput(let what, let reason): return "\(what): \(reason)"
         case .outOfRange(let what, let field, let value, let allowed):
-            return "\(what): \(field) is \(SimulationLimits.number(value)), outside \(allowed)"
+            return "\(what): \(field) is \(plainNumber(value)), outside \(allowed)"
         case .sessionTooLong(let trace, let segment, let segmentCount):
             let days = Int(SimulationLimits.maximumSessionSeconds / 86_400)
             return "trace \(trace): the session did not finish within \(days) days of virtual time (it had reached "

@@ -55,8 +55,7 @@ public enum SimulationLimits {
 
     /// `lower…upper` for messages, in the unit given.
     static func text(_ range: ClosedRange<Double>, _ unit: String) -> String {
-        "\(number(range.lowerBound))…\(number(range.upperBound)) \(unit)"
+        "\(plainNumber(range.lowerBound))…\(plainNumber(range.upperBound)) \(unit)"
     }
 
-    static func number(_ value: Double) -> String { plainNumber(value) }
 }

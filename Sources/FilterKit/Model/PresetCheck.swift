@@ -132,13 +132,13 @@ public struct PresetCheck: Sendable {
                 report.problems.append(
                     Problem(
                         severity: .note, key: prefix + key.rawValue,
-                        message: "legacy temperature \(Self.number(number)) read as 6500"))
+                        message: "legacy temperature \(plainNumber(number)) read as 6500"))
             } else if !key.range.contains(number) {
                 report.problems.append(
                     Problem(
                         severity: .warning, key: prefix + key.rawValue,
                         message:
-                            "\(Self.number(number)) is outside \(Self.format(key.range)), clamped to \(Self.number(key.clamp(number)))"
+                            "\(plainNumber(number)) is outside \(Self.format(key.range)), clamped to \(plainNumber(key.clamp(number)))"
                     ))
             }
         }
@@ -146,10 +146,9 @@ public struct PresetCheck: Sendable {
     }
 
     static func format(_ range: ClosedRange<Double>) -> String {
-        "\(number(range.lowerBound))…\(number(range.upperBound))"
+        "\(plainNumber(range.lowerBound))…\(plainNumber(range.upperBound))"
     }
 
-    static func number(_ value: Double) -> String { plainNumber(value) }
 }
 
 extension JSONValue {

@@ -1,4 +1,3 @@
-import JSON
 import Synchronization
 
 /// What a rule sees: the playlist and where its tags were written (when it was parsed from text).
@@ -110,6 +109,3 @@ extension Diagnostic {
         Diagnostic(severity: .warning, code: code, message: message, location: location, specReference: reference)
     }
 }
-
-/// Seconds printed without a needless fraction: `6`, `4.5`, `0.33334`.
-func formatSeconds(_ value: Double) -> String { plainNumber(value) }

@@ -1,3 +1,5 @@
+import JSON
+
 /// A media playlist that a multivariant playlist references, loaded by the caller (the `HLS` module does no
 /// I/O), with the reference that named it.
 public struct ReferencedPlaylist: Sendable {
@@ -117,8 +119,8 @@ public enum VariantAlignment {
                     found.append(
                         .warning(
                             durationMismatch,
-                            "\(other.uri) lasts \(formatSeconds(stats.totalSeconds)) s, \(first.uri) "
-                                + "\(formatSeconds(firstStats.totalSeconds)) s",
+                            "\(other.uri) lasts \(plainNumber(stats.totalSeconds)) s, \(first.uri) "
+                                + "\(plainNumber(firstStats.totalSeconds)) s",
                             at: location(other), SpecReference.appleAuthoring))
                 }
             }

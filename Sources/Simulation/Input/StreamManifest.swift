@@ -84,7 +84,7 @@ public struct StreamManifest: Sendable, Hashable {
         guard streamSeconds <= Limits.maximumStreamSeconds else {
             throw .outOfRange(
                 what: "manifest", field: "stream length (segments × duration, s)", value: streamSeconds,
-                allowed: "0…\(Limits.number(Limits.maximumStreamSeconds)) s")
+                allowed: "0…\(plainNumber(Limits.maximumStreamSeconds)) s")
         }
         if let bad = segmentSizesBits.firstIndex(where: {
             $0.count != bitratesKilobitsPerSecond.count || $0.contains { !Limits.segmentBits.contains($0) }

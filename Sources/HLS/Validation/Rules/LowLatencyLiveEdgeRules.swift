@@ -1,3 +1,5 @@
+import JSON
+
 // Rules of the live edge of a Low-Latency HLS playlist: part lengths, preload hints, blocking reload
 // (RFC 8216bis §4.4.3.8, §4.4.4.9, §4.4.5.3; Apple HLS Authoring Specification §14).
 
@@ -14,8 +16,8 @@ public struct PartDurationsAtLeast85PercentOfPartTarget: ValidationRule {
         return parents.flatMap { $0.dropLast() }.filter { $0.duration < minimum - 1e-9 }.map {
             .error(
                 .partBelowPartTarget,
-                "EXT-X-PART DURATION=\(formatSeconds($0.duration)) is below 85 % of PART-TARGET "
-                    + "(\(formatSeconds(minimum))) and is not the last part of its segment",
+                "EXT-X-PART DURATION=\(plainNumber($0.duration)) is below 85 % of PART-TARGET "
+                    + "(\(plainNumber(minimum))) and is not the last part of its segment",
                 at: context.location($0.source), SpecReference.part)
         }
     }

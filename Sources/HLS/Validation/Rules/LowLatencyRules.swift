@@ -1,3 +1,5 @@
+import JSON
+
 // Rules of Low-Latency HLS and playlist delta updates (RFC 8216bis §4.4.3.7, §4.4.3.8, §4.4.4.9).
 
 extension MediaPlaylist {
@@ -35,7 +37,7 @@ public struct PartDurationsWithinPartTarget: ValidationRule {
         return media.allParts.filter { $0.duration > partTarget }.map {
             .error(
                 .partExceedsPartTarget,
-                "EXT-X-PART DURATION=\(formatSeconds($0.duration)) is above PART-TARGET=\(formatSeconds(partTarget))",
+                "EXT-X-PART DURATION=\(plainNumber($0.duration)) is above PART-TARGET=\(plainNumber(partTarget))",
                 at: context.location($0.source), SpecReference.part)
         }
     }
@@ -53,7 +55,7 @@ public struct CanSkipUntilAtLeastSixTargetDurations: ValidationRule {
         return [
             .error(
                 .canSkipUntilTooSmall,
-                "CAN-SKIP-UNTIL=\(formatSeconds(skipUntil)) is less than 6 × EXT-X-TARGETDURATION (\(formatSeconds(6 * Double(target))))",
+                "CAN-SKIP-UNTIL=\(plainNumber(skipUntil)) is less than 6 × EXT-X-TARGETDURATION (\(plainNumber(6 * Double(target))))",
                 at: context.location(control.source), SpecReference.serverControl)
         ]
     }
@@ -70,7 +72,7 @@ public struct HoldBackAtLeastThreeTargetDurations: ValidationRule {
         return [
             .error(
                 .holdBackTooSmall,
-                "HOLD-BACK=\(formatSeconds(holdBack)) is less than 3 × EXT-X-TARGETDURATION (\(formatSeconds(3 * Double(target))))",
+                "HOLD-BACK=\(plainNumber(holdBack)) is less than 3 × EXT-X-TARGETDURATION (\(plainNumber(3 * Double(target))))",
                 at: context.location(control.source), SpecReference.serverControl)
         ]
     }
@@ -93,8 +95,8 @@ public struct PartHoldBackAtLeastTwoPartTargets: ValidationRule {
         return [
             .error(
                 .partHoldBackTooSmall,
-                "PART-HOLD-BACK=\(formatSeconds(partHoldBack)) is less than 2 × PART-TARGET "
-                    + "(\(formatSeconds(2 * partInf.partTarget)))",
+                "PART-HOLD-BACK=\(plainNumber(partHoldBack)) is less than 2 × PART-TARGET "
+                    + "(\(plainNumber(2 * partInf.partTarget)))",
                 at: context.location(control.source), SpecReference.serverControl)
         ]
     }

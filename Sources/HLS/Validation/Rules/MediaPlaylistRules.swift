@@ -1,3 +1,5 @@
+import JSON
+
 // Rules about the segments and header tags of a media playlist (RFC 8216bis §4.4.3, §4.4.4).
 
 /// "The EXT-X-TARGETDURATION tag is REQUIRED" in every media playlist (RFC 8216bis §4.4.3.1).
@@ -30,7 +32,7 @@ public struct SegmentDurationsWithinTargetDuration: ValidationRule {
             found.append(
                 .error(
                     .extinfExceedsTargetDuration,
-                    "EXTINF \(formatSeconds(segment.duration)) rounds to \(formatSeconds(rounded)), above EXT-X-TARGETDURATION \(target)",
+                    "EXTINF \(plainNumber(segment.duration)) rounds to \(plainNumber(rounded)), above EXT-X-TARGETDURATION \(target)",
                     at: context.location(of: .extinf, segment: index) ?? context.location(segment.source),
                     SpecReference.targetDuration))
         }
@@ -90,7 +92,7 @@ public struct NonNegativeNumbers: ValidationRule {
         for index in media.segments.indices where media.segments[index].duration < 0 {
             let segment = media.segments[index]
             report(
-                .extinf, formatSeconds(segment.duration),
+                .extinf, plainNumber(segment.duration),
                 at: context.location(of: .extinf, segment: index) ?? segment.source?.location)
         }
         return found
