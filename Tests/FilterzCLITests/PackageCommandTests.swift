@@ -255,7 +255,8 @@ struct PackageCommandTests {
             let whole = folder.url.appendingPathComponent("whole.ts").path
             try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-c:v", "libx264", whole])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
-            try bytes.prefix(bytes.count / 3).write(to: input)
+            let cut = try #require(TransportStreamCut.offsetInsideAPicture(of: bytes, after: bytes.count / 3))
+            try bytes.prefix(cut).write(to: input)
         case "audio-only":
             try ffmpeg(["-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", input.path])
         default: break

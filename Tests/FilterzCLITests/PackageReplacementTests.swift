@@ -58,9 +58,8 @@ struct PackageReplacementTests {
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6", "-c:v", "libx264", whole])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
         let damaged = folder.appendingPathComponent("damaged.ts")
-        // Cut inside a 188-byte TS packet, so the last frame is always incomplete (a cut on a packet boundary
-        // can leave a clean, shorter stream: a third of the packets is such a boundary for a third of the files).
-        try bytes.prefix(bytes.count / 3 / 188 * 188 + 94).write(to: damaged)
+        let cut = try #require(TransportStreamCut.offsetInsideAPicture(of: bytes, after: bytes.count / 3))
+        try bytes.prefix(cut).write(to: damaged)
         return (good, damaged.path)
     }
 

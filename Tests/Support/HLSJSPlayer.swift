@@ -45,11 +45,13 @@ public enum HLSJSPlayer {
         /// not), the last 12 of each stream (main, audio, subtitle, other) in that order: what a failure message
         /// shows of what the player was waiting for.
         public var recentEvents: [String]
-        /// Streams (main, audio) that had loaded media and then neither requested, received nor buffered any
-        /// for the last 3 s of the run, once a key had been loaded: the shape of hls.js 1.6.15's stall in encrypted LL-HLS
-        /// (video-dev/hls.js#7871, fixed in a later 1.6 release by #7976). A part the server never answered
-        /// would look the same.
+        /// Times a stream (main, audio) started loading a key and then neither requested, received nor buffered
+        /// media for 3 s or more (until it moved again, or to the end of the run), one line each: the shape of
+        /// hls.js 1.6.x's stalls in encrypted LL-HLS (video-dev/hls.js#7871, #7975; fixed in later 1.6
+        /// releases by #7976). A key or part the server never answered would look the same: `httpErrors` tells.
         public var parkedAfterKeyLoad: [String]
+        /// Requests the server answered with an error status (playlists, media, keys), one line each.
+        public var httpErrors: [String]
         /// Distinct key URIs hls.js loaded.
         public var keysLoaded: Int
     }
@@ -68,8 +70,8 @@ public enum HLSJSPlayer {
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
             switchTime: null, levelCount: 0, error: null, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [],
-            keysLoaded: 0};
-          const keyURIs = new Set(), lastFragEvent = {};
+            httpErrors: [], keysLoaded: 0};
+          const keyURIs = new Set(), lastFragEvent = {}, keyLoading = {};
           const t0 = performance.now();
           const now = () => ((performance.now() - t0) / 1000).toFixed(2);
           let lastLoaded = "nothing";
@@ -82,21 +84,31 @@ public enum HLSJSPlayer {
           };
           const fragName = (f, part) => `${f.type} level ${f.level} sn ${f.sn}` + (part ? ` part ${part.index}` : "");
           const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true, maxLiveSyncPlaybackRate: lowLatency ? 1.5 : 1});
+          // Media activity of a stream; a key load followed by 3 s or more without any is a parked stream.
+          const fragActivity = (type) => {
+            const at = performance.now(), key = keyLoading[type];
+            if (key && key.at >= (lastFragEvent[type] || 0) && at - key.at >= 3000)
+              report.parkedAfterKeyLoad.push(`${type} quiet ${((at - key.at) / 1000).toFixed(1)} s after loading the key of sn ${key.sn} at ${((key.at - t0) / 1000).toFixed(2)} s`);
+            lastFragEvent[type] = at;
+          };
           hls.on(Hls.Events.FRAG_LOADED, (_, data) => {
             if (data.part) report.partsLoaded++; else report.fragmentsLoaded++;
             const f = data.frag;
             lastLoaded = `${fragName(f, data.part)} at ${now()} s`;
-            lastFragEvent[f.type] = performance.now();
+            fragActivity(f.type);
           });
           hls.on(Hls.Events.FRAG_LOADING, (_, data) => {
-            lastFragEvent[data.frag.type] = performance.now();
+            fragActivity(data.frag.type);
             note(`loading ${fragName(data.frag, data.part)}`, data.frag.type);
           });
           hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => {
-            lastFragEvent[data.frag.type] = performance.now();
+            fragActivity(data.frag.type);
             note(`buffered ${fragName(data.frag, data.part)}`, data.frag.type);
           });
-          hls.on(Hls.Events.KEY_LOADING, (_, data) => note(`loading key of sn ${data.frag.sn}`, data.frag.type));
+          hls.on(Hls.Events.KEY_LOADING, (_, data) => {
+            keyLoading[data.frag.type] = {at: performance.now(), sn: data.frag.sn};
+            note(`loading key of sn ${data.frag.sn}`, data.frag.type);
+          });
           hls.on(Hls.Events.KEY_LOADED, (_, data) => {
             const type = data.keyInfo && data.keyInfo.frag ? data.keyInfo.frag.type : "other";
             if (data.keyInfo && data.keyInfo.decryptdata) keyURIs.add(data.keyInfo.decryptdata.uri);
@@ -116,6 +128,8 @@ public enum HLSJSPlayer {
           hls.on(Hls.Events.ERROR, (_, data) => {
             if (data.fatal) report.error = data.type + ": " + data.details;
             const status = data.response && data.response.code !== undefined ? ` (HTTP ${data.response.code})` : "";
+            if (data.response && data.response.code >= 400)
+              report.httpErrors.push(`${now()} s: ${data.details} (HTTP ${data.response.code})` + (data.frag ? ` on ${fragName(data.frag, data.part)}` : ""));
             note(`${data.fatal ? "fatal" : "non-fatal"} error ${data.details}${status}` + (data.frag ? ` on ${fragName(data.frag, data.part)}` : ""), data.frag ? data.frag.type : "other");
           });
           let playing = false, stalledSince = null;
@@ -149,17 +163,15 @@ public enum HLSJSPlayer {
               if (stalledSince !== null) report.stallSeconds += (performance.now() - stalledSince) / 1000;
               report.endTime = video.currentTime;
               report.keysLoaded = keyURIs.size;
-              for (const t of ["main", "audio"]) {
-                const last = lastFragEvent[t];
-                if (last !== undefined && keyURIs.size > 0 && performance.now() - last > 3000) report.parkedAfterKeyLoad.push(t);
-              }
+              for (const t of ["main", "audio"]) fragActivity(t);
               hls.destroy();
               done(report);
             }
           }, 250);
         })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
           blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
-          endTime: 0, switchTime: null, levelCount: 0, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [], keysLoaded: 0}));
+          endTime: 0, switchTime: null, levelCount: 0, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [], httpErrors: [],
+          keysLoaded: 0}));
         """#
 
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)
