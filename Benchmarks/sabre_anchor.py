@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs Sabre (UMass-LIDS/sabre, the Python simulator that produced `shared/reference/`) on the bench's own
-manifest and traces, for `filterz-bench simulate` when `FILTERZ_SABRE` names Sabre's `src/sabre.py`.
+manifest and traces, for `filterz-bench simulate --sabre FILE`, where FILE is Sabre's `src/sabre.py`.
 
 Sabre is not part of Filterz and is not copied here: bring your own checkout (the shared reference numbers were
 made at commit 09b03bb). It is a command-line program with its state in module globals, so each session runs
@@ -16,7 +16,7 @@ session), without the interpreter's start-up.
 
 INPUT is `reference_simulator.py`'s input (manifest in Sabre's movie format, traces as in
 `shared/traces/FORMAT.md`, rule, buffer). `--no-abandon` passes Sabre's `-noa`: downloads are never abandoned,
-which is the model of our README (Sabre's default checks every 50 ms of a download whether to abandon it).
+which is the model of docs/SIMULATION.md (Sabre's default checks every 50 ms of a download whether to abandon it).
 """
 
 import contextlib

@@ -17,8 +17,8 @@ import Synchronization
 /// All cores are used two ways: one frame at a time split into row bands (as `preview` and `package` render), and
 /// frames side by side, one thread each (as `record` renders the camera's frames): the stream's throughput.
 /// Last line: `{"bench":"filter","ours_fps":…,"anchor_fps":…,"ratio":…,"side_by_side_fps":…,"side_by_side_ratio":…,
-/// "colour_only_1080p_fps":…}` (all-12, 720p, all cores; `ours_fps` one frame at a time split by rows, as before;
-/// the last, colour-only at 1080p through the byte table, one frame at a time, for the 300 fps target).
+/// "colour_only_1080p_fps":…}` (all-12, 720p, all cores; `ours_fps` one frame at a time split by rows; the last,
+/// colour-only at 1080p through the byte table, one frame at a time, against its target of 300 fps).
 ///
 /// `filterz-bench filter all-12` renders only the 720p all-12 case, on 1 thread, split by rows on all cores and
 /// side by side on all cores, for about
@@ -88,7 +88,7 @@ enum FilterBenchmark {
         var ours720 = 0.0, oursSideBySide720 = 0.0, colourOnly1080 = 0.0
         for (width, height) in [(1280, 720), (1920, 1080)] {
             let frames = cameraFrames(width: width, height: height)
-            // colour-only twice: the per-pixel pass (before) and the exact byte table (after), same run.
+            // colour-only twice in the same run: the per-pixel pass, and the exact byte table once it pays.
             let cases: [(String, FilterValues, FilterRenderer.ByteTableUse)] = [
                 ("colour-only", colourOnly, .never), ("colour-only", colourOnly, .whenItPays),
                 ("all-12", allTwelve, .always),

@@ -8,9 +8,9 @@ import JSON
     import Glibc
 #endif
 
-/// `filterz-bench live [seconds]`: the camera recorded live with `warm-film` on the default ladder, once as
-/// today's `--live` and once with `--live --low-latency`, each served by `filterz serve` and played by hls.js in
-/// headless Chromium for `seconds` (default 60). Prints, for each: the latency between the wall clock and the
+/// `filterz-bench live [--seconds S]`: the camera recorded live with `warm-film` on the default ladder, once with
+/// plain `--live` and once with `--live --low-latency`, each served by `filterz serve` and played by hls.js in
+/// headless Chromium for `S` seconds (default 60). Prints, for each: the latency between the wall clock and the
 /// program date time of the frame playing (median, p95), hls.js's own latency, stalls, blocking-reload hold
 /// times and (low latency) the part publication delay from `--timing-log`; then the ratio of the medians and a
 /// JSON line. Both runs use 2 s segments, so the difference is what the parts, hints and blocking reload make.

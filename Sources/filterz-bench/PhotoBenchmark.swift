@@ -18,8 +18,8 @@ import Photos
 ///   its CLI chains): LCh saturation, a linear colour step, a 3×3 median, `sharpen`, `gaussblur 10`, a Gaussian
 ///   mask multiplied in for the vignette, `jpegsave --Q 92`; two runs, the median of their summed wall times.
 /// Peak memory: each process's own peak resident size (ours: the largest of its runs), as GNU `time` reports it. A
-/// 48-megapixel photo (8000×6000) is
-/// also run once through ours, to report its peak against the photo's RGBA size (the issue: well under 4×).
+/// 48-megapixel photo (8000×6000) is also run once through ours, to report its peak against the photo's RGBA size
+/// (target: well under 4×).
 /// The first line after the input's is the time spent inside one apply in this process (decode, render, encode).
 /// Last line: `{"bench":"photo","ours_s":…,"imagemagick_s":…,"vips_s":…,"ratio_vs_imagemagick":…,"ratio_vs_vips":…,
 /// "peak_mb":…}`, ratios = anchor ÷ ours (higher is better), `peak_mb` ours on the 12-megapixel photo.

@@ -12,8 +12,8 @@ import Simulation
 /// - Sabre (UMass-LIDS/sabre, the Python simulator of the published ABR evaluations and of `shared/reference/`;
 ///   its own speed is printed beside ours), when `--sabre` names its
 ///   `src/sabre.py`: its unmodified source, one session per run inside one Python process
-///   (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` is our `filterz` rule over Sabre's `bola -ab`, the issue's
-///   target (≥ 100×). Sabre is not part of Filterz, so without it the fields are null;
+///   (`Benchmarks/sabre_anchor.py`); `ratio_vs_sabre` (target ≥ 100×) is our `filterz` rule over Sabre's
+///   `bola -ab`. Sabre is not part of Filterz, so without it the fields are null;
 /// - our own Python reference simulator (`Benchmarks/reference_simulator.py`, an independent plain-Python
 ///   implementation of the same model, BOLA and throughput rules, much faster than Sabre); `ratio_vs_python`
 ///   is our `filterz` rule over its `bola`, `same_rule_ratio` our `bola` over its `bola`;

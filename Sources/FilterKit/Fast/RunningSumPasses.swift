@@ -61,7 +61,7 @@ struct Planar {
         let quads = (3 * columns + 3) / 4
         // The strip's rows are copied out of `buffer` by a plain copy, as many written rows at a time as there
         // are: they lie a whole row apart (a new page each, which the prefetchers do not follow), and a copy
-        // keeps many more of those loads in flight than the first pass's arithmetic did. A narrow strip's last
+        // keeps many more of those loads in flight than the first pass's arithmetic would. A narrow strip's last
         // quad has floats past its pixels: zeroed, so they stay finite.
         let tail = 4 * quads - 3 * columns
         var copied = first  // the next row of the strip to copy

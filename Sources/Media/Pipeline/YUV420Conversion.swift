@@ -1,8 +1,8 @@
 /// RGBA → YUV 4:2:0 for the encoders, in integer fixed point: BT.709 (the matrix the streams declare),
 /// limited range, each chroma sample the mean of its 2 × 2 block (the last column and row repeat on odd
 /// sizes). It writes the three planes straight into the picture the renditions share, in one pass over
-/// the RGBA bytes; libswscale (`Scaler`, the reference the tests compare with) took about twice as long
-/// and needed a copy out of its frame afterwards.
+/// the RGBA bytes. libswscale (`Scaler`) is the reference the tests compare with; it is not used here because
+/// it converts into a frame of its own, which would then have to be copied into the shared picture.
 ///
 /// Two implementations of the same arithmetic: `convert(_:into:)` works on 16 pixels of two rows at a
 /// time in `SIMD16<Int32>` lanes and reuses the destination's buffers (the encoders' hot path);
