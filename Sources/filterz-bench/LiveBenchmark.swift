@@ -208,15 +208,14 @@ enum LiveBenchmark {
         var heldDelays: [Double] = []
         if lowLatency, let text = try? String(contentsOf: timingLog, encoding: .utf8) {
             for line in text.split(separator: "\n") {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                    object["track"] as? String != "audio",
-                    let capture = object["last_capture_ms"] as? Double, let rename = object["renamed_ms"] as? Double,
-                    let listing = object["listed_ms"] as? Double
+                guard let entry = try? JSONValue(parsing: Array(line.utf8)), entry["track"] != .string("audio"),
+                    let capture = entry["last_capture_ms"]?.doubleValue, let rename = entry["renamed_ms"]?.doubleValue,
+                    let listing = entry["listed_ms"]?.doubleValue
                 else { continue }
                 renamed.append(rename - capture)
                 listed.append(listing - capture)
-                if let held, object["track"] as? String == "720p", object["msn"] as? Int == held.msn,
-                    object["part"] as? Int == held.part
+                if let held, entry["track"] == .string("720p"), entry["msn"] == .integer(held.msn),
+                    entry["part"] == .integer(held.part)
                 {
                     heldDelays = held.answers.map { $0 - listing }
                 }

@@ -40,3 +40,14 @@ enum ResultLine {
         Swift.print(JSONValue.object([("bench", .string(bench))] + fields).rendered(indent: nil))
     }
 }
+
+extension JSONValue {
+    /// The value as a number, integral or not (a child's JSON output read back), or nil.
+    var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import CLIKit
 import Foundation
+import JSON
 import Playback
 import Simulation
 
@@ -39,10 +40,15 @@ struct PythonReferenceSimulator {
     /// The `levels` of each `--check` line.
     private func levels(from output: String) throws(Problem) -> [[Int]] {
         try output.split(separator: "\n").map { line throws(Problem) in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let levels = object["levels"] as? [Int]
-            else { throw Problem(description: "unreadable --check line: \(line.prefix(80))") }
-            return levels
+            guard case .array(let items)? = (try? JSONValue(parsing: Array(line.utf8)))?["levels"] else {
+                throw Problem(description: "unreadable --check line: \(line.prefix(80))")
+            }
+            return try items.map { item throws(Problem) in
+                guard case .integer(let level) = item else {
+                    throw Problem(description: "unreadable --check line: \(line.prefix(80))")
+                }
+                return level
+            }
         }
     }
 
@@ -80,8 +86,7 @@ struct PythonReferenceSimulator {
 
     /// The `sessions_per_s` of a `--bench` line.
     private func rate(from output: String) throws(Problem) -> Double {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-            let rate = (object["sessions_per_s"] as? NSNumber)?.doubleValue, rate > 0
+        guard let rate = (try? JSONValue(parsing: Array(output.utf8)))?["sessions_per_s"]?.doubleValue, rate > 0
         else { throw Problem(description: "unreadable timing output: \(output.prefix(80))") }
         return rate
     }
