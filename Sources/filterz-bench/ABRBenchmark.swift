@@ -1,14 +1,15 @@
 import CLIKit
 import FilterzCLI
+import FilterzTestSupport
 import Foundation
 import JSON
 import Playback
 import Simulation
 
-/// `filterz-bench abr [TRACES_DIR]`: every rule on every shared trace (Pensieve manifest, 60 s buffer) against
-/// the offline optimum, by trace family and on two halves of the traces (even and odd positions in each folder,
-/// sorted by name), so a rule tuned on one half can be checked on the other. Quality, not speed: the figures
-/// are the same on every machine. The last line is one JSON object with the per-rule means over all traces.
+/// `filterz-bench abr [--shared DIR] [--traces DIR]`: every rule on every shared trace (Pensieve manifest, 60 s
+/// buffer) against the offline optimum, by trace family and on two halves of the traces (even and odd positions in
+/// each folder, sorted by name), so a rule tuned on one half can be checked on the other. Quality, not speed: the
+/// figures are the same on every machine. The last line is one JSON object with the per-rule means over all traces.
 enum ABRBenchmark {
     struct Row {
         var folder: String
@@ -20,6 +21,12 @@ enum ABRBenchmark {
         var name: String
     }
 
+    static let sharedOption = Option.optional(
+        "--shared", placeholder: "DIR", shownDefault: "../shared beside the package",
+        help: "The shared data: the Pensieve manifest and the traces.")
+    static let tracesOption = Option.optional(
+        "--traces", placeholder: "DIR", shownDefault: "traces/json in --shared",
+        help: "A folder of trace folders, instead of the shared traces.")
     static let ruleOption = Option.repeatable(
         "--rule", placeholder: "RULE", help: "Only these rules (throughput|bba|bola|mpc|filterz; default all).")
 
@@ -28,12 +35,8 @@ enum ABRBenchmark {
             CommandSpec(
                 name: "abr",
                 abstract: "Every rule on the shared traces against the offline optimum (quality, not speed).",
-                discussion: "The shared data is read from $FILTERZ_SHARED, else ../shared.",
-                arguments: [
-                    ArgumentSpec("traces", help: "Folder of traces (default: the shared traces).", isOptional: true)
-                ],
-                options: [ruleOption.spec]),
-            action: { args, context in
+                options: [sharedOption.spec, tracesOption.spec, ruleOption.spec]),
+            action: { args, _ in
                 var rules: [ABRRuleKind] = []
                 for name in try args.get(ruleOption) {
                     guard let rule = ABRRuleKind(rawValue: name) else {
@@ -41,8 +44,11 @@ enum ABRBenchmark {
                     }
                     rules.append(rule)
                 }
+                let shared =
+                    try args.get(sharedOption)
+                    ?? SharedData.packageRoot.deletingLastPathComponent().appendingPathComponent("shared").path
                 return run(
-                    shared: context.environment["FILTERZ_SHARED"] ?? "../shared", traces: args.positionals.first,
+                    shared: shared, traces: try args.get(tracesOption),
                     rules: rules.isEmpty ? ABRRuleKind.allCases : rules)
             })
     }
@@ -52,7 +58,7 @@ enum ABRBenchmark {
         guard let manifestData = FileManager.default.contents(atPath: shared + "/manifests/pensieve_envivio_48.json"),
             let manifest = try? StreamManifest(movieJSON: manifestData, name: "pensieve_envivio_48.json")
         else {
-            print("abr benchmark: cannot read \(shared)/manifests/pensieve_envivio_48.json (set FILTERZ_SHARED)")
+            print("abr benchmark: cannot read \(shared)/manifests/pensieve_envivio_48.json (give --shared DIR)")
             return 2
         }
         let traces = loadTraces(tracesFolder)

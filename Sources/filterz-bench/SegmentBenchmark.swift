@@ -10,9 +10,9 @@ import Media
     import Glibc
 #endif
 
-/// `filterz-bench segment [all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI doing the
-/// nearest equivalent job, in the same run; with `--encrypt`, our job a second time with `--encrypt aes-128
-/// --key-rotation 5` right after the clear one, and the slowdown (wall and CPU) between the two.
+/// `filterz-bench segment [--preset all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI
+/// doing the nearest equivalent job, in the same run; with `--encrypt`, our job a second time with `--encrypt
+/// aes-128 --key-rotation 5` right after the clear one, and the slowdown (wall and CPU) between the two.
 ///
 /// Ours: `filterz record` in process — simulated camera 1280×720 at 30 fps for 20 s, the all-12-values
 /// preset of `filterz-bench filter` (or its colour-only preset, so the cost of everything but the spatial
@@ -46,6 +46,9 @@ enum SegmentBenchmark {
                 + "curves=all='0/0.03 0.25/0.29 0.75/0.70 1/1'"),
     ]
 
+    static let presetOption = Option.choice(
+        "--preset", placeholder: "PRESET", from: variants.map(\.name), default: "all-12",
+        help: "The filters of both jobs: all-12, or colour-only (everything but the spatial filters).")
     static let encryptOption = Option.flag(
         "--encrypt", help: "Also time our job with --encrypt aes-128 in the same run (encrypted ÷ clear).")
 
@@ -54,13 +57,11 @@ enum SegmentBenchmark {
             CommandSpec(
                 name: "segment",
                 abstract: "filterz record against the ffmpeg CLI making the same ladder.",
-                arguments: [ArgumentSpec("variant", help: "all-12 (default) or colour-only.", isOptional: true)],
-                options: [encryptOption.spec]),
+                options: [presetOption.spec, encryptOption.spec]),
             action: { args, _ in
-                let requested = args.positionals.first ?? "all-12"
-                guard let variant = variants.first(where: { $0.name == requested }) else {
-                    throw CLIError.usage(
-                        "no variant '\(requested)' (\(variants.map(\.name).joined(separator: " or ")))")
+                let name = try args.get(presetOption)
+                guard let variant = variants.first(where: { $0.name == name }) else {
+                    throw CLIError.failure("no variant '\(name)'")
                 }
                 return run(variant, encrypting: try args.get(encryptOption))
             })
