@@ -19,8 +19,8 @@ import JSON
 import Parallel
 
 enum ParseBenchmark {
-    static let profileOption = Option.optional(
-        "--profile", placeholder: "SEGMENTS",
+    static let profileOption = Option.optionalInteger(
+        "--profile", placeholder: "SEGMENTS", in: 1...10_000_000,
         help: "Parse one generated playlist of this many segments once, no anchor (for valgrind, perf).")
 
     static var command: Command {
@@ -30,13 +30,7 @@ enum ParseBenchmark {
                 abstract:
                     "The HLS parser and whole inspect processes against Python m3u8 on a 100,000-segment playlist.",
                 options: [profileOption.spec]),
-            action: { args, _ in
-                guard let text = try args.get(profileOption) else { return run(profile: nil) }
-                guard let segments = Int(text), segments > 0 else {
-                    throw CLIError.usage("--profile expects a whole number above 0")
-                }
-                return run(profile: segments)
-            })
+            action: { args, _ in run(profile: try args.get(profileOption)) })
     }
 
     static func run(profile: Int?) -> Int32 {

@@ -51,8 +51,9 @@ enum SimulateBenchmark {
     static let ruleOption = Option.choice(
         "--rule", placeholder: "RULE", from: ABRRuleKind.allCases.map(\.rawValue), default: "filterz",
         help: "The rule timed as ours.")
-    static let sessionsOption = Option.optional(
-        "--sessions", placeholder: "N", help: "Run exactly N sessions and print a checksum (for valgrind, perf).")
+    static let sessionsOption = Option.optionalInteger(
+        "--sessions", placeholder: "N", in: 1...100_000_000,
+        help: "Run exactly N sessions and print a checksum (for valgrind, perf).")
     static let sabreOption = Option.optional(
         "--sabre", placeholder: "FILE", help: "Sabre's src/sabre.py, timed in the same run.")
 
@@ -65,15 +66,10 @@ enum SimulateBenchmark {
                     secondsOption.spec, windowsOption.spec, ruleOption.spec, sessionsOption.spec, sabreOption.spec,
                 ]),
             action: { args, _ in
-                var settings = Settings(
+                let settings = Settings(
                     seconds: try args.get(secondsOption), windows: try args.get(windowsOption),
-                    rule: ABRRuleKind(rawValue: try args.get(ruleOption)) ?? .filterz, sabre: try args.get(sabreOption))
-                if let text = try args.get(sessionsOption) {
-                    guard let count = Int(text), count > 0 else {
-                        throw CLIError.usage("--sessions expects a whole number above 0")
-                    }
-                    settings.sessions = count
-                }
+                    rule: ABRRuleKind(rawValue: try args.get(ruleOption)) ?? .filterz,
+                    sessions: try args.get(sessionsOption), sabre: try args.get(sabreOption))
                 return $settings.withValue(settings) { run() }
             })
     }
