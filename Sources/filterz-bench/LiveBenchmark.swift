@@ -3,6 +3,7 @@ import FilterzCLI
 import FilterzTestSupport
 import Foundation
 import JSON
+import Parallel
 
 #if canImport(Glibc)
     import Glibc
@@ -43,9 +44,7 @@ enum LiveBenchmark {
             print("live benchmark needs hls.js and Chromium: \(reason)")
             return 1
         }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("filterz").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
+        guard let binary = ChildProcess.builtFilterz() else {
             print("live benchmark needs the filterz binary beside filterz-bench (swift build -c release)")
             return 1
         }
@@ -235,19 +234,14 @@ enum LiveBenchmark {
 
     /// Runs async work to completion from synchronous code.
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
+        let slot = ResultSlots<Result<T, any Error>>(count: 1)
         let done = DispatchSemaphore(value: 0)
         Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            do { slot.set(0, .success(try await work())) } catch { slot.set(0, .failure(error)) }
             done.signal()
         }
         done.wait()
-        guard let result = box.result else { throw BenchError("the async work ended without a result") }
+        guard let result = slot.values.first else { throw BenchError("the async work ended without a result") }
         return try result.get()
     }
-}
-
-/// The result of async work handed back to the thread that waits for it (written once, before the signal).
-final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
 }

@@ -1,5 +1,6 @@
 import CLIKit
 import FilterKit
+import FilterzTestSupport
 import Foundation
 import HLS
 import JSON
@@ -30,10 +31,8 @@ enum PhotoBenchmark {
     ]
 
     static func run() -> Int32 {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let filterz = executable.deletingLastPathComponent().appendingPathComponent("filterz").path
-        guard FileManager.default.isExecutableFile(atPath: filterz) else {
-            print("photo benchmark: \(filterz) not found (swift build -c release --product filterz)")
+        guard let filterz = ChildProcess.builtFilterz() else {
+            print("photo benchmark needs the filterz binary beside filterz-bench (swift build -c release)")
             return 1
         }
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
@@ -69,7 +68,7 @@ enum PhotoBenchmark {
         }
         var oursRuns: [ChildProcess.Measurement] = [], vipsRuns: [Double] = [], vipsPeak = 0
         var imageMagick: ChildProcess.Measurement?
-        let convert = ChildProcess.path(of: "convert"), vips = ChildProcess.path(of: "vips")
+        let convert = ExternalTool.path(of: "convert"), vips = ExternalTool.path(of: "vips")
         // Interleaved, so a change in the machine's load touches every contender.
         for round in 0..<3 {
             if let run = ours(), run.exitCode == 0 { oursRuns.append(run) }
@@ -243,7 +242,7 @@ enum PhotoBenchmark {
 
     /// The first line of `tool arguments…` (its version), or "not installed".
     static func version(_ tool: String, _ arguments: [String]) -> String {
-        guard let path = ChildProcess.path(of: tool) else { return "(not installed)" }
+        guard let path = ExternalTool.path(of: tool) else { return "(not installed)" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

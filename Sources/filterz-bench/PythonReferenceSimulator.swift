@@ -1,4 +1,5 @@
 import CLIKit
+import FilterzTestSupport
 import Foundation
 import JSON
 import Playback
@@ -18,15 +19,7 @@ struct PythonReferenceSimulator {
     }
 
     /// The `Benchmarks` folder of the package this bench was built from.
-    static let benchmarks: URL = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/",
-            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-        {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("Benchmarks")
-    }()
+    static let benchmarks = SharedData.packageRoot.appendingPathComponent("Benchmarks")
     /// Our reference simulator.
     static let script = benchmarks.appendingPathComponent("reference_simulator.py").path
     /// The driver that times Sabre in process (`sabreSessionsPerSecond`).

@@ -1,5 +1,6 @@
 import CLIKit
 import FilterzCLI
+import FilterzTestSupport
 import Foundation
 import JSON
 import Server
@@ -72,8 +73,8 @@ enum ServeBenchmark {
     }
 
     static func measure() throws -> Int32 {
-        guard let wrk = tool("wrk"),
-            let nginxPath = tool("nginx")
+        guard let wrk = ExternalTool.path(of: "wrk"),
+            let nginxPath = ExternalTool.path(of: "nginx")
                 ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil)
         else {
             print("serve benchmark needs wrk and nginx (make deps)")
@@ -104,7 +105,7 @@ enum ServeBenchmark {
         defer { ours.stop(graceSeconds: 1) }
 
         var nginxConfiguration = configuration
-        nginxConfiguration.port = freePort()
+        nginxConfiguration.port = try LoopbackPort.unused()
         let block = try NginxConfig.serverBlock(for: nginxConfiguration)
         let configurationFile = state.appendingPathComponent("nginx.conf")
         try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path, accessLog: logging).utf8).write(
@@ -261,30 +262,6 @@ enum ServeBenchmark {
             return (Double(text.dropLast(unit.count)) ?? 0) * factor
         }
         return Double(text) ?? 0
-    }
-
-    static func tool(_ name: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    static func freePort() -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length)
-                return getsockname(descriptor, pointer, &length)
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
     }
 }
 
