@@ -2,6 +2,7 @@ import CLIKit
 import FilterzCLI
 import FilterzTestSupport
 import Foundation
+import Inspect
 import JSON
 import Playback
 import Simulation
@@ -78,7 +79,7 @@ enum ABRBenchmark {
         }
         let names = rules.map(\.rawValue)
         print("Pensieve manifest, 60 s buffer; % = mean over traces with a positive optimum of QoE / optimum")
-        print(pad("group", 22) + pad("n", 5) + pad("optimum", 9) + names.map { pad($0, 17) }.joined())
+        var table = TextTable(header: ["group", "n", "optimum"] + names)
         var families: [(String, (Row) -> Bool)] = [
             ("all", { _ in true }),
             ("half A (even)", { $0.half == 0 }),
@@ -94,16 +95,17 @@ enum ABRBenchmark {
         for (name, include) in families {
             let group = rows.filter(include)
             guard !group.isEmpty else { continue }
-            var line = pad(name, 22) + pad(String(group.count), 5) + pad(fixed(average(group.map { $0.optimum })), 9)
-            for r in rules.indices {
-                let qoe = average(group.map { $0.qoe[r] })
-                line += pad(fixed(qoe) + " " + fixed(percent(group, r), 1) + "%", 17)
+            let qoe = rules.indices.map { r in
+                DisplayFormat.fixed(average(group.map { $0.qoe[r] }), digits: 2) + " "
+                    + DisplayFormat.fixed(percent(group, r), digits: 1) + "%"
             }
-            print(line)
+            table.append(
+                [name, String(group.count), DisplayFormat.fixed(average(group.map { $0.optimum }), digits: 2)] + qoe)
         }
-        var rebufferLine = pad("rebuffer s (all)", 36)
-        for r in rules.indices { rebufferLine += pad(fixed(average(rows.map { $0.rebuffer[r] })), 17) }
-        print(rebufferLine)
+        table.append(
+            ["rebuffer s (all)", "", ""]
+                + rules.indices.map { r in DisplayFormat.fixed(average(rows.map { $0.rebuffer[r] }), digits: 2) })
+        for line in table.lines(indent: 0) { print(line) }
         var fields: [(String, JSONValue)] = []
         for r in rules.indices {
             fields.append(
@@ -159,9 +161,5 @@ enum ABRBenchmark {
 
     static func average(_ values: [Double]) -> Double {
         values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
-    }
-    static func fixed(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }

@@ -2,6 +2,7 @@ import CLIKit
 @_spi(Benchmarks) import FilterKit
 import FilterzCLI
 import Foundation
+import Inspect
 import JSON
 import Synchronization
 
@@ -153,9 +154,9 @@ enum FilterBenchmark {
             return 1
         }
         print(
-            String(
-                format: "ratio (all-12, 720p, all cores, one frame split by rows): %.2fx; frames side by side: %.2fx",
-                ours720 / anchor, oursSideBySide720 / anchor))
+            "ratio (all-12, 720p, all cores, one frame split by rows): "
+                + "\(DisplayFormat.fixed(ours720 / anchor, digits: 2))x; "
+                + "frames side by side: \(DisplayFormat.fixed(oursSideBySide720 / anchor, digits: 2))x")
         ResultLine.print(
             "filter",
             [
@@ -222,9 +223,8 @@ enum FilterBenchmark {
         let wall =
             threads == 1
             ? ""
-            : String(
-                format: ", wall per frame fastest %.2f ms, median %.2f ms",
-                frameWall[0] * 1000, frameWall[count / 2] * 1000)
+            : ", wall per frame fastest \(DisplayFormat.fixed(frameWall[0] * 1000, digits: 2)) ms, "
+                + "median \(DisplayFormat.fixed(frameWall[count / 2] * 1000, digits: 2)) ms"
         print(
             String(
                 format:

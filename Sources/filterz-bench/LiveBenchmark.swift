@@ -2,6 +2,7 @@ import CLIKit
 import FilterzCLI
 import FilterzTestSupport
 import Foundation
+import Inspect
 import JSON
 import Parallel
 
@@ -61,10 +62,8 @@ enum LiveBenchmark {
             printHeld(low)
             let llMedian = percentile(low.report.latencies, 0.5)
             let regularMedian = percentile(regular.report.latencies, 0.5)
-            print(
-                String(
-                    format: "latency ratio (regular / low latency, medians): %.2f", regularMedian / max(llMedian, 0.001)
-                ))
+            let ratio = regularMedian / max(llMedian, 0.001)
+            print("latency ratio (regular / low latency, medians): \(DisplayFormat.fixed(ratio, digits: 2))")
             ResultLine.print(
                 "live",
                 [

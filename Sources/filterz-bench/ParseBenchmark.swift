@@ -15,6 +15,7 @@ import CLIKit
 import FilterzCLI
 import Foundation
 import HLS
+import Inspect
 import JSON
 import Parallel
 
@@ -75,9 +76,8 @@ enum ParseBenchmark {
                 format: "ours   media:        %8.1f MB/s  (median %.2f ms CPU, %.2f ms wall)", oursMBps,
                 mediaSeconds * 1000, mediaWall * 1000))
         print(
-            String(
-                format: "ours   media, halves on two threads: %.2f ms wall (%.2fx the one pass's wall)",
-                halvesWall * 1000, mediaWall / halvesWall))
+            "ours   media, halves on two threads: \(DisplayFormat.fixed(halvesWall * 1000, digits: 2)) ms wall "
+                + "(\(DisplayFormat.fixed(mediaWall / halvesWall, digits: 2))x the one pass's wall)")
         print(String(format: "ours   multivariant: %8.1f MB/s  (median %.3f ms CPU)", masterMBps, masterSeconds * 1000))
         if let memory, let peakRatio {
             print(String(format: "ours   peak memory:  %8.1f MB = %.2f x input", Double(memory) / 1e6, peakRatio))
@@ -108,10 +108,9 @@ enum ParseBenchmark {
                 Double(anchor.peakBytes) / Double(media.count)))
         let ratio = oursMBps / anchorMBps
         print(
-            String(
-                format:
-                    "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
-                ratio, masterMBps / anchorMasterMBps))
+            "ratio: \(DisplayFormat.fixed(ratio, digits: 0))x m3u8 throughput (media), "
+                + "\(DisplayFormat.fixed(masterMBps / anchorMasterMBps, digits: 0))x (multivariant); "
+                + "target >= 100x and >= 600 MB/s, peak < 3x input")
         var inspectFields: [(String, JSONValue)] = []
         if let whole = measureWholeProcess(media: media) {
             let slowest = max(whole.textSeconds, whole.jsonSeconds)
@@ -121,10 +120,9 @@ enum ParseBenchmark {
                         "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
                     whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
             print(
-                String(
-                    format:
-                        "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
-                    anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
+                "inspect ratio: \(DisplayFormat.fixed(anchor.mediaSeconds / slowest, digits: 1))x m3u8's parse "
+                    + "(slower of text/--json), \(DisplayFormat.fixed(whole.pythonSeconds / slowest, digits: 1))x "
+                    + "python's whole process; target >= 50x")
             inspectFields = [
                 ("inspect_text_s", ResultLine.number(whole.textSeconds, places: 3)),
                 ("inspect_json_s", ResultLine.number(whole.jsonSeconds, places: 3)),

@@ -3,6 +3,7 @@ import Encryption
 import FilterKit
 import FilterzCLI
 import Foundation
+import Inspect
 import JSON
 import Media
 
@@ -139,7 +140,7 @@ enum SegmentBenchmark {
             String(
                 format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                 anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
-        print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
+        print("ratio (ours / ffmpeg wall time): \(DisplayFormat.fixed(ours / anchor, digits: 2))")
         ResultLine.print(
             "segment",
             presetFields + encryptedFields + [

@@ -2,6 +2,7 @@ import CLIKit
 import FilterzCLI
 import FilterzTestSupport
 import Foundation
+import Inspect
 import JSON
 import Server
 
@@ -147,9 +148,9 @@ enum ServeBenchmark {
                     if verbose {
                         print(
                             "  round \(round) \(name) \(file): "
-                                + String(
-                                    format: "%.0f req/s, p50 %.3f ms, p99 %.3f ms", run.requestsPerSecond,
-                                    run.p50Milliseconds, run.p99Milliseconds))
+                                + "\(DisplayFormat.fixed(run.requestsPerSecond, digits: 0)) req/s, "
+                                + "p50 \(DisplayFormat.fixed(run.p50Milliseconds, digits: 3)) ms, "
+                                + "p99 \(DisplayFormat.fixed(run.p99Milliseconds, digits: 3)) ms")
                     }
                 }
             }
@@ -187,9 +188,9 @@ enum ServeBenchmark {
             oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
             oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
         print(
-            String(
-                format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f",
-                playlistRatio, segmentRatio, p99Ratio))
+            "ratios (ours ÷ nginx): playlist \(DisplayFormat.fixed(playlistRatio, digits: 3)), "
+                + "segment \(DisplayFormat.fixed(segmentRatio, digits: 3)), "
+                + "p99 (worse of the two) \(DisplayFormat.fixed(p99Ratio, digits: 3))")
         // The same ratios round by round (ours and nginx measured within seconds of each other): their spread shows
         // how much the load of the moment moved the figure above.
         for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {
@@ -199,7 +200,8 @@ enum ServeBenchmark {
             guard let lowest = ratios.min(), let highest = ratios.max() else { continue }
             print(
                 "  \(label) ours ÷ nginx round by round: "
-                    + String(format: "median %.3f, from %.3f to %.3f", Measuring.median(ratios), lowest, highest))
+                    + "median \(DisplayFormat.fixed(Measuring.median(ratios), digits: 3)), "
+                    + "from \(DisplayFormat.fixed(lowest, digits: 3)) to \(DisplayFormat.fixed(highest, digits: 3))")
         }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
         ResultLine.print(
