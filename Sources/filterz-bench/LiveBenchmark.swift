@@ -133,17 +133,15 @@ enum LiveBenchmark {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let video = folder.appendingPathComponent("live")
         let timingLog = folder.appendingPathComponent("timing.jsonl")
-        var environment = ProcessInfo.processInfo.environment
-        environment["FILTERZ_PRESETS"] = SharedData.sampleMedia.appendingPathComponent("presets").path
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: binary)
         recorder.arguments =
             [
-                "record", "--preset", "warm-film", "--live", "--segment-duration", "2",
+                "record", "--preset", SharedData.sampleMedia.appendingPathComponent("presets/warm-film.json").path,
+                "--live", "--segment-duration", "2",
                 "--duration", String(Int(seconds) + 30), "--out", video.path,
             ]
             + (lowLatency ? ["--low-latency", "--timing-log", timingLog.path] : [])
-        recorder.environment = environment
         let recorderOutput = Pipe()
         recorder.standardOutput = recorderOutput
         let recorderErrors = folder.appendingPathComponent("record.stderr")
