@@ -10,6 +10,14 @@ enum Measuring {
     /// CPU seconds of this process, all its threads together.
     static func processCPUSeconds() -> Double { seconds(on: CLOCK_PROCESS_CPUTIME_ID) }
 
+    /// User + system CPU seconds of this process's finished (waited-for) children.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     private static func seconds(on clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)

@@ -219,9 +219,7 @@ enum ParseBenchmark {
             cpu.append(Measuring.threadCPUSeconds() - startCPU)
             wall.append(Double(DispatchTime.now().uptimeNanoseconds - startWall) / 1e9)
         }
-        cpu.sort()
-        wall.sort()
-        return (cpu[cpu.count / 2], wall[wall.count / 2])
+        return (Measuring.median(cpu), Measuring.median(wall))
     }
 
     /// Peak resident bytes added while `body` runs, from VmHWM after resetting it; nil when unsupported.

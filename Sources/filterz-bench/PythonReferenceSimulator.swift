@@ -97,11 +97,11 @@ struct PythonReferenceSimulator {
             inputs.append(
                 try write(rule: rule, traces: [trace], to: folder.appendingPathComponent("trace-\(index).json")))
         }
-        let before = childrenCPUSeconds()
+        let before = Measuring.childrenCPUSeconds()
         for session in 0..<sessions {
             _ = try launch(script: Self.script, arguments: [inputs[session % inputs.count].path, "--check"])
         }
-        let seconds = childrenCPUSeconds() - before
+        let seconds = Measuring.childrenCPUSeconds() - before
         guard seconds > 0 else { throw Problem(description: "no CPU time measured for the python3 processes") }
         return Double(sessions) / seconds
     }
@@ -149,13 +149,5 @@ struct PythonReferenceSimulator {
                     ? "python3 not found" : "python3 exited with status \(process.terminationStatus)")
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// User + system CPU seconds of this process's waited-for children.
-    private func childrenCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

@@ -119,11 +119,11 @@ enum SegmentBenchmark {
         let anchorFolder = work.appendingPathComponent("anchor")
         try? FileManager.default.createDirectory(at: anchorFolder, withIntermediateDirectories: true)
         let arguments = anchorArguments(folder: anchorFolder.path, chain: variant.ffmpegChain)
-        let childCPUBefore = cpuSeconds(children: true)
+        let childCPUBefore = Measuring.childrenCPUSeconds()
         let anchorStart = Date()
         let anchorOutput = FilterBenchmark.runTool("ffmpeg", arguments)
         let anchor = Date().timeIntervalSince(anchorStart)
-        let anchorCPU = cpuSeconds(children: true) - childCPUBefore
+        let anchorCPU = Measuring.childrenCPUSeconds() - childCPUBefore
         print(
             "  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")
         )
@@ -154,7 +154,7 @@ enum SegmentBenchmark {
     /// (after printing why) when it failed.
     static func record(_ preset: URL, into folder: URL, extra: [String]) -> (wall: Double, cpu: Double)? {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let cpuBefore = cpuSeconds(children: false)
+        let cpuBefore = Measuring.processCPUSeconds()
         let start = Date()
         let code = CLI.run(
             arguments: [
@@ -164,7 +164,7 @@ enum SegmentBenchmark {
             ] + extra,
             stdout: stdout, stderr: stderr)
         let wall = Date().timeIntervalSince(start)
-        let cpu = cpuSeconds(children: false) - cpuBefore
+        let cpu = Measuring.processCPUSeconds() - cpuBefore
         print(stdout.text, terminator: "")
         guard code == 0 else {
             print("filterz record failed: \(stderr.text)")
@@ -182,20 +182,12 @@ enum SegmentBenchmark {
         var best = Double.infinity
         var checksum = 0
         for _ in 0..<3 {
-            let before = cpuSeconds(children: false)
+            let before = Measuring.processCPUSeconds()
             for segment in segments { checksum &+= (try? AES128CBC.encrypt(segment, key: key, iv: iv))?.count ?? 0 }
-            best = min(best, cpuSeconds(children: false) - before)
+            best = min(best, Measuring.processCPUSeconds() - before)
         }
         if checksum == 0 { print("  (no segments to encrypt)") }
         return (best, Double(segments.reduce(0) { $0 + $1.count }) / 1_000_000)
-    }
-
-    /// User + system CPU seconds of this process, or of its finished children.
-    static func cpuSeconds(children: Bool) -> Double {
-        var usage = rusage()
-        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// The ffmpeg command line of the anchor job.
