@@ -70,7 +70,8 @@ FUZZ_TARGET ?= playlist
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
-## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve, simulate, abr or photo.
+## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve,
+## simulate, abr, live, deep or photo.
 BENCH ?= parse
 bench: release
 	.build/release/filterz-bench $(BENCH)

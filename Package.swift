@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server",
                 "PhotoMetadata",
-                "Photos", "Encryption", "CLIKit", "FilterzCLI", "FilterzTestSupport", "Parallel",
+                "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "FilterzTestSupport", "Parallel",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport

@@ -1,14 +1,16 @@
 import CLIKit
 import FilterzCLI
+import FilterzTestSupport
 import Foundation
+import Inspect
 import JSON
 import Playback
 import Simulation
 
-/// `filterz-bench abr [TRACES_DIR]`: every rule on every shared trace (Pensieve manifest, 60 s buffer) against
-/// the offline optimum, by trace family and on two halves of the traces (even and odd positions in each folder,
-/// sorted by name), so a rule tuned on one half can be checked on the other. Quality, not speed: the figures
-/// are the same on every machine. The last line is one JSON object with the per-rule means over all traces.
+/// `filterz-bench abr [--shared DIR] [--traces DIR]`: every rule on every shared trace (Pensieve manifest, 60 s
+/// buffer) against the offline optimum, by trace family and on two halves of the traces (even and odd positions in
+/// each folder, sorted by name), so a rule tuned on one half can be checked on the other. Quality, not speed: the
+/// figures are the same on every machine. The last line is one JSON object with the per-rule means over all traces.
 enum ABRBenchmark {
     struct Row {
         var folder: String
@@ -20,6 +22,12 @@ enum ABRBenchmark {
         var name: String
     }
 
+    static let sharedOption = Option.optional(
+        "--shared", placeholder: "DIR", shownDefault: "../shared beside the package",
+        help: "The shared data: the Pensieve manifest and the traces.")
+    static let tracesOption = Option.optional(
+        "--traces", placeholder: "DIR", shownDefault: "traces/json in --shared",
+        help: "A folder of trace folders, instead of the shared traces.")
     static let ruleOption = Option.repeatable(
         "--rule", placeholder: "RULE", help: "Only these rules (throughput|bba|bola|mpc|filterz; default all).")
 
@@ -28,12 +36,8 @@ enum ABRBenchmark {
             CommandSpec(
                 name: "abr",
                 abstract: "Every rule on the shared traces against the offline optimum (quality, not speed).",
-                discussion: "The shared data is read from $FILTERZ_SHARED, else ../shared.",
-                arguments: [
-                    ArgumentSpec("traces", help: "Folder of traces (default: the shared traces).", isOptional: true)
-                ],
-                options: [ruleOption.spec]),
-            action: { args, context in
+                options: [sharedOption.spec, tracesOption.spec, ruleOption.spec]),
+            action: { args, _ in
                 var rules: [ABRRuleKind] = []
                 for name in try args.get(ruleOption) {
                     guard let rule = ABRRuleKind(rawValue: name) else {
@@ -41,8 +45,11 @@ enum ABRBenchmark {
                     }
                     rules.append(rule)
                 }
+                let shared =
+                    try args.get(sharedOption)
+                    ?? SharedData.packageRoot.deletingLastPathComponent().appendingPathComponent("shared").path
                 return run(
-                    shared: context.environment["FILTERZ_SHARED"] ?? "../shared", traces: args.positionals.first,
+                    shared: shared, traces: try args.get(tracesOption),
                     rules: rules.isEmpty ? ABRRuleKind.allCases : rules)
             })
     }
@@ -52,7 +59,7 @@ enum ABRBenchmark {
         guard let manifestData = FileManager.default.contents(atPath: shared + "/manifests/pensieve_envivio_48.json"),
             let manifest = try? StreamManifest(movieJSON: manifestData, name: "pensieve_envivio_48.json")
         else {
-            print("abr benchmark: cannot read \(shared)/manifests/pensieve_envivio_48.json (set FILTERZ_SHARED)")
+            print("abr benchmark: cannot read \(shared)/manifests/pensieve_envivio_48.json (give --shared DIR)")
             return 2
         }
         let traces = loadTraces(tracesFolder)
@@ -72,7 +79,7 @@ enum ABRBenchmark {
         }
         let names = rules.map(\.rawValue)
         print("Pensieve manifest, 60 s buffer; % = mean over traces with a positive optimum of QoE / optimum")
-        print(pad("group", 22) + pad("n", 5) + pad("optimum", 9) + names.map { pad($0, 17) }.joined())
+        var table = TextTable(header: ["group", "n", "optimum"] + names)
         var families: [(String, (Row) -> Bool)] = [
             ("all", { _ in true }),
             ("half A (even)", { $0.half == 0 }),
@@ -88,16 +95,17 @@ enum ABRBenchmark {
         for (name, include) in families {
             let group = rows.filter(include)
             guard !group.isEmpty else { continue }
-            var line = pad(name, 22) + pad(String(group.count), 5) + pad(fixed(average(group.map { $0.optimum })), 9)
-            for r in rules.indices {
-                let qoe = average(group.map { $0.qoe[r] })
-                line += pad(fixed(qoe) + " " + fixed(percent(group, r), 1) + "%", 17)
+            let qoe = rules.indices.map { r in
+                DisplayFormat.fixed(average(group.map { $0.qoe[r] }), digits: 2) + " "
+                    + DisplayFormat.fixed(percent(group, r), digits: 1) + "%"
             }
-            print(line)
+            table.append(
+                [name, String(group.count), DisplayFormat.fixed(average(group.map { $0.optimum }), digits: 2)] + qoe)
         }
-        var rebufferLine = pad("rebuffer s (all)", 36)
-        for r in rules.indices { rebufferLine += pad(fixed(average(rows.map { $0.rebuffer[r] })), 17) }
-        print(rebufferLine)
+        table.append(
+            ["rebuffer s (all)", "", ""]
+                + rules.indices.map { r in DisplayFormat.fixed(average(rows.map { $0.rebuffer[r] }), digits: 2) })
+        for line in table.lines(indent: 0) { print(line) }
         var fields: [(String, JSONValue)] = []
         for r in rules.indices {
             fields.append(
@@ -153,9 +161,5 @@ enum ABRBenchmark {
 
     static func average(_ values: [Double]) -> Double {
         values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
-    }
-    static func fixed(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }

@@ -56,12 +56,10 @@ enum ChildProcess {
             seconds: seconds, peakBytes: usage.ru_maxrss * 1024, exitCode: exited ? (status >> 8) & 0xFF : -1)
     }
 
-    /// The full path of `name` on PATH, or nil.
-    static func path(of name: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+    /// The `filterz` executable built beside this one, or nil.
+    static func builtFilterz() -> String? {
+        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let candidate = own.deletingLastPathComponent().appendingPathComponent("filterz").path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }
 }

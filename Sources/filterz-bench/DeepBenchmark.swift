@@ -1,6 +1,7 @@
 import CLIKit
 import FilterKit
 import FilterzCLI
+import FilterzTestSupport
 import Foundation
 import JSON
 
@@ -27,11 +28,11 @@ enum DeepBenchmark {
     }
 
     static func run(folder given: String?) -> Int32 {
-        guard let ffprobe = ChildProcess.path(of: "ffprobe") else {
+        guard let ffprobe = ExternalTool.path(of: "ffprobe") else {
             print("deep benchmark needs ffprobe (make deps)")
             return 2
         }
-        guard let filterz = builtBinary() else {
+        guard let filterz = ChildProcess.builtFilterz() else {
             print("deep benchmark needs the filterz binary beside filterz-bench (swift build -c release)")
             return 2
         }
@@ -99,13 +100,6 @@ enum DeepBenchmark {
                 ("ratio", ResultLine.number(oursSeconds / anchorSeconds, places: 3)),
             ])
         return 0
-    }
-
-    /// The `filterz` executable built beside this one.
-    static func builtBinary() -> String? {
-        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let candidate = own.deletingLastPathComponent().appendingPathComponent("filterz").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }
 
     static func segmentFiles(under folder: URL) -> [String] {

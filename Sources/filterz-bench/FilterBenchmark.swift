@@ -2,6 +2,7 @@ import CLIKit
 @_spi(Benchmarks) import FilterKit
 import FilterzCLI
 import Foundation
+import Inspect
 import JSON
 import Synchronization
 
@@ -20,15 +21,15 @@ import Synchronization
 /// "colour_only_1080p_fps":…}` (all-12, 720p, all cores; `ours_fps` one frame at a time split by rows; the last,
 /// colour-only at 1080p through the byte table, one frame at a time, against its target of 300 fps).
 ///
-/// `filterz-bench filter all-12` renders only the 720p all-12 case, on 1 thread, split by rows on all cores and
-/// side by side on all cores, for about
-/// 5 s each and without the anchor: a steady loop to profile (`perf record`) or to compare builds (it prints
-/// a hash of one output frame, to check that a change kept the bytes). `filterz-bench filter all-12 --frames N`
-/// renders exactly N frames on one thread (and the hash): a fixed amount of work to count with `perf stat` or
-/// `valgrind --tool=cachegrind`, with the CPU time of its fastest and median frame (steadier than fps under load);
-/// `--frames N --threads T` splits each frame by rows over T threads and also prints the wall time of its fastest
-/// and median frame (the CPU time is then the whole process's, every thread's share of the frame).
-/// `filterz-bench filter colour-only` runs the 1080p colour-only case alone, like `filter all-12` (3 s each).
+/// `filterz-bench filter --preset all-12` renders only the 720p all-12 case, on 1 thread, split by rows on all cores
+/// and side by side on all cores, for about 5 s each and without the anchor: a steady loop to profile (`perf
+/// record`) or to compare builds (it prints a hash of one output frame, to check that a change kept the bytes).
+/// `filterz-bench filter --preset all-12 --frames N` renders exactly N frames on one thread (and the hash): a fixed
+/// amount of work to count with `perf stat` or `valgrind --tool=cachegrind`, with the CPU time of its fastest and
+/// median frame (steadier than fps under load); `--frames N --threads T` splits each frame by rows over T threads
+/// and also prints the wall time of its fastest and median frame (the CPU time is then the whole process's, every
+/// thread's share of the frame). `filterz-bench filter --preset colour-only` runs the 1080p colour-only case alone,
+/// like `--preset all-12` (3 s each).
 enum FilterBenchmark {
     static let allTwelve = FilterValues(
         brightness: 0.05, exposure: 0.3, contrast: 1.15, saturation: 1.1, sharpness: 0.6, blur: 10, vignette: 0.5,
@@ -43,8 +44,14 @@ enum FilterBenchmark {
         "unsharp=5:5:0.6:5:5:0", "gblur=sigma=10", "vignette=angle=PI/5",
     ].joined(separator: ",")
 
-    static let framesOption = Option.optional(
-        "--frames", placeholder: "N", help: "With all-12: render exactly N frames and print their CPU times.")
+    /// The cases `--preset` runs alone.
+    static let profiledPresets = ["all-12", "colour-only"]
+    static let presetOption = Option.optional(
+        "--preset", placeholder: "PRESET",
+        help: "all-12 or colour-only alone, without the anchor: a steady loop to profile.")
+    static let framesOption = Option.optionalInteger(
+        "--frames", placeholder: "N", in: 1...1_000_000,
+        help: "With --preset all-12: render exactly N frames and print their CPU times.")
     static let threadsOption = Option.integer(
         "--threads", placeholder: "T", default: 1, in: 1...256,
         help: "With --frames: split each frame by rows on T threads.")
@@ -55,27 +62,23 @@ enum FilterBenchmark {
                 name: "filter",
                 abstract:
                     "The all-12 and colour-only filters against ffmpeg's filter chain on frames of the same size.",
-                arguments: [
-                    ArgumentSpec(
-                        "case", help: "all-12 or colour-only: only our case, no anchor (a loop to profile).",
-                        isOptional: true)
-                ],
-                options: [framesOption.spec, threadsOption.spec]),
+                options: [presetOption.spec, framesOption.spec, threadsOption.spec]),
             action: { args, _ in
                 let cores = ProcessInfo.processInfo.activeProcessorCount
-                switch args.positionals.first {
-                case nil: return run()
-                case "colour-only":
+                let preset = try args.get(presetOption)
+                if let preset, !profiledPresets.contains(preset) {
+                    throw CLIError.usage(
+                        "--preset expects one of \(profiledPresets.joined(separator: ", ")), got '\(preset)'")
+                }
+                let frames = try args.get(framesOption)
+                if frames != nil && preset != "all-12" { throw CLIError.usage("--frames needs --preset all-12") }
+                if args.isGiven(threadsOption) && frames == nil { throw CLIError.usage("--threads needs --frames") }
+                switch (preset, frames) {
+                case (nil, _): return run()
+                case ("colour-only", _):
                     return profile("colour-only", colourOnly, width: 1920, height: 1080, seconds: 3, cores: cores)
-                case "all-12":
-                    guard let text = try args.get(framesOption) else {
-                        return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
-                    }
-                    guard let frames = Int(text), frames > 0 else {
-                        throw CLIError.usage("--frames expects a whole number above 0")
-                    }
-                    return countedAllTwelve(frames: frames, threads: try args.get(threadsOption))
-                case let other?: throw CLIError.usage("no filter case '\(other)' (all-12 or colour-only)")
+                case (_, let frames?): return countedAllTwelve(frames: frames, threads: try args.get(threadsOption))
+                default: return profile("all-12", allTwelve, width: 1280, height: 720, seconds: 5, cores: cores)
                 }
             })
     }
@@ -151,9 +154,9 @@ enum FilterBenchmark {
             return 1
         }
         print(
-            String(
-                format: "ratio (all-12, 720p, all cores, one frame split by rows): %.2fx; frames side by side: %.2fx",
-                ours720 / anchor, oursSideBySide720 / anchor))
+            "ratio (all-12, 720p, all cores, one frame split by rows): "
+                + "\(DisplayFormat.fixed(ours720 / anchor, digits: 2))x; "
+                + "frames side by side: \(DisplayFormat.fixed(oursSideBySide720 / anchor, digits: 2))x")
         ResultLine.print(
             "filter",
             [
@@ -168,8 +171,8 @@ enum FilterBenchmark {
     }
 
     /// One case alone, `seconds` each on 1 thread, on all cores one frame at a time, and frames side by side (the
-    /// exact byte table from the first frame), with a hash of one output frame: `filter all-12` (720p, 5 s) and
-    /// `filter colour-only` (1080p, 3 s; see the type's doc).
+    /// exact byte table from the first frame), with a hash of one output frame: `--preset all-12` (720p, 5 s) and
+    /// `--preset colour-only` (1080p, 3 s; see the type's doc).
     static func profile(_ name: String, _ values: FilterValues, width: Int, height: Int, seconds: Double, cores: Int)
         -> Int32
     {
@@ -220,9 +223,8 @@ enum FilterBenchmark {
         let wall =
             threads == 1
             ? ""
-            : String(
-                format: ", wall per frame fastest %.2f ms, median %.2f ms",
-                frameWall[0] * 1000, frameWall[count / 2] * 1000)
+            : ", wall per frame fastest \(DisplayFormat.fixed(frameWall[0] * 1000, digits: 2)) ms, "
+                + "median \(DisplayFormat.fixed(frameWall[count / 2] * 1000, digits: 2)) ms"
         print(
             String(
                 format:

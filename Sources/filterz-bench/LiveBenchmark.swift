@@ -2,7 +2,9 @@ import CLIKit
 import FilterzCLI
 import FilterzTestSupport
 import Foundation
+import Inspect
 import JSON
+import Parallel
 
 #if canImport(Glibc)
     import Glibc
@@ -39,17 +41,11 @@ enum LiveBenchmark {
     }
 
     static func run(seconds: Double) -> Int32 {
-        guard seconds >= 10 else {
-            print("usage: filterz-bench live [seconds ≥ 10]")
-            return 2
-        }
         if let reason = HLSJSPlayer.unavailableReason {
             print("live benchmark needs hls.js and Chromium: \(reason)")
             return 1
         }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("filterz").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
+        guard let binary = ChildProcess.builtFilterz() else {
             print("live benchmark needs the filterz binary beside filterz-bench (swift build -c release)")
             return 1
         }
@@ -66,10 +62,8 @@ enum LiveBenchmark {
             printHeld(low)
             let llMedian = percentile(low.report.latencies, 0.5)
             let regularMedian = percentile(regular.report.latencies, 0.5)
-            print(
-                String(
-                    format: "latency ratio (regular / low latency, medians): %.2f", regularMedian / max(llMedian, 0.001)
-                ))
+            let ratio = regularMedian / max(llMedian, 0.001)
+            print("latency ratio (regular / low latency, medians): \(DisplayFormat.fixed(ratio, digits: 2))")
             ResultLine.print(
                 "live",
                 [
@@ -139,17 +133,15 @@ enum LiveBenchmark {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let video = folder.appendingPathComponent("live")
         let timingLog = folder.appendingPathComponent("timing.jsonl")
-        var environment = ProcessInfo.processInfo.environment
-        environment["FILTERZ_PRESETS"] = SharedData.sampleMedia.appendingPathComponent("presets").path
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: binary)
         recorder.arguments =
             [
-                "record", "--preset", "warm-film", "--live", "--segment-duration", "2",
+                "record", "--preset", SharedData.sampleMedia.appendingPathComponent("presets/warm-film.json").path,
+                "--live", "--segment-duration", "2",
                 "--duration", String(Int(seconds) + 30), "--out", video.path,
             ]
             + (lowLatency ? ["--low-latency", "--timing-log", timingLog.path] : [])
-        recorder.environment = environment
         let recorderOutput = Pipe()
         recorder.standardOutput = recorderOutput
         let recorderErrors = folder.appendingPathComponent("record.stderr")
@@ -208,15 +200,14 @@ enum LiveBenchmark {
         var heldDelays: [Double] = []
         if lowLatency, let text = try? String(contentsOf: timingLog, encoding: .utf8) {
             for line in text.split(separator: "\n") {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                    object["track"] as? String != "audio",
-                    let capture = object["last_capture_ms"] as? Double, let rename = object["renamed_ms"] as? Double,
-                    let listing = object["listed_ms"] as? Double
+                guard let entry = try? JSONValue(parsing: Array(line.utf8)), entry["track"] != .string("audio"),
+                    let capture = entry["last_capture_ms"]?.doubleValue, let rename = entry["renamed_ms"]?.doubleValue,
+                    let listing = entry["listed_ms"]?.doubleValue
                 else { continue }
                 renamed.append(rename - capture)
                 listed.append(listing - capture)
-                if let held, object["track"] as? String == "720p", object["msn"] as? Int == held.msn,
-                    object["part"] as? Int == held.part
+                if let held, entry["track"] == .string("720p"), entry["msn"] == .integer(held.msn),
+                    entry["part"] == .integer(held.part)
                 {
                     heldDelays = held.answers.map { $0 - listing }
                 }
@@ -240,19 +231,14 @@ enum LiveBenchmark {
 
     /// Runs async work to completion from synchronous code.
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
+        let slot = ResultSlots<Result<T, any Error>>(count: 1)
         let done = DispatchSemaphore(value: 0)
         Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            do { slot.set(0, .success(try await work())) } catch { slot.set(0, .failure(error)) }
             done.signal()
         }
         done.wait()
-        guard let result = box.result else { throw BenchError("the async work ended without a result") }
+        guard let result = slot.values.first else { throw BenchError("the async work ended without a result") }
         return try result.get()
     }
-}
-
-/// The result of async work handed back to the thread that waits for it (written once, before the signal).
-final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
 }

@@ -10,6 +10,14 @@ enum Measuring {
     /// CPU seconds of this process, all its threads together.
     static func processCPUSeconds() -> Double { seconds(on: CLOCK_PROCESS_CPUTIME_ID) }
 
+    /// User + system CPU seconds of this process's finished (waited-for) children.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     private static func seconds(on clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)
@@ -38,5 +46,16 @@ enum ResultLine {
 
     static func print(_ bench: String, _ fields: [(String, JSONValue)]) {
         Swift.print(JSONValue.object([("bench", .string(bench))] + fields).rendered(indent: nil))
+    }
+}
+
+extension JSONValue {
+    /// The value as a number, integral or not (a child's JSON output read back), or nil.
+    var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
     }
 }

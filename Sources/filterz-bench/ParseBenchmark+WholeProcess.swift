@@ -1,4 +1,5 @@
 import CLIKit
+import FilterzTestSupport
 import Foundation
 
 /// The parse bench's whole-process part: `filterz inspect FILE` and `filterz inspect --json FILE` on the
@@ -12,7 +13,7 @@ extension ParseBenchmark {
     }
 
     static func measureWholeProcess(media: [UInt8]) -> WholeProcess? {
-        guard let filterz = DeepBenchmark.builtBinary(), let python = ChildProcess.path(of: "python3") else {
+        guard let filterz = ChildProcess.builtFilterz(), let python = ExternalTool.path(of: "python3") else {
             return nil
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-bench-inspect-\(getpid())")

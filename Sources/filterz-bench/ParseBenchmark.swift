@@ -15,12 +15,13 @@ import CLIKit
 import FilterzCLI
 import Foundation
 import HLS
+import Inspect
 import JSON
 import Parallel
 
 enum ParseBenchmark {
-    static let profileOption = Option.optional(
-        "--profile", placeholder: "SEGMENTS",
+    static let profileOption = Option.optionalInteger(
+        "--profile", placeholder: "SEGMENTS", in: 1...10_000_000,
         help: "Parse one generated playlist of this many segments once, no anchor (for valgrind, perf).")
 
     static var command: Command {
@@ -30,13 +31,7 @@ enum ParseBenchmark {
                 abstract:
                     "The HLS parser and whole inspect processes against Python m3u8 on a 100,000-segment playlist.",
                 options: [profileOption.spec]),
-            action: { args, _ in
-                guard let text = try args.get(profileOption) else { return run(profile: nil) }
-                guard let segments = Int(text), segments > 0 else {
-                    throw CLIError.usage("--profile expects a whole number above 0")
-                }
-                return run(profile: segments)
-            })
+            action: { args, _ in run(profile: try args.get(profileOption)) })
     }
 
     static func run(profile: Int?) -> Int32 {
@@ -81,9 +76,8 @@ enum ParseBenchmark {
                 format: "ours   media:        %8.1f MB/s  (median %.2f ms CPU, %.2f ms wall)", oursMBps,
                 mediaSeconds * 1000, mediaWall * 1000))
         print(
-            String(
-                format: "ours   media, halves on two threads: %.2f ms wall (%.2fx the one pass's wall)",
-                halvesWall * 1000, mediaWall / halvesWall))
+            "ours   media, halves on two threads: \(DisplayFormat.fixed(halvesWall * 1000, digits: 2)) ms wall "
+                + "(\(DisplayFormat.fixed(mediaWall / halvesWall, digits: 2))x the one pass's wall)")
         print(String(format: "ours   multivariant: %8.1f MB/s  (median %.3f ms CPU)", masterMBps, masterSeconds * 1000))
         if let memory, let peakRatio {
             print(String(format: "ours   peak memory:  %8.1f MB = %.2f x input", Double(memory) / 1e6, peakRatio))
@@ -114,10 +108,9 @@ enum ParseBenchmark {
                 Double(anchor.peakBytes) / Double(media.count)))
         let ratio = oursMBps / anchorMBps
         print(
-            String(
-                format:
-                    "ratio: %.0fx m3u8 throughput (media), %.0fx (multivariant); target >= 100x and >= 600 MB/s, peak < 3x input",
-                ratio, masterMBps / anchorMasterMBps))
+            "ratio: \(DisplayFormat.fixed(ratio, digits: 0))x m3u8 throughput (media), "
+                + "\(DisplayFormat.fixed(masterMBps / anchorMasterMBps, digits: 0))x (multivariant); "
+                + "target >= 100x and >= 600 MB/s, peak < 3x input")
         var inspectFields: [(String, JSONValue)] = []
         if let whole = measureWholeProcess(media: media) {
             let slowest = max(whole.textSeconds, whole.jsonSeconds)
@@ -127,10 +120,9 @@ enum ParseBenchmark {
                         "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
                     whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
             print(
-                String(
-                    format:
-                        "inspect ratio: %.1fx m3u8's parse (slower of text/--json), %.1fx python's whole process; target >= 50x",
-                    anchor.mediaSeconds / slowest, whole.pythonSeconds / slowest))
+                "inspect ratio: \(DisplayFormat.fixed(anchor.mediaSeconds / slowest, digits: 1))x m3u8's parse "
+                    + "(slower of text/--json), \(DisplayFormat.fixed(whole.pythonSeconds / slowest, digits: 1))x "
+                    + "python's whole process; target >= 50x")
             inspectFields = [
                 ("inspect_text_s", ResultLine.number(whole.textSeconds, places: 3)),
                 ("inspect_json_s", ResultLine.number(whole.jsonSeconds, places: 3)),
@@ -227,9 +219,7 @@ enum ParseBenchmark {
             cpu.append(Measuring.threadCPUSeconds() - startCPU)
             wall.append(Double(DispatchTime.now().uptimeNanoseconds - startWall) / 1e9)
         }
-        cpu.sort()
-        wall.sort()
-        return (cpu[cpu.count / 2], wall[wall.count / 2])
+        return (Measuring.median(cpu), Measuring.median(wall))
     }
 
     /// Peak resident bytes added while `body` runs, from VmHWM after resetting it; nil when unsupported.

@@ -1,7 +1,9 @@
 import CLIKit
 import FilterKit
+import FilterzTestSupport
 import Foundation
 import HLS
+import Inspect
 import JSON
 import PhotoMetadata
 import Photos
@@ -30,10 +32,8 @@ enum PhotoBenchmark {
     ]
 
     static func run() -> Int32 {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let filterz = executable.deletingLastPathComponent().appendingPathComponent("filterz").path
-        guard FileManager.default.isExecutableFile(atPath: filterz) else {
-            print("photo benchmark: \(filterz) not found (swift build -c release --product filterz)")
+        guard let filterz = ChildProcess.builtFilterz() else {
+            print("photo benchmark needs the filterz binary beside filterz-bench (swift build -c release)")
             return 1
         }
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
@@ -69,7 +69,7 @@ enum PhotoBenchmark {
         }
         var oursRuns: [ChildProcess.Measurement] = [], vipsRuns: [Double] = [], vipsPeak = 0
         var imageMagick: ChildProcess.Measurement?
-        let convert = ChildProcess.path(of: "convert"), vips = ChildProcess.path(of: "vips")
+        let convert = ExternalTool.path(of: "convert"), vips = ExternalTool.path(of: "vips")
         // Interleaved, so a change in the machine's load touches every contender.
         for round in 0..<3 {
             if let run = ours(), run.exitCode == 0 { oursRuns.append(run) }
@@ -93,7 +93,7 @@ enum PhotoBenchmark {
             String(
                 format: "  ours         %6.2f s (runs %@), peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)",
                 oursSeconds,
-                oursRuns.map { String(format: "%.2f", $0.seconds) }.joined(separator: ", "), megabytes(peak),
+                oursRuns.map { DisplayFormat.fixed($0.seconds, digits: 2) }.joined(separator: ", "), megabytes(peak),
                 Double(peak) / Double(rgba12), megabytes(rgba12)))
         let imageMagickSeconds = imageMagick.flatMap { $0.exitCode == 0 ? $0.seconds : nil }
         if let imageMagick {
@@ -110,7 +110,7 @@ enum PhotoBenchmark {
             print(
                 String(
                     format: "  vips         %6.2f s (runs %@), largest step's peak %.0f MB", vipsSeconds,
-                    vipsRuns.map { String(format: "%.2f", $0) }.joined(separator: ", "), megabytes(vipsPeak)))
+                    vipsRuns.map { DisplayFormat.fixed($0, digits: 2) }.joined(separator: ", "), megabytes(vipsPeak)))
         } else {
             print("  vips         not run (make deps installs libvips-tools)")
         }
@@ -243,7 +243,7 @@ enum PhotoBenchmark {
 
     /// The first line of `tool arguments…` (its version), or "not installed".
     static func version(_ tool: String, _ arguments: [String]) -> String {
-        guard let path = ChildProcess.path(of: tool) else { return "(not installed)" }
+        guard let path = ExternalTool.path(of: tool) else { return "(not installed)" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

@@ -1,5 +1,7 @@
 import CLIKit
+import FilterzTestSupport
 import Foundation
+import JSON
 import Playback
 import Simulation
 
@@ -17,15 +19,7 @@ struct PythonReferenceSimulator {
     }
 
     /// The `Benchmarks` folder of the package this bench was built from.
-    static let benchmarks: URL = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/",
-            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-        {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("Benchmarks")
-    }()
+    static let benchmarks = SharedData.packageRoot.appendingPathComponent("Benchmarks")
     /// Our reference simulator.
     static let script = benchmarks.appendingPathComponent("reference_simulator.py").path
     /// The driver that times Sabre in process (`sabreSessionsPerSecond`).
@@ -39,10 +33,15 @@ struct PythonReferenceSimulator {
     /// The `levels` of each `--check` line.
     private func levels(from output: String) throws(Problem) -> [[Int]] {
         try output.split(separator: "\n").map { line throws(Problem) in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let levels = object["levels"] as? [Int]
-            else { throw Problem(description: "unreadable --check line: \(line.prefix(80))") }
-            return levels
+            guard case .array(let items)? = (try? JSONValue(parsing: Array(line.utf8)))?["levels"] else {
+                throw Problem(description: "unreadable --check line: \(line.prefix(80))")
+            }
+            return try items.map { item throws(Problem) in
+                guard case .integer(let level) = item else {
+                    throw Problem(description: "unreadable --check line: \(line.prefix(80))")
+                }
+                return level
+            }
         }
     }
 
@@ -80,8 +79,7 @@ struct PythonReferenceSimulator {
 
     /// The `sessions_per_s` of a `--bench` line.
     private func rate(from output: String) throws(Problem) -> Double {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-            let rate = (object["sessions_per_s"] as? NSNumber)?.doubleValue, rate > 0
+        guard let rate = (try? JSONValue(parsing: Array(output.utf8)))?["sessions_per_s"]?.doubleValue, rate > 0
         else { throw Problem(description: "unreadable timing output: \(output.prefix(80))") }
         return rate
     }
@@ -99,11 +97,11 @@ struct PythonReferenceSimulator {
             inputs.append(
                 try write(rule: rule, traces: [trace], to: folder.appendingPathComponent("trace-\(index).json")))
         }
-        let before = childrenCPUSeconds()
+        let before = Measuring.childrenCPUSeconds()
         for session in 0..<sessions {
             _ = try launch(script: Self.script, arguments: [inputs[session % inputs.count].path, "--check"])
         }
-        let seconds = childrenCPUSeconds() - before
+        let seconds = Measuring.childrenCPUSeconds() - before
         guard seconds > 0 else { throw Problem(description: "no CPU time measured for the python3 processes") }
         return Double(sessions) / seconds
     }
@@ -151,13 +149,5 @@ struct PythonReferenceSimulator {
                     ? "python3 not found" : "python3 exited with status \(process.terminationStatus)")
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// User + system CPU seconds of this process's waited-for children.
-    private func childrenCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

@@ -3,6 +3,7 @@ import Encryption
 import FilterKit
 import FilterzCLI
 import Foundation
+import Inspect
 import JSON
 import Media
 
@@ -10,9 +11,9 @@ import Media
     import Glibc
 #endif
 
-/// `filterz-bench segment [all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI doing the
-/// nearest equivalent job, in the same run; with `--encrypt`, our job a second time with `--encrypt aes-128
-/// --key-rotation 5` right after the clear one, and the slowdown (wall and CPU) between the two.
+/// `filterz-bench segment [--preset all-12|colour-only] [--encrypt]`: our `record` job against the `ffmpeg` CLI
+/// doing the nearest equivalent job, in the same run; with `--encrypt`, our job a second time with `--encrypt
+/// aes-128 --key-rotation 5` right after the clear one, and the slowdown (wall and CPU) between the two.
 ///
 /// Ours: `filterz record` in process — simulated camera 1280×720 at 30 fps for 20 s, the all-12-values
 /// preset of `filterz-bench filter` (or its colour-only preset, so the cost of everything but the spatial
@@ -46,6 +47,9 @@ enum SegmentBenchmark {
                 + "curves=all='0/0.03 0.25/0.29 0.75/0.70 1/1'"),
     ]
 
+    static let presetOption = Option.choice(
+        "--preset", placeholder: "PRESET", from: variants.map(\.name), default: "all-12",
+        help: "The filters of both jobs: all-12, or colour-only (everything but the spatial filters).")
     static let encryptOption = Option.flag(
         "--encrypt", help: "Also time our job with --encrypt aes-128 in the same run (encrypted ÷ clear).")
 
@@ -54,13 +58,11 @@ enum SegmentBenchmark {
             CommandSpec(
                 name: "segment",
                 abstract: "filterz record against the ffmpeg CLI making the same ladder.",
-                arguments: [ArgumentSpec("variant", help: "all-12 (default) or colour-only.", isOptional: true)],
-                options: [encryptOption.spec]),
+                options: [presetOption.spec, encryptOption.spec]),
             action: { args, _ in
-                let requested = args.positionals.first ?? "all-12"
-                guard let variant = variants.first(where: { $0.name == requested }) else {
-                    throw CLIError.usage(
-                        "no variant '\(requested)' (\(variants.map(\.name).joined(separator: " or ")))")
+                let name = try args.get(presetOption)
+                guard let variant = variants.first(where: { $0.name == name }) else {
+                    throw CLIError.failure("no variant '\(name)'")
                 }
                 return run(variant, encrypting: try args.get(encryptOption))
             })
@@ -117,11 +119,11 @@ enum SegmentBenchmark {
         let anchorFolder = work.appendingPathComponent("anchor")
         try? FileManager.default.createDirectory(at: anchorFolder, withIntermediateDirectories: true)
         let arguments = anchorArguments(folder: anchorFolder.path, chain: variant.ffmpegChain)
-        let childCPUBefore = cpuSeconds(children: true)
+        let childCPUBefore = Measuring.childrenCPUSeconds()
         let anchorStart = Date()
         let anchorOutput = FilterBenchmark.runTool("ffmpeg", arguments)
         let anchor = Date().timeIntervalSince(anchorStart)
-        let anchorCPU = cpuSeconds(children: true) - childCPUBefore
+        let anchorCPU = Measuring.childrenCPUSeconds() - childCPUBefore
         print(
             "  ffmpeg " + arguments.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")
         )
@@ -138,7 +140,7 @@ enum SegmentBenchmark {
             String(
                 format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                 anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
-        print(String(format: "ratio (ours / ffmpeg wall time): %.2f", ours / anchor))
+        print("ratio (ours / ffmpeg wall time): \(DisplayFormat.fixed(ours / anchor, digits: 2))")
         ResultLine.print(
             "segment",
             presetFields + encryptedFields + [
@@ -152,7 +154,7 @@ enum SegmentBenchmark {
     /// (after printing why) when it failed.
     static func record(_ preset: URL, into folder: URL, extra: [String]) -> (wall: Double, cpu: Double)? {
         let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let cpuBefore = cpuSeconds(children: false)
+        let cpuBefore = Measuring.processCPUSeconds()
         let start = Date()
         let code = CLI.run(
             arguments: [
@@ -162,7 +164,7 @@ enum SegmentBenchmark {
             ] + extra,
             stdout: stdout, stderr: stderr)
         let wall = Date().timeIntervalSince(start)
-        let cpu = cpuSeconds(children: false) - cpuBefore
+        let cpu = Measuring.processCPUSeconds() - cpuBefore
         print(stdout.text, terminator: "")
         guard code == 0 else {
             print("filterz record failed: \(stderr.text)")
@@ -180,20 +182,12 @@ enum SegmentBenchmark {
         var best = Double.infinity
         var checksum = 0
         for _ in 0..<3 {
-            let before = cpuSeconds(children: false)
+            let before = Measuring.processCPUSeconds()
             for segment in segments { checksum &+= (try? AES128CBC.encrypt(segment, key: key, iv: iv))?.count ?? 0 }
-            best = min(best, cpuSeconds(children: false) - before)
+            best = min(best, Measuring.processCPUSeconds() - before)
         }
         if checksum == 0 { print("  (no segments to encrypt)") }
         return (best, Double(segments.reduce(0) { $0 + $1.count }) / 1_000_000)
-    }
-
-    /// User + system CPU seconds of this process, or of its finished children.
-    static func cpuSeconds(children: Bool) -> Double {
-        var usage = rusage()
-        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// The ffmpeg command line of the anchor job.

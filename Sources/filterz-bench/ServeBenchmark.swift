@@ -1,6 +1,8 @@
 import CLIKit
 import FilterzCLI
+import FilterzTestSupport
 import Foundation
+import Inspect
 import JSON
 import Server
 
@@ -72,8 +74,8 @@ enum ServeBenchmark {
     }
 
     static func measure() throws -> Int32 {
-        guard let wrk = tool("wrk"),
-            let nginxPath = tool("nginx")
+        guard let wrk = ExternalTool.path(of: "wrk"),
+            let nginxPath = ExternalTool.path(of: "nginx")
                 ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil)
         else {
             print("serve benchmark needs wrk and nginx (make deps)")
@@ -104,7 +106,7 @@ enum ServeBenchmark {
         defer { ours.stop(graceSeconds: 1) }
 
         var nginxConfiguration = configuration
-        nginxConfiguration.port = freePort()
+        nginxConfiguration.port = try LoopbackPort.unused()
         let block = try NginxConfig.serverBlock(for: nginxConfiguration)
         let configurationFile = state.appendingPathComponent("nginx.conf")
         try Data(NginxConfig.standalone(serverBlock: block, stateFolder: state.path, accessLog: logging).utf8).write(
@@ -146,9 +148,9 @@ enum ServeBenchmark {
                     if verbose {
                         print(
                             "  round \(round) \(name) \(file): "
-                                + String(
-                                    format: "%.0f req/s, p50 %.3f ms, p99 %.3f ms", run.requestsPerSecond,
-                                    run.p50Milliseconds, run.p99Milliseconds))
+                                + "\(DisplayFormat.fixed(run.requestsPerSecond, digits: 0)) req/s, "
+                                + "p50 \(DisplayFormat.fixed(run.p50Milliseconds, digits: 3)) ms, "
+                                + "p99 \(DisplayFormat.fixed(run.p99Milliseconds, digits: 3)) ms")
                     }
                 }
             }
@@ -186,9 +188,9 @@ enum ServeBenchmark {
             oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
             oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
         print(
-            String(
-                format: "ratios (ours ÷ nginx): playlist %.3f, segment %.3f, p99 (worse of the two) %.3f",
-                playlistRatio, segmentRatio, p99Ratio))
+            "ratios (ours ÷ nginx): playlist \(DisplayFormat.fixed(playlistRatio, digits: 3)), "
+                + "segment \(DisplayFormat.fixed(segmentRatio, digits: 3)), "
+                + "p99 (worse of the two) \(DisplayFormat.fixed(p99Ratio, digits: 3))")
         // The same ratios round by round (ours and nginx measured within seconds of each other): their spread shows
         // how much the load of the moment moved the figure above.
         for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {
@@ -198,7 +200,8 @@ enum ServeBenchmark {
             guard let lowest = ratios.min(), let highest = ratios.max() else { continue }
             print(
                 "  \(label) ours ÷ nginx round by round: "
-                    + String(format: "median %.3f, from %.3f to %.3f", Measuring.median(ratios), lowest, highest))
+                    + "median \(DisplayFormat.fixed(Measuring.median(ratios), digits: 3)), "
+                    + "from \(DisplayFormat.fixed(lowest, digits: 3)) to \(DisplayFormat.fixed(highest, digits: 3))")
         }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
         ResultLine.print(
@@ -261,30 +264,6 @@ enum ServeBenchmark {
             return (Double(text.dropLast(unit.count)) ?? 0) * factor
         }
         return Double(text) ?? 0
-    }
-
-    static func tool(_ name: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    static func freePort() -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length)
-                return getsockname(descriptor, pointer, &length)
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
     }
 }
 

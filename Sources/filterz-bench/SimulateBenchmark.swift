@@ -2,6 +2,7 @@ import CLIKit
 import FilterKit
 import FilterzCLI
 import Foundation
+import Inspect
 import JSON
 import Playback
 import Simulation
@@ -51,8 +52,9 @@ enum SimulateBenchmark {
     static let ruleOption = Option.choice(
         "--rule", placeholder: "RULE", from: ABRRuleKind.allCases.map(\.rawValue), default: "filterz",
         help: "The rule timed as ours.")
-    static let sessionsOption = Option.optional(
-        "--sessions", placeholder: "N", help: "Run exactly N sessions and print a checksum (for valgrind, perf).")
+    static let sessionsOption = Option.optionalInteger(
+        "--sessions", placeholder: "N", in: 1...100_000_000,
+        help: "Run exactly N sessions and print a checksum (for valgrind, perf).")
     static let sabreOption = Option.optional(
         "--sabre", placeholder: "FILE", help: "Sabre's src/sabre.py, timed in the same run.")
 
@@ -65,15 +67,10 @@ enum SimulateBenchmark {
                     secondsOption.spec, windowsOption.spec, ruleOption.spec, sessionsOption.spec, sabreOption.spec,
                 ]),
             action: { args, _ in
-                var settings = Settings(
+                let settings = Settings(
                     seconds: try args.get(secondsOption), windows: try args.get(windowsOption),
-                    rule: ABRRuleKind(rawValue: try args.get(ruleOption)) ?? .filterz, sabre: try args.get(sabreOption))
-                if let text = try args.get(sessionsOption) {
-                    guard let count = Int(text), count > 0 else {
-                        throw CLIError.usage("--sessions expects a whole number above 0")
-                    }
-                    settings.sessions = count
-                }
+                    rule: ABRRuleKind(rawValue: try args.get(ruleOption)) ?? .filterz,
+                    sessions: try args.get(sessionsOption), sabre: try args.get(sabreOption))
                 return $settings.withValue(settings) { run() }
             })
     }
@@ -240,7 +237,8 @@ enum SimulateBenchmark {
                     + "simulator such as Sabre is run, one trace per run): \(format(pythonPerProcessRate)) sessions/s")
         }
         print(
-            "ratio fast/machine-driven \(String(format: "%.1f", fastRate / machineRate))x   [checksum \(String(format: "%.1f", checksum))]"
+            "ratio fast/machine-driven \(DisplayFormat.fixed(fastRate / machineRate, digits: 1))x   "
+                + "[checksum \(DisplayFormat.fixed(checksum, digits: 1))]"
         )
         /// Whole sessions per second at 10 and above, two decimals below (as the text lines print them).
         func rate(_ value: Double?) -> JSONValue {
@@ -279,9 +277,7 @@ enum SimulateBenchmark {
 
     static func whole(_ rate: Double) -> Int { Int(rate.rounded()) }
     /// Two decimals below 10, whole numbers above.
-    static func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.0f", value) }
-    /// `format` for the JSON line, null when not measured.
-    static func json(_ value: Double?) -> String { value.map(format) ?? "null" }
+    static func format(_ value: Double) -> String { DisplayFormat.fixed(value, digits: value < 10 ? 2 : 0) }
 
     /// Runs `body` repeatedly for `seconds` of this thread's CPU time, in `windows` equal windows; returns the
     /// calls per CPU second of each window and their median. CPU time, not wall time, so a loaded machine (other
@@ -311,7 +307,7 @@ enum SimulateBenchmark {
         let low = Int((measured.rates.min() ?? 0).rounded())
         let high = Int((measured.rates.max() ?? 0).rounded())
         return
-            "(median of \(measured.rates.count) windows of \(String(format: "%.1f", seconds / Double(windows))) s; \(low)–\(high))"
+            "(median of \(measured.rates.count) windows of \(DisplayFormat.fixed(seconds / Double(windows), digits: 1)) s; \(low)–\(high))"
     }
 
     static func makeManifest(segments: Int) throws -> StreamManifest {

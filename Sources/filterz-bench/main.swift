@@ -29,4 +29,4 @@ let root = Command(
 exit(
     CLI.run(
         root, arguments: Array(CommandLine.arguments.dropFirst()), stdout: FileDescriptorOutput.standardOutput,
-        stderr: FileDescriptorOutput.standardError, environment: ProcessInfo.processInfo.environment))
+        stderr: FileDescriptorOutput.standardError))

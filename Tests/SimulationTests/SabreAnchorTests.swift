@@ -5,9 +5,9 @@ import Testing
 
 @testable import Simulation
 
-/// `Benchmarks/sabre_anchor.py`, the driver with which `filterz-bench simulate` runs Sabre (when `FILTERZ_SABRE`
-/// names a checkout; Sabre itself is not here). A stand-in for `sabre.py` records the command lines it is given
-/// and checks the files they name, so these tests show that each session gets Sabre's flags for the rule (and
+/// `Benchmarks/sabre_anchor.py`, the driver with which `filterz-bench simulate` runs Sabre (when `--sabre FILE`
+/// names a checkout's `sabre.py`; Sabre itself is not here). A stand-in for `sabre.py` records the command lines
+/// it is given and checks the files they name, so these tests show that each session gets Sabre's flags for the rule (and
 /// `-noa` when asked), the manifest in its movie format and one trace's periods as its network file,
 /// round-robin over the traces; that the levels are read from Sabre's log, an abandoned download replaced by
 /// its retry; and that a script which is not Sabre is refused instead of timed.
