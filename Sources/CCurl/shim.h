@@ -7,6 +7,11 @@
 /// A write or header callback: `count` bytes at `data`; returning anything but `count` stops the transfer.
 typedef size_t (*filterz_curl_receive)(char *data, size_t size, size_t count, void *context);
 
+/// A transfer-progress callback (CURLOPT_XFERINFOFUNCTION): bytes so far and expected, down and up; returning
+/// anything but 0 stops the transfer.
+typedef int (*filterz_curl_progress)(void *context, curl_off_t download_total, curl_off_t download_now,
+                                     curl_off_t upload_total, curl_off_t upload_now);
+
 static inline CURLcode filterz_curl_set_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -21,5 +26,12 @@ static inline CURLcode filterz_curl_set_pointer(CURL *handle, CURLoption option,
 
 static inline CURLcode filterz_curl_set_receiver(CURL *handle, CURLoption option, filterz_curl_receive receiver) {
     return curl_easy_setopt(handle, option, receiver);
+}
+static inline CURLcode filterz_curl_set_progress(CURL *handle, filterz_curl_progress progress) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, progress);
+}
+
+static inline CURLcode filterz_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
 }
 #endif

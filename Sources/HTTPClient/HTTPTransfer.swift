@@ -3,9 +3,10 @@ import CCurl
 /// One blocking HTTP(S) request through libcurl's easy interface, with its body bounded as it arrives.
 ///
 /// libcurl hands over the body one buffer at a time and waits for each to be taken, so a body is never read
-/// further than the limit: the transfer stops at the first buffer that would pass it (after decompression, so
-/// a gzip bomb is cut where its inflated size does), and a declared `Content-Length` over the limit is refused
-/// before any of the body is read. The whole exchange, not only each wait, must end within the deadline.
+/// far past the limit, which bounds two counts: the bytes received (compressed, for a content-encoded body)
+/// and the body after decoding, so that neither a gzip bomb nor an endless compressed stream that inflates to
+/// nothing runs on. A declared `Content-Length` (which counts the bytes sent) over the limit is refused before
+/// any of the body is read. The whole exchange, not only each wait, must end within the deadline.
 /// Redirects are followed (at most 10, http and https only); any status is returned, not thrown.
 public enum HTTPTransfer {
     /// The bytes sent and where to: the method, extra header lines, an optional byte range.
@@ -21,7 +22,7 @@ public enum HTTPTransfer {
         public var headers: [(name: String, value: String)]
         /// Asks for `length` bytes from `offset` (an HTTP `Range` request); the server may ignore it.
         public var range: (offset: Int, length: Int)?
-        /// The largest body accepted, after decompression.
+        /// The largest body accepted: as received, and again after decoding a `Content-Encoding`.
         public var maximumBodyBytes: Int
         /// How long the whole exchange may take.
         public var timeoutSeconds: Double
@@ -46,16 +47,25 @@ public enum HTTPTransfer {
         public var body: [UInt8]
     }
 
+    /// Which count of a body passed the limit.
+    public enum BodyMeasure: Sendable, Equatable {
+        /// The bytes received; `contentEncoding` names the coding they were in (nil: none, the body itself).
+        case received(contentEncoding: String?)
+        /// The body after decoding `contentEncoding` (a small compressed body that inflates past the limit).
+        case decoded(contentEncoding: String)
+    }
+
     /// Why a transfer gave no response.
     public enum Failure: Error, Equatable {
-        /// `Content-Length` (of a body not content-encoded) is over the limit; nothing of the body was read.
+        /// `Content-Length` is over the limit; nothing of the body was read.
         case declaredLengthTooLarge(Int64)
-        /// The body passed the limit; the transfer was stopped there.
-        case bodyTooLarge
+        /// The body passed the limit by `BodyMeasure`; the transfer was stopped there.
+        case bodyTooLarge(BodyMeasure)
         /// The deadline passed before a response's status line arrived.
         case noResponse
-        /// The deadline passed during the response, after `receivedBytes` bytes of its body.
-        case incomplete(receivedBytes: Int)
+        /// The deadline passed during the response: `receivedBytes` of its body had arrived, `decodedBytes`
+        /// once decoded from `contentEncoding` (the same number when that is nil).
+        case incomplete(receivedBytes: Int64, decodedBytes: Int, contentEncoding: String?)
         /// Anything else (bad URL, refused connection, TLS, protocol error), in libcurl's words.
         case failed(String)
     }
@@ -100,6 +110,12 @@ public enum HTTPTransfer {
                 Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
                     .receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
             }
+            // The bytes received, before any decoding, are only seen here.
+            _ = filterz_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
+            _ = filterz_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
+            _ = filterz_curl_set_progress(handle) { context, _, received, _, _ in
+                Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue().received(received)
+            }
             return curl_easy_perform(handle)
         }
 
@@ -108,7 +124,12 @@ public enum HTTPTransfer {
         case CURLE_OK:
             return Response(status: exchange.status, headers: exchange.headers, body: exchange.body)
         case CURLE_OPERATION_TIMEDOUT:
-            throw exchange.status == 0 ? .noResponse : .incomplete(receivedBytes: exchange.body.count)
+            guard exchange.status != 0 else { throw .noResponse }
+            var received: curl_off_t = 0
+            _ = filterz_curl_get_offset(handle, CURLINFO_SIZE_DOWNLOAD_T, &received)
+            throw .incomplete(
+                receivedBytes: Int64(received), decodedBytes: exchange.body.count,
+                contentEncoding: exchange.contentEncoding)
         default:
             let detail = String(cString: errorText)
             throw .failed(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
@@ -140,7 +161,7 @@ private final class Exchange {
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             headers = [:]
         } else if line.isEmpty {
-            if request.method != .head, !(300..<400).contains(status), headers["content-encoding"] == nil,
+            if request.method != .head, !(300..<400).contains(status),
                 let declared = headers["content-length"].flatMap({ Int64($0) }), declared > request.maximumBodyBytes
             {
                 refusal = .declaredLengthTooLarge(declared)
@@ -154,14 +175,28 @@ private final class Exchange {
         return bytes.count
     }
 
+    /// The coding the final response's body is in (`gzip`), nil when none.
+    var contentEncoding: String? {
+        headers["content-encoding"].flatMap { $0.lowercased() == "identity" ? nil : $0 }
+    }
+
     /// One buffer of the decoded body: kept, or the transfer stopped when it would pass the limit.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard body.count + bytes.count <= request.maximumBodyBytes else {
-            refusal = .bodyTooLarge
+            refusal = .bodyTooLarge(
+                contentEncoding.map { .decoded(contentEncoding: $0) } ?? .received(contentEncoding: nil))
             return 0
         }
         body.append(contentsOf: bytes)
         return bytes.count
+    }
+
+    /// The count of body bytes received so far, as sent (libcurl's progress): 0 to go on, 1 to stop the transfer
+    /// when it is over the limit.
+    func received(_ count: curl_off_t) -> Int32 {
+        guard count > request.maximumBodyBytes else { return 0 }
+        refusal = .bodyTooLarge(.received(contentEncoding: contentEncoding))
+        return 1
     }
 }
 

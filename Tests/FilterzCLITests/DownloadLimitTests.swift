@@ -53,6 +53,20 @@ struct DownloadLimitTests {
                         self.send_response(200); self.send_header("Content-Encoding", "gzip")
                         self.send_header("Content-Length", str(len(bomb[0]))); self.end_headers()
                         self.wfile.write(bomb[0])
+                    elif self.path in ("/gzip-endless.m3u8", "/gzip-trickle.m3u8"):
+                        # A gzip member of empty stored deflate blocks that never ends: it inflates to nothing.
+                        self.send_response(200); self.send_header("Content-Encoding", "gzip"); self.end_headers()
+                        self.wfile.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03")
+                        trickle = self.path == "/gzip-trickle.m3u8"
+                        block = b"\x00\x00\x00\xff\xff" * (1 if trickle else 20000)
+                        while True:
+                            self.wfile.write(block)
+                            if trickle: self.wfile.flush(); time.sleep(0.05)
+                    elif self.path == "/gzip-huge.m3u8":
+                        self.send_response(200); self.send_header("Content-Encoding", "gzip")
+                        self.send_header("Content-Length", "300000000"); self.end_headers()
+                        chunk = b"\x1f\x8b" * 32768
+                        for _ in range(300000000 // 65536): self.wfile.write(chunk)
                     elif self.path == "/slow.m3u8":
                         self.send_response(200); self.send_header("Content-Length", "1000"); self.end_headers()
                         for _ in range(1000): self.wfile.write(b"#"); self.wfile.flush(); time.sleep(0.05)
@@ -139,6 +153,31 @@ struct DownloadLimitTests {
         let result = try inspect("/bomb.m3u8")
         #expect(result.code == 2)
         #expect(result.stderr.contains("body larger than the limit"), "\(result.stderr)")
+    }
+
+    /// Compressed bytes count against the limit as they arrive, not only what they inflate to: a stream of
+    /// empty deflate blocks grows by nothing once inflated but would be received for ever.
+    @Test func anEndlessCompressedBodyIsCutAtTheLimitOfBytesReceived() throws {
+        let result = try inspect("/gzip-endless.m3u8")
+        #expect(result.code == 2)
+        #expect(
+            result.stderr.contains("gzip-compressed body: more than the limit of 67108864 bytes received"),
+            "\(result.stderr)")
+    }
+
+    @Test func aHugeDeclaredLengthOfACompressedBodyIsRefusedBeforeTheBody() throws {
+        let result = try inspect("/gzip-huge.m3u8")
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("Content-Length 300000000 is larger than the limit"), "\(result.stderr)")
+    }
+
+    /// At the deadline the message counts the bytes received and what they decoded to, each as it is.
+    @Test func aTrickledCompressedBodyAtTheDeadlineSaysWhatArrivedAndWhatItDecodedTo() throws {
+        let result = try inspect("/gzip-trickle.m3u8", ["--timeout", "1"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("not complete within 1 s ("), "\(result.stderr)")
+        #expect(result.stderr.contains(" bytes received, 0 once decoded from gzip)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("(0 bytes received"), "\(result.stderr)")
     }
 
     @Test func aTrickledBodyIsCutAtTheWholeRequestDeadline() throws {

@@ -85,8 +85,8 @@ struct ResourceLoader: PlaylistLoading {
     }
 
     /// One blocking request with the configured headers (``HTTPTransfer``: the body is bounded by `maximumBytes`
-    /// as it arrives, after any decompression, and the whole exchange by `timeoutSeconds`). Any status other
-    /// than 2xx is an error.
+    /// as it arrives, both the bytes received and what they decode to, and the whole exchange by
+    /// `timeoutSeconds`). Any status other than 2xx is an error; each refusal names the limit that was passed.
     private func request(
         _ location: String, method: HTTPTransfer.Request.Method, range: (offset: Int, length: Int)? = nil
     ) throws(CLIError) -> (body: [UInt8], headers: [String: String]) {
@@ -100,14 +100,24 @@ struct ResourceLoader: PlaylistLoading {
         } catch {
             switch error {
             case .noResponse: throw .input("\(location): no response within \(Self.seconds(timeoutSeconds))")
-            case .incomplete(let received):
+            case .incomplete(let received, let decoded, let encoding):
+                let counts = encoding.map { "\(received) bytes received, \(decoded) once decoded from \($0)" }
                 throw .input(
-                    "\(location): not complete within \(Self.seconds(timeoutSeconds)) (\(received) bytes received)")
+                    "\(location): not complete within \(Self.seconds(timeoutSeconds)) (\(counts ?? "\(decoded) bytes received"))"
+                )
             case .declaredLengthTooLarge(let declared):
                 throw .input(
                     "\(location): Content-Length \(declared) is larger than the limit of \(maximumBytes) bytes")
-            case .bodyTooLarge:
+            case .bodyTooLarge(.received(nil)):
                 throw .input("\(location): body larger than the limit of \(maximumBytes) bytes (stopped there)")
+            case .bodyTooLarge(.received(let encoding?)):
+                throw .input(
+                    "\(location): \(encoding)-compressed body: more than the limit of \(maximumBytes) bytes received "
+                        + "(stopped there)")
+            case .bodyTooLarge(.decoded(let encoding)):
+                throw .input(
+                    "\(location): body larger than the limit of \(maximumBytes) bytes once decoded from \(encoding) "
+                        + "(stopped there)")
             case .failed(let message): throw .input("\(location): \(message)")
             }
         }
