@@ -1,4 +1,5 @@
 import CCurl
+import Synchronization
 
 /// One blocking HTTP(S) request through libcurl's easy interface, with its body bounded as it arrives.
 ///
@@ -6,9 +7,15 @@ import CCurl
 /// far past the limit, which bounds two counts: the bytes received (compressed, for a content-encoded body)
 /// and the body after decoding, so that neither a gzip bomb nor an endless compressed stream that inflates to
 /// nothing runs on. A declared `Content-Length` (which counts the bytes sent) over the limit is refused before
-/// any of the body is read. The whole exchange, not only each wait, must end within the deadline.
-/// Redirects are followed (at most 10, http and https only); any status is returned, not thrown.
+/// any of the body is read. The whole exchange, redirects included, must end within the deadline.
+///
+/// Redirects are followed here, not by libcurl (at most 10, http and https only), so that the request's extra
+/// headers go only to the origin of the URL asked for: libcurl would carry them to any host a redirect names.
+/// Any status is returned, not thrown.
 public enum HTTPTransfer {
+    /// Redirects followed before a request fails.
+    public static let maximumRedirects = 10
+
     /// The bytes sent and where to: the method, extra header lines, an optional byte range.
     public struct Request: Sendable {
         public enum Method: String, Sendable {
@@ -18,13 +25,14 @@ public enum HTTPTransfer {
 
         public var url: String
         public var method: Method
-        /// Extra request headers (`Authorization: Bearer …`).
+        /// Extra request headers (`Authorization: Bearer …`), sent only while the request stays on the origin
+        /// (scheme, host, port) of `url`: a redirect to another origin is followed without them.
         public var headers: [(name: String, value: String)]
         /// Asks for `length` bytes from `offset` (an HTTP `Range` request); the server may ignore it.
         public var range: (offset: Int, length: Int)?
         /// The largest body accepted: as received, and again after decoding a `Content-Encoding`.
         public var maximumBodyBytes: Int
-        /// How long the whole exchange may take.
+        /// How long the whole exchange may take, redirects included.
         public var timeoutSeconds: Double
 
         public init(
@@ -70,28 +78,64 @@ public enum HTTPTransfer {
         case failed(String)
     }
 
-    /// Runs `request` on the calling thread until it ends.
-    public static func run(_ request: Request) throws(Failure) -> Response {
+    /// Runs `request` on the calling thread until it ends, on a handle of `connections` when given (so that it
+    /// can reuse a connection an earlier request to the same origin left open).
+    public static func run(_ request: Request, connections: HTTPConnections? = nil) throws(Failure) -> Response {
         _ = globalSetUp
-        guard let handle = curl_easy_init() else { throw .failed("libcurl could not start a transfer") }
-        defer { curl_easy_cleanup(handle) }
+        let pool = connections ?? HTTPConnections()
+        guard let handle = pool.take() else { throw .failed("libcurl could not start a transfer") }
+        defer { pool.giveBack(handle) }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(max(1, Int(min(request.timeoutSeconds, 1e9) * 1000)))
+        let origin = origin(of: request.url)
+        var url = request.url
+        for _ in 0...maximumRedirects {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { throw .noResponse }
+            let sameOrigin = origin != nil && Self.origin(of: url) == origin
+            let hop = try exchange(
+                handle.pointer, request, url: url, headers: sameOrigin ? request.headers : [],
+                timeoutMilliseconds: max(1, Int(remaining / .milliseconds(1))))
+            switch hop {
+            case .response(let response):
+                return response
+            case .redirect(let location):
+                guard let next = resolve(location, against: url) else {
+                    throw .failed("redirected to a location that is not a URL: \(location)")
+                }
+                url = next
+            }
+        }
+        throw .failed("more than \(maximumRedirects) redirects")
+    }
+
+    /// What one request on the way answered: the final response, or a redirect to follow.
+    private enum Hop {
+        case response(Response)
+        case redirect(String)
+    }
+
+    /// One request to `url` on `handle`, with `headers`; a redirect's body is not read.
+    private static func exchange(
+        _ handle: UnsafeMutableRawPointer, _ request: Request, url: String,
+        headers: [(name: String, value: String)], timeoutMilliseconds: Int
+    ) throws(Failure) -> Hop {
+        // Options of an earlier request go; the handle's open connections stay.
+        curl_easy_reset(handle)
         let exchange = Exchange(request)
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorText.deallocate() }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        for header in request.headers { headerList = curl_slist_append(headerList, "\(header.name): \(header.value)") }
+        for header in headers { headerList = curl_slist_append(headerList, "\(header.name): \(header.value)") }
         defer { curl_slist_free_all(headerList) }
 
         let code = withExtendedLifetime(exchange) { () -> CURLcode in
-            _ = filterz_curl_set_string(handle, CURLOPT_URL, request.url)
+            _ = filterz_curl_set_string(handle, CURLOPT_URL, url)
             _ = filterz_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
-            _ = filterz_curl_set_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int(request.timeoutSeconds * 1000)))
-            _ = filterz_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-            _ = filterz_curl_set_long(handle, CURLOPT_MAXREDIRS, 10)
+            _ = filterz_curl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
             _ = filterz_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-            _ = filterz_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
             _ = filterz_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every coding libcurl decodes
             _ = filterz_curl_set_string(handle, CURLOPT_USERAGENT, "filterz")
             _ = filterz_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
@@ -119,10 +163,11 @@ public enum HTTPTransfer {
             return curl_easy_perform(handle)
         }
 
+        if let location = exchange.redirect { return .redirect(location) }
         if let refusal = exchange.refusal { throw refusal }
         switch code {
         case CURLE_OK:
-            return Response(status: exchange.status, headers: exchange.headers, body: exchange.body)
+            return .response(Response(status: exchange.status, headers: exchange.headers, body: exchange.body))
         case CURLE_OPERATION_TIMEDOUT:
             guard exchange.status != 0 else { throw .noResponse }
             var received: curl_off_t = 0
@@ -136,11 +181,76 @@ public enum HTTPTransfer {
         }
     }
 
+    /// `scheme://host:port` of `url` as libcurl reads it (scheme and host lowercased, the scheme's default port
+    /// filled in), or nil when it is not a URL: what "the same origin" compares.
+    public static func origin(of url: String) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK,
+            let scheme = part(handle, CURLUPART_SCHEME), let host = part(handle, CURLUPART_HOST),
+            let port = part(handle, CURLUPART_PORT, flags: UInt32(CURLU_DEFAULT_PORT))
+        else { return nil }
+        return "\(scheme.lowercased())://\(host.lowercased()):\(port)"
+    }
+
+    /// `reference` (a `Location` value, absolute or relative) resolved against `base`, or nil when it is not a URL.
+    static func resolve(_ reference: String, against base: String) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, base, 0) == CURLUE_OK,
+            curl_url_set(handle, CURLUPART_URL, reference, 0) == CURLUE_OK
+        else { return nil }
+        return part(handle, CURLUPART_URL)
+    }
+
+    private static func part(_ handle: OpaquePointer, _ which: CURLUPart, flags: UInt32 = 0) -> String? {
+        var text: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, which, &text, flags) == CURLUE_OK, let text else { return nil }
+        defer { curl_free(text) }
+        return String(cString: text)
+    }
+
     /// `curl_global_init` once per process, before the first transfer (it is not safe to run concurrently).
     private static let globalSetUp: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 }
 
-/// One transfer's state, filled by libcurl's callbacks on the thread that runs it.
+/// libcurl easy handles kept between requests: libcurl leaves a handle's connections open after its transfer,
+/// so requests made on the same handle to the same origin reuse one connection instead of opening one each.
+/// Threads share it: each request takes a handle (a new one when none is idle) and gives it back when done.
+public final class HTTPConnections: Sendable {
+    /// Handles kept idle at most; more are closed when given back.
+    static let maximumIdle = 16
+
+    struct Handle: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+    }
+
+    private let idle = Mutex<[Handle]>([])
+
+    public init() {}
+
+    deinit {
+        idle.withLock { handles in
+            for handle in handles { curl_easy_cleanup(handle.pointer) }
+        }
+    }
+
+    func take() -> Handle? {
+        if let handle = idle.withLock({ $0.popLast() }) { return handle }
+        return curl_easy_init().map(Handle.init)
+    }
+
+    func giveBack(_ handle: Handle) {
+        let kept = idle.withLock { handles in
+            guard handles.count < Self.maximumIdle else { return false }
+            handles.append(handle)
+            return true
+        }
+        if !kept { curl_easy_cleanup(handle.pointer) }
+    }
+}
+
+/// One request's state, filled by libcurl's callbacks on the thread that runs it.
 private final class Exchange {
     let request: HTTPTransfer.Request
     var status = 0
@@ -148,11 +258,13 @@ private final class Exchange {
     var body: [UInt8] = []
     /// Set when a callback stopped the transfer; it then says why.
     var refusal: HTTPTransfer.Failure?
+    /// The `Location` of a redirect, set when its headers stopped the transfer (its body is not wanted).
+    var redirect: String?
 
     init(_ request: HTTPTransfer.Request) { self.request = request }
 
-    /// One header line of some response (each redirect and interim response has its own block, which starts
-    /// with its status line). At the end of the final block a declared length over the limit stops the transfer.
+    /// One header line of some response (an interim response has its own block; each block starts with its
+    /// status line). At the end of a block a redirect, or a declared length over the limit, stops the transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         var end = bytes.count
         while end > 0 && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D) { end -= 1 }
@@ -161,6 +273,10 @@ private final class Exchange {
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             headers = [:]
         } else if line.isEmpty {
+            if (300..<400).contains(status), status != 304, let location = headers["location"] {
+                redirect = location
+                return 0
+            }
             if request.method != .head, !(300..<400).contains(status),
                 let declared = headers["content-length"].flatMap({ Int64($0) }), declared > request.maximumBodyBytes
             {

@@ -87,35 +87,8 @@ struct DownloadLimitTests {
         server.serve_forever()
         """#
 
-    /// The hostile origin, stopped when the value goes away.
-    final class Origin: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        let port: Int
-
-        init() throws {
-            process.executableURL = URL(fileURLWithPath: ExternalTool.path(of: "python3") ?? "/usr/bin/python3")
-            process.arguments = ["-c", DownloadLimitTests.serverScript]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = input
-            try process.run()
-            let line = String(decoding: output.fileHandleForReading.readLine(), as: UTF8.self)
-            guard let port = Int(line) else {
-                process.terminate()
-                throw CLIError.input("hostile origin did not start")
-            }
-            self.port = port
-        }
-
-        deinit {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-    }
-
-    static let origin: Origin? = try? Origin()
+    /// The hostile origin, stopped when the suite's process ends.
+    static let origin: LoopbackScript? = try? LoopbackScript(serverScript)
 
     func inspect(_ path: String, _ extra: [String] = []) throws -> (code: Int32, stdout: String, stderr: String) {
         let origin = try #require(Self.origin)
@@ -205,17 +178,5 @@ struct DownloadLimitTests {
         let counts = try #require(try JSONSerialization.jsonObject(with: stats.body) as? [String: Int])
         #expect(counts["heads"] == 80)
         #expect((2...8).contains(counts["most"] ?? 0), "\(counts)")
-    }
-}
-
-extension FileHandle {
-    /// Bytes up to the next line feed (without it), or to the end.
-    fileprivate func readLine() -> Data {
-        var line = Data()
-        while true {
-            let byte = readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { return line }
-            line.append(byte)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import CLIKit
 import HLS
+import HTTPClient
 import Inspect
 import StreamAudit
 
@@ -18,7 +19,7 @@ enum InspectCommand {
         for text in try arguments.get(InspectCommandLine.header) {
             headers.append(try ResourceLoader.parseHeader(text))
         }
-        var loader = ResourceLoader(headers: headers)
+        var loader = ResourceLoader(headers: headers, headerOrigin: HTTPTransfer.origin(of: location))
         loader.timeoutSeconds = try arguments.get(InspectCommandLine.timeout)
         let strict = try arguments.get(InspectCommandLine.strict)
         let deep = try DeepOptions(arguments)

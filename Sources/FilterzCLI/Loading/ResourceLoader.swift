@@ -10,8 +10,14 @@ import Parallel
 /// This is the CLI's edge: the `HLS` module takes bytes, and this type gets them. Every failure is a
 /// `CLIError.input` whose one-line message names the file or URL.
 struct ResourceLoader: PlaylistLoading {
-    /// Extra request headers for protected origins (`Authorization: Bearer …`), sent with every HTTP request.
+    /// Extra request headers for protected origins (`Authorization: Bearer …`), sent only to `headerOrigin`.
     var headers: [(name: String, value: String)] = []
+    /// The origin (`scheme://host:port`) the headers go to: that of the URL the user named (nil for a file or
+    /// standard input: then to none). Requests to other origins — a child playlist, segment or key elsewhere, or
+    /// a redirect there — go without them, so that a playlist cannot send the user's credentials where it likes.
+    var headerOrigin: String?
+    /// Connections kept open between requests (child playlists and segment HEADs on one origin reuse them).
+    let connections = HTTPConnections()
     /// How long one HTTP request may take, in seconds.
     var timeoutSeconds: Double = 20
     /// The largest body accepted, in bytes (playlists are text; this bounds memory on hostile input).
@@ -93,10 +99,12 @@ struct ResourceLoader: PlaylistLoading {
         guard let url = URL(string: location), url.host != nil else { throw .input("\(location): not a valid URL") }
         let response: HTTPTransfer.Response
         do {
+            let sameOrigin = headerOrigin != nil && HTTPTransfer.origin(of: location) == headerOrigin
             response = try HTTPTransfer.run(
                 HTTPTransfer.Request(
-                    url: location, method: method, headers: headers, range: range, maximumBodyBytes: maximumBytes,
-                    timeoutSeconds: timeoutSeconds))
+                    url: location, method: method, headers: sameOrigin ? headers : [], range: range,
+                    maximumBodyBytes: maximumBytes, timeoutSeconds: timeoutSeconds),
+                connections: connections)
         } catch {
             switch error {
             case .noResponse: throw .input("\(location): no response within \(Self.seconds(timeoutSeconds))")
