@@ -14,14 +14,20 @@ struct DownloadLimitTests {
     static let serverScript = #"""
         import gzip, http.server, json, os, sys, threading, time
         bomb = []  # made on first request: compressing 200 MB takes seconds on a busy machine
-        stats = {"active": 0, "most": 0, "heads": 0}
+        def fresh(): return {"active": 0, "most": 0, "heads": 0, "media_gets": 0, "connections": set()}
+        stats = fresh()
         lock = threading.Lock()
-        segments = "".join(f"#EXTINF:4,\nseg{k}.ts\n" for k in range(40))
-        media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + segments + "#EXT-X-ENDLIST\n"
+        def media_playlist(count, duration):
+            segments = "".join(f"#EXTINF:{duration},\nseg{k}.ts\n" for k in range(count))
+            return f"#EXTM3U\n#EXT-X-TARGETDURATION:{duration}\n" + segments + "#EXT-X-ENDLIST\n"
+        media = media_playlist(40, 4)
         master = ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nlow.m3u8\n"
                   "#EXT-X-STREAM-INF:BANDWIDTH=1500000\nhigh.m3u8\n")
+        # Beyond the simulator's limits: 100,001 segments, and 65 levels.
+        many = media_playlist(100001, 1)
+        wide = "#EXTM3U\n" + "".join(f"#EXT-X-STREAM-INF:BANDWIDTH={k * 100000}\nv{k}.m3u8\n" for k in range(1, 66))
         class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
+            protocol_version = "HTTP/1.1"
             def send_text(self, text):
                 body = text.encode()
                 self.send_response(200)
@@ -32,6 +38,7 @@ struct DownloadLimitTests {
                 with lock:
                     stats["active"] += 1; stats["heads"] += 1
                     stats["most"] = max(stats["most"], stats["active"])
+                    stats["connections"].add(self.client_address)
                 time.sleep(0.3)
                 with lock: stats["active"] -= 1
                 self.send_response(200)
@@ -72,7 +79,18 @@ struct DownloadLimitTests {
                         for _ in range(1000): self.wfile.write(b"#"); self.wfile.flush(); time.sleep(0.05)
                     elif self.path == "/hls/master.m3u8": self.send_text(master)
                     elif self.path in ("/hls/low.m3u8", "/hls/high.m3u8"): self.send_text(media)
-                    elif self.path == "/stats": self.send_text(json.dumps(stats))
+                    elif self.path in ("/many/master.m3u8", "/wide/master.m3u8"):
+                        self.send_text(master.replace("low", "media").replace("high", "media")
+                                       if self.path.startswith("/many") else wide)
+                    elif self.path.startswith("/many/") or self.path.startswith("/wide/"):
+                        with lock: stats["media_gets"] += 1
+                        self.send_text(many if self.path.startswith("/many/") else media)
+                    elif self.path == "/stats":
+                        # The counts since the last call.
+                        with lock:
+                            counts = dict(stats, connections=len(stats["connections"]))
+                            stats.clear(); stats.update(fresh())
+                        self.send_text(json.dumps(counts))
                     else: self.send_error(404)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
@@ -169,14 +187,47 @@ struct DownloadLimitTests {
         #expect(result.stderr.contains("larger than the limit"), "\(result.stderr)")
     }
 
-    @Test func simulateAsksSegmentSizesSeveralAtATime() throws {
+    /// The counts since the last call: HEAD requests, the most at once, the connections they came on, and
+    /// media playlists loaded for `/many/` and `/wide/`.
+    func stats() throws -> [String: Int] {
         let origin = try #require(Self.origin)
+        let stats = try LoopbackHTTP(timeoutSeconds: 10).sendBlocking("GET", "http://127.0.0.1:\(origin.port)/stats")
+        return try #require(try JSONSerialization.jsonObject(with: stats.body) as? [String: Int])
+    }
+
+    @Test func simulateAsksSegmentSizesSeveralAtATimeOnKeptConnections() throws {
+        let origin = try #require(Self.origin)
+        _ = try stats()
         let result = InspectHTTPTests.run(
             ["simulate", "http://127.0.0.1:\(origin.port)/hls/master.m3u8", "--bandwidth", "3mbps", "--no-optimum"])
         #expect(result.code == 0, "\(result.stderr)")
-        let stats = try LoopbackHTTP(timeoutSeconds: 10).sendBlocking("GET", "http://127.0.0.1:\(origin.port)/stats")
-        let counts = try #require(try JSONSerialization.jsonObject(with: stats.body) as? [String: Int])
+        let counts = try stats()
         #expect(counts["heads"] == 80)
         #expect((2...8).contains(counts["most"] ?? 0), "\(counts)")
+        #expect((1...8).contains(counts["connections"] ?? 0), "\(counts)")
     }
+
+    /// 100,001 segments are within what a playlist may hold but beyond what the simulator takes: refused
+    /// before any segment's size is asked for.
+    @Test func simulateRefusesTooManySegmentsBeforeAnyHEAD() throws {
+        let origin = try #require(Self.origin)
+        _ = try stats()
+        let result = InspectHTTPTests.run(
+            ["simulate", "http://127.0.0.1:\(origin.port)/many/master.m3u8", "--bandwidth", "3mbps", "--no-optimum"])
+        #expect(result.code == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("100001 segments; a stream has at most 100000"), "\(result.stderr)")
+        #expect(try stats()["heads"] == 0)
+    }
+
+    @Test func simulateRefusesTooManyLevelsBeforeLoadingTheirPlaylists() throws {
+        let origin = try #require(Self.origin)
+        _ = try stats()
+        let result = InspectHTTPTests.run(
+            ["simulate", "http://127.0.0.1:\(origin.port)/wide/master.m3u8", "--bandwidth", "3mbps", "--no-optimum"])
+        #expect(result.code == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("65 levels; a ladder has at most 64"), "\(result.stderr)")
+        let counts = try stats()
+        #expect(counts["heads"] == 0 && counts["media_gets"] == 0, "\(counts)")
+    }
+
 }

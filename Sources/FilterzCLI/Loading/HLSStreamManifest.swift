@@ -11,7 +11,8 @@ import Simulation
 /// simulators count the nominal ladder). A segment's size is, in this order of preference: the length of its
 /// EXT-X-BYTERANGE, the size of the local file, the HTTP `Content-Length` of a HEAD request, or
 /// BANDWIDTH × EXTINF. The segment count is the shortest variant's; the segment duration the mean EXTINF of the
-/// lowest variant.
+/// lowest variant. A ladder or a playlist beyond `SimulationLimits` is refused before anything more is loaded,
+/// and no variant's segments past the shortest count so far are asked for.
 enum HLSStreamManifest {
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
         var location = argument
@@ -32,6 +33,10 @@ enum HLSStreamManifest {
             variants.append(variant)
         }
         guard !variants.isEmpty else { throw .failure("\(location): no variant with a BANDWIDTH") }
+        guard variants.count <= SimulationLimits.maximumLevels else {
+            throw .failure(
+                "\(location): \(variants.count) levels; a ladder has at most \(SimulationLimits.maximumLevels)")
+        }
 
         var sizesByLevel: [[Double]] = []
         var durations: [Double] = []
@@ -40,8 +45,13 @@ enum HLSStreamManifest {
             guard case .media(let media) = try parse(mediaLocation, loader: loader) else {
                 throw .failure("\(mediaLocation): expected a media playlist")
             }
-            let segments = media.segments
-            guard !segments.isEmpty else { throw .failure("\(mediaLocation): has no segments") }
+            guard !media.segments.isEmpty else { throw .failure("\(mediaLocation): has no segments") }
+            guard media.segments.count <= SimulationLimits.maximumSegments else {
+                throw .failure(
+                    "\(mediaLocation): \(media.segments.count) segments; a stream has at most "
+                        + "\(SimulationLimits.maximumSegments)")
+            }
+            let segments = media.segments.prefix(sizesByLevel.map(\.count).min() ?? media.segments.count)
             if level == 0 { durations = segments.map(\.duration) }
             let measured = sizes(
                 of: segments.map { $0.byteRange == nil ? URIReference.resolve($0.uri, against: mediaLocation) : nil },
