@@ -19,22 +19,19 @@ import Testing
     /// 1,500 variants (each naming a missing audio group: one error and four warnings), 1,200 I-frame
     /// variants, 1,300 renditions in 650 groups, with bandwidths from a seeded generator.
     static func hugeMultivariant(seed: UInt64) -> String {
-        var state = seed
-        func next() -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var generator = SeededGenerator(seed: seed)
         var lines = ["#EXTM3U"]
         for index in 0..<1300 {
             lines.append(
                 "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\(index / 2)\",NAME=\"n\(index)\",URI=\"s\(index).m3u8\"")
         }
         for index in 0..<1500 {
-            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(1000 + next() % 9_000_000),AUDIO=\"nope\"")
+            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(generator.nextInt(in: 1000...9_000_999)),AUDIO=\"nope\"")
             lines.append("v\(index).m3u8")
         }
         for index in 0..<1200 {
-            lines.append("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(100 + next() % 90_000),URI=\"i\(index).m3u8\"")
+            let bandwidth = generator.nextInt(in: 100...90_099)
+            lines.append("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(bandwidth),URI=\"i\(index).m3u8\"")
         }
         return lines.joined(separator: "\n") + "\n"
     }
