@@ -163,7 +163,7 @@ struct DownloadLimitTests {
             ["simulate", "http://127.0.0.1:\(origin.port)/hls/master.m3u8", "--bandwidth", "3mbps", "--no-optimum"])
         #expect(result.code == 0, "\(result.stderr)")
         let stats = try LoopbackHTTP(timeoutSeconds: 10).sendBlocking("GET", "http://127.0.0.1:\(origin.port)/stats")
-        let counts = try #require(try JSONSerialization.jsonObject(with: stats.body) as? [String: Int])
+        let counts = try #require(try JSONSerialization.jsonObject(with: Data(stats.body)) as? [String: Int])
         #expect(counts["heads"] == 80)
         #expect((2...8).contains(counts["most"] ?? 0), "\(counts)")
     }

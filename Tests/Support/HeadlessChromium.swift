@@ -152,12 +152,12 @@ public final class HeadlessChromium: @unchecked Sendable {
         let response = try await http.send(
             method, base + path, json: json ?? (method == "POST" ? Data("{}".utf8) : nil))
         guard response.status == 200 else {
-            let failure = try? JSONDecoder().decode(WebDriverAnswer<WebDriverFailure>.self, from: response.body)
+            let failure = try? JSONDecoder().decode(WebDriverAnswer<WebDriverFailure>.self, from: Data(response.body))
             throw WebDriverError(
                 description: "\(method) \(path): HTTP \(response.status) "
-                    + (failure.map { "\($0.value.error): \($0.value.message)" } ?? response.text))
+                    + (failure.map { "\($0.value.error): \($0.value.message)" } ?? response.bodyText))
         }
-        return try JSONDecoder().decode(WebDriverAnswer<T>.self, from: response.body).value
+        return try JSONDecoder().decode(WebDriverAnswer<T>.self, from: Data(response.body)).value
     }
 }
 
