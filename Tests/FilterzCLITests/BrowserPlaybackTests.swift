@@ -44,18 +44,14 @@ struct BrowserPlaybackTests {
         // Same seed, size and time for both, one rendition, so "the same frame" is the same camera frame.
         // Small and 5 fps: the filter is slow in debug builds.
         for preset in ["warm-film", "neutral"] {
-            let out = CapturedOutput(), err = CapturedOutput()
-            let code = CLI.run(
-                arguments: [
+            let recorded = runFilterz(
+                [
                     "record", "--preset", preset, "--duration", "12", "--fps", "5", "--size", "160x90",
                     "--ladder", "160x90@200k", "--segment-duration", "2", "--out",
                     folder.url.appendingPathComponent(preset).path,
                 ],
-                stdout: out, stderr: err,
-                environment: [
-                    "FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path
-                ])
-            try #require(code == 0, "record \(preset): \(err.text)")
+                environment: samplePresets)
+            try #require(recorded.code == 0, "record \(preset): \(recorded.err)")
             try StreamGate.check(folder.url.appendingPathComponent(preset))
         }
 

@@ -33,13 +33,13 @@ import Testing
     }()
 
     @Test func docsCLIIsWhatTheSpecsRender() throws {
-        let out = CapturedOutput(), err = CapturedOutput()
-        #expect(CLI.run(arguments: ["help", "--markdown"], stdout: out, stderr: err) == 0, "\(err.text)")
+        let run = runFilterz(["help", "--markdown"])
+        #expect(run.code == 0, "\(run.err)")
         let onDisk = Self.text("docs/CLI.md")
         try #require(!onDisk.isEmpty, "docs/CLI.md is missing")
-        if onDisk != out.text {
+        if onDisk != run.out {
             let disk = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
-            let rendered = out.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let rendered = run.out.split(separator: "\n", omittingEmptySubsequences: false)
             let line =
                 zip(disk, rendered).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(disk.count, rendered.count)
@@ -53,12 +53,12 @@ import Testing
 
     @Test(arguments: entries)
     func everyOptionOfTheSpecIsOnTheHelpScreenAndInTheReference(_ entry: Entry) {
-        let out = CapturedOutput(), err = CapturedOutput()
-        #expect(CLI.run(arguments: entry.path + ["--help"], stdout: out, stderr: err) == 0, "\(err.text)")
+        let help = runFilterz(entry.path + ["--help"])
+        #expect(help.code == 0, "\(help.err)")
         let reference = Self.text("docs/CLI.md")
         #expect(reference.contains("## `\(entry.testDescription)`"), "docs/CLI.md has no section for \(entry)")
         for name in entry.options {
-            #expect(out.text.contains(name), "\(entry) --help does not show \(name)")
+            #expect(help.out.contains(name), "\(entry) --help does not show \(name)")
         }
     }
 

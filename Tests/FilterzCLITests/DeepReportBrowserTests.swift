@@ -49,13 +49,10 @@ struct DeepReportBrowserTests {
         try DeepInspectFixture.edit(
             clean, "master.m3u8", "RESOLUTION=320x180,FRAME-RATE", "RESOLUTION=320x240,FRAME-RATE")
         let report = folder.url.appendingPathComponent("report.html")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
-                "inspect", "--deep", "--report", report.path, clean.appendingPathComponent("master.m3u8").path,
-            ],
-            stdout: stdout, stderr: stderr)
-        #expect(code == 1)
+        let inspected = runFilterz([
+            "inspect", "--deep", "--report", report.path, clean.appendingPathComponent("master.m3u8").path,
+        ])
+        #expect(inspected.code == 1)
         let html = try String(contentsOf: report, encoding: .utf8)
         #expect(html.contains("resolution.mismatch") && html.hasPrefix("<!DOCTYPE html>"))
 

@@ -282,11 +282,8 @@ struct HLSLadderCheck {
 
     /// `filterz inspect --json` of a playlist in the folder, as a JSON object.
     func inspectJSON(_ relative: String) throws -> [String: Any] {
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["inspect", "--json", folder.appendingPathComponent(relative).path], stdout: stdout,
-            stderr: stderr)
-        #expect(code == 0, "filterz inspect \(relative): \(stderr.text)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any])
+        let run = runFilterz(["inspect", "--json", folder.appendingPathComponent(relative).path])
+        #expect(run.code == 0, "filterz inspect \(relative): \(run.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
     }
 }

@@ -7,10 +7,8 @@ import Testing
 @testable import Inspect
 
 @Suite struct PreviewCommandTests {
-    static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
-
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        runFilterz(arguments, environment: environment)
+        runFilterz(arguments, environment: samplePresets)
     }
 
     /// Width and height from a PNG's IHDR chunk.
