@@ -291,12 +291,6 @@ struct DeepInspectTests {
         #expect(SegmentPlan.sampledIndices(total: 7, count: 1) == [0])
     }
 
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
-    }
-
     @Test(arguments: [
         UsageCase(arguments: ["--segments", "2"], message: "--segments needs --deep"),
         UsageCase(arguments: ["--report", "r.html"], message: "--report needs --deep"),

@@ -18,3 +18,12 @@ func runFilterz(
 
 /// The environment that makes the presets in `SampleMedia/presets` the ones a command finds by name.
 let samplePresets = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
+
+/// A command line that must fail: its arguments, its exit code (a usage error unless said) and what standard
+/// error must say.
+struct UsageCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var code: Int32 = ExitCode.usage
+    var message: String
+    var testDescription: String { arguments.joined(separator: " ") }
+}

@@ -199,12 +199,6 @@ import Testing
         #expect(refused.err.contains("cmyk.jpg: error: CMYK JPEG is not supported"), "\(refused.err)")
     }
 
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
-    }
-
     static let usageCases: [UsageCase] = [
         .init(arguments: ["photo", "apply", "a.jpg", "-o", "b.jpg"], message: "missing option --preset"),
         .init(

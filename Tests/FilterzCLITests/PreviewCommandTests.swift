@@ -62,13 +62,6 @@ import Testing
         #expect(size.1 > 64 && size.0 < 3 * 36)
     }
 
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var code: Int32
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
-    }
-
     static let usageCases: [UsageCase] = [
         .init(arguments: ["preview", "-o", "x.png"], code: 2, message: "missing option --preset"),
         .init(arguments: ["preview", "--preset", "noir"], code: 2, message: "missing option --output"),

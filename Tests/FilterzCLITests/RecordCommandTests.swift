@@ -90,12 +90,6 @@ struct RecordCommandTests {
         try StreamGate.check(out)
     }
 
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
-    }
-
     @Test(arguments: [
         UsageCase(arguments: ["--preset", "neutral", "--ladder", "320x181@400k"], message: "even"),
         UsageCase(arguments: ["--preset", "neutral", "--format", "mkv"], message: "--format expects ts or fmp4"),

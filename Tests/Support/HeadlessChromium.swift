@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -169,4 +170,14 @@ private struct WebDriverAnswer<Value: Decodable>: Decodable {
 private struct WebDriverFailure: Decodable {
     var error: String
     var message: String
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs only where headless Chromium can (`HeadlessChromium.unavailableReason` is nil); skipped, saying why,
+    /// elsewhere.
+    public static var needsHeadlessChromium: Self {
+        .enabled(
+            if: HeadlessChromium.unavailableReason == nil,
+            Comment(rawValue: HeadlessChromium.unavailableReason ?? ""))
+    }
 }
