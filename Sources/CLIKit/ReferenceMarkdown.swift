@@ -1,5 +1,6 @@
-/// `docs/CLI.md`, rendered from the command specs: every command and subcommand with its full `--help`
-/// screen, so the reference, the help and the parser read the same spec and cannot drift apart.
+/// `docs/CLI.md`, rendered from the command specs: `filterz` itself, then every command and subcommand, each
+/// with its full `--help` screen, so the reference, the help and the parser read the same spec and cannot drift
+/// apart.
 /// `filterz help --markdown` prints it; `make docs` writes it; a test fails when the file is stale.
 enum ReferenceMarkdown {
     static func render(root: Command) -> String {
@@ -21,7 +22,7 @@ enum ReferenceMarkdown {
             commands.append((path, command))
             for sub in command.subcommands { visit(sub, path: path + " " + sub.spec.name) }
         }
-        for command in root.subcommands { visit(command, path: "filterz " + command.spec.name) }
+        visit(root, path: root.spec.name)
 
         out += "| command | what it does |\n|---|---|\n"
         for (path, command) in commands {

@@ -145,21 +145,18 @@ import Testing
             text.replacingOccurrences(of: "$OUT", with: tmp + "/out").replacingOccurrences(of: "$TMP", with: tmp)
                 .replacingOccurrences(of: "$CLOSED", with: String(closed))
         }
-        let out = CapturedOutput(), err = CapturedOutput()
-        let environment = ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path]
-        let code = CLI.run(
-            arguments: badCase.arguments.map(substitute), stdout: out, stderr: err, environment: environment)
+        let run = runFilterz(badCase.arguments.map(substitute), environment: samplePresets)
 
-        #expect(code == badCase.code, "stderr: \(err.text)")
-        let lines = err.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(run.code == badCase.code, "stderr: \(run.err)")
+        let lines = run.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         let first = lines.first ?? ""
         #expect(first.contains(substitute(badCase.says)), "first line: \(first)")
         #expect(first.contains("error") || first.hasPrefix("Error:"), "first line: \(first)")
-        if code == 1 {
-            #expect(lines.count <= badCase.runtimeLines, "a runtime failure is one line, got:\n\(err.text)")
+        if run.code == 1 {
+            #expect(lines.count <= badCase.runtimeLines, "a runtime failure is one line, got:\n\(run.err)")
         } else {
             // A usage error: the error line, then the usage synopsis and where to find help.
-            #expect(lines.count <= 3, "got:\n\(err.text)")
+            #expect(lines.count <= 3, "got:\n\(run.err)")
         }
         // Nothing half-written: no file at all in the output folder (hidden temporary files included).
         let left = (FileManager.default.enumerator(atPath: tmp + "/out")?.allObjects as? [String]) ?? []

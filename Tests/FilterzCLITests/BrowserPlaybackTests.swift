@@ -12,11 +12,7 @@ import Testing
 /// browser's own decoders, fed by native HLS or by the page's small Media Source player, whichever the page
 /// picks (the test prints which). Then the same frame of a `warm-film` and a `neutral` recording,
 /// as the browser paints it, shows the filter: the warm one has the higher red/blue ratio.
-@Suite(
-    .serialized,
-    .enabled(
-        if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")),
-    .tags(.browser), .fullRunOnly)
+@Suite(.serialized, .needsHeadlessChromium, .tags(.browser), .fullRunOnly)
 struct BrowserPlaybackTests {
     /// What the page's `<video>` reports while playing.
     struct VideoState: Decodable, CustomStringConvertible {
@@ -44,18 +40,14 @@ struct BrowserPlaybackTests {
         // Same seed, size and time for both, one rendition, so "the same frame" is the same camera frame.
         // Small and 5 fps: the filter is slow in debug builds.
         for preset in ["warm-film", "neutral"] {
-            let out = CapturedOutput(), err = CapturedOutput()
-            let code = CLI.run(
-                arguments: [
+            let recorded = runFilterz(
+                [
                     "record", "--preset", preset, "--duration", "12", "--fps", "5", "--size", "160x90",
                     "--ladder", "160x90@200k", "--segment-duration", "2", "--out",
                     folder.url.appendingPathComponent(preset).path,
                 ],
-                stdout: out, stderr: err,
-                environment: [
-                    "FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path
-                ])
-            try #require(code == 0, "record \(preset): \(err.text)")
+                environment: samplePresets)
+            try #require(recorded.code == 0, "record \(preset): \(recorded.err)")
             try StreamGate.check(folder.url.appendingPathComponent(preset))
         }
 

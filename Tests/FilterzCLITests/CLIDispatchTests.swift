@@ -6,30 +6,21 @@ import Testing
 
 /// The command-line plumbing every command shares: dispatch, help, usage errors and exit codes.
 @Suite struct CLIDispatchTests {
-    struct Run {
-        var code: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func run(_ arguments: String...) -> Run {
-        let run = runFilterz(arguments)
-        return Run(code: run.code, stdout: run.out, stderr: run.err)
-    }
+    func run(_ arguments: String...) -> (code: Int32, out: String, err: String) { runFilterz(arguments) }
 
     @Test func noArgumentsPrintsTheCommandListAndSucceeds() {
         let result = run()
         #expect(result.code == 0)
-        #expect(result.stdout.hasPrefix("OVERVIEW: "))
+        #expect(result.out.hasPrefix("OVERVIEW: "))
         for command in CLI.commands {
-            #expect(result.stdout.contains("  \(command.spec.name) "), "missing \(command.spec.name)")
+            #expect(result.out.contains("  \(command.spec.name) "), "missing \(command.spec.name)")
         }
     }
 
     @Test func theCommandListNamesEachCommandOnce() {
         let names = CLI.commands.map(\.spec.name)
         #expect(Set(names).count == names.count, "listed twice: \(names)")
-        let help = run().stdout
+        let help = run().out
         let subcommands = help.range(of: "SUBCOMMANDS:\n").map { help[$0.upperBound...] } ?? ""
         let listing = subcommands.split(separator: "\n").prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  See") }
         #expect(listing.count == names.count, "filterz --help lists \(listing.count) commands: \(listing)")
@@ -38,54 +29,53 @@ import Testing
     @Test(arguments: CLI.commands.map(\.spec.name))
     func everyCommandAnswersHelpWithUsageAndOptions(name: String) {
         for form in [[name, "--help"], [name, "-h"], ["help", name]] {
-            let out = CapturedOutput(), err = CapturedOutput()
-            let code = CLI.run(arguments: form, stdout: out, stderr: err)
-            #expect(code == 0, "\(form)")
-            #expect(out.text.contains("USAGE: filterz \(name)"), "\(form)")
-            #expect(out.text.contains("-h, --help"), "\(form)")
-            #expect(err.text.isEmpty)
+            let result = runFilterz(form)
+            #expect(result.code == 0, "\(form)")
+            #expect(result.out.contains("USAGE: filterz \(name)"), "\(form)")
+            #expect(result.out.contains("-h, --help"), "\(form)")
+            #expect(result.err.isEmpty)
         }
     }
 
     /// A command group's help screen ends with "See 'filterz preset help <subcommand>'": that line must work.
     @Test func helpBelowACommandGroupShowsTheSubcommandsHelp() {
         let group = run("preset", "--help")
-        #expect(group.stdout.contains("See 'filterz preset help <subcommand>'"))
+        #expect(group.out.contains("See 'filterz preset help <subcommand>'"))
         for name in ["show", "check"] {
             let result = run("preset", "help", name)
-            #expect(result.code == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("USAGE: filterz preset \(name)"))
-            #expect(result.stderr.isEmpty)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out.contains("USAGE: filterz preset \(name)"))
+            #expect(result.err.isEmpty)
         }
         let unknown = run("preset", "help", "frobnicate")
         #expect(unknown.code == 2)
-        #expect(unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'\n"))
+        #expect(unknown.err.hasPrefix("Error: unknown command 'frobnicate'\n"))
     }
 
     @Test func unknownCommandIsAUsageError() {
         let result = run("frobnicate")
         #expect(result.code == 2)
-        #expect(result.stderr.hasPrefix("Error: unknown command 'frobnicate'\n"))
-        #expect(result.stdout.isEmpty)
+        #expect(result.err.hasPrefix("Error: unknown command 'frobnicate'\n"))
+        #expect(result.out.isEmpty)
     }
 
     @Test func unknownOptionNamesTheOptionAndTheCommand() {
         let result = run("inspect", "--frobnicate", "x.m3u8")
         #expect(result.code == 2)
-        #expect(result.stderr.contains("unknown option '--frobnicate' for 'filterz inspect'"))
-        #expect(result.stderr.contains("See 'filterz inspect --help'"))
+        #expect(result.err.contains("unknown option '--frobnicate' for 'filterz inspect'"))
+        #expect(result.err.contains("See 'filterz inspect --help'"))
     }
 
     @Test func missingPositionalIsAUsageError() {
         let result = run("inspect")
         #expect(result.code == 2)
-        #expect(result.stderr.contains("missing argument <playlist>"))
+        #expect(result.err.contains("missing argument <playlist>"))
     }
 
     @Test func versionIsPrinted() {
         let result = run("--version")
         #expect(result.code == 0)
-        #expect(result.stdout == CLI.version + "\n")
+        #expect(result.out == CLI.version + "\n")
     }
 }
 

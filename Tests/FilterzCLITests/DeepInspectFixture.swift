@@ -11,14 +11,12 @@ struct DeepInspectFixture {
     /// Records a tiny two-rung ladder (320x180 + 160x90, 3 × 1 s segments) into `folder/name`.
     static func record(_ extra: [String], into folder: URL, name: String) throws -> URL {
         let out = folder.appendingPathComponent(name)
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
+        let run = runFilterz(
+            [
                 "record", "--out", out.path, "--preset", "neutral", "--size", "320x180",
                 "--ladder", "320x180@400k,160x90@150k", "--duration", "3", "--segment-duration", "1",
-            ] + extra,
-            stdout: stdout, stderr: stderr)
-        try #require(code == 0, "record failed: \(stderr.text)")
+            ] + extra)
+        try #require(run.code == 0, "record failed: \(run.err)")
         return out
     }
 
@@ -38,16 +36,14 @@ struct DeepInspectFixture {
     }
 
     static func inspect(_ playlist: URL, _ extra: [String] = []) throws -> Outcome {
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
         let location = playlist.isFileURL ? playlist.path : playlist.absoluteString
-        let code = CLI.run(
-            arguments: ["inspect", "--deep", "--json"] + extra + [location], stdout: stdout, stderr: stderr)
-        let object = try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any]
+        let run = runFilterz(["inspect", "--deep", "--json"] + extra + [location])
+        let object = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
         let deep = try #require(
-            object?["deep"] as? [String: Any], "no deep object in: \(stdout.text.prefix(400)) \(stderr.text)")
+            object?["deep"] as? [String: Any], "no deep object in: \(run.out.prefix(400)) \(run.err)")
         let findings = deep["findings"] as? [[String: Any]] ?? []
         let codes = Set(findings.compactMap { $0["code"] as? String }).sorted()
-        return Outcome(code: code, codes: codes, deep: deep, stderr: stderr.text)
+        return Outcome(code: run.code, codes: codes, deep: deep, stderr: run.err)
     }
 
     /// Replaces `old` by `new` in the text file at `path` (relative to `folder`), requiring that it occurs.

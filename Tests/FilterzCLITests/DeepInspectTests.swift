@@ -193,14 +193,11 @@ struct DeepInspectTests {
             "-c:v", "libx264", "-c:a", "aac", "-shortest", clip,
         ])
         let out = folder.url.appendingPathComponent("packaged")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
-                "package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "320x180@400k,160x90@150k",
-                "--segment-duration", "1", "--format", format,
-            ],
-            stdout: stdout, stderr: stderr)
-        try #require(code == 0, "package: \(stderr.text)")
+        let packaged = runFilterz([
+            "package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "320x180@400k,160x90@150k",
+            "--segment-duration", "1", "--format", format,
+        ])
+        try #require(packaged.code == 0, "package: \(packaged.err)")
         let outcome = try Fixture.inspect(out.appendingPathComponent("master.m3u8"))
         #expect(outcome.code == 0 && outcome.codes.isEmpty, "packaged \(format): \(outcome.codes) \(outcome.stderr)")
         let variants = outcome.deep["variants"] as? [[String: Any]] ?? []
@@ -294,12 +291,6 @@ struct DeepInspectTests {
         #expect(SegmentPlan.sampledIndices(total: 7, count: 1) == [0])
     }
 
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
-    }
-
     @Test(arguments: [
         UsageCase(arguments: ["--segments", "2"], message: "--segments needs --deep"),
         UsageCase(arguments: ["--report", "r.html"], message: "--report needs --deep"),
@@ -311,11 +302,10 @@ struct DeepInspectTests {
             message: "--segments expects 'all' or a whole number of at least 1, got 'some'"),
     ])
     func badDeepOptionsAreUsageErrors(_ usage: UsageCase) {
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(arguments: ["inspect"] + usage.arguments + ["x.m3u8"], stdout: stdout, stderr: stderr)
-        #expect(code == 2)
-        #expect(stdout.text.isEmpty)
-        #expect(stderr.text.hasPrefix("Error: \(usage.message)\n"), "\(stderr.text)")
+        let run = runFilterz(["inspect"] + usage.arguments + ["x.m3u8"])
+        #expect(run.code == 2)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: \(usage.message)\n"), "\(run.err)")
     }
 
     static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {

@@ -8,11 +8,7 @@ import Testing
 
 /// `inspect --deep --report` opened in headless Chromium: the page is self-contained, has a chart per
 /// variant whose bars and declared lines are painted inside it, and the findings are listed.
-@Suite(
-    .serialized,
-    .enabled(
-        if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")),
-    .tags(.browser), .fullRunOnly)
+@Suite(.serialized, .needsHeadlessChromium, .tags(.browser), .fullRunOnly)
 struct DeepReportBrowserTests {
     struct Layout: Decodable {
         var charts: Int
@@ -49,13 +45,10 @@ struct DeepReportBrowserTests {
         try DeepInspectFixture.edit(
             clean, "master.m3u8", "RESOLUTION=320x180,FRAME-RATE", "RESOLUTION=320x240,FRAME-RATE")
         let report = folder.url.appendingPathComponent("report.html")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
-                "inspect", "--deep", "--report", report.path, clean.appendingPathComponent("master.m3u8").path,
-            ],
-            stdout: stdout, stderr: stderr)
-        #expect(code == 1)
+        let inspected = runFilterz([
+            "inspect", "--deep", "--report", report.path, clean.appendingPathComponent("master.m3u8").path,
+        ])
+        #expect(inspected.code == 1)
         let html = try String(contentsOf: report, encoding: .utf8)
         #expect(html.contains("resolution.mismatch") && html.hasPrefix("<!DOCTYPE html>"))
 

@@ -192,7 +192,7 @@ struct DownloadLimitTests {
     func stats() throws -> [String: Int] {
         let origin = try #require(Self.origin)
         let stats = try LoopbackHTTP(timeoutSeconds: 10).sendBlocking("GET", "http://127.0.0.1:\(origin.port)/stats")
-        return try #require(try JSONSerialization.jsonObject(with: stats.body) as? [String: Int])
+        return try #require(try JSONSerialization.jsonObject(with: Data(stats.body)) as? [String: Int])
     }
 
     @Test func simulateAsksSegmentSizesSeveralAtATimeOnKeptConnections() throws {

@@ -31,20 +31,16 @@ struct EncryptedStreamTests {
             folder = try TemporaryFolder(prefix: "filterz-encrypted")
             self.format = format
             self.id = "enc-\(format)"
-            let out = CapturedOutput(), err = CapturedOutput()
-            let code = CLI.run(
-                arguments: [
+            let run = runFilterz(
+                [
                     "record", "--preset", "warm-film", "--duration", "6", "--fps", "15", "--size", "320x180",
                     "--ladder", "320x180@400k", "--segment-duration", "2", "--format", format,
                     "--encrypt", "aes-128", "--key-rotation", "2",
                     "--keys", self.folder.url.appendingPathComponent("keys").path,
                     "--out", self.folder.url.appendingPathComponent("media/enc-\(format)").path,
                 ],
-                stdout: out, stderr: err,
-                environment: [
-                    "FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path
-                ])
-            guard code == 0 else { throw CLIError.failure("record exit \(code): \(err.text)") }
+                environment: samplePresets)
+            guard run.code == 0 else { throw CLIError.failure("record exit \(run.code): \(run.err)") }
         }
 
         /// The segments of one track with the key in effect for each (URI, key file path, IV).
@@ -204,16 +200,14 @@ struct EncryptedStreamTests {
         let folder = try TemporaryFolder(prefix: "filterz-encrypted-live")
         let video = folder.url.appendingPathComponent("media/live")
         let keys = folder.url.appendingPathComponent("keys")
-        let out = CapturedOutput(), err = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
+        let run = runFilterz(
+            [
                 "record", "--preset", "neutral", "--duration", "6", "--fps", "10", "--size", "160x90",
                 "--ladder", "160x90@150k", "--segment-duration", "2", "--live", "--window", "2",
                 "--encrypt", "aes-128", "--key-rotation", "1", "--keys", keys.path, "--out", video.path,
             ],
-            stdout: out, stderr: err,
-            environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
-        try #require(code == 0, "\(err.text)")
+            environment: samplePresets)
+        try #require(run.code == 0, "\(run.err)")
         for track in ["90p/index.m3u8", "audio/index.m3u8"] {
             let url = video.appendingPathComponent(track)
             guard case .media(let playlist)? = HLS.parse([UInt8](try Data(contentsOf: url))).playlist else {

@@ -38,27 +38,21 @@ import Testing
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("video").path
         let arguments = item.arguments.map { $0.replacingOccurrences(of: "OUT", with: out) }
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["record", "--preset", "neutral", "--duration", "1", "--out", out] + arguments,
-            stdout: stdout, stderr: stderr,
-            environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
-        #expect(code == 2)
-        #expect(stderr.text.contains(item.message), "\(stderr.text)")
-        #expect(stderr.text.split(separator: "\n").first.map { $0.contains(item.message) } == true, "\(stderr.text)")
+        let run = runFilterz(
+            ["record", "--preset", "neutral", "--duration", "1", "--out", out] + arguments, environment: samplePresets)
+        #expect(run.code == 2)
+        #expect(run.err.contains(item.message), "\(run.err)")
+        #expect(run.err.split(separator: "\n").first.map { $0.contains(item.message) } == true, "\(run.err)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) == [])
     }
 
     @Test func serveRefusesAKeysFolderInsideTheServedFolder() throws {
         let folder = try TemporaryFolder()
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
-                "serve", folder.url.path, "--keys", folder.url.appendingPathComponent("keys").path, "--port", "0",
-            ],
-            stdout: stdout, stderr: stderr)
-        #expect(code == 2)
-        #expect(stderr.text.contains("is inside the served folder"), "\(stderr.text)")
+        let run = runFilterz([
+            "serve", folder.url.path, "--keys", folder.url.appendingPathComponent("keys").path, "--port", "0",
+        ])
+        #expect(run.code == 2)
+        #expect(run.err.contains("is inside the served folder"), "\(run.err)")
     }
 
     @Test func theDefaultKeysFolderIsAnAbsoluteFilterzKeysFolder() {
@@ -82,21 +76,21 @@ struct EncryptedPackageReplacementTests {
         let out = folder.url.appendingPathComponent("media/clip")
         let keys = folder.url.appendingPathComponent("keys")
         let common = PackageReplacementTests.ladder + ["--encrypt", "aes-128", "--keys", keys.path, "--out", out.path]
-        let first = replacement.filterz(["package", good, "--preset", "neutral", "--key-rotation", "1"] + common)
-        try #require(first.code == 0, "\(first.stderr)")
+        let first = runFilterz(["package", good, "--preset", "neutral", "--key-rotation", "1"] + common)
+        try #require(first.code == 0, "\(first.err)")
         let keyFolder = keys.appendingPathComponent("clip")
         let firstKeys = PackageReplacementTests.snapshot(keyFolder)
         #expect(firstKeys.keys.sorted() == ["0.key", "1.key"])
         let before = PackageReplacementTests.snapshot(out)
 
-        let failed = replacement.filterz(["package", damaged, "--preset", "noir"] + common)
+        let failed = runFilterz(["package", damaged, "--preset", "noir"] + common)
         #expect(failed.code == 1)
         #expect(PackageReplacementTests.snapshot(out) == before)
         #expect(PackageReplacementTests.snapshot(keyFolder) == firstKeys)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: keys.path)) == ["clip"])
 
-        let second = replacement.filterz(["package", good, "--preset", "noir"] + common)
-        try #require(second.code == 0, "\(second.stderr)")
+        let second = runFilterz(["package", good, "--preset", "noir"] + common)
+        try #require(second.code == 0, "\(second.err)")
         let secondKeys = PackageReplacementTests.snapshot(keyFolder)
         #expect(secondKeys.keys.sorted() == ["0.key"])
         #expect(secondKeys["0.key"] != firstKeys["0.key"])

@@ -36,16 +36,19 @@ struct HLSLadderCheck {
         uri.split(separator: "/").dropLast().map { $0 + "/" }.joined()
     }
 
-    /// A segment's bytes, with the init segment in front for fMP4 (so ffprobe can read it alone).
-    func decodableSegment(playlistURI: String, segment: String, initSegment: String?) throws -> URL {
+    /// The first video packet of one segment of the playlist at `playlistURI`; for fMP4 the init segment is put
+    /// in front of it (in a temporary folder) so ffprobe can read it alone.
+    func firstVideoPacket(playlistURI: String, segment: String, initSegment: String?) throws
+        -> (time: Double, isKeyframe: Bool)
+    {
         let base = Self.folderOf(playlistURI)
-        guard let initSegment else { return folder.appendingPathComponent(base + segment) }
+        guard let initSegment else { return try firstVideoPacket(folder.appendingPathComponent(base + segment)) }
+        let scratch = try TemporaryFolder(prefix: "filterz-check")
         var bytes = try Data(contentsOf: folder.appendingPathComponent(base + initSegment))
         bytes.append(try Data(contentsOf: folder.appendingPathComponent(base + segment)))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "filterz-check-\(UUID().uuidString).mp4")
+        let url = scratch.url.appendingPathComponent("segment.mp4")
         try bytes.write(to: url)
-        return url
+        return try withExtendedLifetime(scratch) { try firstVideoPacket(url) }
     }
 
     /// (presentation time of the first video packet, whether it is a keyframe) of one segment file.
@@ -133,8 +136,8 @@ struct HLSLadderCheck {
             var starts: [Double] = []
             for segment in media.segments {
                 let initSegment = isFragmentedMP4 ? media.map(inEffectAt: 0)?.uri : nil
-                let url = try decodableSegment(playlistURI: variant.uri, segment: segment.uri, initSegment: initSegment)
-                let first = try firstVideoPacket(url)
+                let first = try firstVideoPacket(
+                    playlistURI: variant.uri, segment: segment.uri, initSegment: initSegment)
                 #expect(first.isKeyframe, "\(variant.uri) \(segment.uri) does not start with a keyframe")
                 starts.append(first.time)
                 // Measured bit rate of the segment (with audio and subtitles) stays within BANDWIDTH.
@@ -279,11 +282,8 @@ struct HLSLadderCheck {
 
     /// `filterz inspect --json` of a playlist in the folder, as a JSON object.
     func inspectJSON(_ relative: String) throws -> [String: Any] {
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["inspect", "--json", folder.appendingPathComponent(relative).path], stdout: stdout,
-            stderr: stderr)
-        #expect(code == 0, "filterz inspect \(relative): \(stderr.text)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(stdout.text.utf8)) as? [String: Any])
+        let run = runFilterz(["inspect", "--json", folder.appendingPathComponent(relative).path])
+        #expect(run.code == 0, "filterz inspect \(relative): \(run.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
     }
 }

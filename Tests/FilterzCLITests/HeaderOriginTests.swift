@@ -68,7 +68,7 @@ struct HeaderOriginTests {
     func seen() throws -> [Request] {
         let origins = try #require(Self.origins)
         let response = try LoopbackHTTP(timeoutSeconds: 10).sendBlocking("GET", "http://127.0.0.1:\(origins.port)/seen")
-        return try JSONDecoder().decode([Request].self, from: response.body).sorted {
+        return try JSONDecoder().decode([Request].self, from: Data(response.body)).sorted {
             ($0.origin, $0.path) < ($1.origin, $1.path)
         }
     }

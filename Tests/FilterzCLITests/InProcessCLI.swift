@@ -1,15 +1,29 @@
 import FilterzCLI
+import FilterzTestSupport
 
 @testable import CLIKit
 @testable import Inspect
 
 /// Runs `filterz <arguments>` in process, the way every CLI test does: its exit code and everything it wrote to
-/// standard output and standard error.
-func runFilterz(_ arguments: [String], environment: [String: String] = [:], stdin: [UInt8] = [])
-    -> (code: Int32, out: String, err: String)
-{
-    let out = CapturedOutput(), err = CapturedOutput()
+/// standard output and standard error. `stderrIsTerminal`: standard error says it is a terminal (progress lines
+/// are drawn only there).
+func runFilterz(
+    _ arguments: [String], environment: [String: String] = [:], stdin: [UInt8] = [], stderrIsTerminal: Bool = false
+) -> (code: Int32, out: String, err: String) {
+    let out = CapturedOutput(), err = CapturedOutput(isTerminal: stderrIsTerminal)
     let code = CLI.run(
         arguments: arguments, stdout: out, stderr: err, readStandardInput: { stdin }, environment: environment)
     return (code, out.text, err.text)
+}
+
+/// The environment that makes the presets in `SampleMedia/presets` the ones a command finds by name.
+let samplePresets = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
+
+/// A command line that must fail: its arguments, its exit code (a usage error unless said) and what standard
+/// error must say.
+struct UsageCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var code: Int32 = ExitCode.usage
+    var message: String
+    var testDescription: String { arguments.joined(separator: " ") }
 }

@@ -11,30 +11,26 @@ import Testing
 /// after `ListingLimit.items` with `… and N more`, JSON lists stop there with a `truncated` member holding the
 /// full lengths, and every count and the exit status still cover everything.
 @Suite struct InspectListingLimitTests {
-    static func inspect(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let run = runFilterz(["inspect"] + arguments)
-        return (run.code, run.out, run.err)
+    static func inspect(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        runFilterz(["inspect"] + arguments)
     }
 
     /// 1,500 variants (each naming a missing audio group: one error and four warnings), 1,200 I-frame
     /// variants, 1,300 renditions in 650 groups, with bandwidths from a seeded generator.
     static func hugeMultivariant(seed: UInt64) -> String {
-        var state = seed
-        func next() -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var generator = SeededGenerator(seed: seed)
         var lines = ["#EXTM3U"]
         for index in 0..<1300 {
             lines.append(
                 "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\(index / 2)\",NAME=\"n\(index)\",URI=\"s\(index).m3u8\"")
         }
         for index in 0..<1500 {
-            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(1000 + next() % 9_000_000),AUDIO=\"nope\"")
+            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(generator.nextInt(in: 1000...9_000_999)),AUDIO=\"nope\"")
             lines.append("v\(index).m3u8")
         }
         for index in 0..<1200 {
-            lines.append("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(100 + next() % 90_000),URI=\"i\(index).m3u8\"")
+            let bandwidth = generator.nextInt(in: 100...90_099)
+            lines.append("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(bandwidth),URI=\"i\(index).m3u8\"")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -48,18 +44,18 @@ import Testing
         try #require(diagnostics.count > 2 * ListingLimit.items)
         let run = Self.inspect([path])
         #expect(run.code == 1)
-        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(run.stdout.contains("\nVariants (1500, by bandwidth)\n"))
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(run.out.contains("\nVariants (1500, by bandwidth)\n"))
         #expect(lines.contains("  … and 500 more variants"))
-        #expect(run.stdout.contains("\nI-frame variants (1200)\n"))
+        #expect(run.out.contains("\nI-frame variants (1200)\n"))
         #expect(lines.contains("  … and 200 more I-frame variants"))
-        #expect(run.stdout.contains("\nRenditions (1300 in 650 groups)\n"))
+        #expect(run.out.contains("\nRenditions (1300 in 650 groups)\n"))
         #expect(lines.contains("  … and 300 more renditions"))
         #expect(lines.contains("  … and \(diagnostics.count - ListingLimit.items) more problems"))
         // The totals stay true: the count line and the exit message count every error, listed or not.
-        #expect(run.stdout.contains(InspectTextReport.countLine(diagnostics)))
+        #expect(run.out.contains(InspectTextReport.countLine(diagnostics)))
         let errors = diagnostics.filter { $0.severity == .error }.count
-        #expect(run.stderr.contains("\(errors) errors"), "\(run.stderr)")
+        #expect(run.err.contains("\(errors) errors"), "\(run.err)")
         // About 1,000 lines per list, whatever the playlist holds.
         #expect(lines.count < 6 * ListingLimit.items, "\(lines.count) lines")
     }
@@ -71,7 +67,7 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let diagnostics = parseAndValidate(Array(text.utf8), options: ParseOptions(playlistURI: path)).diagnostics
         let run = Self.inspect(["--json", path])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         for key in ["variants", "iframe_variants", "renditions", "diagnostics"] {
             #expect((object[key] as? [Any])?.count == ListingLimit.items, "\(key)")
         }
@@ -84,7 +80,7 @@ import Testing
         let small = Self.inspect([
             "--json", SharedData.sampleMedia.appendingPathComponent("playlists/filterz-master.m3u8").path,
         ])
-        #expect(!small.stdout.contains("\"truncated\""))
+        #expect(!small.out.contains("\"truncated\""))
     }
 
     @Test func aMediaPlaylistsSegmentsStopInJSON() throws {
@@ -96,10 +92,10 @@ import Testing
         )
         .write(to: URL(fileURLWithPath: path))
         let run = Self.inspect(["--json", path])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         #expect((object["segments"] as? [Any])?.count == ListingLimit.items)
         #expect((object["truncated"] as? [String: Int]) == ["segments": 2500])
-        #expect(Self.inspect([path]).stdout.contains("  segments         2500\n"))
+        #expect(Self.inspect([path]).out.contains("  segments         2500\n"))
     }
 
     /// 1,200 variants that all name one damaged media playlist: its problems are listed once (at most
@@ -117,14 +113,14 @@ import Testing
         .write(to: folder.url.appendingPathComponent("bad.m3u8"))
         let run = Self.inspect(["--recursive", master.path])
         #expect(run.code == 1)
-        let out = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let out = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(out.contains("Playlists (1200)"))
         #expect(out.contains("  … and 200 more playlists"))
         #expect(out.filter { $0.contains("extinf.exceeds-target-duration") }.count == ListingLimit.childProblems)
         #expect(out.contains("    … and \(60 - ListingLimit.childProblems) more problems"))
         #expect(out.filter { $0 == "    (the problems of bad.m3u8, above)" }.count == ListingLimit.items - 1)
         let json = Self.inspect(["--recursive", "--json", master.path])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect((object["playlists"] as? [Any])?.count == ListingLimit.items)
         #expect((object["truncated"] as? [String: Int])?["playlists"] == 1200)
     }
@@ -143,8 +139,8 @@ import Testing
         try Data((lines + [""]).joined(separator: "\n").utf8).write(to: master)
         let run = Self.inspect(["--recursive", master.path])
         #expect(
-            run.stdout.contains("  1 playlist not loaded: --recursive loads at most \(ListingLimit.childPlaylists)"),
-            "\(run.stdout.suffix(400))")
+            run.out.contains("  1 playlist not loaded: --recursive loads at most \(ListingLimit.childPlaylists)"),
+            "\(run.out.suffix(400))")
         #expect(run.code == 1)
     }
 }

@@ -47,11 +47,9 @@ struct InspectRobustnessTests {
                 var bytes = original
                 for _ in 0...(round % 3) { bytes = Self.mutate(bytes, &random) }
                 for arguments in [["inspect", "-"], ["inspect", "--json", "-"]] {
-                    let out = CapturedOutput()
-                    let err = CapturedOutput()
-                    let code = CLI.run(arguments: arguments, stdout: out, stderr: err, readStandardInput: { bytes })
-                    #expect(code == 0 || code == 1, "\(name) round \(round): exit \(code) \(err.text)")
-                    #expect(!out.text.isEmpty)
+                    let run = runFilterz(arguments, stdin: bytes)
+                    #expect(run.code == 0 || run.code == 1, "\(name) round \(round): exit \(run.code) \(run.err)")
+                    #expect(!run.out.isEmpty)
                     runs += 1
                 }
             }
@@ -83,12 +81,9 @@ struct InspectRobustnessTests {
             let reference = ReferencedPlaylist(reference: .variant(Variant(uri: "a", bandwidth: 1)), playlist: media)
             _ = VariantAlignment.check([reference, reference])
         }
-        let out = CapturedOutput()
-        let err = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["inspect", "-"], stdout: out, stderr: err, readStandardInput: { Array(text.utf8) })
-        #expect(code == 1)
-        #expect(out.text.contains("[server-control.can-skip-until-too-small]"))
+        let run = runFilterz(["inspect", "-"], stdin: Array(text.utf8))
+        #expect(run.code == 1)
+        #expect(run.out.contains("[server-control.can-skip-until-too-small]"))
     }
 
     @Test func displayFormatsReadAsDocumented() {

@@ -78,18 +78,16 @@ import Testing
 
     @Test func withoutFilterzFullBesideItADelegatedCommandNamesWhatIsMissing() throws {
         let lean = try #require(Self.lean)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-lean-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent("filterz").path
+        let folder = try TemporaryFolder(prefix: "filterz-lean")
+        let copy = folder.url.appendingPathComponent("filterz").path
         try FileManager.default.copyItem(atPath: lean, toPath: copy)
         let result = try Self.run(copy, ["record", "--help"])
         #expect(result.exitCode == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("cannot run \(folder.path)/filterz-full"))
+        #expect(result.stderr.contains("cannot run \(folder.url.path)/filterz-full"))
         #expect(result.stderr.contains("filterz-full must be installed beside filterz"))
         // A plain inspection still works on its own.
-        let playlist = folder.appendingPathComponent("index.m3u8")
+        let playlist = folder.url.appendingPathComponent("index.m3u8")
         try Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n#EXT-X-ENDLIST\n".utf8).write(to: playlist)
         let inspected = try Self.run(copy, ["inspect", playlist.path])
         #expect(inspected.exitCode == 0)

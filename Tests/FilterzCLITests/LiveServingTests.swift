@@ -100,8 +100,8 @@ struct LiveServingTests {
                     log.problems.append("\(playlistURL): HTTP \(answer.status)")
                     continue
                 }
-                let text = answer.text
-                let result = parseAndValidate(Array(answer.body))
+                let text = answer.bodyText
+                let result = parseAndValidate(answer.body)
                 guard text.hasPrefix("#EXTM3U"), text.hasSuffix("\n"), result.errors.isEmpty,
                     let media = result.playlist?.media
                 else {

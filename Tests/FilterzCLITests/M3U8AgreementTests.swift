@@ -62,12 +62,11 @@ struct M3U8AgreementTests {
     @Test(arguments: samples)
     func pythonM3U8AgreesWithOurJSON(_ name: String) throws {
         let path = SharedData.sampleMedia.appendingPathComponent("playlists/\(name)").path
-        let out = CapturedOutput()
-        let err = CapturedOutput()
-        #expect(CLI.run(arguments: ["inspect", "--json", path], stdout: out, stderr: err) == 0)
+        let run = runFilterz(["inspect", "--json", path])
+        #expect(run.code == 0)
         let folder = try TemporaryFolder()
         let ours = folder.url.appendingPathComponent("ours.json")
-        try out.text.write(to: ours, atomically: true, encoding: .utf8)
+        try run.out.write(to: ours, atomically: true, encoding: .utf8)
         let result = try ExternalTool.run("python3", ["-c", Self.compareScript, path, ours.path], timeoutSeconds: 60)
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout == "", "\(name): \(result.stdout)")

@@ -15,13 +15,8 @@ import Testing
 struct PackageCommandTests {
     static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
 
-    func package(_ input: String, out: URL, extra: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
-        filterz(["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra)
-    }
-
-    func filterz(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let run = runFilterz(arguments)
-        return (run.code, run.out, run.err)
+    func package(_ input: String, out: URL, extra: [String] = []) -> (code: Int32, out: String, err: String) {
+        runFilterz(["package", input, "--preset", "neutral", "--out", out.path] + Self.ladder + extra)
     }
 
     func ffmpeg(_ arguments: [String]) throws {
@@ -38,7 +33,7 @@ struct PackageCommandTests {
         ])
         let out = folder.url.appendingPathComponent("out")
         let result = package(clip, out: out)
-        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.code == 0, "\(result.err)")
         try HLSLadderCheck(folder: out).checkFinishedLadder(
             resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: false)
         try StreamGate.check(out)
@@ -74,14 +69,11 @@ struct PackageCommandTests {
             "-c:v", "libx264", "-c:a", audio.codec, "-shortest", clip,
         ])
         let out = folder.url.appendingPathComponent("out")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
-                "package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k",
-                "--segment-duration", "1",
-            ],
-            stdout: stdout, stderr: stderr)
-        #expect(code == 0, "\(stderr.text)")
+        let packaged = runFilterz([
+            "package", clip, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k", "--segment-duration",
+            "1",
+        ])
+        #expect(packaged.code == 0, "\(packaged.err)")
         let check = HLSLadderCheck(folder: out)
         let master = try check.master()
         #expect(master.variants.first?.codecList.last == "mp4a.40.2")
@@ -132,7 +124,7 @@ struct PackageCommandTests {
         try ffmpeg(inputs + ["-c:v", "libx264", "-c:a", "aac"] + (isTS ? variant : []) + [clip])
         let out = folder.url.appendingPathComponent("out")
         let result = package(clip, out: out)
-        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.code == 0, "\(result.err)")
         func start(_ relative: String) throws -> Double {
             let probe = try ExternalTool.run(
                 "ffprobe",
@@ -162,7 +154,7 @@ struct PackageCommandTests {
         try Self.setDisplayMatrixRotation(of: URL(fileURLWithPath: stored), to: rotated)
         let out = folder.url.appendingPathComponent("out")
         let result = package(rotated.path, out: out)
-        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.code == 0, "\(result.err)")
         let master = try HLSLadderCheck(folder: out).master()
         #expect(master.variants.map { $0.resolution?.description } == ["180x320", "90x160"])
         // Upright means the left (red) half ends up on top after a clockwise quarter turn.
@@ -197,18 +189,18 @@ struct PackageCommandTests {
     @Test func aFragmentedMP4ThatStartsLateIsNotTakenForTruncated() throws {
         let folder = try TemporaryFolder()
         let recorded = folder.url.appendingPathComponent("recorded")
-        let recording = filterz([
+        let recording = runFilterz([
             "record", "--preset", "neutral", "--duration", "2", "--size", "320x180", "--format", "fmp4",
             "--ladder", "320x180@400k", "--segment-duration", "1", "--out", recorded.path,
         ])
-        try #require(recording.code == 0, "\(recording.stderr)")
+        try #require(recording.code == 0, "\(recording.err)")
         let rendition = recorded.appendingPathComponent("180p")
         var joined = try Data(contentsOf: rendition.appendingPathComponent("init.mp4"))
         for index in 0..<2 { joined += try Data(contentsOf: rendition.appendingPathComponent("seg_0000\(index).m4s")) }
         let input = folder.url.appendingPathComponent("joined.mp4")
         try joined.write(to: input)
         let result = package(input.path, out: folder.url.appendingPathComponent("out"))
-        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.code == 0, "\(result.err)")
     }
 
     @Test func videoWithoutAudioIsFine() throws {
@@ -267,9 +259,9 @@ struct PackageCommandTests {
         try Data("#EXTM3U\n".utf8).write(to: out.appendingPathComponent("master.m3u8"))
         let result = package(input.path, out: out)
         #expect(result.code == ExitCode.failure)
-        let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("filterz package: error: \(input.path): \(bad.reason)"), "\(result.stderr)")
+        let lines = result.err.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.err)")
+        #expect(result.err.hasPrefix("filterz package: error: \(input.path): \(bad.reason)"), "\(result.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["master.m3u8"])
         #expect(try String(contentsOf: out.appendingPathComponent("master.m3u8"), encoding: .utf8) == "#EXTM3U\n")
         #expect(

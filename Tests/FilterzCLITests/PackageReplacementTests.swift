@@ -20,11 +20,6 @@ import Testing
 struct PackageReplacementTests {
     static let ladder = ["--ladder", "160x90@150k", "--segment-duration", "1"]
 
-    func filterz(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let run = runFilterz(arguments)
-        return (run.code, run.out, run.err)
-    }
-
     func ffmpeg(_ arguments: [String]) throws {
         let result = try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments, timeoutSeconds: 120)
         try #require(result.exitCode == 0, "ffmpeg failed: \(result.stderr)")
@@ -67,12 +62,12 @@ struct PackageReplacementTests {
         let folder = try TemporaryFolder()
         let (good, damaged) = try clips(in: folder.url)
         let out = folder.url.appendingPathComponent("out")
-        let first = filterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
-        try #require(first.code == 0, "\(first.stderr)")
+        let first = runFilterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
+        try #require(first.code == 0, "\(first.err)")
         let before = Self.snapshot(out)
-        let second = filterz(["package", damaged, "--preset", "noir", "--out", out.path] + Self.ladder)
+        let second = runFilterz(["package", damaged, "--preset", "noir", "--out", out.path] + Self.ladder)
         #expect(second.code == 1)
-        #expect(second.stderr.contains("damaged or truncated"), "\(second.stderr)")
+        #expect(second.err.contains("damaged or truncated"), "\(second.err)")
         #expect(Self.snapshot(out) == before)
         #expect(Self.siblings(of: out).isEmpty, "\(Self.siblings(of: out))")
         try StreamGate.check(out)
@@ -83,17 +78,17 @@ struct PackageReplacementTests {
         let folder = try TemporaryFolder()
         let (good, _) = try clips(in: folder.url)
         let out = folder.url.appendingPathComponent("out")
-        let first = filterz([
+        let first = runFilterz([
             "package", good, "--preset", "neutral", "--out", out.path, "--ladder", "160x90@150k,96x54@80k",
             "--segment-duration", "1",
         ])
-        try #require(first.code == 0, "\(first.stderr)")
-        let second = filterz([
+        try #require(first.code == 0, "\(first.err)")
+        let second = runFilterz([
             "package", good, "--preset", "noir", "--out", out.path, "--ladder", "96x54@80k",
             "--segment-duration", "1", "--format", "fmp4",
         ])
-        #expect(second.code == 0, "\(second.stderr)")
-        #expect(second.stdout.hasPrefix("wrote \(out.path)/master.m3u8"), "\(second.stdout)")
+        #expect(second.code == 0, "\(second.err)")
+        #expect(second.out.hasPrefix("wrote \(out.path)/master.m3u8"), "\(second.out)")
         let files = Self.snapshot(out).keys
         #expect(!files.contains { $0.hasPrefix("90p/") || $0.hasSuffix(".ts") }, "\(files.sorted())")
         #expect(files.contains("54p/init.mp4"))
@@ -119,12 +114,12 @@ struct PackageReplacementTests {
             at: partial.appendingPathComponent("90p"), withIntermediateDirectories: true)
         try Data("half".utf8).write(to: partial.appendingPathComponent("90p/seg_00000.ts"))
         // The earlier package, moved aside by a run killed between its two renames.
-        let first = filterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
-        try #require(first.code == 0, "\(first.stderr)")
+        let first = runFilterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
+        try #require(first.code == 0, "\(first.err)")
         let before = Self.snapshot(out)
         let aside = folder.url.appendingPathComponent(".out.filterz-old-\(gone)")
         try FileManager.default.moveItem(at: out, to: aside)
-        let failed = filterz(["package", damaged, "--preset", "noir", "--out", out.path] + Self.ladder)
+        let failed = runFilterz(["package", damaged, "--preset", "noir", "--out", out.path] + Self.ladder)
         #expect(failed.code == 1)
         #expect(Self.snapshot(out) == before)
         #expect(Self.siblings(of: out).isEmpty, "\(Self.siblings(of: out))")
@@ -137,7 +132,7 @@ struct PackageReplacementTests {
         let out = folder.url.appendingPathComponent("out")
         let busy = folder.url.appendingPathComponent(".out.filterz-partial-1")  // pid 1 is always alive
         try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
-        #expect(filterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder).code == 0)
+        #expect(runFilterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder).code == 0)
         #expect(Self.siblings(of: out) == [busy.lastPathComponent])
     }
 
@@ -147,10 +142,10 @@ struct PackageReplacementTests {
         let out = folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
-        let result = filterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
+        let result = runFilterz(["package", good, "--preset", "neutral", "--out", out.path] + Self.ladder)
         #expect(result.code == 2)
         #expect(
-            result.stderr.contains("holds files that are not from a filterz package (notes.txt)"), "\(result.stderr)")
+            result.err.contains("holds files that are not from a filterz package (notes.txt)"), "\(result.err)")
         #expect(Self.snapshot(out) == ["notes.txt": Data("mine".utf8)])
         #expect(Self.siblings(of: out).isEmpty)
     }
@@ -162,8 +157,8 @@ struct PackageReplacementTests {
         let folder = try TemporaryFolder(prefix: "filterz-kill-vod")
         let out = folder.url.appendingPathComponent("out")
         let record = ["record", "--preset", "neutral", "--size", "160x90", "--out", out.path] + Self.ladder
-        let first = filterz(record + ["--duration", "2"])
-        try #require(first.code == 0, "\(first.stderr)")
+        let first = runFilterz(record + ["--duration", "2"])
+        try #require(first.code == 0, "\(first.err)")
         let before = Self.snapshot(out)
         let child = try FilterzChild(record + ["--duration", "120"], logs: folder.url)
         let staging = folder.url.appendingPathComponent(".out.filterz-partial-\(child.process.processIdentifier)")
@@ -172,8 +167,8 @@ struct PackageReplacementTests {
         child.waitForExit(timeoutSeconds: 30)
         #expect(Self.snapshot(out) == before)
         #expect(Self.siblings(of: out) == [staging.lastPathComponent])
-        let next = filterz(record + ["--duration", "1"])
-        #expect(next.code == 0, "\(next.stderr)")
+        let next = runFilterz(record + ["--duration", "1"])
+        #expect(next.code == 0, "\(next.err)")
         #expect(Self.siblings(of: out).isEmpty, "\(Self.siblings(of: out))")
         try StreamGate.check(out)
     }

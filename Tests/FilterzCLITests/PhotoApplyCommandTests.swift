@@ -14,10 +14,8 @@ import Testing
 /// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the
 /// same bytes as the video path, batches with bad files among good ones, nothing half-written.
 @Suite(.tags(.slow), .fullRunOnly) struct PhotoApplyCommandTests {
-    static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
-
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        runFilterz(arguments, environment: environment)
+        runFilterz(arguments, environment: samplePresets)
     }
 
     static func bytes(_ path: String) throws -> [UInt8] {
@@ -88,7 +86,7 @@ import Testing
         #expect(sourceTags["ICC_Profile:ProfileDescription"] == "Filterz wide RGB")
         let differences = MetadataComparison.differences(source: sourceTags, output: outputTags, width: 32, height: 24)
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
-        let info = PhotoInfoCommandTests.run(["photo", "info", output])
+        let info = runFilterz(["photo", "info", output])
         #expect(PhotoInfoCommandTests.row("Colour profile", in: info.out) == "Filterz wide RGB")
     }
 
@@ -105,7 +103,7 @@ import Testing
         let output = folder.url.appendingPathComponent("filtered.png").path
         let result = Self.run(["photo", "apply", source, "--preset", preset, "-o", output])
         #expect(result.code == 0, "\(result.err)")
-        let values = try PresetLocator(environment: Self.environment).load(preset).values
+        let values = try PresetLocator(environment: samplePresets).load(preset).values
         let video = FrameRing(count: 6, width: 640, height: 360).render(
             frame, with: FilterRenderer(values: values, threads: 1))
         let photo = try PhotoReader.decode(Self.bytes(output)).frame
@@ -168,12 +166,12 @@ import Testing
             ["photo", "apply"] + inputs + [
                 "--preset", "noir", "--out-dir", folder.url.appendingPathComponent("out").path,
             ]
-        let out = CapturedOutput(), terminal = CapturedOutput(isTerminal: true)
-        #expect(CLI.run(arguments: arguments, stdout: out, stderr: terminal, environment: Self.environment) == 0)
-        #expect(terminal.text.contains("photo apply: 1/3 photos"), "\(terminal.text)")
-        #expect(terminal.text.contains("photo apply: 2/3 photos"))
-        #expect(terminal.text.hasSuffix("\r\u{1B}[K"), "the progress line is cleared at the end")
-        #expect(out.text.split(separator: "\n").count == 4, "three photos and the summary: \(out.text)")
+        let terminal = runFilterz(arguments, environment: samplePresets, stderrIsTerminal: true)
+        #expect(terminal.code == 0)
+        #expect(terminal.err.contains("photo apply: 1/3 photos"), "\(terminal.err)")
+        #expect(terminal.err.contains("photo apply: 2/3 photos"))
+        #expect(terminal.err.hasSuffix("\r\u{1B}[K"), "the progress line is cleared at the end")
+        #expect(terminal.out.split(separator: "\n").count == 4, "three photos and the summary: \(terminal.out)")
         let plain = Self.run(arguments)
         #expect(plain.code == 0 && plain.err.isEmpty, "no progress drawn off a terminal: \(plain.err)")
     }
@@ -199,12 +197,6 @@ import Testing
         ])
         #expect(refused.code == 1)
         #expect(refused.err.contains("cmyk.jpg: error: CMYK JPEG is not supported"), "\(refused.err)")
-    }
-
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
     }
 
     static let usageCases: [UsageCase] = [

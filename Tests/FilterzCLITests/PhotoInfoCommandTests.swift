@@ -13,8 +13,6 @@ import Testing
 /// `filterz photo info`: the app's detail screen from a camera photo's tags (written by exiftool), as text and
 /// JSON; broken metadata as warnings with what could be read.
 @Suite struct PhotoInfoCommandTests {
-    static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) { runFilterz(arguments) }
-
     /// The value of the row labelled `label` in the text screen (the labels' column width varies with the rows shown).
     static func row(_ label: String, in text: String) -> String? {
         for line in text.split(separator: "\n") where line.hasPrefix("  " + label + " ") {
@@ -29,7 +27,7 @@ import Testing
         let path = folder.url.appendingPathComponent("IMG_0001.jpg").path
         try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 64, height: 48), to: path, orientation: 6)
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        let result = Self.run(["photo", "info", path])
+        let result = runFilterz(["photo", "info", path])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.err.isEmpty, "\(result.err)")
         let expected = """
@@ -63,7 +61,7 @@ import Testing
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let path = folder.url.appendingPathComponent("photo.png").path
         try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 30, height: 20), to: path, orientation: 1)
-        let result = Self.run(["photo", "info", path, "--json"])
+        let result = runFilterz(["photo", "info", path, "--json"])
         #expect(result.code == 0, "\(result.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "PNG")
@@ -90,7 +88,7 @@ import Testing
         let path = folder.url.appendingPathComponent("plain.png").path
         try Data(TestPhotos.encode(TestPhotos.frame(width: 10, height: 10), as: .png)).write(
             to: URL(fileURLWithPath: path))
-        let result = Self.run(["photo", "info", path])
+        let result = runFilterz(["photo", "info", path])
         #expect(result.code == 0)
         let labels = result.out.split(separator: "\n").dropFirst().map {
             $0.trimmingCharacters(in: .whitespaces).prefix(while: { $0 != " " })
@@ -115,7 +113,7 @@ import Testing
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let path = folder.url.appendingPathComponent("broken.jpg").path
         try Data(Array(encoded[0..<2]) + app1 + Array(encoded[2...])).write(to: URL(fileURLWithPath: path))
-        let result = Self.run(["photo", "info", path])
+        let result = runFilterz(["photo", "info", path])
         #expect(result.code == 0)
         #expect(Self.row("Camera", in: result.out) == "Cam")
         #expect(Self.row("Metadata", in: result.out) == "EXIF (1 entry)")
@@ -127,7 +125,7 @@ import Testing
         let output = folder.url.appendingPathComponent("fixed.jpg").path
         let applied = PhotoApplyCommandTests.run(["photo", "apply", path, "--preset", "noir", "-o", output])
         #expect(applied.code == 0)
-        let again = Self.run(["photo", "info", output])
+        let again = runFilterz(["photo", "info", output])
         #expect(again.err.isEmpty, "\(again.err)")
         #expect(Self.row("Camera", in: again.out) == "Cam")
     }
@@ -136,11 +134,11 @@ import Testing
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let text = folder.url.appendingPathComponent("notes.txt").path
         try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
-        let notPhoto = Self.run(["photo", "info", text])
+        let notPhoto = runFilterz(["photo", "info", text])
         #expect(notPhoto.code == 1)
         #expect(
             notPhoto.err.contains("not a JPEG, PNG or HEIC/HEIF photo (it starts with \"hello\")"), "\(notPhoto.err)")
-        let missing = Self.run(["photo", "info", folder.url.appendingPathComponent("none.jpg").path])
+        let missing = runFilterz(["photo", "info", folder.url.appendingPathComponent("none.jpg").path])
         #expect(missing.code == 2)
         #expect(missing.err.contains("no such file"))
     }

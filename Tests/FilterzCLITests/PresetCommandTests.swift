@@ -7,16 +7,10 @@ import Testing
 @testable import Inspect
 
 @Suite struct PresetCommandTests {
-    static func run(_ arguments: [String], environment: [String: String] = [:]) -> (
-        code: Int32, out: String, err: String
-    ) {
-        runFilterz(arguments, environment: environment)
-    }
-
     static let presetsFolder = SharedData.sampleMedia.appendingPathComponent("presets").path
 
     @Test func showPrintsTheTwelveValuesOfANamedPreset() {
-        let result = Self.run(["preset", "show", "warm-film"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        let result = runFilterz(["preset", "show", "warm-film"], environment: samplePresets)
         #expect(result.code == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("warm-film: ") == true)
@@ -35,15 +29,15 @@ import Testing
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("old.json")
         try Data(#"{"name": "old", "values": {"temperature": 0, "contrast": 9}}"#.utf8).write(to: file)
-        let result = Self.run(["preset", "show", file.path])
+        let result = runFilterz(["preset", "show", file.path])
         #expect(result.code == 0)
         #expect(result.out.contains("  temperature       6500 K"))
         #expect(result.out.contains("* contrast          4 "))
     }
 
     @Test func showJSONWritesAllTwelveKeys() throws {
-        let result = Self.run(
-            ["preset", "show", "--json", "legacy-zero"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        let result = runFilterz(
+            ["preset", "show", "--json", "legacy-zero"], environment: samplePresets)
         #expect(result.code == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let values = try #require(object["values"] as? [String: Double])
@@ -52,7 +46,7 @@ import Testing
     }
 
     @Test func anUnknownPresetNameIsAnInputError() {
-        let result = Self.run(["preset", "show", "no-such-look"], environment: ["FILTERZ_PRESETS": Self.presetsFolder])
+        let result = runFilterz(["preset", "show", "no-such-look"], environment: samplePresets)
         #expect(result.code == 2)
         #expect(result.err.contains("preset 'no-such-look' not found"))
     }
@@ -60,7 +54,7 @@ import Testing
     @Test func checkAcceptsEverySamplePreset() throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: Self.presetsFolder)
         where name.hasSuffix(".json") {
-            let result = Self.run(["preset", "check", Self.presetsFolder + "/" + name])
+            let result = runFilterz(["preset", "check", Self.presetsFolder + "/" + name])
             #expect(result.code == 0, "\(name): \(result.err)")
             #expect(result.out.contains("valid preset"))
         }
@@ -70,7 +64,7 @@ import Testing
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("bad.json")
         try Data(#"{"name": 3, "values": {"contrast": "high", "blur": 30, "vignete": 1}}"#.utf8).write(to: file)
-        let result = Self.run(["preset", "check", file.path])
+        let result = runFilterz(["preset", "check", file.path])
         #expect(result.code == 1)
         #expect(
             result.err.contains(
@@ -100,23 +94,23 @@ import Testing
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("odd.json")
         try Data(text.utf8).write(to: file)
-        let result = Self.run(["preset", "check", file.path])
+        let result = runFilterz(["preset", "check", file.path])
         #expect(result.code == 1)
         #expect(result.err.contains("\(file.path): \(says)"), "\(result.err)")
         #expect(!result.err.contains("not valid JSON"))
-        let show = Self.run(["preset", "show", file.path])
+        let show = runFilterz(["preset", "show", file.path])
         #expect(show.code == 1)
         #expect(show.err.contains(String(says.dropFirst("error: ".count).prefix(30))), "\(show.err)")
     }
 
     @Test func checkOfAMissingFileIsAnInputError() {
-        let result = Self.run(["preset", "check", "/nonexistent/look.json"])
+        let result = runFilterz(["preset", "check", "/nonexistent/look.json"])
         #expect(result.code == 2)
         #expect(result.err.contains("/nonexistent/look.json: cannot read file"))
     }
 
     @Test func presetWithoutASubcommandListsShowAndCheck() {
-        let result = Self.run(["preset", "--help"])
+        let result = runFilterz(["preset", "--help"])
         #expect(result.code == 0)
         #expect(result.out.contains("show") && result.out.contains("check"))
     }

@@ -7,10 +7,8 @@ import Testing
 @testable import Inspect
 
 @Suite struct PreviewCommandTests {
-    static let environment = ["FILTERZ_PRESETS": SharedData.sampleMedia.appendingPathComponent("presets").path]
-
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        runFilterz(arguments, environment: environment)
+        runFilterz(arguments, environment: samplePresets)
     }
 
     /// Width and height from a PNG's IHDR chunk.
@@ -62,13 +60,6 @@ import Testing
         #expect(Self.run(["preview", "--preset", "crisp", "--size", "36x64", "-o", path]).code == 0)
         let size = try #require(Self.pngSize(Array(FileManager.default.contents(atPath: path) ?? Data())))
         #expect(size.1 > 64 && size.0 < 3 * 36)
-    }
-
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var code: Int32
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
     }
 
     static let usageCases: [UsageCase] = [

@@ -14,20 +14,17 @@ import Testing
 struct RecordCommandTests {
     static let smallLadder = ["--size", "320x180", "--ladder", "320x180@400k,160x90@150k"]
 
-    func record(_ extra: [String], out: URL) -> (code: Int32, stdout: String, stderr: String) {
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["record", "--out", out.path] + Self.smallLadder + extra, stdout: stdout, stderr: stderr)
-        return (code, stdout.text, stderr.text)
+    func record(_ extra: [String], out: URL) -> (code: Int32, out: String, err: String) {
+        runFilterz(["record", "--out", out.path] + Self.smallLadder + extra)
     }
 
     @Test func vodTransportStreamLadderPlaysEverywhere() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("neutral")
         let result = record(["--preset", "neutral", "--duration", "2.5", "--segment-duration", "1"], out: out)
-        #expect(result.code == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("2 renditions, 3 segments"))
-        #expect(result.stderr.isEmpty, "no progress line when not on a terminal")
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("2 renditions, 3 segments"))
+        #expect(result.err.isEmpty, "no progress line when not on a terminal")
         let check = HLSLadderCheck(folder: out)
         try check.checkFinishedLadder(
             resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2.5, isFragmentedMP4: false)
@@ -49,7 +46,7 @@ struct RecordCommandTests {
         let out = folder.url.appendingPathComponent("fmp4")
         let result = record(
             ["--preset", "neutral", "--duration", "2", "--segment-duration", "1", "--format", "fmp4"], out: out)
-        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.code == 0, "\(result.err)")
         let check = HLSLadderCheck(folder: out)
         try check.checkFinishedLadder(
             resolutions: [(320, 180), (160, 90)], frameRate: 30, durationSeconds: 2, isFragmentedMP4: true)
@@ -64,15 +61,12 @@ struct RecordCommandTests {
     @Test func aRealPresetFiltersThePosterAndNamesTheSubtitles() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("warm")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
         // Debug builds filter slowly: a short, small, low-rate recording.
-        let code = CLI.run(
-            arguments: [
-                "record", "--preset", "warm-film", "--duration", "1", "--fps", "10", "--size", "160x90",
-                "--ladder", "160x90@150k", "--segment-duration", "1", "--out", out.path,
-            ],
-            stdout: stdout, stderr: stderr)
-        #expect(code == 0, "\(stderr.text)")
+        let result = runFilterz([
+            "record", "--preset", "warm-film", "--duration", "1", "--fps", "10", "--size", "160x90",
+            "--ladder", "160x90@150k", "--segment-duration", "1", "--out", out.path,
+        ])
+        #expect(result.code == 0, "\(result.err)")
         let filter = try String(contentsOf: out.appendingPathComponent("filter.json"), encoding: .utf8)
         #expect(filter.contains("\"warm-film\"") && filter.contains("\"temperature\" : 4800"))
         let cue = try String(contentsOf: out.appendingPathComponent("subs/en/seg_00000.vtt"), encoding: .utf8)
@@ -85,24 +79,15 @@ struct RecordCommandTests {
     @Test func portraitOrientationGivesPortraitRenditions() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("portrait")
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: [
-                "record", "--preset", "neutral", "--duration", "1", "--size", "320x180", "--orientation", "portrait",
-                "--segment-duration", "1", "--out", out.path,
-            ],
-            stdout: stdout, stderr: stderr)
-        #expect(code == 0, "\(stderr.text)")
+        let result = runFilterz([
+            "record", "--preset", "neutral", "--duration", "1", "--size", "320x180", "--orientation", "portrait",
+            "--segment-duration", "1", "--out", out.path,
+        ])
+        #expect(result.code == 0, "\(result.err)")
         let master = try HLSLadderCheck(folder: out).master()
         // The default ladder does not fit a 180×320 source: one portrait rendition at the source size.
         #expect(master.variants.map { $0.resolution?.description } == ["180x320"])
         try StreamGate.check(out)
-    }
-
-    struct UsageCase: Sendable, CustomTestStringConvertible {
-        var arguments: [String]
-        var message: String
-        var testDescription: String { arguments.joined(separator: " ") }
     }
 
     @Test(arguments: [
@@ -114,24 +99,18 @@ struct RecordCommandTests {
     ])
     func badOptionsAreUsageErrors(_ usage: UsageCase) throws {
         let folder = try TemporaryFolder()
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["record", "--out", folder.url.appendingPathComponent("x").path] + usage.arguments,
-            stdout: stdout, stderr: stderr)
-        #expect(code == ExitCode.usage)
-        #expect(stderr.text.contains(usage.message), "\(stderr.text)")
+        let result = runFilterz(["record", "--out", folder.url.appendingPathComponent("x").path] + usage.arguments)
+        #expect(result.code == ExitCode.usage)
+        #expect(result.err.contains(usage.message), "\(result.err)")
     }
 
     @Test func unknownPresetIsOneClearLine() throws {
         let folder = try TemporaryFolder()
-        let stdout = CapturedOutput(), stderr = CapturedOutput()
-        let code = CLI.run(
-            arguments: ["record", "--preset", "no-such-preset", "--out", folder.url.path], stdout: stdout,
-            stderr: stderr)
-        #expect(code == ExitCode.usage)
-        let lines = stderr.text.split(separator: "\n")
+        let result = runFilterz(["record", "--preset", "no-such-preset", "--out", folder.url.path])
+        #expect(result.code == ExitCode.usage)
+        let lines = result.err.split(separator: "\n")
         #expect(lines.count == 1)
-        #expect(stderr.text.hasPrefix("filterz record: error: preset 'no-such-preset' not found"))
+        #expect(result.err.hasPrefix("filterz record: error: preset 'no-such-preset' not found"))
     }
 
     @Test func progressLineReadsLikeAStopwatch() {

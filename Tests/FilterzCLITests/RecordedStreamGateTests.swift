@@ -13,16 +13,14 @@ import Testing
     func recordedStreamPlaysInFFmpegWithoutWarningsAndInspectsClean(format: String) throws {
         let folder = try TemporaryFolder(prefix: "filterz-gate")
         let video = folder.url.appendingPathComponent("gate-\(format)")
-        let out = CapturedOutput(), err = CapturedOutput()
-        let recorded = CLI.run(
-            arguments: [
+        let recorded = runFilterz(
+            [
                 "record", "--preset", "warm-film", "--duration", "4", "--fps", "15", "--size", "320x180",
                 "--ladder", "320x180@400k,160x90@150k", "--segment-duration", "2", "--format", format,
                 "--out", video.path,
             ],
-            stdout: out, stderr: err,
-            environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
-        try #require(recorded == 0, "record failed: \(err.text)")
+            environment: samplePresets)
+        try #require(recorded.code == 0, "record failed: \(recorded.err)")
         try StreamGate.check(video)
     }
 }

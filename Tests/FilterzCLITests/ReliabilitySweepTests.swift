@@ -93,15 +93,7 @@ struct ReliabilitySweepTests {
                 "--duration", "120", "--out", video.path,
             ],
             logs: folder.url)
-        // A VOD ladder grows in a hidden sibling and takes the folder's place when finished.
-        let staging = folder.url.appendingPathComponent(
-            ".interrupted.filterz-partial-\(child.process.processIdentifier)")
-        try #require(
-            child.waitFor(staging.appendingPathComponent("90p/seg_00001.ts")), "no second segment: \(child.stderr)")
-        child.signal(SIGINT)
-        #expect(child.waitForExit(timeoutSeconds: 60) == 0, "stderr: \(child.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: staging.path))
-        try checkFinishedEarly(video, fullSegments: 120)
+        try interruptAndCheck(child, video: video, fullSegments: 120)
     }
 
     @Test func ctrlCDuringPackageFinishesEveryPlaylist() throws {
@@ -122,14 +114,20 @@ struct ReliabilitySweepTests {
                 video.path,
             ],
             logs: folder.url)
-        let staging = folder.url.appendingPathComponent(
-            ".interrupted.filterz-partial-\(child.process.processIdentifier)")
+        try interruptAndCheck(child, video: video, fullSegments: 90)
+    }
+
+    /// Ctrl-C once the job writing `video` has its second segment: it exits 0 and its staging folder is gone.
+    /// A VOD ladder grows in a hidden sibling and takes the folder's place when finished.
+    func interruptAndCheck(_ child: FilterzChild, video: URL, fullSegments: Int) throws {
+        let staging = video.deletingLastPathComponent().appendingPathComponent(
+            ".\(video.lastPathComponent).filterz-partial-\(child.process.processIdentifier)")
         try #require(
             child.waitFor(staging.appendingPathComponent("90p/seg_00001.ts")), "no second segment: \(child.stderr)")
         child.signal(SIGINT)
         #expect(child.waitForExit(timeoutSeconds: 60) == 0, "stderr: \(child.stderr)")
         #expect(!FileManager.default.fileExists(atPath: staging.path))
-        try checkFinishedEarly(video, fullSegments: 90)
+        try checkFinishedEarly(video, fullSegments: fullSegments)
     }
 
     /// After Ctrl-C: every playlist ended, fewer segments than the whole job, and the stream passes the gate.

@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: names)
     func eachSampleShowsItsDetailsAndFilters(_ name: String) throws {
         let path = Self.folder.appendingPathComponent(name).path
-        let info = PhotoInfoCommandTests.run(["photo", "info", path])
+        let info = runFilterz(["photo", "info", path])
         #expect(info.code == 0 && info.err.isEmpty, "\(info.err)")
         #expect(PhotoInfoCommandTests.row("Camera", in: info.out) == "Filterz Sample Camera")
         #expect(PhotoInfoCommandTests.row("Shutter speed", in: info.out) == "1/120 s")

@@ -8,22 +8,18 @@ import Testing
 @testable import Inspect
 
 @Suite(.tags(.slow), .fullRunOnly) struct ServeCommandTests {
-    func run(_ arguments: [String], environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
-        runFilterz(arguments, environment: environment)
-    }
-
     @Test func helpListsEveryFlag() {
-        let help = run(["serve", "--help"])
+        let help = runFilterz(["serve", "--help"])
         #expect(help.code == 0)
         for flag in ["--host", "--port", "--cors-origin", "--token-secret", "--quiet", "--nginx-config"] {
             #expect(help.out.contains(flag), "\(flag)")
         }
-        #expect(run(["sign", "--help"]).out.contains("--ttl"))
+        #expect(runFilterz(["sign", "--help"]).out.contains("--ttl"))
     }
 
     @Test func nginxConfigPrintsAServerBlockForTheFolder() throws {
         let folder = try TemporaryFolder()
-        let result = run([
+        let result = runFilterz([
             "serve", folder.url.path, "--port", "9000", "--cors-origin", "https://app.example", "--nginx-config",
         ])
         #expect(result.code == 0)
@@ -40,10 +36,10 @@ import Testing
         let folder = try TemporaryFolder()
         let odd = folder.url.appendingPathComponent("price$x")
         try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
-        let result = run(["serve", odd.path, "--nginx-config"])
+        let result = runFilterz(["serve", odd.path, "--nginx-config"])
         #expect(result.code == 2)
         // nginx refuses `listen 127.0.0.1:0` ("invalid port"), so that block would not load either.
-        let portZero = run(["serve", folder.url.path, "--port", "0", "--nginx-config"])
+        let portZero = runFilterz(["serve", folder.url.path, "--port", "0", "--nginx-config"])
         #expect(portZero.code == 2 && portZero.out.isEmpty)
         #expect(portZero.err.contains("--port"), "\(portZero.err)")
         #expect(result.out.isEmpty)
@@ -51,36 +47,36 @@ import Testing
     }
 
     @Test func badArgumentsAreUsageErrors() {
-        #expect(run(["serve"]).code == 2)
-        #expect(run(["serve", "/nonexistent/folder/x"]).code == 2)
-        #expect(run(["serve", "/tmp", "--port", "70000"]).code == 2)
-        #expect(run(["serve", "/tmp", "--token-secret", ""]).code == 2)
+        #expect(runFilterz(["serve"]).code == 2)
+        #expect(runFilterz(["serve", "/nonexistent/folder/x"]).code == 2)
+        #expect(runFilterz(["serve", "/tmp", "--port", "70000"]).code == 2)
+        #expect(runFilterz(["serve", "/tmp", "--token-secret", ""]).code == 2)
         // An origin the header (or the nginx block) cannot carry would silently leave players without CORS.
         for origin in [
             "", "app.example", "https://app.example/", "https://a.example https://b.example", "https://x\"; evil",
         ] {
-            let result = run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"])
+            let result = runFilterz(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"])
             #expect(result.code == 2, "'\(origin)'")
             #expect(result.err.contains("--cors-origin"), "'\(origin)': \(result.err)")
         }
         for origin in ["*", "null", "https://app.example:8443", "http://[::1]:8080"] {
-            #expect(run(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"]).code == 0, "'\(origin)'")
+            #expect(runFilterz(["serve", "/tmp", "--cors-origin", origin, "--nginx-config"]).code == 0, "'\(origin)'")
         }
-        #expect(run(["sign", "abc"]).code == 2)
-        #expect(run(["sign", "abc", "--token-secret", "s", "--ttl", "0"]).code == 2)
+        #expect(runFilterz(["sign", "abc"]).code == 2)
+        #expect(runFilterz(["sign", "abc", "--token-secret", "s", "--ttl", "0"]).code == 2)
         // Ids the server can never serve as a video folder would print URLs that are always refused.
         for id in ["", "a/b", "..", ".", ".hidden", "a\u{0}b"] {
-            let result = run(["sign", id, "--token-secret", "s"])
+            let result = runFilterz(["sign", id, "--token-secret", "s"])
             #expect(result.code == 2, "'\(id)': \(result.out)")
             #expect(result.out.isEmpty && result.err.contains("video id"), "'\(id)': \(result.err)")
         }
         for id in ["warm-film", "한국", "a?b#c", "100%"] {
-            #expect(run(["sign", id, "--token-secret", "s"]).code == 0, "'\(id)'")
+            #expect(runFilterz(["sign", id, "--token-secret", "s"]).code == 0, "'\(id)'")
         }
     }
 
     @Test func signPrintsAURLTheServerAccepts() throws {
-        let result = run(
+        let result = runFilterz(
             ["sign", "warm film", "--ttl", "60", "--base-url", "http://127.0.0.1:8080/"],
             environment: ["FILTERZ_TOKEN_SECRET": "s3cret"])
         #expect(result.code == 0)
@@ -122,7 +118,7 @@ import Testing
                 + URLSigner(secret: secret).signedMasterURL(
                     videoID: "clip", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
         }
-        let result = run(["inspect", "--recursive", url])
+        let result = runFilterz(["inspect", "--recursive", url])
         #expect(result.code == 0, "\(result.out)\(result.err)")
         // Our hand-written master draws authoring warnings; what matters is that every playlist loaded and lines up.
         #expect(!result.out.contains(": error:"), "\(result.out)")

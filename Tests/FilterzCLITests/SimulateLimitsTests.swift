@@ -13,9 +13,8 @@ import Testing
 @Suite struct SimulateLimitsTests {
     static let manifest = SharedData.sampleMedia.appendingPathComponent("manifests/pensieve-envivio-48.json").path
 
-    static func simulate(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let run = runFilterz(["simulate"] + arguments)
-        return (run.code, run.out, run.err)
+    static func simulate(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+        runFilterz(["simulate"] + arguments)
     }
 
     struct FlagCase: Sendable, CustomTestStringConvertible {
@@ -45,10 +44,10 @@ import Testing
     ])
     func aFlagOutsideItsRangeIsAUsageErrorNamingIt(_ flag: FlagCase) {
         let run = Self.simulate([Self.manifest] + flag.flags)
-        #expect(run.code == 2, "\(run.stderr)")
-        let first = run.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(run.code == 2, "\(run.err)")
+        let first = run.err.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.contains(flag.names), "\(first)")
-        #expect(!run.stderr.contains("Fatal error"))
+        #expect(!run.err.contains("Fatal error"))
     }
 
     struct TraceCase: Sendable, CustomTestStringConvertible {
@@ -90,9 +89,9 @@ import Testing
             let path = folder.url.appendingPathComponent(name).path
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             let run = Self.simulate([Self.manifest, "--trace", path])
-            #expect(run.code == 1, "\(name): \(run.stderr)")
-            #expect(run.stderr.contains(bad.says), "\(name): \(run.stderr)")
-            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+            #expect(run.code == 1, "\(name): \(run.err)")
+            #expect(run.err.contains(bad.says), "\(name): \(run.err)")
+            #expect(run.err.split(separator: "\n").count == 1, "\(run.err)")
         }
     }
 
@@ -113,8 +112,8 @@ import Testing
         let path = folder.url.appendingPathComponent("movie.json").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let run = Self.simulate([path, "--bandwidth", "3mbps"])
-        #expect(run.code == 1, "\(run.stderr)")
-        #expect(run.stderr.contains(says), "\(run.stderr)")
+        #expect(run.code == 1, "\(run.err)")
+        #expect(run.err.contains(says), "\(run.err)")
     }
 
     /// Only outages but for 1 ms a day at 1 bit/s: a 48-segment stream would take millennia.
@@ -127,8 +126,8 @@ import Testing
         try Data(trace.utf8).write(to: URL(fileURLWithPath: path))
         for extra in [[], ["--seek", "5:20"], ["--traces", folder.url.path]] {
             let run = Self.simulate([Self.manifest] + (extra.first == "--traces" ? extra : ["--trace", path] + extra))
-            #expect(run.code == 1, "\(extra): \(run.stderr)")
-            #expect(run.stderr.contains("did not finish within 7 days of virtual time"), "\(extra): \(run.stderr)")
+            #expect(run.code == 1, "\(extra): \(run.err)")
+            #expect(run.err.contains("did not finish within 7 days of virtual time"), "\(extra): \(run.err)")
         }
     }
 
@@ -141,8 +140,8 @@ import Testing
         try handle.truncate(atOffset: UInt64(InputFile.maximumBytes + 1))
         try handle.close()
         let run = Self.simulate([Self.manifest, "--trace", path])
-        #expect(run.code == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("a trace file is at most 256 MiB"), "\(run.stderr)")
+        #expect(run.code == 1, "\(run.err)")
+        #expect(run.err.contains("a trace file is at most 256 MiB"), "\(run.err)")
     }
 
     /// A batch keeps every trace in memory: past a total number of samples it is refused, naming the trace.

@@ -13,27 +13,21 @@ import Testing
     @Test func aRecordedFolderAndTheSameStreamServedOverHTTPSimulateIdentically() throws {
         let folder = try TemporaryFolder(prefix: "filterz-simulate-input")
         let video = folder.url.appendingPathComponent("clip")
-        let out = CapturedOutput(), err = CapturedOutput()
-        let recorded = CLI.run(
-            arguments: [
+        let recorded = runFilterz(
+            [
                 "record", "--preset", "neutral", "--duration", "4", "--fps", "10", "--size", "320x180",
                 "--ladder", "320x180@400k,160x90@150k", "--segment-duration", "2", "--out", video.path,
             ],
-            stdout: out, stderr: err,
-            environment: ["FILTERZ_PRESETS": SharedData.packageRoot.appendingPathComponent("SampleMedia/presets").path])
-        try #require(recorded == 0, "record failed: \(err.text)")
+            environment: samplePresets)
+        try #require(recorded.code == 0, "record failed: \(recorded.err)")
 
-        func simulate(_ stream: String) -> (code: Int32, stdout: String, stderr: String) {
-            let out = CapturedOutput(), err = CapturedOutput()
-            let code = CLI.run(
-                arguments: ["simulate", stream, "--bandwidth", "300kbps", "--latency", "20ms", "--json"],
-                stdout: out, stderr: err)
-            return (code, out.text, err.text)
+        func simulate(_ stream: String) -> (code: Int32, out: String, err: String) {
+            runFilterz(["simulate", stream, "--bandwidth", "300kbps", "--latency", "20ms", "--json"])
         }
 
         let local = simulate(video.path)
-        #expect(local.code == 0, "\(local.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(local.stdout.utf8)) as? [String: Any])
+        #expect(local.code == 0, "\(local.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(local.out.utf8)) as? [String: Any])
         let segments = try #require(report["segments"] as? [[String: Any]])
         #expect(segments.count == 2)
         #expect(Set(segments.compactMap { $0["variant_name"] as? String }).isSubset(of: ["90p", "180p"]))
@@ -44,11 +38,11 @@ import Testing
         let server = try HTTPServer(configuration: configuration)
         defer { server.stop(graceSeconds: 1) }
         let remote = simulate("\(server.baseURL)/v1/videos/clip/master.m3u8")
-        #expect(remote.code == 0, "\(remote.stderr)")
-        #expect(remote.stdout == local.stdout)
+        #expect(remote.code == 0, "\(remote.err)")
+        #expect(remote.out == local.out)
 
         let missing = simulate("\(server.baseURL)/v1/videos/none/master.m3u8")
         #expect(missing.code == 2)
-        #expect(missing.stderr.contains("HTTP 404"))
+        #expect(missing.err.contains("HTTP 404"))
     }
 }

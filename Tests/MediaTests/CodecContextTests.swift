@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import FilterKit
+import FilterzTestSupport
 import Testing
 
 @testable import Media
@@ -151,11 +152,8 @@ import Testing
     /// portrait sizes and on noisy pictures, edges included — so the two paths cannot drift apart.
     @Test(arguments: [(65, 37), (37, 65), (64, 36), (1, 1)])
     func agreesWithFilterKitsConversion(width: Int, height: Int) {
-        var generator = SeededBytes(state: UInt64(width * 1000 + height))
-        var bytes: [UInt8] = []
-        for _ in 0..<(width * height) {
-            bytes += [generator.byte(), generator.byte(), generator.byte(), 255]
-        }
+        var generator = SeededGenerator(seed: UInt64(width * 1000 + height))
+        let bytes: [UInt8] = (0..<(width * height)).flatMap { _ in generator.bytes(3) + [255] }
         let ours = YUV420Conversion.yuv420(
             from: Picture(
                 layout: .rgba, width: width, height: height,
@@ -174,9 +172,9 @@ import Testing
 
     /// A noisy RGBA picture (random bytes, alpha included) from a seed.
     static func noisy(width: Int, height: Int, seed: UInt64, bytesPerRow: Int? = nil) -> Picture {
-        var generator = SeededBytes(state: seed)
+        var generator = SeededGenerator(seed: seed)
         let stride = bytesPerRow ?? width * 4
-        let bytes = (0..<(stride * height)).map { _ in generator.byte() }
+        let bytes = generator.bytes(stride * height)
         return Picture(layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: stride)])
     }
 
@@ -232,14 +230,5 @@ import Testing
                 Set(converted.planes[1].bytes) == [UInt8(yuv.1)] && Set(converted.planes[2].bytes) == [UInt8(yuv.2)],
                 "\(rgb)")
         }
-    }
-}
-
-/// A small deterministic byte source for test pictures (a linear congruential generator).
-private struct SeededBytes {
-    var state: UInt64
-    mutating func byte() -> UInt8 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 56)
     }
 }

@@ -1,3 +1,4 @@
+import FilterzTestSupport
 import PhotoMetadata
 import Testing
 
@@ -174,26 +175,21 @@ import Testing
 
     // MARK: PNG
 
-    static func chunk(_ type: String, _ data: [UInt8], crc: UInt32? = nil) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return ByteOrder.bigEndian.bytes(UInt32(data.count)) + body
-            + ByteOrder.bigEndian.bytes(crc ?? PNGTestCRC.checksum(body))
-    }
-
     static func png(_ chunks: [[UInt8]]) -> [UInt8] {
-        let ihdr = chunk(
+        let ihdr = PNGTestChunk.chunk(
             "IHDR", ByteOrder.bigEndian.bytes(UInt32(64)) + ByteOrder.bigEndian.bytes(UInt32(48)) + [8, 6, 0, 0, 0])
-        return PNGStructure.signature + ihdr + chunks.flatMap { $0 } + chunk("IDAT", [1, 2, 3]) + chunk("IEND", [])
+        return PNGStructure.signature + ihdr + chunks.flatMap { $0 } + PNGTestChunk.chunk("IDAT", [1, 2, 3])
+            + PNGTestChunk.chunk("IEND", [])
     }
 
     @Test func pngChunksGiveExifXMPAndTheCompressedProfile() throws {
         let exif = TIFFRoundTripTests.everyType(.bigEndian)
         let xmp = Array("<x:xmpmeta/>".utf8)
         let bytes = Self.png([
-            Self.chunk("eXIf", TIFFWriter.write(exif).bytes),
-            Self.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp),
-            Self.chunk("iCCP", Array("Display P3".utf8) + [0, 0, 0x78, 0x9C, 1, 2]),
-            Self.chunk("tEXt", Array("Comment\0hello".utf8)),
+            PNGTestChunk.chunk("eXIf", TIFFWriter.write(exif).bytes),
+            PNGTestChunk.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp),
+            PNGTestChunk.chunk("iCCP", Array("Display P3".utf8) + [0, 0, 0x78, 0x9C, 1, 2]),
+            PNGTestChunk.chunk("tEXt", Array("Comment\0hello".utf8)),
         ])
         let structure = try #require(PNGStructure.scan(bytes))
         let header = try #require(structure.header)
@@ -209,7 +205,7 @@ import Testing
     }
 
     @Test func pngWithABadCRCOrACutChunkWarns() throws {
-        let bytes = Self.png([Self.chunk("tEXt", Array("a\0b".utf8), crc: 1)])
+        let bytes = Self.png([PNGTestChunk.chunk("tEXt", Array("a\0b".utf8), crc: 1)])
         #expect(PNGStructure.scan(bytes)?.metadata.warnings.codes == ["png.crc"])
         let cut = Array(Self.png([]).prefix(47))
         #expect(PNGStructure.scan(cut)?.metadata.warnings.codes == ["png.chunk-length"])
@@ -217,7 +213,7 @@ import Testing
     }
 
     @Test func thePNGWriterInsertsAfterIHDRAndDropsSRGBForAProfile() throws {
-        let encoded = Self.png([Self.chunk("sRGB", [0]), Self.chunk("gAMA", [0, 0, 0xB1, 0x8F])])
+        let encoded = Self.png([PNGTestChunk.chunk("sRGB", [0]), PNGTestChunk.chunk("gAMA", [0, 0, 0xB1, 0x8F])])
         let xmp = Array("<x:xmpmeta/>".utf8)
         var exif = TIFFRoundTripTests.everyType(.littleEndian)
         exif.ifd1 = nil
@@ -253,17 +249,5 @@ import Testing
         #expect(String(decoding: edited, as: UTF8.self).contains("<dc:title>tiff:Orientation=\"6\"?</dc:title>"))
         #expect(
             XMPPacket.forUprightCopy(Array("no properties".utf8), width: 1, height: 1) == Array("no properties".utf8))
-    }
-}
-
-/// The PNG CRC-32, written out again here from the standard's definition, so the tests do not check the code with itself.
-enum PNGTestCRC {
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
-        }
-        return ~crc
     }
 }

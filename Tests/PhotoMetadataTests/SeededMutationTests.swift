@@ -89,10 +89,10 @@ import Testing
             ContainerMetadataTests.iccChunk(2, of: 2, Array(icc[200...])),
         ])
         let png = ContainerMetadataTests.png([
-            ContainerMetadataTests.chunk("eXIf", Self.exifSeed),
-            ContainerMetadataTests.chunk(
+            PNGTestChunk.chunk("eXIf", Self.exifSeed),
+            PNGTestChunk.chunk(
                 "iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Array("<x/>".utf8)),
-            ContainerMetadataTests.chunk("iCCP", Array("P3".utf8) + [0, 0, 0x78, 0x9C]),
+            PNGTestChunk.chunk("iCCP", Array("P3".utf8) + [0, 0, 0x78, 0x9C]),
         ])
         for round in 0..<Self.rounds {
             let mutatedJPEG = Self.mutate(round % 3 == 0 ? jpeg : Self.mutate(jpeg, &random), &random)

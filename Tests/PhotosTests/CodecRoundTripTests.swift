@@ -67,17 +67,13 @@ import Testing
 @Suite struct PNGVariantTests {
     /// A PNG of raw rows (filter byte 0 before each), written chunk by chunk here.
     static func png(width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, rows: [[UInt8]]) throws -> [UInt8] {
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return ByteOrder.bigEndian.bytes(UInt32(data.count)) + body
-                + ByteOrder.bigEndian.bytes(PNGTestCRC32.checksum(body))
-        }
         let header =
             ByteOrder.bigEndian.bytes(UInt32(width)) + ByteOrder.bigEndian.bytes(UInt32(height)) + [
                 bitDepth, colourType, 0, 0, 0,
             ]
         let data = try Zlib.compress(rows.flatMap { [0] + $0 })
-        return PNGStructure.signature + chunk("IHDR", header) + chunk("IDAT", data) + chunk("IEND", [])
+        return PNGStructure.signature + PNGTestChunk.chunk("IHDR", header) + PNGTestChunk.chunk("IDAT", data)
+            + PNGTestChunk.chunk("IEND", [])
     }
 
     @Test func sixteenBitSamplesAreRoundedToEightBits() throws {
@@ -119,17 +115,5 @@ import Testing
             let reference = try #require(FileManager.default.contents(atPath: raw).map { [UInt8]($0) })
             #expect(decoded.frame.packedBytes() == reference, "\(name)")
         }
-    }
-}
-
-/// The PNG CRC-32 from its definition (bit by bit), independent of the code under test.
-enum PNGTestCRC32 {
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
-        }
-        return ~crc
     }
 }

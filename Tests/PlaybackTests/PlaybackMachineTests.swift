@@ -35,18 +35,8 @@ import Testing
         var configuration = PlaybackConfiguration()
         configuration.maxBufferSeconds = 12
         var machine = Fixtures.machine(configuration: configuration)
-        _ = machine.send(.load(url: master))
-        let ladder = Fixtures.ladder(timelines: true)
-        #expect(
-            machine.send(.playlistLoaded(id(1), .multivariant(ladder)))
-                == [switched(from: nil, to: 0, at: 0, .initial), segment(2, variant: 0, sequence: 0, start: 0)])
         // Slow network (1 Mbit/s): variant 0 throughout.
-        #expect(
-            machine.send(.segmentLoaded(id(2), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
-                == [
-                    .report(.playbackStarted(atSeconds: 0, startupSeconds: 0)),
-                    segment(3, variant: 0, sequence: 1, start: 4),
-                ])
+        startSlowly(&machine, ladder: Fixtures.ladder(timelines: true))
         #expect(
             machine.send(.segmentLoaded(id(3), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
                 == [segment(4, variant: 0, sequence: 2, start: 8)])
@@ -363,17 +353,8 @@ import Testing
             durations: Array(repeating: 6, count: 7), targetDurationSeconds: 6, uriPrefix: "v1/s")
         ladder = StreamDescription(variants: variants, renditions: ladder.renditions)
         var machine = Fixtures.machine()
-        _ = machine.send(.load(url: master))
-        #expect(
-            machine.send(.playlistLoaded(id(1), .multivariant(ladder)))
-                == [switched(from: nil, to: 0, at: 0, .initial), segment(2, variant: 0, sequence: 0, start: 0)])
         // Slow first download: variant 0 again.
-        #expect(
-            machine.send(.segmentLoaded(id(2), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
-                == [
-                    .report(.playbackStarted(atSeconds: 0, startupSeconds: 0)),
-                    segment(3, variant: 0, sequence: 1, start: 4),
-                ])
+        startSlowly(&machine, ladder: ladder)
         // Fast now: up to variant 1. The buffer ends at 8 s, inside variant 1's segment 1 (6…12), not its
         // segment 2 (12…18) as the index would say.
         #expect(
@@ -402,6 +383,22 @@ import Testing
     }
 
     // MARK: - Helpers
+
+    /// Loads `ladder` (every timeline known) and brings in the first segment (variant 0, #2) at 1 Mbit/s,
+    /// asserting each step's effects: the initial switch with that segment's request, then playback starts and
+    /// variant 0's second segment (#3) is requested.
+    private func startSlowly(_ machine: inout PlaybackMachine, ladder: StreamDescription) {
+        _ = machine.send(.load(url: master))
+        #expect(
+            machine.send(.playlistLoaded(id(1), .multivariant(ladder)))
+                == [switched(from: nil, to: 0, at: 0, .initial), segment(2, variant: 0, sequence: 0, start: 0)])
+        #expect(
+            machine.send(.segmentLoaded(id(2), Fixtures.download(bytes: 400_000, megabitsPerSecond: 1)))
+                == [
+                    .report(.playbackStarted(atSeconds: 0, startupSeconds: 0)),
+                    segment(3, variant: 0, sequence: 1, start: 4),
+                ])
+    }
 
     /// Loaded with every variant's timeline known, first segment (variant 0) in at `megabitsPerSecond`; the
     /// second segment (#3) is in flight.

@@ -38,9 +38,8 @@ import Testing
         #expect(selector.select(Self.input(nil, buffer: 0, previous: nil)).variantIndex == 0)
     }
 
-    /// A rule that says it never reads the EWMA estimate (`readsThroughputEstimate`, so the fast simulation loop
-    /// leaves the averages out) chooses the same with an estimator that does not keep them.
-    /// The rules that say they never read the EWMA estimate (the look-ahead rules).
+    /// The rules that say they never read the EWMA estimate (`readsThroughputEstimate` is false, so the fast
+    /// simulation loop leaves the averages out): the look-ahead rules.
     static let rulesWithoutTheEstimate = ABRRuleKind.allCases.filter {
         !QualitySelector(rule: $0).readsThroughputEstimate
     }
@@ -49,6 +48,7 @@ import Testing
         #expect(Self.rulesWithoutTheEstimate == [.mpc, .filterz])
     }
 
+    /// Each of those rules chooses the same with an estimator that does not keep the averages.
     @Test(arguments: rulesWithoutTheEstimate)
     func rulesThatDoNotReadTheEstimateChooseTheSameWithoutIt(rule: ABRRuleKind) {
         var full = QualitySelector(rule: rule)

@@ -1,3 +1,4 @@
+import FilterzTestSupport
 import Foundation
 import Testing
 

@@ -46,15 +46,11 @@ struct PythonReferenceTests {
     ]
 
     static func randomWalk(seed: UInt64) -> NetworkTrace {
-        var state = seed
-        func unit() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var generator = SeededGenerator(seed: seed)
         var kbps = 2000.0
         let periods = (0..<400).map { _ in
-            kbps = min(max(kbps * (0.7 + 0.6 * unit()), 200), 7000)
-            return period(700, unit() < 0.03 ? 0 : kbps, 20 + 200 * unit())
+            kbps = min(max(kbps * (0.7 + 0.6 * generator.nextUnit()), 200), 7000)
+            return period(700, generator.nextUnit() < 0.03 ? 0 : kbps, 20 + 200 * generator.nextUnit())
         }
         return try! NetworkTrace(name: "walk-\(seed)", periods: periods)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -152,12 +153,12 @@ public final class HeadlessChromium: @unchecked Sendable {
         let response = try await http.send(
             method, base + path, json: json ?? (method == "POST" ? Data("{}".utf8) : nil))
         guard response.status == 200 else {
-            let failure = try? JSONDecoder().decode(WebDriverAnswer<WebDriverFailure>.self, from: response.body)
+            let failure = try? JSONDecoder().decode(WebDriverAnswer<WebDriverFailure>.self, from: Data(response.body))
             throw WebDriverError(
                 description: "\(method) \(path): HTTP \(response.status) "
-                    + (failure.map { "\($0.value.error): \($0.value.message)" } ?? response.text))
+                    + (failure.map { "\($0.value.error): \($0.value.message)" } ?? response.bodyText))
         }
-        return try JSONDecoder().decode(WebDriverAnswer<T>.self, from: response.body).value
+        return try JSONDecoder().decode(WebDriverAnswer<T>.self, from: Data(response.body)).value
     }
 }
 
@@ -169,4 +170,14 @@ private struct WebDriverAnswer<Value: Decodable>: Decodable {
 private struct WebDriverFailure: Decodable {
     var error: String
     var message: String
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs only where headless Chromium can (`HeadlessChromium.unavailableReason` is nil); skipped, saying why,
+    /// elsewhere.
+    public static var needsHeadlessChromium: Self {
+        .enabled(
+            if: HeadlessChromium.unavailableReason == nil,
+            Comment(rawValue: HeadlessChromium.unavailableReason ?? ""))
+    }
 }

@@ -31,6 +31,22 @@ import Testing
             nextPartURI: PartRecord.name(segment: index, part: count, extension: "m4s"))
     }
 
+    /// The head of an EVENT playlist of these segments, down to segment 0 (which keeps no parts).
+    static let eventHead = """
+        #EXTM3U
+        #EXT-X-VERSION:9
+        #EXT-X-TARGETDURATION:2
+        #EXT-X-MEDIA-SEQUENCE:0
+        #EXT-X-PLAYLIST-TYPE:EVENT
+        #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0,HOLD-BACK=6.0,PART-HOLD-BACK=1.0,CAN-BLOCK-RELOAD=YES
+        #EXT-X-PART-INF:PART-TARGET=0.3333333333333333
+        #EXT-X-MAP:URI="init.mp4"
+        #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:20.000Z
+        #EXTINF:2.000,
+        seg_00000.m4s
+
+        """
+
     @Test func theLiveEdgeListsRecentPartsOneHintAndTheOtherRenditions() {
         let builder = PlaylistBuilder(mode: .event, nominalSegmentDuration: .seconds(2))
         let playlist = builder.lowLatencyMediaPlaylist(
@@ -39,20 +55,7 @@ import Testing
             renditionReports: [RenditionReport(uri: "../540p/index.m3u8", lastMediaSequenceNumber: 4, lastPart: 1)])
         let text = PlaylistBuilder.text(of: .media(playlist))
         // Edge at 8.667 s: segments ending after 2.667 s keep their parts (1, 2 and 3); segment 0 does not.
-        var expected = """
-            #EXTM3U
-            #EXT-X-VERSION:9
-            #EXT-X-TARGETDURATION:2
-            #EXT-X-MEDIA-SEQUENCE:0
-            #EXT-X-PLAYLIST-TYPE:EVENT
-            #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0,HOLD-BACK=6.0,PART-HOLD-BACK=1.0,CAN-BLOCK-RELOAD=YES
-            #EXT-X-PART-INF:PART-TARGET=0.3333333333333333
-            #EXT-X-MAP:URI="init.mp4"
-            #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:20.000Z
-            #EXTINF:2.000,
-            seg_00000.m4s
-
-            """
+        var expected = Self.eventHead
         for index in 1..<4 {
             expected += "#EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:2\(index * 2).000Z\n"
             for part in 0..<6 {
@@ -80,18 +83,7 @@ import Testing
             (0..<2).map(Self.segment), edge: nil, partTarget: Self.partTarget, initSegmentURI: "init.mp4",
             renditionReports: [])
         #expect(
-            PlaylistBuilder.text(of: .media(playlist)) == """
-                #EXTM3U
-                #EXT-X-VERSION:9
-                #EXT-X-TARGETDURATION:2
-                #EXT-X-MEDIA-SEQUENCE:0
-                #EXT-X-PLAYLIST-TYPE:EVENT
-                #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12.0,HOLD-BACK=6.0,PART-HOLD-BACK=1.0,CAN-BLOCK-RELOAD=YES
-                #EXT-X-PART-INF:PART-TARGET=0.3333333333333333
-                #EXT-X-MAP:URI="init.mp4"
-                #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:20.000Z
-                #EXTINF:2.000,
-                seg_00000.m4s
+            PlaylistBuilder.text(of: .media(playlist)) == Self.eventHead + """
                 #EXT-X-PROGRAM-DATE-TIME:2026-09-21T14:13:22.000Z
                 #EXTINF:2.000,
                 seg_00001.m4s
