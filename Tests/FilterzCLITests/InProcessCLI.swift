@@ -1,5 +1,6 @@
 import FilterzCLI
 import FilterzTestSupport
+import Testing
 
 @testable import CLIKit
 @testable import Inspect
