@@ -2,12 +2,12 @@
 public struct CommandContext {
     public var stdout: TextOutput
     public var stderr: TextOutput
-    /// Reads all of standard input (for `-` arguments).
-    public var readStandardInput: () -> [UInt8]
+    /// Standard input up to its end or the given number of bytes (for `-` arguments).
+    public var readStandardInput: (_ limit: Int) -> [UInt8]
     public var environment: [String: String]
 
     public init(
-        stdout: TextOutput, stderr: TextOutput, readStandardInput: @escaping () -> [UInt8] = { [] },
+        stdout: TextOutput, stderr: TextOutput, readStandardInput: @escaping (_ limit: Int) -> [UInt8] = { _ in [] },
         environment: [String: String] = [:]
     ) {
         self.stdout = stdout

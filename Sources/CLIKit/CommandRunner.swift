@@ -7,7 +7,7 @@ public enum CommandRunner {
     /// prints the command's usage line and is exit 2; a command's `CLIError` is one `path: error:` line.
     public static func run(
         _ root: Command, version: String, arguments: [String], stdout: TextOutput, stderr: TextOutput,
-        readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
+        readStandardInput: @escaping (_ limit: Int) -> [UInt8] = { _ in [] }, environment: [String: String] = [:]
     ) -> Int32 {
         let context = CommandContext(
             stdout: stdout, stderr: stderr, readStandardInput: readStandardInput, environment: environment)

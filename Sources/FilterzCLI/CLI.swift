@@ -35,7 +35,7 @@ public enum CLI {
     /// Runs one command line (without the program name) and returns the process exit code.
     public static func run(
         arguments: [String], stdout: TextOutput, stderr: TextOutput,
-        readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
+        readStandardInput: @escaping (_ limit: Int) -> [UInt8] = { _ in [] }, environment: [String: String] = [:]
     ) -> Int32 {
         run(
             root, arguments: arguments, stdout: stdout, stderr: stderr, readStandardInput: readStandardInput,
@@ -46,7 +46,7 @@ public enum CLI {
     /// parsing, help screens, usage errors and exit codes as `filterz`.
     public static func run(
         _ root: Command, arguments: [String], stdout: TextOutput, stderr: TextOutput,
-        readStandardInput: @escaping () -> [UInt8] = { [] }, environment: [String: String] = [:]
+        readStandardInput: @escaping (_ limit: Int) -> [UInt8] = { _ in [] }, environment: [String: String] = [:]
     ) -> Int32 {
         CommandRunner.run(
             root, version: version, arguments: arguments, stdout: stdout, stderr: stderr,

@@ -42,7 +42,8 @@ public enum InspectCommandLine {
                 FRAME-RATE, WebVTT timestamp maps, I-frame ranges, init sections, keys): a table per
                 variant, then findings under "Must fix" and "Should fix"; any "must" finding is exit 1.
                 Exit status: 0 valid (warnings allowed), 1 the playlist has errors, 2 usage or I/O error.
-                A download is stopped as soon as its body passes 64 MiB (after decompression).
+                A playlist over 64 MiB is refused: a file, standard input, or a download as soon as its body
+                passes the limit (as received, and again after decompression).
                 """,
             arguments: [ArgumentSpec("playlist", help: "A file path, an http(s) URL, or - for standard input.")],
             options: [

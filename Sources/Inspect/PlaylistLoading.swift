@@ -5,8 +5,8 @@ import Glibc
 /// `filterz` reads files only (``PlaylistFile``); `filterz-full`'s loader adds HTTP.
 public protocol PlaylistLoading: Sendable {
     /// The bytes at `location`; `readStandardInput` is used for `-`. Every failure is a `CLIError.input` whose
-    /// one-line message names the file or URL.
-    func load(_ location: String, readStandardInput: () -> [UInt8]) throws(CLIError) -> [UInt8]
+    /// one-line message names the file or URL (or standard input).
+    func load(_ location: String, readStandardInput: (_ limit: Int) -> [UInt8]) throws(CLIError) -> [UInt8]
 }
 
 /// How a location names its resource.
@@ -25,9 +25,20 @@ public struct PlaylistFile: PlaylistLoading {
 
     public init(maximumBytes: Int = 64 << 20) { self.maximumBytes = maximumBytes }
 
-    public func load(_ location: String, readStandardInput: () -> [UInt8]) throws(CLIError) -> [UInt8] {
-        if location == "-" { return readStandardInput() }
+    public func load(_ location: String, readStandardInput: (_ limit: Int) -> [UInt8]) throws(CLIError) -> [UInt8] {
+        if location == "-" { return try Self.standardInput(readStandardInput, maximumBytes: maximumBytes) }
         return try Self.read(location, maximumBytes: maximumBytes)
+    }
+
+    /// Standard input through `readStandardInput`, refused as soon as it passes `maximumBytes` (no more is read).
+    public static func standardInput(
+        _ readStandardInput: (_ limit: Int) -> [UInt8], maximumBytes: Int
+    ) throws(CLIError) -> [UInt8] {
+        let bytes = readStandardInput(maximumBytes + 1)
+        guard bytes.count <= maximumBytes else {
+            throw .input("standard input: larger than the limit of \(maximumBytes) bytes")
+        }
+        return bytes
     }
 
     /// The bytes of the file at `path`, refused past `maximumBytes`: read straight into the array, at most one

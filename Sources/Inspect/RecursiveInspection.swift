@@ -66,7 +66,7 @@ public struct RecursiveInspection {
             index -> Outcome in
             let location = locations[index]
             do throws(CLIError) {
-                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { [] })
+                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { _ in [] })
                 let options = ParseOptions(
                     strict: strict, playlistURI: location, importedVariables: variables,
                     parallel: ParseOptions.twoThreads)

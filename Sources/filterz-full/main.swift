@@ -12,6 +12,6 @@ let code = CLI.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
     stdout: FileDescriptorOutput.standardOutput,
     stderr: FileDescriptorOutput.standardError,
-    readStandardInput: StandardInput.readAll,
+    readStandardInput: StandardInput.bytes(upTo:),
     environment: ProcessInfo.processInfo.environment)
 exit(code)

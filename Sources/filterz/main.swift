@@ -15,7 +15,7 @@ if arguments.first == "inspect",
 {
     let context = CommandContext(
         stdout: FileDescriptorOutput.standardOutput, stderr: FileDescriptorOutput.standardError,
-        readStandardInput: StandardInput.readAll)
+        readStandardInput: StandardInput.bytes(upTo:))
     do {
         let location = try parsed.positional(0, "playlist")
         let file = PlaylistFile()

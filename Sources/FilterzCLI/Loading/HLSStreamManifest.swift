@@ -78,7 +78,7 @@ enum HLSStreamManifest {
     }
 
     private static func parse(_ location: String, loader: ResourceLoader) throws(CLIError) -> Playlist {
-        let bytes = try loader.load(location, readStandardInput: { [] })
+        let bytes = try loader.load(location, readStandardInput: { _ in [] })
         let result = HLS.parse(bytes, options: ParseOptions(playlistURI: location))
         guard let playlist = result.playlist else {
             let first = result.diagnostics.first { $0.severity == .error }

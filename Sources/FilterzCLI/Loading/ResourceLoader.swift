@@ -35,8 +35,8 @@ struct ResourceLoader: PlaylistLoading {
     }
 
     /// The bytes at `location`; `readStandardInput` is used for `-`.
-    func load(_ location: String, readStandardInput: () -> [UInt8]) throws(CLIError) -> [UInt8] {
-        if location == "-" { return readStandardInput() }
+    func load(_ location: String, readStandardInput: (_ limit: Int) -> [UInt8]) throws(CLIError) -> [UInt8] {
+        if location == "-" { return try PlaylistFile.standardInput(readStandardInput, maximumBytes: maximumBytes) }
         if PlaylistLocation.isHTTP(location) { return try get(location) }
         return try PlaylistFile.read(location, maximumBytes: maximumBytes)
     }
@@ -44,7 +44,7 @@ struct ResourceLoader: PlaylistLoading {
     /// The bytes of `location` (a file path or an http(s) URL), only `range` of them when given (an HTTP
     /// `Range` request; a seek in a file). A response shorter than the range is an error.
     func load(_ location: String, range: (offset: Int, length: Int)?) throws(CLIError) -> [UInt8] {
-        guard let range else { return try load(location, readStandardInput: { [] }) }
+        guard let range else { return try load(location, readStandardInput: { _ in [] }) }
         guard range.length <= maximumBytes else {
             throw .input(
                 "\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")
