@@ -13,7 +13,8 @@ func runFilterz(
 ) -> (code: Int32, out: String, err: String) {
     let out = CapturedOutput(), err = CapturedOutput(isTerminal: stderrIsTerminal)
     let code = CLI.run(
-        arguments: arguments, stdout: out, stderr: err, readStandardInput: { limit in Array(stdin.prefix(limit)) }, environment: environment)
+        arguments: arguments, stdout: out, stderr: err, readStandardInput: { limit in Array(stdin.prefix(limit)) },
+        environment: environment)
     return (code, out.text, err.text)
 }
 
