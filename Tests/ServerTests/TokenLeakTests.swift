@@ -84,4 +84,36 @@ import Testing
         #expect(body.contains("\n/\\evil.example/x.ts\n"))
         #expect(body.contains("\n../../b/x.ts\n"))
     }
+
+    /// A variable the player substitutes from elsewhere (IMPORT, QUERYPARAM) may name any host, so a URI that
+    /// uses one keeps no token; a variable defined in the playlist is judged by its value.
+    @Test func aURIWithAVariableFromElsewhereKeepsNoToken() throws {
+        let site = try TestSite(
+            populate: { site in
+                try site.addVideo("a")
+                try site.write(
+                    "a/v0/variables.m3u8",
+                    """
+                    #EXTM3U
+                    #EXT-X-VERSION:11
+                    #EXT-X-TARGETDURATION:4
+                    #EXT-X-DEFINE:QUERYPARAM="cdn"
+                    #EXT-X-DEFINE:NAME="away",VALUE="//evil.example"
+                    #EXT-X-DEFINE:NAME="here",VALUE="seg"
+                    #EXTINF:4,
+                    {$cdn}/seg_0.ts
+                    #EXTINF:4,
+                    {$away}/seg_1.ts
+                    #EXTINF:4,
+                    {$here}_2.ts
+                    #EXT-X-ENDLIST
+
+                    """)
+            }, configure: { $0.tokenSecret = "s" })
+        let token = URLSigner(secret: "s").token(videoID: "a", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
+        let body = try fetch(site.port, "GET", "/v1/videos/a/v0/variables.m3u8?cdn=x&token=\(token)").bodyText
+        #expect(body.contains("\n{$cdn}/seg_0.ts\n"), "\(body)")
+        #expect(!body.contains("seg_1.ts?token"), "\(body)")
+        #expect(body.contains("seg_2.ts?token=\(token)\n"), "\(body)")
+    }
 }

@@ -4,7 +4,8 @@ import HLS
 /// I-frame variants, renditions, session data and keys, content steering, segments, keys, maps, parts, preload
 /// hints, rendition reports; a key URI also when it leads to the video's key route `/v1/videos/{id}/keys/…`),
 /// so a player that was given one signed URL can fetch everything of that video and nothing else. Whether a URI stays is decided as browsers resolve it (`SameVideoReference`): a URI that leads
-/// to another host or another video keeps no token, since the token is ours to give. Parsed and written back
+/// to another host or another video keeps no token, since the token is ours to give; so does a URI holding a
+/// variable reference the playlist cannot resolve itself. Parsed and written back
 /// with the `HLS` module, so untouched lines stay byte for byte.
 ///
 ///     TokenRewriter.appendingToken("9.ab", to: Array("#EXTM3U\n#EXTINF:4,\nseg_0.ts\n".utf8),
@@ -19,7 +20,9 @@ public enum TokenRewriter {
     {
         let suffix = "token=" + CatalogueURLs.encodeSegment(token)
         func sign(_ uri: String, within roots: [[String]]) -> String {
-            guard !uri.isEmpty,
+            // A variable reference left unresolved (IMPORT or QUERYPARAM: its value comes from elsewhere) may
+            // turn into any host once the player substitutes it, so such a URI keeps no token.
+            guard !uri.isEmpty, !uri.contains("{$"),
                 roots.contains(where: { SameVideoReference.staysWithin(uri, directory: directory, root: $0) })
             else { return uri }
             if let hash = uri.firstIndex(of: "#") {
