@@ -19,11 +19,11 @@ extension RequestHandler {
             guard let video = catalogue.video(id) else {
                 return .response(error(404, "video_not_found", "no video '\(id)'", json: true))
             }
-            return .response(json(200, video.streamJSON(token: freshToken(videoID: id, now: now))))
+            return .response(carryingTokens(json(200, video.streamJSON(token: freshToken(videoID: id, now: now)))))
         case 2:
             return .response(error(404, "not_found", "unknown endpoint", json: true))
         case 4 where segments[2] == "keys":
-            return .response(key(videoID: segments[1], name: segments[3], query: query, now: now))
+            return .response(key(videoID: segments[1], name: segments[3], token: request.signedToken, now: now))
         default:
             return file(
                 Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true,
@@ -69,14 +69,25 @@ extension RequestHandler {
             cursor = decoded
         }
         let page = CataloguePage(videos: catalogue.videos(), after: cursor, limit: limit)
-        return json(200, page.json(token: { freshToken(videoID: $0, now: now) }))
+        return carryingTokens(json(200, page.json(token: { freshToken(videoID: $0, now: now) })))
+    }
+
+    /// `response` made private when URLs are signed (it holds fresh tokens then).
+    private func carryingTokens(_ response: HTTPResponse) -> HTTPResponse {
+        guard signer != nil else { return response }
+        var response = response
+        response.headers = response.headers.map {
+            $0.0 == "Cache-Control" ? ($0.0, CachePolicy.carryingToken($0.1)) : $0
+        }
+        return response
     }
 
     func indexPage(now: Int64) -> HTTPResponse {
         let html = IndexPage.render(videos: catalogue.videos(), token: { freshToken(videoID: $0, now: now) })
-        return HTTPResponse(
-            status: 200,
-            headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)],
-            body: .bytes(Array(html.utf8)))
+        return carryingTokens(
+            HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)],
+                body: .bytes(Array(html.utf8))))
     }
 }

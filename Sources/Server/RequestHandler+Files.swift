@@ -7,7 +7,7 @@ extension RequestHandler {
     ) -> HandlerAnswer? {
         var token: String?
         if let signer {
-            token = query["token"]
+            token = request.signedToken
             guard let videoID, signer.isValid(token, videoID: videoID, now: now) else { return .response(forbidden()) }
         }
         let key = segments.joined(separator: "/")
@@ -42,6 +42,7 @@ extension RequestHandler {
                 bytes = entry.appendingToken(
                     token, to: bytes ?? entry.bytes, directory: root + segments.dropFirst().dropLast(), root: root)
                 validators = validators.variant(token)
+                cacheControl = CachePolicy.carryingToken(cacheControl)
             }
             if let variant = served.variant { validators = validators.variant(variant) }
             headers.append(("Vary", "Accept-Encoding"))

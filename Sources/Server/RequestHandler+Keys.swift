@@ -5,9 +5,9 @@ extension RequestHandler {
     /// With signed URLs a request without a valid token for that video gets 403 and no byte; an unknown key, a
     /// name other than `<digits>.key`, a file that is not exactly 16 bytes, or a server without a key folder: 404.
     /// Ranges and validators do not apply: a key is always sent whole, and never stored by a cache.
-    func key(videoID: String, name: String, query: [String: String], now: Int64) -> HTTPResponse {
+    func key(videoID: String, name: String, token: String?, now: Int64) -> HTTPResponse {
         if let signer {
-            guard signer.isValid(query["token"], videoID: videoID, now: now) else { return forbidden() }
+            guard signer.isValid(token, videoID: videoID, now: now) else { return forbidden() }
         }
         let digits = name.utf8.dropLast(4)
         guard name.hasSuffix(".key"), !digits.isEmpty, digits.count <= 9,

@@ -49,8 +49,13 @@ import Testing
             ("leading zeros", "?token=00\(good)"), ("encoded plus sign", "?token=%2B\(good)"),
             ("plus sign", "?token=+\(good)"),
             ("capital hex", "?token=\(parts[0]).\(parts[1].uppercased())"),
+            ("escaped digit", "?token=%3\(good.prefix(1))\(good.dropFirst())"),
+            ("escaped name", "?%74oken=\(good)"), ("repeated", "?token=\(good)&token=\(good)"),
+            ("repeated, the other one bad", "?token=\(good)&token=x"), ("name only", "?token"),
         ] {
-            for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/a/nonexistent.ts"] {
+            for path in [
+                "/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/a/nonexistent.ts", "/v1/videos/a/keys/0.key",
+            ] {
                 let response = try fetch(site.port, "GET", path + query)
                 #expect(response.status == 403, "\(name) \(path)")
                 #expect(response.body.isEmpty, "\(name) \(path)")
@@ -106,6 +111,26 @@ import Testing
         #expect(other.header("etag") != master.header("etag"))
     }
 
+    /// What carries a token is for one viewer only: no shared cache may keep it. Segments carry none.
+    @Test func answersThatCarryATokenArePrivate() throws {
+        let token = token("a")
+        for path in ["/v1/videos/a/master.m3u8", "/a/v0/index.m3u8"] {
+            let playlist = try fetch(site.port, "GET", "\(path)?token=\(token)")
+            #expect(playlist.status == 200)
+            #expect(playlist.header("cache-control")?.hasPrefix("private, max-age=") == true, "\(path)")
+        }
+        let segment = try fetch(site.port, "GET", "/a/v0/seg_0.ts?token=\(token)")
+        #expect(segment.header("cache-control") == CachePolicy.immutable)
+        for path in ["/v1/videos/a/stream", "/v1/videos"] {
+            let answer = try fetch(site.port, "GET", path, headers: ["X-API-Key": "app-key"])
+            #expect(answer.status == 200)
+            #expect(answer.header("cache-control") == "private, no-cache", "\(path)")
+        }
+        let unsigned = try TestSite(populate: { try $0.addVideo("a") })
+        let plain = try fetch(unsigned.port, "GET", "/v1/videos/a/master.m3u8")
+        #expect(plain.header("cache-control") == CachePolicy.multivariantPlaylist)
+    }
+
     @Test func theStreamEndpointHandsOutSignedURLs() throws {
         let response = try fetch(site.port, "GET", "/v1/videos/b/stream", headers: ["X-API-Key": "app-key"])
         let body = try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
@@ -134,6 +159,7 @@ import Testing
             })
         let page = try fetch(open.port, "GET", "/")
         #expect(page.status == 200)
+        #expect(page.header("cache-control") == "private, no-cache")
         let master = try #require(
             page.bodyText.components(separatedBy: "data-master=\"").dropFirst().first?.components(separatedBy: "\"")
                 .first)

@@ -12,6 +12,10 @@
 /// | content keys (`/v1/videos/{id}/keys/{n}.key`) | `private, no-store` |
 /// | a blocking playlist reload's answer (`_HLS_msn`) | `public, max-age=6 × target duration` |
 /// | a file not found below a video (a live stream's next part, until it is published) | `public, max-age=1` |
+///
+/// An answer that carries a viewer's token (with signed URLs: a playlist rewritten for the token, the catalogue
+/// and stream answers, the index page) is `private` instead of `public` (``carryingToken(_:)``), so no shared
+/// cache keeps a token to hand to someone else.
 public enum CachePolicy {
     public static let immutable = "public, max-age=31536000, immutable"
     public static let finishedPlaylist = "public, max-age=60"
@@ -21,6 +25,13 @@ public enum CachePolicy {
     public static let missingFile = "public, max-age=1"
     /// A content key: for this viewer only, never kept by a browser or shared cache.
     public static let key = "private, no-store"
+
+    /// `value` for an answer that carries a viewer's token: `public` becomes `private`, and anything else is
+    /// prefixed with `private`.
+    public static func carryingToken(_ value: String) -> String {
+        if value.hasPrefix("public") { return "private" + value.dropFirst("public".count) }
+        return value.hasPrefix("private") ? value : "private, " + value
+    }
 
     /// A blocking reload's answer: the same request URL always gets the same version, so it may be cached for
     /// six target durations (RFC 8216bis Appendix B.1).

@@ -47,6 +47,22 @@ public struct HTTPRequest: Sendable, Hashable {
         isUnconditional && (rawQuery.isEmpty || (rawQuery.hasPrefix("token=") && !rawQuery.contains("&")))
     }
 
+    /// The `token` parameter when the query holds exactly one, name and value spelled the one way they are
+    /// written (the value digits, `.` and hex digits; no escape); nil otherwise. One spelling per token keeps a signed URL from being varied
+    /// into many cache keys (`%31` for `1`), and a second `token` from being read one way here and another way by
+    /// a cache in front.
+    public var signedToken: String? {
+        var found: Substring?
+        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard Self.formDecode(parts[0]) == "token" else { continue }
+            guard parts[0] == "token", found == nil, parts.count == 2 else { return nil }
+            found = parts[1]
+        }
+        guard let found, found.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ".") }) else { return nil }
+        return String(found)
+    }
+
     /// The decoded query parameters (`+` is a space); the first occurrence of a name wins. Nil for a malformed
     /// escape or invalid UTF-8.
     public var queryParameters: [String: String]? {
