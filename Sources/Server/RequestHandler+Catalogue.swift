@@ -11,7 +11,7 @@ extension RequestHandler {
         switch segments.count {
         case 1:
             if let refusal = apiRefusal(request) { return .response(refusal) }
-            return inline ? nil : .response(videoList(query: query, now: now))
+            return inline ? nil : .response(videoList(query: query, now: now).unlessPreconditionFails(request))
         case 3 where segments[2] == "stream":
             if let refusal = apiRefusal(request) { return .response(refusal) }
             if inline { return nil }
@@ -19,7 +19,8 @@ extension RequestHandler {
             guard let video = catalogue.video(id) else {
                 return .response(error(404, "video_not_found", "no video '\(id)'", json: true))
             }
-            return .response(carryingTokens(json(200, video.streamJSON(token: freshToken(videoID: id, now: now)))))
+            let stream = carryingTokens(json(200, video.streamJSON(token: freshToken(videoID: id, now: now))))
+            return .response(stream.unlessPreconditionFails(request))
         case 2:
             return .response(error(404, "not_found", "unknown endpoint", json: true))
         case 4 where segments[2] == "keys":
@@ -89,5 +90,16 @@ extension RequestHandler {
                 status: 200,
                 headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)],
                 body: .bytes(Array(html.utf8))))
+    }
+}
+
+extension HTTPResponse {
+    /// This answer of the API, or 412 when it is a success and the request's `If-Match` cannot hold for it
+    /// (RFC 9110 §13.2.1: preconditions only count where the answer would otherwise be 2xx).
+    fileprivate func unlessPreconditionFails(_ request: HTTPRequest) -> HTTPResponse {
+        guard (200..<300).contains(status),
+            !Validators.preconditionsHoldWithoutValidators(ifMatch: request.header("if-match"))
+        else { return self }
+        return HTTPResponse(status: 412, headers: headers.filter { $0.0 == "Cache-Control" })
     }
 }

@@ -155,7 +155,15 @@ import Testing
         let absolute = try fetch(site.port, "GET", "http://127.0.0.1:\(site.port)/a/master.m3u8")
         let plain = try fetch(site.port, "GET", "/a/master.m3u8")
         #expect(absolute.status == 200 && absolute.body == plain.body)
-        #expect(try fetch(site.port, "GET", "http://bad host/a/master.m3u8").status == 400)
+        // Each well formed as a request line, so only the target's authority or form can be at fault.
+        for target in [
+            "http://bad<host>/a/master.m3u8", "http://x:123456/a/master.m3u8", "http://u@x/a/master.m3u8",
+            "http:///a/master.m3u8", "ftp://x/a/master.m3u8", "http:x/a/master.m3u8", "http://[zz]/a/master.m3u8",
+        ] {
+            let connection = try RawConnection(port: site.port, timeoutSeconds: 5)
+            try connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try connection.readResponse().status == 400, "\(target)")
+        }
     }
 
     @Test func failedPreconditionsAre412() throws {
@@ -175,6 +183,21 @@ import Testing
                 site.port, "GET", "/a/master.m3u8", headers: ["If-Unmodified-Since": "Fri, 01 Jan 2100 00:00:00 GMT"]
             ).status
                 == 200)
+    }
+
+    /// The API's answers are made afresh and carry no validator: only `If-Match: *` holds for them, and a
+    /// failed precondition counts only where the answer would be a success.
+    @Test func theAPIsAnswersAre412UnlessIfMatchIsAStar() throws {
+        let site = try #require(Self.site)
+        for path in ["/v1/videos", "/v1/videos/a/stream"] {
+            #expect(try fetch(site.port, "GET", path, headers: ["If-Match": "\"x\""]).status == 412, "\(path)")
+            #expect(try fetch(site.port, "GET", path, headers: ["If-Match": "\"x\", *"]).status == 200, "\(path)")
+            #expect(
+                try fetch(site.port, "GET", path, headers: ["If-Unmodified-Since": "Sun, 06 Nov 1994 08:49:37 GMT"])
+                    .status == 200, "\(path)")
+        }
+        #expect(try fetch(site.port, "GET", "/v1/videos/none/stream", headers: ["If-Match": "\"x\""]).status == 404)
+        #expect(try fetch(site.port, "GET", "/v1/videos?limit=0", headers: ["If-Match": "\"x\""]).status == 400)
     }
 
     @Test func rangePositionsPastTwoToTheSixtyThirdAreClampedOrUnsatisfiable() throws {

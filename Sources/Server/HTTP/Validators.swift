@@ -47,6 +47,14 @@ public struct Validators: Sendable, Hashable {
         return true
     }
 
+    /// The same for an answer made afresh for each request, with no entity tag or modification date (the
+    /// catalogue API's): only `If-Match: *` can hold (RFC 9110 §13.1.1), and `If-Unmodified-Since` is ignored
+    /// (§13.1.4: nothing to compare it with).
+    public static func preconditionsHoldWithoutValidators(ifMatch: String?) -> Bool {
+        guard let ifMatch else { return true }
+        return ifMatch.split(separator: ",").contains { $0.trimmingSpaces() == "*" }
+    }
+
     /// True when a GET/HEAD with these request headers may be answered 304 Not Modified (RFC 9110 §13.1.2–3):
     /// `If-None-Match` (weak comparison, `*` matches) decides when present; otherwise `If-Modified-Since`.
     public func isNotModified(ifNoneMatch: String?, ifModifiedSince: String?) -> Bool {
