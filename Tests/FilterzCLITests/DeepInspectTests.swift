@@ -7,6 +7,7 @@ import Testing
 @testable import CLIKit
 @testable import FilterzCLI
 @testable import Inspect
+@testable import StreamAudit
 
 /// `inspect --deep` on clean `filterz record` output (TS and fMP4, VOD and live: no finding) and on copies
 /// of it with one defect each, manufactured as people make them: exactly the expected codes fire.
@@ -315,5 +316,34 @@ struct DeepInspectTests {
             return index
         }
         return nil
+    }
+
+    /// A huge stream's report stays bounded: JSON lists stop at the listing limit with their full lengths in
+    /// `truncated`, and a chart draws at most one bar per pixel, keeping every peak and the whole time span.
+    @Test func deepReportsOfAHugeStreamStayBounded() throws {
+        let findings = (0..<2500).map {
+            Finding(.peakAboveDeclared, playlist: "v\($0 % 3).m3u8", segment: "s\($0).ts", message: "peak")
+        }
+        let report = AuditReport(variants: [VariantSummary(uri: "v0.m3u8")], findings: findings)
+        guard case .object(let members) = DeepJSONReport.value(report),
+            case .array(let listed)? = members.first(where: { $0.0 == "findings" })?.1,
+            case .object(let truncated)? = members.first(where: { $0.0 == "truncated" })?.1
+        else {
+            Issue.record("no findings or no truncated member")
+            return
+        }
+        #expect(listed.count == ListingLimit.items)
+        #expect(truncated.map(\.0) == ["findings"] && truncated.first?.1 == .integer(2500))
+
+        var generator = SeededGenerator(seed: 7)
+        let samples = (0..<20_000).map {
+            BitrateMeasurement.Sample(
+                startSeconds: Double($0) * 2, durationSeconds: 2, bitsPerSecond: Int.random(in: 1...9, using: &generator))
+        }
+        let bars = DeepHTMLReport.bars(samples, maximum: DeepHTMLReport.maximumBars)
+        #expect(bars.count <= DeepHTMLReport.maximumBars)
+        #expect(bars.first?.startSeconds == 0 && bars.map { $0.startSeconds + $0.durationSeconds }.max() == 40_000)
+        #expect(bars.map(\.bitsPerSecond).max() == samples.map(\.bitsPerSecond).max())
+        #expect(DeepHTMLReport.bars(Array(samples.prefix(100)), maximum: 640) == Array(samples.prefix(100)))
     }
 }

@@ -13,6 +13,12 @@ public struct BitrateMeasurement: Hashable, Sendable {
         public var startSeconds: Double
         public var durationSeconds: Double
         public var bitsPerSecond: Int
+
+        public init(startSeconds: Double, durationSeconds: Double, bitsPerSecond: Int) {
+            self.startSeconds = startSeconds
+            self.durationSeconds = durationSeconds
+            self.bitsPerSecond = bitsPerSecond
+        }
     }
 
     public init(_ audited: AuditedPlaylist) {

@@ -84,7 +84,24 @@ enum DeepHTMLReport {
         return html + "</body></html>\n"
     }
 
-    /// An inline SVG: measured bars per segment, declared lines across.
+    /// Bars a chart draws at most: about one per pixel of its width.
+    static let maximumBars = 640
+
+    /// `samples` as at most `maximum` bars: runs of consecutive samples merged into one bar spanning them at
+    /// their highest bitrate, so a peak stays visible however many segments there are.
+    static func bars(_ samples: [BitrateMeasurement.Sample], maximum: Int) -> [BitrateMeasurement.Sample] {
+        guard samples.count > maximum else { return samples }
+        let run = (samples.count + maximum - 1) / maximum
+        return stride(from: 0, to: samples.count, by: run).map { first in
+            let merged = samples[first..<min(first + run, samples.count)]
+            let start = merged.first!.startSeconds
+            let end = merged.map { $0.startSeconds + $0.durationSeconds }.max()!
+            return BitrateMeasurement.Sample(
+                startSeconds: start, durationSeconds: end - start, bitsPerSecond: merged.map(\.bitsPerSecond).max()!)
+        }
+    }
+
+    /// An inline SVG: measured bars per segment (merged down to `maximumBars`), declared lines across.
     static func chart(_ variant: VariantSummary) -> String {
         let width = 720.0, height = 200.0, left = 70.0, bottom = 24.0, top = 10.0
         let totalSeconds = variant.samples.map { $0.startSeconds + $0.durationSeconds }.max() ?? 1
@@ -98,7 +115,7 @@ enum DeepHTMLReport {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">"
         svg +=
             "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - 10)\" y2=\"\(height - bottom)\" stroke=\"#667\"/>"
-        for sample in variant.samples {
+        for sample in bars(variant.samples, maximum: maximumBars) {
             let x = left + sample.startSeconds * scaleX
             let barWidth = max(1, sample.durationSeconds * scaleX - 1)
             let barHeight = Double(sample.bitsPerSecond) * scaleY

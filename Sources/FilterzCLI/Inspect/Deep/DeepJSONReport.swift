@@ -1,12 +1,14 @@
 import CLIKit
 import HLS
+import Inspect
 import JSON
 import StreamAudit
 
-/// The `deep` member of `inspect --deep --json`.
+/// The `deep` member of `inspect --deep --json`. Its lists stop after `ListingLimit.items` like every list of
+/// `inspect`; a `truncated` member then gives their full lengths.
 enum DeepJSONReport {
     static func value(_ report: AuditReport) -> JSONValue {
-        let variants: [JSONValue] = report.variants.map { variant in
+        let variants: [JSONValue] = report.variants.prefix(ListingLimit.items).map { variant in
             .object([
                 ("uri", .string(variant.uri)),
                 ("i_frames_only", .bool(variant.isIFrameVariant)),
@@ -23,7 +25,7 @@ enum DeepJSONReport {
                 ("segments", .integer(variant.segmentCount)),
             ])
         }
-        let findings: [JSONValue] = report.findings.map { finding in
+        let findings: [JSONValue] = report.findings.prefix(ListingLimit.items).map { finding in
             .object([
                 ("severity", .string(finding.severity.rawValue)),
                 ("code", .string(finding.code.rawValue)),
@@ -36,7 +38,11 @@ enum DeepJSONReport {
                 ("fix", .string(finding.code.fix)),
             ])
         }
-        return .object([("variants", .array(variants)), ("findings", .array(findings))])
+        var members: [(String, JSONValue)] = [("variants", .array(variants)), ("findings", .array(findings))]
+        let truncated = [("variants", report.variants.count), ("findings", report.findings.count)]
+            .filter { $0.1 > ListingLimit.items }.map { ($0.0, JSONValue.integer($0.1)) }
+        if !truncated.isEmpty { members.append(("truncated", .object(truncated))) }
+        return .object(members)
     }
 
     private static func integer(_ value: Int?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
