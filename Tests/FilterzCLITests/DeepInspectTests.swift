@@ -338,7 +338,8 @@ struct DeepInspectTests {
         var generator = SeededGenerator(seed: 7)
         let samples = (0..<20_000).map {
             BitrateMeasurement.Sample(
-                startSeconds: Double($0) * 2, durationSeconds: 2, bitsPerSecond: Int.random(in: 1...9, using: &generator))
+                startSeconds: Double($0) * 2, durationSeconds: 2,
+                bitsPerSecond: Int.random(in: 1...9, using: &generator))
         }
         let bars = DeepHTMLReport.bars(samples, maximum: DeepHTMLReport.maximumBars)
         #expect(bars.count <= DeepHTMLReport.maximumBars)
