@@ -25,7 +25,14 @@ extension RequestHandler {
         var compressed = false
         if kind == .playlist {
             let isLarge = file.size > Self.inlinePlaylistBytes
-            if inline && isLarge && (token != nil || !playlists.holds(file, key: key)) { return nil }
+            if inline && isLarge {
+                // Parsing, rewriting, compressing or deriving a delta of a large playlist takes milliseconds.
+                let wantsGzip =
+                    AcceptEncoding.allowsGzip(request.header("accept-encoding")) && request.header("range") == nil
+                guard token == nil, query["_HLS_skip"] == nil, playlists.holds(file, key: key),
+                    !wantsGzip || playlists.playlist(file, key: key).holdsVariant("gzip")
+                else { return nil }
+            }
             let entry = playlists.playlist(file, key: key)
             let served: PlaylistBody
             switch playlistBody(entry, file: file, key: key, query: query, request: request) {

@@ -58,12 +58,23 @@ public final class RequestHandler: Sendable {
         }
     }
 
-    /// The same answer as `answer`, or nil when making it may take long: parsing (or rewriting for a token) a
-    /// playlist larger than `inlinePlaylistBytes` that is not already parsed, or reading the catalogue. The event
+    /// The same answer as `answer`, or nil when making it may take long: a playlist larger than
+    /// `inlinePlaylistBytes` unless it is parsed and the body asked for is already made (no token to add, no
+    /// delta, its compressed form kept when the client takes gzip), or reading the catalogue. The event
     /// loops answer with this and pass the rest to background workers, so that one slow answer never holds up the
     /// requests of other clients.
     func quickAnswer(to request: HTTPRequest, now: Int64) -> HandlerAnswer? {
         route(request, now: now, inline: true).map(withCORS)
+    }
+
+    /// Which workers make a slow answer to `request`: the catalogue's own, or those for files.
+    enum BackgroundLane { case catalogue, files }
+
+    func backgroundLane(for request: HTTPRequest) -> BackgroundLane {
+        let path = request.rawPath
+        let isCatalogue =
+            path == "/" || path == "/v1/videos" || (path.hasPrefix("/v1/videos/") && path.hasSuffix("/stream"))
+        return isCatalogue ? .catalogue : .files
     }
 
     private func withCORS(_ answer: HandlerAnswer) -> HandlerAnswer {

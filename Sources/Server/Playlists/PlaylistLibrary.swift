@@ -38,6 +38,9 @@ final class PlaylistLibrary: Sendable {
             return made
         }
 
+        /// True when the derived body `name` is already kept.
+        func holdsVariant(_ name: String) -> Bool { variants.withLock { $0[name] != nil } }
+
         /// The playlist with `token=` added to every URI in it that stays within the video (see `TokenRewriter`).
         func appendingToken(_ token: String, to body: [UInt8], directory: [String], root: [String]) -> [UInt8] {
             TokenRewriter.appendingToken(token, to: body, directory: directory, root: root)

@@ -129,7 +129,7 @@ extension EventLoop {
         let descriptor = connection.descriptor, serial = connection.serial
         let handler = core.handler
         let asked = MonotonicClock.milliseconds()
-        let submitted = core.background.submit { [self] in
+        let submitted = core.workers(for: request).submit { [self] in
             let answer = handler.answer(to: request, now: now)
             post(
                 Completion(

@@ -46,7 +46,7 @@ public final class HTTPServer: @unchecked Sendable {
         do {
             for _ in 0..<max(1, count) { made.append(try EventLoop(core: core, listener: listener.descriptor)) }
         } catch {
-            core.background.stop()
+            core.stopWorkers()
             throw error
         }
         loops = made
@@ -107,7 +107,7 @@ public final class HTTPServer: @unchecked Sendable {
         for loop in loops { loop.wake() }
         for thread in running { pthread_join(thread, nil) }
         watcher?.stop()
-        core.background.stop()
+        core.stopWorkers()
     }
 
     /// Lets this process hold as many descriptors as the connection limit needs (the soft limit is raised

@@ -8,7 +8,11 @@ final class ServerCore: Sendable {
     let parser: RequestHeadParser
     let timeouts: ConnectionTimeouts
     let budget: ConnectionBudget
-    let background: BackgroundWorkers
+    /// Workers for slow file answers (large playlists to parse, rewrite or compress).
+    let fileWorkers: BackgroundWorkers
+    /// A worker of its own for the catalogue (API lists, stream answers, the index page), so that playlists
+    /// being parsed never keep the app's catalogue waiting.
+    let catalogueWorker: BackgroundWorkers
     let accessLog: (@Sendable (String) -> Void)?
     private let requestsInFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
@@ -19,7 +23,7 @@ final class ServerCore: Sendable {
     var watchesFolder: Bool { watching.load(ordering: .acquiring) }
     func setWatchesFolder(_ value: Bool) { watching.store(value, ordering: .releasing) }
 
-    /// Starts the background workers (`background.stop()` ends them).
+    /// Starts the background workers (`stopWorkers()` ends them).
     init(handler: RequestHandler, configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)?) {
         self.handler = handler
         preparedAnswers = configuration.reusesAnswers ? PreparedAnswers() : nil
@@ -27,8 +31,23 @@ final class ServerCore: Sendable {
         timeouts = configuration.timeouts
         budget = ConnectionBudget(
             limit: configuration.connectionLimit, perAddressLimit: configuration.connectionsPerAddress)
-        background = BackgroundWorkers(threads: 2, capacity: 1024)
+        fileWorkers = BackgroundWorkers(threads: 2, capacity: 1024)
+        catalogueWorker = BackgroundWorkers(threads: 1, capacity: 256)
         self.accessLog = accessLog
+    }
+
+    /// The workers for a slow answer to `request`.
+    func workers(for request: HTTPRequest) -> BackgroundWorkers {
+        switch handler.backgroundLane(for: request) {
+        case .catalogue: catalogueWorker
+        case .files: fileWorkers
+        }
+    }
+
+    /// Lets queued background answers finish, then ends the workers.
+    func stopWorkers() {
+        fileWorkers.stop()
+        catalogueWorker.stop()
     }
 
     var inFlightCount: Int { requestsInFlight.load(ordering: .acquiring) }
