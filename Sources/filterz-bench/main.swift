@@ -24,6 +24,7 @@ let root = Command(
         ) { _, _ in PhotoBenchmark.run() },
         LiveBenchmark.command,
         DeepBenchmark.command,
+        DefineBenchmark.command,
     ])
 
 exit(
