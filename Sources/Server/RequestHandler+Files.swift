@@ -11,7 +11,12 @@ extension RequestHandler {
             guard let videoID, signer.isValid(token, videoID: videoID, now: now) else { return .response(forbidden()) }
         }
         let key = segments.joined(separator: "/")
-        guard let file = folder.open(segments) else { return missingFile(key, json: json) }
+        let file: ServedFolder.File
+        switch folder.opening(segments) {
+        case .success(let opened): file = opened
+        case .failure(.missing): return missingFile(key, json: json)
+        case .failure(.outOfDescriptors): return .response(outOfDescriptors(json: json))
+        }
         let name = segments[segments.count - 1]
         let kind = FileKind(path: name)
         var headers: [(String, String)] = [
@@ -125,6 +130,13 @@ extension RequestHandler {
 
     /// A file that is not there: held when a live playlist hints at it (it is being written), otherwise 404 —
     /// cached for a second only, since a live stream's next part is missing only until it is published.
+    /// 503 with `Retry-After`: the file may well be there, but no descriptor was left to open it.
+    func outOfDescriptors(json: Bool) -> HTTPResponse {
+        error(
+            503, "busy", "the server is out of file descriptors; try again", json: json,
+            extra: [("Retry-After", "1")])
+    }
+
     private func missingFile(_ key: String, json: Bool) -> HandlerAnswer {
         var notFound = error(404, "not_found", "no such file", json: json)
         if let hinting = playlists.playlistHinting(key) {

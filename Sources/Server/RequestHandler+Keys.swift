@@ -12,9 +12,15 @@ extension RequestHandler {
         let digits = name.utf8.dropLast(4)
         guard name.hasSuffix(".key"), !digits.isEmpty, digits.count <= 9,
             digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let keys, let file = keys.open([videoID, name]), file.size == 16
+            let keys
         else {
             return error(404, "key_not_found", "no such key", json: true)
+        }
+        let file: ServedFolder.File
+        switch keys.opening([videoID, name]) {
+        case .success(let opened) where opened.size == 16: file = opened
+        case .failure(.outOfDescriptors): return outOfDescriptors(json: true)
+        case .success, .failure(.missing): return error(404, "key_not_found", "no such key", json: true)
         }
         return HTTPResponse(
             status: 200,

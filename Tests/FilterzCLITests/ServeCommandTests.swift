@@ -162,4 +162,55 @@ import Testing
         let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("\"GET /v1/videos/v/master.m3u8 HTTP/1.1\" 200"))
     }
+
+    /// Out of file descriptors (a hard limit of 64 for the whole process): a new client is told 503 and closed
+    /// at once rather than left waiting, a file that cannot be opened for want of a descriptor is 503 (not 404),
+    /// and once the clients leave new ones are served again.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)))
+    func outOfDescriptorsEveryClientHearsAndNoneIsToldAFileIsMissing() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("v"), withIntermediateDirectories: true)
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n".write(
+            to: folder.url.appendingPathComponent("v/master.m3u8"), atomically: true, encoding: .utf8)
+        let child = try FilterzChild(
+            ["serve", folder.url.path, "--port", "0", "--quiet"],
+            launcher: ["bash", "-c", "ulimit -n 64 && exec \"$0\" \"$@\""], logs: folder.url)
+        let deadline = Date().addingTimeInterval(30)
+        while !child.stdout.contains("\n") && child.isRunning && Date() < deadline { usleep(50_000) }
+        let url = child.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let port = try #require(UInt16(url.split(separator: ":").last?.split(separator: "/").first ?? ""), "\(url)")
+        // More connections than the process has descriptors for; each new one, once the limit is hit, gets its
+        // answer (or is closed) without waiting.
+        var connections: [RawConnection] = []
+        var refused = 0
+        for _ in 0..<90 {
+            let connection = try RawConnection(port: port, timeoutSeconds: 10)
+            try connection.send("GET /v/master.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+            connections.append(connection)
+        }
+        var served = 0, waiting = 0, unexpected: [Int] = []
+        for connection in connections {
+            do {
+                switch try connection.readResponse().status {
+                case 200: served += 1
+                case 503: refused += 1
+                case let other: unexpected.append(other)
+                }
+            } catch RawHTTPError.closed, RawHTTPError.receive(ECONNRESET) {
+                refused += 1
+            } catch {
+                waiting += 1
+            }
+        }
+        // Whether a client is served or refused depends on how far the server got before descriptors ran out;
+        // every one of them hears which, and none is told a file that is there is missing.
+        #expect(
+            refused > 0 && served + refused == 90,
+            "served \(served), refused \(refused), no answer within 10 s \(waiting), other \(unexpected)")
+        connections.removeAll()
+        usleep(200_000)
+        #expect(try RawConnection(port: port, timeoutSeconds: 10).request("GET", "/v/master.m3u8").status == 200)
+        #expect(child.isRunning)
+    }
 }

@@ -106,6 +106,17 @@ import Testing
 
     static func fields(_ count: Int) -> String { (0..<count).map { "X-\($0): v\r\n" }.joined() }
 
+    /// A GET of `/a/master.m3u8` whose head, blank line included, is exactly `bytes` long.
+    static func head(bytes: Int) -> String {
+        let start = "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nX-Pad: ", end = "\r\n\r\n"
+        return start + String(repeating: "p", count: bytes - start.utf8.count - end.utf8.count) + end
+    }
+
+    /// A GET of a path of exactly `bytes` bytes below a video (no such file).
+    static func path(bytes: Int) -> String {
+        "GET /a/" + String(repeating: "p", count: bytes - 3) + " HTTP/1.1\r\nHost: x\r\n\r\n"
+    }
+
     static let edges: [Edge] = [
         Edge(name: "missing Host", request: "GET /a/master.m3u8 HTTP/1.1\r\n\r\n", status: 400),
         Edge(
@@ -132,6 +143,10 @@ import Testing
             name: "a 40 KB field",
             request: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 40_000)
                 + "\r\n\r\n", status: 431),
+        Edge(name: "a head of exactly 16 KiB", request: head(bytes: 16 * 1024), status: 200),
+        Edge(name: "a head of 16 KiB and one byte", request: head(bytes: 16 * 1024 + 1), status: 431),
+        Edge(name: "a path of exactly 2048 bytes", request: path(bytes: 2048), status: 404, closes: false),
+        Edge(name: "a path of 2049 bytes", request: path(bytes: 2049), status: 414, closes: false),
         Edge(name: "HTTP/2.0 request line", request: "GET /a/master.m3u8 HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
     ]
 

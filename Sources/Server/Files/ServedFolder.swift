@@ -40,21 +40,33 @@ public final class ServedFolder: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Opens the regular file at `segments` below the folder; nil when it does not exist, is not a regular
-    /// file, is unreadable, or lies outside the folder (all alike, so nothing outside is revealed).
-    public func open(_ segments: [String]) -> File? {
-        guard !segments.isEmpty else { return nil }
+    /// Why `opening` found no file to serve.
+    public enum OpenFailure: Error, Equatable {
+        /// It does not exist, is not a regular file, is unreadable, or lies outside the folder (all alike, so
+        /// nothing outside is revealed).
+        case missing
+        /// The process (or the system) has no descriptor left to open it with: a matter of load, not of the file.
+        case outOfDescriptors
+    }
+
+    /// Opens the regular file at `segments` below the folder.
+    public func opening(_ segments: [String]) -> Result<File, OpenFailure> {
+        guard !segments.isEmpty else { return .failure(.missing) }
         let relative = segments.joined(separator: "/")
         var fd = filterz_open_beneath(descriptor, relative)
         if fd < 0 && errno == ENOSYS { fd = openCheckingRealPath(relative) }
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .failure(errno == EMFILE || errno == ENFILE ? .outOfDescriptors : .missing) }
         let handle = OpenFile(descriptor: fd)
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return File(
-            handle: handle, size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
-            modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.missing) }
+        return .success(
+            File(
+                handle: handle, size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino)))
     }
+
+    /// The file at `segments` below the folder, nil whatever the reason (see `opening`).
+    public func open(_ segments: [String]) -> File? { try? opening(segments).get() }
 
     /// The version stamp of the file at `relativePath` (symbolic links followed), from one `fstatat` without
     /// opening it; nil when absent or not a regular file. Not a safety check: it only tells whether a file

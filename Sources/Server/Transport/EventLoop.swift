@@ -27,6 +27,8 @@ final class EventLoop: @unchecked Sendable {
     private let wakeDescriptor: Int32
     private let listener: Int32
     private var listening = true
+    /// The listener is out of this loop's set for a moment: descriptors ran out and nothing could be freed.
+    private var listenerResting = false
     var connections: [Int32: Connection] = [:]
     private let completions = Mutex<[Completion]>([])
     /// Files below the folder that changed, posted by the folder watcher.
@@ -193,13 +195,36 @@ final class EventLoop: @unchecked Sendable {
         return true
     }
 
-    /// Out of descriptors: accept one waiting connection with the reserve descriptor's slot, tell it so, close it.
+    /// Out of descriptors: frees one — the reserve kept for this or, when another thread took that slot, this
+    /// loop's connection that has waited longest for a request — to accept one waiting client, tell it so and
+    /// close it; then takes the reserve back. With nothing to free, the listener rests until the next sweep or
+    /// until one of this loop's connections closes (level-triggered, it would otherwise wake the loop at once).
     private func shedOneConnection() {
-        guard reserveDescriptor >= 0 else { return }
-        Glibc.close(reserveDescriptor)
+        if reserveDescriptor < 0 { reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        if reserveDescriptor >= 0 {
+            Glibc.close(reserveDescriptor)
+            reserveDescriptor = -1
+        } else if !evictLongestWaiting() {
+            restListener()
+            return
+        }
         let descriptor = filterz_accept(listener, nil, nil)
         if descriptor >= 0 { refuseAtOnce(descriptor, RequestRefusal(503, "the server is out of file descriptors")) }
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    private func restListener() {
+        guard listening, !listenerResting else { return }
+        var unused = epoll_event()
+        if epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &unused) == 0 { listenerResting = true }
+    }
+
+    /// Puts a resting listener back in the set (not once the server is stopping).
+    func wakeListener() {
+        guard listenerResting, listening, !core.isStopping else { return }
+        var event = epoll_event(
+            events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, data: epoll_data_t(u64: Self.listenerToken))
+        if epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event) == 0 { listenerResting = false }
     }
 
     /// Answers a connection that is not kept with one short status, and closes it.
@@ -298,6 +323,7 @@ final class EventLoop: @unchecked Sendable {
     /// Closes the connections whose deadline has passed: a head not complete in time gets 408 first, a held
     /// request its timeout answer. Without a folder watcher, held requests are asked again on every sweep.
     private func sweep(_ now: Int64) {
+        wakeListener()
         if !core.watchesFolder && !held.isEmpty { reconsider(Set(held.keys)) }
         for connection in connections.values.filter({ $0.deadline <= now }) {
             if case .held(let wait) = connection.phase {
@@ -325,6 +351,7 @@ final class EventLoop: @unchecked Sendable {
         }
         Glibc.close(connection.descriptor)
         core.budget.release(connection.peer.text)
+        wakeListener()
     }
 
     /// `Date: …\r\n` for the current second.
