@@ -29,6 +29,43 @@ import Testing
         #expect(connection.isClosedByPeer())
     }
 
+    @Test func anAnswerReadAByteNowAndThenIsCutOffAtItsDeadline() throws {
+        // 8 s of grace and 16 MB/s: the 64 MB file must be out within 12 s.
+        let size = 64 << 20
+        let site = try TestSite(
+            populate: { site in
+                try site.addVideo("a")
+                _ = try site.write("a/v0/big.ts", [UInt8](repeating: 0x47, count: size))
+            },
+            configure: {
+                $0.timeouts.idleSeconds = 8
+                $0.timeouts.minimumSendBytesPerSecond = 16_777_216
+            })
+        let connection = try RawConnection(port: site.port, timeoutSeconds: 5)
+        try connection.send("GET /a/v0/big.ts HTTP/1.1\r\nHost: x\r\n\r\n")
+        // 80 KB every 50 ms (1.6 MB/s, 40 s for the file): the server sees progress well within its idle time,
+        // so only a deadline on the whole answer ends it. The server's side is watched: what it sent before
+        // closing may still sit in the sockets' buffers.
+        var received = 0, chunk = [UInt8](repeating: 0, count: 80 * 1024)
+        let start = ContinuousClock.now
+        var closed = false
+        while ContinuousClock.now - start < .seconds(30) {
+            // Counted once the answer has begun to arrive (the connection is surely accepted then).
+            if received > 0 && site.server.connectionCount == 0 {
+                closed = true
+                break
+            }
+            let got = recv(connection.descriptor, &chunk, chunk.count, 0)
+            if got <= 0 { break }
+            received += got
+            usleep(50_000)
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(closed, "the server still holds the connection after \(elapsed)")
+        #expect(elapsed >= .seconds(8), "closed after \(elapsed), before the answer's deadline")
+        #expect(received < size, "received \(received) bytes")
+    }
+
     @Test func anAddressPastItsCapGets503WhileOthersAreServed() throws {
         let site = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.connectionsPerAddress = 3 })
         let held = try (0..<3).map { _ in try RawConnection(port: site.port, source: "127.0.0.2") }

@@ -42,6 +42,8 @@ final class Connection {
     var waitingSince: Int64
     /// When this connection is closed if nothing moves it on (monotonic milliseconds).
     var deadline: Int64
+    /// When the answer being sent must be out, however it trickles (`ConnectionTimeouts.answerDeadline`).
+    var answerDeadline: Int64 = .max
     /// At least one byte of the current request head has arrived.
     var headStarted = false
     /// The request being answered, for the access log and HEAD.

@@ -43,7 +43,8 @@ extension EventLoop {
                             ? core.timeouts.requestHeadMilliseconds : core.timeouts.idleMilliseconds)
                 case .blocked:
                     connection.phase = .sending(message)
-                    connection.deadline = MonotonicClock.milliseconds() + core.timeouts.idleMilliseconds
+                    connection.deadline = min(
+                        connection.answerDeadline, MonotonicClock.milliseconds() + core.timeouts.idleMilliseconds)
                     return
                 case .failed:
                     close(connection)
@@ -191,7 +192,9 @@ extension EventLoop {
 
     private func begin(_ message: OutgoingMessage, status: Int, bodyLength: Int64, on connection: Connection) {
         connection.phase = .sending(message)
-        connection.deadline = MonotonicClock.milliseconds() + core.timeouts.idleMilliseconds
+        let now = MonotonicClock.milliseconds()
+        connection.answerDeadline = core.timeouts.answerDeadline(bytes: message.bodyLength, from: now)
+        connection.deadline = now + core.timeouts.idleMilliseconds
         if let current = connection.current {
             let requestLine =
                 current.method == "-" ? "-" : "\(current.method) \(current.target) \(current.version.rawValue)"
