@@ -113,7 +113,8 @@ import Testing
         }
         trickler.start()
         defer { stop.store(true) }
-        // The normal client, on connections of its own, one request each, gets every answer in full.
+        // The normal client, on connections of its own, one request each, gets every answer in full and
+        // promptly: each within its connection's 5 s timeout, where a locked-out client would wait for ever.
         var served = 0
         for index in 0..<20 {
             let response = try RawConnection(port: site.port, timeoutSeconds: 5).request(
