@@ -130,6 +130,29 @@ import Testing
         #expect(Self.row("Camera", in: again.out) == "Cam")
     }
 
+    /// A JPEG whose frame header (SOF) is cut out has no size: both commands fail naming the file, never showing or
+    /// writing a 0 × 0 photo.
+    @Test func aJPEGWithoutAFrameHeaderIsAFailureNamingTheFile() throws {
+        let encoded = try TestPhotos.encode(TestPhotos.frame(width: 16, height: 16), as: .jpeg)
+        let sof = try #require(JPEGStructure.scan(encoded).structure?.segments.first { $0.marker == 0xC0 })
+        var noFrame = encoded
+        noFrame.removeSubrange(sof.start..<sof.payload.upperBound)
+        #expect(JPEGStructure.scan(noFrame).structure?.frame == nil)
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("no-frame.jpg").path
+        try Data(noFrame).write(to: URL(fileURLWithPath: path))
+        let message = "not a complete JPEG: it has no frame header (SOF marker), so it holds no picture"
+        let info = runFilterz(["photo", "info", path])
+        #expect(info.code == 1)
+        #expect(info.out.isEmpty, "\(info.out)")
+        #expect(info.err.contains("\(path): \(message)"), "\(info.err)")
+        let output = folder.url.appendingPathComponent("out.jpg").path
+        let applied = PhotoApplyCommandTests.run(["photo", "apply", path, "--preset", "noir", "-o", output])
+        #expect(applied.code == 1)
+        #expect(applied.err.contains("\(path): error: \(message)"), "\(applied.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["no-frame.jpg"])
+    }
+
     @Test func notAPhotoIsAFailureAndAMissingFileIsUnreadable() throws {
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let text = folder.url.appendingPathComponent("notes.txt").path
