@@ -42,7 +42,7 @@ import Testing
               Location        35.658581, 139.745433, altitude 150.5 m
               Map             https://www.openstreetmap.org/?mlat=35.658581&mlon=139.745433#map=17/35.658581/139.745433
               Pixels          48 × 64
-              Orientation     6 (Rotate 90 CW)
+              Orientation     6 — Rotate 90 CW
               Colour profile  sRGB
               Format          JPEG (baseline, YCbCr, 8-bit)
               File size       \(DetailFormat.fileSize(size))
@@ -54,6 +54,22 @@ import Testing
         }
         #expect(rows.joined(separator: "\n") == expected)
         #expect(result.out.contains("  Metadata        EXIF ("), "\(result.out)")
+    }
+
+    /// The Orientation row for every value: the number, then exiftool's name after a dash (no parentheses inside
+    /// parentheses); a value outside 1–8 alone.
+    @Test(arguments: [
+        (1, "1 — Horizontal (normal)"), (2, "2 — Mirror horizontal"), (3, "3 — Rotate 180"),
+        (4, "4 — Mirror vertical"), (5, "5 — Mirror horizontal and rotate 270 CW"), (6, "6 — Rotate 90 CW"),
+        (7, "7 — Mirror horizontal and rotate 90 CW"), (8, "8 — Rotate 270 CW"), (9, "9"),
+    ])
+    func theOrientationRowReadsAsValueAndName(_ value: UInt16, _ expected: String) {
+        let ifd0 = IFD(kind: .ifd0, entries: [.short(ExifTag.orientation, value, order: .bigEndian)])
+        let details = PhotoDetails(
+            format: "JPEG", storedWidth: 4, storedHeight: 3, fileSizeBytes: 100,
+            metadata: CarriedMetadata(exif: ExifMetadata(byteOrder: .bigEndian, ifd0: ifd0)))
+        let row = PhotoInfoReport.rows(details).first { $0.0 == "Orientation" }
+        #expect(row?.1 == expected)
     }
 
     @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"))
