@@ -176,6 +176,26 @@ import Testing
         #expect(plain.code == 0 && plain.err.isEmpty, "no progress drawn off a terminal: \(plain.err)")
     }
 
+    /// `--quality` reaches libjpeg-turbo: ImageMagick's estimate of each output's quality (from its quantisation
+    /// tables) is the quality asked for.
+    @Test(
+        .enabled(
+            if: ExternalTool.isInstalled("identify"), "needs ImageMagick's identify (make deps installs imagemagick)"),
+        arguments: [60, 95])
+    func theOutputsJPEGQualityIsTheOneAskedFor(_ quality: Int) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("source.png").path
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 64, height: 48), as: .png)).write(
+            to: URL(fileURLWithPath: source))
+        let output = folder.url.appendingPathComponent("q\(quality).jpg").path
+        let result = Self.run(["photo", "apply", source, "--preset", "noir", "-o", output, "--quality", "\(quality)"])
+        #expect(result.code == 0, "\(result.err)")
+        let identify = try ExternalTool.run("identify", ["-format", "%Q", output])
+        #expect(identify.exitCode == 0, "\(identify.stderr)")
+        let estimate = try #require(Int(identify.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(abs(estimate - quality) <= 1, "ImageMagick estimates quality \(estimate)")
+    }
+
     @Test func aMissingInputIsUnreadableAndACMYKJPEGIsRefused() throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let missing = Self.run([
