@@ -154,6 +154,47 @@ import Testing
         #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
     }
 
+    /// Many photos on all cores: each output is its own input filtered (told apart by their sizes), whole and
+    /// decodable; a bad input and an output that cannot be put in place are each one line naming the file, exit 1,
+    /// and no temporary or partial file is left.
+    @Test func aBatchOnAllCoresWritesEveryGoodPhotoWholeAndNothingElse() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let count = 16
+        var inputs: [String] = []
+        for index in 0..<count {
+            let name = path("p\(index).\(index % 4 == 3 ? "png" : "jpg")")
+            let frame = TestPhotos.frame(width: 20 + index, height: 12 + index % 5, seed: UInt64(index))
+            try Data(TestPhotos.encode(frame, as: index % 4 == 3 ? .png : .jpeg)).write(to: URL(fileURLWithPath: name))
+            inputs.append(name)
+        }
+        // A JPEG without its frame header, in the middle of the batch.
+        try Data(TestPhotos.jpegWithoutFrameHeader()).write(to: URL(fileURLWithPath: path("bad.jpg")))
+        inputs.insert(path("bad.jpg"), at: count / 2)
+        // An output whose name is taken by a folder: encoded, written to a temporary name, and not renamed.
+        let out = path("out")
+        try FileManager.default.createDirectory(
+            atPath: (out as NSString).appendingPathComponent("p5.jpg"), withIntermediateDirectories: true)
+        let result = Self.run(["photo", "apply"] + inputs + ["--preset", "warm-film", "--out-dir", out])
+        #expect(result.code == 1, "\(result.err)")
+        let errors = result.err.split(separator: "\n").map(String.init).sorted()
+        #expect(errors.count == 2, "\(result.err)")
+        #expect(errors.first?.hasPrefix("\(path("bad.jpg")): error: not a complete JPEG") == true, "\(result.err)")
+        #expect(errors.last?.hasPrefix("\(path("p5.jpg")): error: cannot write \(out)/p5.jpg") == true, "\(result.err)")
+        #expect(result.out.contains("photo apply: 15 of 17 photos written to \(out) with 'warm-film' (2 failed)"))
+        let expected = (0..<count).map { "p\($0).\($0 % 4 == 3 ? "png" : "jpg")" }.sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path("out/p5.jpg")).isEmpty)
+        for index in 0..<count where index != 5 {
+            let name = "p\(index).\(index % 4 == 3 ? "png" : "jpg")"
+            let output = "\(out)/\(name)"
+            let decoded = try PhotoReader.decode(Self.bytes(output))
+            #expect((decoded.frame.width, decoded.frame.height) == (20 + index, 12 + index % 5), "\(name)")
+            #expect(decoded.format == (index % 4 == 3 ? .png : .jpeg), "\(name)")
+            #expect(result.out.contains("\(inputs[index < count / 2 ? index : index + 1]) -> \(output): "), "\(name)")
+        }
+    }
+
     @Test func aBatchDrawsItsProgressOnATerminalOnly() throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let inputs = try (0..<3).map { index -> String in

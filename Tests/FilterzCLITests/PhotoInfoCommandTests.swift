@@ -196,10 +196,7 @@ import Testing
     /// A JPEG whose frame header (SOF) is cut out has no size: both commands fail naming the file, never showing or
     /// writing a 0 × 0 photo.
     @Test func aJPEGWithoutAFrameHeaderIsAFailureNamingTheFile() throws {
-        let encoded = try TestPhotos.encode(TestPhotos.frame(width: 16, height: 16), as: .jpeg)
-        let sof = try #require(JPEGStructure.scan(encoded).structure?.segments.first { $0.marker == 0xC0 })
-        var noFrame = encoded
-        noFrame.removeSubrange(sof.start..<sof.payload.upperBound)
+        let noFrame = try TestPhotos.jpegWithoutFrameHeader()
         #expect(JPEGStructure.scan(noFrame).structure?.frame == nil)
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let path = folder.url.appendingPathComponent("no-frame.jpg").path

@@ -21,6 +21,15 @@ public enum TestPhotos {
             .bytes
     }
 
+    /// A small JPEG with its frame header (SOF0) cut out: tables and scan data, but no size or components.
+    public static func jpegWithoutFrameHeader() throws -> [UInt8] {
+        let encoded = try encode(frame(width: 16, height: 16), as: .jpeg)
+        guard let sof = JPEGStructure.scan(encoded).structure?.segments.first(where: { $0.marker == 0xC0 }) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return Array(encoded[..<sof.start]) + Array(encoded[sof.payload.upperBound...])
+    }
+
     /// Writes a camera-like photo to `path` (format by extension): `frame` encoded, then the tags of
     /// `cameraTags(orientation:)` written by exiftool.
     public static func writeCameraPhoto(
