@@ -90,6 +90,37 @@ import Testing
         #expect(PhotoInfoCommandTests.row("Colour profile", in: info.out) == "Filterz wide RGB")
     }
 
+    /// The test photos carry an EXIF thumbnail and a MakerNote. As docs/PHOTOS.md says, the thumbnail (IFD1 and its
+    /// JPEG) is dropped, since it shows the unfiltered picture in its old orientation, and the MakerNote is kept byte
+    /// for byte at its offset from the TIFF header, where exiftool reads the same maker tags.
+    @Test(
+        .enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"),
+        arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    func theMakerNoteKeepsItsOffsetAndTheThumbnailIsDropped(_ formats: (String, String)) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("camera.\(formats.0)").path
+        let output = folder.url.appendingPathComponent("out.\(formats.1)").path
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 40, height: 30), to: source, orientation: 1)
+        let result = Self.run(["photo", "apply", source, "--preset", "noir", "-o", output])
+        #expect(result.code == 0, "\(result.err)")
+        let before = try #require(try PhotoReader.decode(Self.bytes(source)).metadata.exif)
+        let after = try #require(try PhotoReader.decode(Self.bytes(output)).metadata.exif)
+        #expect(before.thumbnail?.starts(with: [0xFF, 0xD8]) == true, "the source has a JPEG thumbnail")
+        #expect(after.ifd1 == nil && after.thumbnail == nil)
+        #expect(before.makerNote?.bytes == TestPhotos.makerNote)
+        #expect(after.makerNote?.bytes == TestPhotos.makerNote)
+        #expect(after.makerNote?.sourceOffset == before.makerNote?.sourceOffset)
+        let sourceTags = try ExifTool.tags(of: source), outputTags = try ExifTool.tags(of: output)
+        #expect(sourceTags["IFD1:ThumbnailLength"] != nil)
+        #expect(!outputTags.keys.contains { $0.hasPrefix("IFD1:") }, "\(outputTags.keys.sorted())")
+        func makerTags(_ path: String) throws -> String {
+            try ExternalTool.run("exiftool", ["-u", "-n", "-G1", "-s", "-MakerUnknown:all", path]).stdout
+        }
+        let makerBefore = try makerTags(source)
+        #expect(makerBefore.contains("Unknown_0x0002") && makerBefore.contains("123456"), "\(makerBefore)")
+        #expect(try makerTags(output) == makerBefore)
+    }
+
     /// The promise of "one pipeline": a camera frame saved as PNG and filtered by `photo apply` has the bytes of
     /// the same frame filtered as `record` filters its frames (one thread, into a ring of frame buffers).
     @Test(arguments: ["warm-film", "noir", "dreamy"])

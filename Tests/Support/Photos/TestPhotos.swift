@@ -31,16 +31,32 @@ public enum TestPhotos {
     }
 
     /// Writes a camera-like photo to `path` (format by extension): `frame` encoded, then the tags of
-    /// `cameraTags(orientation:)` written by exiftool.
+    /// `cameraTags(orientation:)`, an EXIF thumbnail (IFD1, a 16 × 12 JPEG) and `makerNote` written by exiftool.
     public static func writeCameraPhoto(
         _ frame: Frame, to path: String, orientation: Int = 1,
         extraTags: [String] = [], iccProfile: [UInt8]? = nil
     ) throws {
         let format = PhotoFormat.forOutput(path) ?? .jpeg
         try Data(encode(frame, as: format, iccProfile: iccProfile)).write(to: URL(fileURLWithPath: path))
+        let thumbnail = path + ".thumbnail.jpg", note = path + ".makernote"
+        defer { for file in [thumbnail, note] { try? FileManager.default.removeItem(atPath: file) } }
+        try Data(encode(Self.frame(width: 16, height: 12, seed: 3), as: .jpeg, quality: 80)).write(
+            to: URL(fileURLWithPath: thumbnail))
+        try Data(makerNote).write(to: URL(fileURLWithPath: note))
         let size = ["-ExifIFD:ExifImageWidth=\(frame.width)", "-ExifIFD:ExifImageHeight=\(frame.height)"]
-        try ExifTool.write(cameraTags(orientation: orientation) + size + extraTags, to: path)
+        let blocks = ["-ThumbnailImage<=\(thumbnail)", "-MakerNotes<=\(note)"]
+        try ExifTool.write(cameraTags(orientation: orientation) + size + blocks + extraTags, to: path)
     }
+
+    /// The test photos' MakerNote: an IFD in big-endian order (exiftool's for new EXIF) of three entries with their
+    /// values inline (SHORT 7, LONG 123456, ASCII "FZ"), which exiftool reads as `MakerUnknown` tags with `-u`.
+    public static let makerNote: [UInt8] = [
+        0, 3,
+        0, 1, 0, 3, 0, 0, 0, 1, 0, 7, 0, 0,
+        0, 2, 0, 4, 0, 0, 0, 1, 0, 1, 0xE2, 0x40,
+        0, 3, 0, 2, 0, 0, 0, 3, 0x46, 0x5A, 0, 0,
+        0, 0, 0, 0,
+    ]
 
     /// The tags of a phone camera's photo: make, model, lens, focal length and its 35 mm equivalent, aperture, ISO,
     /// exposure, capture time with sub-seconds and offset, a GPS block (Tokyo Tower, 150 m), the orientation,
