@@ -67,11 +67,12 @@ import Testing
             ])
     }
 
+    /// Source and output extensions: JPEG to each format, and PNG and HEIC to JPEG.
+    static let formatPairs = [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")]
+
     /// The ICC profile reaches the output byte for byte, in APP2 chunks (JPEG, here more than one), iCCP (PNG) or
     /// the colour box (HEIF), and exiftool reads the same profile tags in both files.
-    @Test(
-        .enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"),
-        arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: formatPairs)
     func theICCProfileIsCarriedWhole(_ formats: (String, String)) throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let source = folder.url.appendingPathComponent("icc.\(formats.0)").path
@@ -93,9 +94,7 @@ import Testing
     /// The test photos carry an EXIF thumbnail and a MakerNote. As docs/PHOTOS.md says, the thumbnail (IFD1 and its
     /// JPEG) is dropped, since it shows the unfiltered picture in its old orientation, and the MakerNote is kept byte
     /// for byte at its offset from the TIFF header, where exiftool reads the same maker tags.
-    @Test(
-        .enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"),
-        arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: formatPairs)
     func theMakerNoteKeepsItsOffsetAndTheThumbnailIsDropped(_ formats: (String, String)) throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let source = folder.url.appendingPathComponent("camera.\(formats.0)").path

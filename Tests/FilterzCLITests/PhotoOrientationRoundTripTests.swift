@@ -56,27 +56,16 @@ import Testing
         try #require(FileManager.default.contents(atPath: path).map { [UInt8]($0) }, "\(path) missing")
     }
 
-    /// The mean absolute difference of the colour channels of two RGBA frames of the same size.
-    static func meanDifference(_ a: Frame, _ b: Frame) -> Double {
-        let pa = a.packedBytes(), pb = b.packedBytes()
-        var sum = 0, count = 0
-        for i in pa.indices where i % 4 != 3 {
-            sum += abs(Int(pa[i]) - Int(pb[i]))
-            count += 1
-        }
-        return Double(sum) / Double(max(1, count))
-    }
-
     /// Checks that `decoded` is `expected` within a lossy codec's difference on this small, noisy picture (HEIC at
     /// the default quality differs by about 6.5 code values on average), and at least twice as close to it as to
     /// its mirror images and half turn, which a wrong turn would give.
     static func expectUpright(_ decoded: Frame, _ expected: Frame, _ label: String) {
         #expect((decoded.width, decoded.height) == (expected.width, expected.height), "\(label): size")
         guard (decoded.width, decoded.height) == (expected.width, expected.height) else { return }
-        let difference = meanDifference(decoded, expected)
+        let difference = TestPhotos.meanDifference(decoded, expected)
         #expect(difference < 8, "\(label): mean difference \(difference) from the upright picture")
         for wrong in [ImageOrientation.mirrored, .rotated180, .mirroredVertically] {
-            let other = meanDifference(decoded, wrong.apply(to: expected))
+            let other = TestPhotos.meanDifference(decoded, wrong.apply(to: expected))
             #expect(difference * 2 < other, "\(label): \(difference) from upright, \(other) from \(wrong)")
         }
     }

@@ -13,6 +13,18 @@ public enum TestPhotos {
         SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: seed)).frame(atSeconds: 0.5).image
     }
 
+    /// The mean absolute difference of the colour channels of two RGBA frames of the same size: how far a lossy
+    /// codec's copy is from its source.
+    public static func meanDifference(_ a: Frame, _ b: Frame) -> Double {
+        let pa = a.packedBytes(), pb = b.packedBytes()
+        var sum = 0, count = 0
+        for i in pa.indices where i % 4 != 3 {
+            sum += abs(Int(pa[i]) - Int(pb[i]))
+            count += 1
+        }
+        return Double(sum) / Double(max(1, count))
+    }
+
     /// `frame` encoded as `format`, with no metadata but the ICC profile when given.
     public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95, iccProfile: [UInt8]? = nil)
         throws -> [UInt8]
