@@ -4,6 +4,8 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedFormat(String)
     /// A CMYK or YCCK JPEG (print workflows): the filter works on RGB.
     case cmykJPEG
+    /// A JPEG with no frame header (SOF marker) before its first scan: its size and components are unknown.
+    case noJPEGFrame
     /// Larger than `PhotoLimits.maximumPixels`, or of zero size.
     case unsupportedSize(width: Int, height: Int)
     /// A libjpeg-turbo, libpng, libheif or zlib call failed: the library, the function and its message.
@@ -15,6 +17,7 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unsupportedFormat(let detail): "not a JPEG, PNG or HEIC/HEIF photo (\(detail))"
         case .cmykJPEG: "CMYK JPEG is not supported (the filter works on RGB photos); convert it to RGB first"
+        case .noJPEGFrame: "not a complete JPEG: it has no frame header (SOF marker), so it holds no picture"
         case .unsupportedSize(let width, let height):
             "a \(width)×\(height) photo is outside the supported sizes (1 to \(PhotoLimits.maximumPixels / 1_000_000) megapixels)"
         case .library(let name, let function, let message): "\(name): \(function) failed: \(message)"

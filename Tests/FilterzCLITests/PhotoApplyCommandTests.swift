@@ -67,11 +67,12 @@ import Testing
             ])
     }
 
+    /// Source and output extensions: JPEG to each format, and PNG and HEIC to JPEG.
+    static let formatPairs = [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")]
+
     /// The ICC profile reaches the output byte for byte, in APP2 chunks (JPEG, here more than one), iCCP (PNG) or
     /// the colour box (HEIF), and exiftool reads the same profile tags in both files.
-    @Test(
-        .enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"),
-        arguments: [("jpg", "jpg"), ("jpg", "png"), ("png", "jpg"), ("heic", "jpg"), ("jpg", "heic")])
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: formatPairs)
     func theICCProfileIsCarriedWhole(_ formats: (String, String)) throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let source = folder.url.appendingPathComponent("icc.\(formats.0)").path
@@ -88,6 +89,35 @@ import Testing
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
         let info = runFilterz(["photo", "info", output])
         #expect(PhotoInfoCommandTests.row("Colour profile", in: info.out) == "Filterz wide RGB")
+    }
+
+    /// The test photos carry an EXIF thumbnail and a MakerNote. As docs/PHOTOS.md says, the thumbnail (IFD1 and its
+    /// JPEG) is dropped, since it shows the unfiltered picture in its old orientation, and the MakerNote is kept byte
+    /// for byte at its offset from the TIFF header, where exiftool reads the same maker tags.
+    @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"), arguments: formatPairs)
+    func theMakerNoteKeepsItsOffsetAndTheThumbnailIsDropped(_ formats: (String, String)) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("camera.\(formats.0)").path
+        let output = folder.url.appendingPathComponent("out.\(formats.1)").path
+        try TestPhotos.writeCameraPhoto(TestPhotos.frame(width: 40, height: 30), to: source, orientation: 1)
+        let result = Self.run(["photo", "apply", source, "--preset", "noir", "-o", output])
+        #expect(result.code == 0, "\(result.err)")
+        let before = try #require(try PhotoReader.decode(Self.bytes(source)).metadata.exif)
+        let after = try #require(try PhotoReader.decode(Self.bytes(output)).metadata.exif)
+        #expect(before.thumbnail?.starts(with: [0xFF, 0xD8]) == true, "the source has a JPEG thumbnail")
+        #expect(after.ifd1 == nil && after.thumbnail == nil)
+        #expect(before.makerNote?.bytes == TestPhotos.makerNote)
+        #expect(after.makerNote?.bytes == TestPhotos.makerNote)
+        #expect(after.makerNote?.sourceOffset == before.makerNote?.sourceOffset)
+        let sourceTags = try ExifTool.tags(of: source), outputTags = try ExifTool.tags(of: output)
+        #expect(sourceTags["IFD1:ThumbnailLength"] != nil)
+        #expect(!outputTags.keys.contains { $0.hasPrefix("IFD1:") }, "\(outputTags.keys.sorted())")
+        func makerTags(_ path: String) throws -> String {
+            try ExternalTool.run("exiftool", ["-u", "-n", "-G1", "-s", "-MakerUnknown:all", path]).stdout
+        }
+        let makerBefore = try makerTags(source)
+        #expect(makerBefore.contains("Unknown_0x0002") && makerBefore.contains("123456"), "\(makerBefore)")
+        #expect(try makerTags(output) == makerBefore)
     }
 
     /// The promise of "one pipeline": a camera frame saved as PNG and filtered by `photo apply` has the bytes of
@@ -154,6 +184,47 @@ import Testing
         #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
     }
 
+    /// Many photos on all cores: each output is its own input filtered (told apart by their sizes), whole and
+    /// decodable; a bad input and an output that cannot be put in place are each one line naming the file, exit 1,
+    /// and no temporary or partial file is left.
+    @Test func aBatchOnAllCoresWritesEveryGoodPhotoWholeAndNothingElse() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let count = 16
+        var inputs: [String] = []
+        for index in 0..<count {
+            let name = path("p\(index).\(index % 4 == 3 ? "png" : "jpg")")
+            let frame = TestPhotos.frame(width: 20 + index, height: 12 + index % 5, seed: UInt64(index))
+            try Data(TestPhotos.encode(frame, as: index % 4 == 3 ? .png : .jpeg)).write(to: URL(fileURLWithPath: name))
+            inputs.append(name)
+        }
+        // A JPEG without its frame header, in the middle of the batch.
+        try Data(TestPhotos.jpegWithoutFrameHeader()).write(to: URL(fileURLWithPath: path("bad.jpg")))
+        inputs.insert(path("bad.jpg"), at: count / 2)
+        // An output whose name is taken by a folder: encoded, written to a temporary name, and not renamed.
+        let out = path("out")
+        try FileManager.default.createDirectory(
+            atPath: (out as NSString).appendingPathComponent("p5.jpg"), withIntermediateDirectories: true)
+        let result = Self.run(["photo", "apply"] + inputs + ["--preset", "warm-film", "--out-dir", out])
+        #expect(result.code == 1, "\(result.err)")
+        let errors = result.err.split(separator: "\n").map(String.init).sorted()
+        #expect(errors.count == 2, "\(result.err)")
+        #expect(errors.first?.hasPrefix("\(path("bad.jpg")): error: not a complete JPEG") == true, "\(result.err)")
+        #expect(errors.last?.hasPrefix("\(path("p5.jpg")): error: cannot write \(out)/p5.jpg") == true, "\(result.err)")
+        #expect(result.out.contains("photo apply: 15 of 17 photos written to \(out) with 'warm-film' (2 failed)"))
+        let expected = (0..<count).map { "p\($0).\($0 % 4 == 3 ? "png" : "jpg")" }.sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path("out/p5.jpg")).isEmpty)
+        for index in 0..<count where index != 5 {
+            let name = "p\(index).\(index % 4 == 3 ? "png" : "jpg")"
+            let output = "\(out)/\(name)"
+            let decoded = try PhotoReader.decode(Self.bytes(output))
+            #expect((decoded.frame.width, decoded.frame.height) == (20 + index, 12 + index % 5), "\(name)")
+            #expect(decoded.format == (index % 4 == 3 ? .png : .jpeg), "\(name)")
+            #expect(result.out.contains("\(inputs[index < count / 2 ? index : index + 1]) -> \(output): "), "\(name)")
+        }
+    }
+
     @Test func aBatchDrawsItsProgressOnATerminalOnly() throws {
         let folder = try TemporaryFolder(prefix: "filterz-photo")
         let inputs = try (0..<3).map { index -> String in
@@ -174,6 +245,26 @@ import Testing
         #expect(terminal.out.split(separator: "\n").count == 4, "three photos and the summary: \(terminal.out)")
         let plain = Self.run(arguments)
         #expect(plain.code == 0 && plain.err.isEmpty, "no progress drawn off a terminal: \(plain.err)")
+    }
+
+    /// `--quality` reaches libjpeg-turbo: ImageMagick's estimate of each output's quality (from its quantisation
+    /// tables) is the quality asked for.
+    @Test(
+        .enabled(
+            if: ExternalTool.isInstalled("identify"), "needs ImageMagick's identify (make deps installs imagemagick)"),
+        arguments: [60, 95])
+    func theOutputsJPEGQualityIsTheOneAskedFor(_ quality: Int) throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        let source = folder.url.appendingPathComponent("source.png").path
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 64, height: 48), as: .png)).write(
+            to: URL(fileURLWithPath: source))
+        let output = folder.url.appendingPathComponent("q\(quality).jpg").path
+        let result = Self.run(["photo", "apply", source, "--preset", "noir", "-o", output, "--quality", "\(quality)"])
+        #expect(result.code == 0, "\(result.err)")
+        let identify = try ExternalTool.run("identify", ["-format", "%Q", output])
+        #expect(identify.exitCode == 0, "\(identify.stderr)")
+        let estimate = try #require(Int(identify.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(abs(estimate - quality) <= 1, "ImageMagick estimates quality \(estimate)")
     }
 
     @Test func aMissingInputIsUnreadableAndACMYKJPEGIsRefused() throws {

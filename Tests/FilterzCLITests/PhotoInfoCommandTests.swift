@@ -42,7 +42,7 @@ import Testing
               Location        35.658581, 139.745433, altitude 150.5 m
               Map             https://www.openstreetmap.org/?mlat=35.658581&mlon=139.745433#map=17/35.658581/139.745433
               Pixels          48 × 64
-              Orientation     6 (Rotate 90 CW)
+              Orientation     6 — Rotate 90 CW
               Colour profile  sRGB
               Format          JPEG (baseline, YCbCr, 8-bit)
               File size       \(DetailFormat.fileSize(size))
@@ -54,6 +54,22 @@ import Testing
         }
         #expect(rows.joined(separator: "\n") == expected)
         #expect(result.out.contains("  Metadata        EXIF ("), "\(result.out)")
+    }
+
+    /// The Orientation row for every value: the number, then exiftool's name after a dash (no parentheses inside
+    /// parentheses); a value outside 1–8 alone.
+    @Test(arguments: [
+        (1, "1 — Horizontal (normal)"), (2, "2 — Mirror horizontal"), (3, "3 — Rotate 180"),
+        (4, "4 — Mirror vertical"), (5, "5 — Mirror horizontal and rotate 270 CW"), (6, "6 — Rotate 90 CW"),
+        (7, "7 — Mirror horizontal and rotate 90 CW"), (8, "8 — Rotate 270 CW"), (9, "9"),
+    ])
+    func theOrientationRowReadsAsValueAndName(_ value: UInt16, _ expected: String) {
+        let ifd0 = IFD(kind: .ifd0, entries: [.short(ExifTag.orientation, value, order: .bigEndian)])
+        let details = PhotoDetails(
+            format: "JPEG", storedWidth: 4, storedHeight: 3, fileSizeBytes: 100,
+            metadata: CarriedMetadata(exif: ExifMetadata(byteOrder: .bigEndian, ifd0: ifd0)))
+        let row = PhotoInfoReport.rows(details).first { $0.0 == "Orientation" }
+        #expect(row?.1 == expected)
     }
 
     @Test(.enabled(if: ExifTool.isInstalled, "\(ExifTool.missing)"))
@@ -97,6 +113,56 @@ import Testing
         #expect(Self.row("Metadata", in: result.out) == "none")
     }
 
+    /// A small JPEG with `tiff` as its EXIF APP1 segment, right after SOI.
+    static func jpeg(withEXIF tiff: [UInt8]) throws -> [UInt8] {
+        let encoded = try TestPhotos.encode(TestPhotos.frame(width: 16, height: 16), as: .jpeg)
+        let payload = Array("Exif\0\0".utf8) + tiff
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        return Array(encoded[0..<2]) + app1 + Array(encoded[2...])
+    }
+
+    /// An IFD0 of 60 entries of an unknown type, with its other tags out of order and repeated: one stderr line per
+    /// kind of problem (with its count), and `photo apply` writes the entries sorted, the first of each tag kept.
+    @Test func aBrokenIFDIsOneLinePerProblemAndIsWrittenInTagOrder() throws {
+        let o = ByteOrder.bigEndian
+        func entry(_ tag: UInt16, _ type: UInt16, _ field: [UInt8]) -> [UInt8] {
+            o.bytes(tag) + o.bytes(type) + o.bytes(UInt32(field.count / (type == 3 ? 2 : 1))) + field
+                + [UInt8](repeating: 0, count: 4 - field.count)
+        }
+        let entries =
+            [
+                entry(0x0112, 3, o.bytes(UInt16(6))), entry(0x010F, 2, Array("Cam\0".utf8)),
+                entry(0x0112, 3, o.bytes(UInt16(3))), entry(0x010F, 2, Array("Dup\0".utf8)),
+            ] + (0..<60).map { entry(UInt16(0x1000 + $0), 99, [0, 0, 0, 0]) }
+        let tiff =
+            o.marker + o.bytes(UInt16(42)) + o.bytes(UInt32(8)) + o.bytes(UInt16(entries.count))
+            + entries.flatMap { $0 } + o.bytes(UInt32(0))
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("unsorted.jpg").path
+        try Data(Self.jpeg(withEXIF: tiff)).write(to: URL(fileURLWithPath: path))
+        let expected = [
+            "\(path): warning: IFD0 tag 0x1000 has unknown type 99; dropped (its size is unknown) (and 59 more like it) [exif.unknown-type]",
+            "\(path): warning: IFD0 repeats tags 0x112, 0x10F; the first entry of each is kept [exif.duplicate-tag]",
+            "\(path): warning: IFD0's entries are not in ascending tag order; they are written in that order [exif.entry-order]",
+        ]
+        let info = runFilterz(["photo", "info", path])
+        #expect(info.code == 0)
+        #expect(info.err.split(separator: "\n").map(String.init) == expected)
+        #expect(Self.row("Camera", in: info.out) == "Cam")
+        #expect(Self.row("Orientation", in: info.out) == "6 — Rotate 90 CW")
+        let output = folder.url.appendingPathComponent("sorted.jpg").path
+        let applied = PhotoApplyCommandTests.run(["photo", "apply", path, "--preset", "noir", "-o", output])
+        #expect(applied.code == 0)
+        #expect(applied.err.split(separator: "\n").map(String.init) == expected)
+        let written = try #require(
+            try PhotoReader.decode(PhotoApplyCommandTests.bytes(output)).metadata.exif, "the output has EXIF")
+        #expect(written.ifd0.entries.map(\.tag) == [0x010F, 0x0112])
+        #expect(written.value(0x010F, in: .ifd0)?.text == "Cam")
+        #expect(written.orientation == 1)
+        let again = runFilterz(["photo", "info", output])
+        #expect(again.err.isEmpty, "\(again.err)")
+    }
+
     /// EXIF whose IFDs loop and whose GPS pointer is dangling, in a JPEG: warnings, and the tags before the damage.
     @Test func malformedExifIsAWarningWithWhatCouldBeRead() throws {
         let order = ByteOrder.bigEndian
@@ -107,12 +173,9 @@ import Testing
             order.bytes(UInt16(0x8769)) + order.bytes(UInt16(4)) + order.bytes(UInt32(1)) + order.bytes(UInt32(8)),
         ]
         tiff += order.bytes(UInt16(entries.count)) + entries.flatMap { $0 } + order.bytes(UInt32(8))
-        let encoded = try TestPhotos.encode(TestPhotos.frame(width: 16, height: 16), as: .jpeg)
-        let payload = Array("Exif\0\0".utf8) + tiff
-        let app1: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         let folder = try TemporaryFolder(prefix: "filterz-info")
         let path = folder.url.appendingPathComponent("broken.jpg").path
-        try Data(Array(encoded[0..<2]) + app1 + Array(encoded[2...])).write(to: URL(fileURLWithPath: path))
+        try Data(Self.jpeg(withEXIF: tiff)).write(to: URL(fileURLWithPath: path))
         let result = runFilterz(["photo", "info", path])
         #expect(result.code == 0)
         #expect(Self.row("Camera", in: result.out) == "Cam")
@@ -128,6 +191,26 @@ import Testing
         let again = runFilterz(["photo", "info", output])
         #expect(again.err.isEmpty, "\(again.err)")
         #expect(Self.row("Camera", in: again.out) == "Cam")
+    }
+
+    /// A JPEG whose frame header (SOF) is cut out has no size: both commands fail naming the file, never showing or
+    /// writing a 0 × 0 photo.
+    @Test func aJPEGWithoutAFrameHeaderIsAFailureNamingTheFile() throws {
+        let noFrame = try TestPhotos.jpegWithoutFrameHeader()
+        #expect(JPEGStructure.scan(noFrame).structure?.frame == nil)
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("no-frame.jpg").path
+        try Data(noFrame).write(to: URL(fileURLWithPath: path))
+        let message = "not a complete JPEG: it has no frame header (SOF marker), so it holds no picture"
+        let info = runFilterz(["photo", "info", path])
+        #expect(info.code == 1)
+        #expect(info.out.isEmpty, "\(info.out)")
+        #expect(info.err.contains("\(path): \(message)"), "\(info.err)")
+        let output = folder.url.appendingPathComponent("out.jpg").path
+        let applied = PhotoApplyCommandTests.run(["photo", "apply", path, "--preset", "noir", "-o", output])
+        #expect(applied.code == 1)
+        #expect(applied.err.contains("\(path): error: \(message)"), "\(applied.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["no-frame.jpg"])
     }
 
     @Test func notAPhotoIsAFailureAndAMissingFileIsUnreadable() throws {

@@ -150,6 +150,59 @@ import Testing
         }
     }
 
+    /// TIFF asks for ascending tags, each once. A source that breaks both is read in that order with the first entry
+    /// of a repeated tag kept (as the subscript reads it), one warning each, and written that way.
+    @Test func entriesOutOfOrderOrRepeatedAreReadAndWrittenSortedWithTheFirstKept() throws {
+        var raw = RawTIFF(.littleEndian)
+        raw.ifd(
+            at: 8,
+            [
+                raw.short(0x0112, 6), raw.entry(0x010F, 2, 4, Array("Cam\0".utf8)), raw.short(0x0112, 3),
+                raw.short(0x0128, 2), raw.entry(0x010F, 2, 4, Array("Dup\0".utf8)), raw.short(0x0112, 8),
+            ])
+        let read = TIFFReader.read(raw.bytes)
+        #expect(read.warnings.codes == ["exif.duplicate-tag", "exif.entry-order"])
+        #expect(read.warnings.first?.message == "IFD0 repeats tags 0x112, 0x10F; the first entry of each is kept")
+        let metadata = try #require(read.metadata)
+        #expect(metadata.ifd0.entries.map(\.tag) == [0x010F, 0x0112, 0x0128])
+        #expect(metadata.orientation == 6)
+        #expect(metadata.value(0x010F, in: .ifd0)?.text == "Cam")
+        let again = TIFFReader.read(TIFFWriter.write(metadata).bytes)
+        #expect(again.warnings.isEmpty, "\(again.warnings)")
+        #expect(again.metadata == metadata)
+
+        // A model built out of order (not by the reader) is written in order too.
+        let o = ByteOrder.bigEndian
+        let built = ExifMetadata(
+            byteOrder: o,
+            ifd0: IFD(
+                kind: .ifd0,
+                entries: [.short(0x0112, 6, order: o), .short(0x0100, 40, order: o), .short(0x0112, 3, order: o)]))
+        let written = TIFFWriter.write(built).bytes
+        #expect(o.uint16(written, at: 8) == 2)
+        #expect([o.uint16(written, at: 10), o.uint16(written, at: 22)] == [0x0100, 0x0112])
+        #expect(TIFFReader.read(written).metadata?.orientation == 6)
+    }
+
+    /// A broken IFD can give one warning per entry; reported, each kind is one line with its count, where it first
+    /// appeared.
+    @Test func repeatedWarningsCollapseIntoOneLineWithACount() {
+        var raw = RawTIFF(.bigEndian)
+        raw.ifd(at: 8, (0..<60).map { raw.entry(UInt16(0x1000 + $0), 99, 1, [0, 0, 0, 0]) } + [raw.short(0x0112, 1)])
+        let read = TIFFReader.read(raw.bytes)
+        #expect(read.warnings.count == 60)
+        let note = MetadataWarning(.note, code: "exif.thumbnail-dropped", "the thumbnail is dropped")
+        let other = MetadataWarning(code: "exif.ifd-loop", "a loop")
+        let collapsed = MetadataWarning.collapsingRepeats([note] + read.warnings.prefix(2) + [other] + read.warnings)
+        #expect(
+            collapsed.map(\.description) == [
+                "note: the thumbnail is dropped [exif.thumbnail-dropped]",
+                "warning: IFD0 tag 0x1000 has unknown type 99; dropped (its size is unknown) (and 61 more like it) [exif.unknown-type]",
+                "warning: a loop [exif.ifd-loop]",
+            ])
+        #expect(MetadataWarning.collapsingRepeats([note, other]) == [note, other])
+    }
+
     @Test func warningsReadLikeCompilerNotes() {
         let result = TIFFReader.read(Self.cases.first { $0.name == "IFD0's next IFD is IFD0" }?.bytes ?? [])
         #expect(

@@ -18,17 +18,6 @@ import Testing
         return worst
     }
 
-    /// The mean absolute difference of the colour channels.
-    static func meanDifference(_ a: Frame, _ b: Frame) -> Double {
-        let pa = a.packedBytes(), pb = b.packedBytes()
-        var sum = 0, count = 0
-        for i in pa.indices where i % 4 != 3 {
-            sum += abs(Int(pa[i]) - Int(pb[i]))
-            count += 1
-        }
-        return Double(sum) / Double(max(1, count))
-    }
-
     @Test func pngKeepsEveryByteWithAndWithoutAlpha() throws {
         let opaque = TestPhotos.frame(width: 33, height: 17)
         let decoded = try PhotoReader.decode(TestPhotos.encode(opaque, as: .png))
@@ -48,7 +37,7 @@ import Testing
         #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
         let decoded = try PhotoReader.decode(bytes)
         #expect((decoded.frame.width, decoded.frame.height) == (64, 48))
-        #expect(Self.meanDifference(decoded.frame, frame) < 8)  // 4:2:0 chroma on a small, sharp, noisy frame
+        #expect(TestPhotos.meanDifference(decoded.frame, frame) < 8)  // 4:2:0 chroma on a small, sharp, noisy frame
         #expect(decoded.orientation == .up)
     }
 
@@ -58,7 +47,7 @@ import Testing
         #expect(PhotoFormat.detect(bytes) == .heif)
         let decoded = try PhotoReader.decode(bytes)
         #expect((decoded.frame.width, decoded.frame.height) == (64, 48))
-        #expect(Self.meanDifference(decoded.frame, frame) < 6)
+        #expect(TestPhotos.meanDifference(decoded.frame, frame) < 6)
         #expect(decoded.frame.rgba(x: 5, y: 5).w == 255)
     }
 }

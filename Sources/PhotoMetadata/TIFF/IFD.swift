@@ -10,7 +10,8 @@ public enum IFDKind: String, Sendable, Hashable, CaseIterable {
     case ifd1 = "IFD1"
 }
 
-/// One IFD: its entries in the order the source wrote them (TIFF asks for ascending tags; the order is kept either way).
+/// One IFD: its entries, in ascending tag order and each tag once as TIFF 6.0 §2 asks. `TIFFReader` puts a source's
+/// entries in that order (the first of a repeated tag kept, with a warning) and `TIFFWriter` writes them so.
 public struct IFD: Sendable, Hashable {
     public var kind: IFDKind
     public var entries: [IFDEntry]
@@ -36,4 +37,18 @@ public struct IFD: Sendable, Hashable {
 
     /// Removes every entry with `tag`.
     public mutating func remove(_ tag: UInt16) { entries.removeAll { $0.tag == tag } }
+
+    /// Whether the entries are in ascending tag order with no tag repeated.
+    public var isInTagOrder: Bool { zip(entries, entries.dropFirst()).allSatisfy { $0.tag < $1.tag } }
+
+    /// The IFD with its entries in ascending tag order, each tag once: of a repeated tag, the first entry is kept.
+    ///
+    ///     IFD(kind: .ifd0, entries: [orientation6, make, orientation3]).inTagOrder().entries  // [make, orientation6]
+    public func inTagOrder() -> IFD {
+        guard !isInTagOrder else { return self }
+        var seen: Set<UInt16> = []
+        var copy = self
+        copy.entries = entries.filter { seen.insert($0.tag).inserted }.sorted { $0.tag < $1.tag }
+        return copy
+    }
 }

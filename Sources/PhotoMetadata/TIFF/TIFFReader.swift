@@ -13,6 +13,10 @@
 /// IFD chain or pointers, more IFDs or entries than `TIFFLimits` allows — each becomes a warning, and what was
 /// read before and around it is kept. Not read: BigTIFF (magic 43) and SubIFDs (`ExifTag.subIFDs`, dropped with a
 /// note), and IFDs chained after IFD1 (EXIF defines none).
+///
+/// Each IFD is returned in ascending tag order with each tag once (`IFD.inTagOrder`): entries out of order are
+/// sorted and, of a repeated tag, the first entry is kept, each with a warning (`exif.entry-order`,
+/// `exif.duplicate-tag`).
 public enum TIFFReader {
     public struct Result: Sendable {
         /// nil when not even the header could be read.
@@ -95,7 +99,39 @@ public enum TIFFReader {
                             "IFDs chained after IFD1 (at offset \(after)) are not read"))
                 }
             }
+            metadata.ifd0 = inTagOrder(metadata.ifd0)
+            metadata.exif = metadata.exif.map { inTagOrder($0) }
+            metadata.gps = metadata.gps.map { inTagOrder($0) }
+            metadata.interop = metadata.interop.map { inTagOrder($0) }
+            metadata.ifd1 = metadata.ifd1.map { inTagOrder($0) }
             return metadata
+        }
+
+        /// `ifd` in ascending tag order with each tag once (`IFD.inTagOrder`), with a warning for repeated tags (the
+        /// first entry of each is kept, as `IFD`'s subscript reads it) and one for entries out of order.
+        mutating func inTagOrder(_ ifd: IFD) -> IFD {
+            guard !ifd.isInTagOrder else { return ifd }
+            var seen: Set<UInt16> = [], repeated: [UInt16] = []
+            for entry in ifd.entries where !seen.insert(entry.tag).inserted && !repeated.contains(entry.tag) {
+                repeated.append(entry.tag)
+            }
+            if !repeated.isEmpty {
+                let named = repeated.prefix(8).map { "0x" + String($0, radix: 16, uppercase: true) }
+                let more = repeated.count > 8 ? " and \(repeated.count - 8) more" : ""
+                warn(
+                    "exif.duplicate-tag",
+                    "\(ifd.kind.rawValue) repeats tag\(repeated.count == 1 ? "" : "s") \(named.joined(separator: ", "))\(more); the first entry of each is kept"
+                )
+            }
+            let kept = ifd.inTagOrder()
+            var firsts: Set<UInt16> = []
+            let order = ifd.entries.filter { firsts.insert($0.tag).inserted }.map(\.tag)
+            if order != kept.entries.map(\.tag) {
+                warn(
+                    "exif.entry-order",
+                    "\(ifd.kind.rawValue)'s entries are not in ascending tag order; they are written in that order")
+            }
+            return kept
         }
 
         /// Follows the pointer entry to `kind` in `parent`; a pointer that cannot be followed is removed, so the

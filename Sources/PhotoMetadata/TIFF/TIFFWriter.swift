@@ -5,7 +5,8 @@
 ///     written.bytes      // from the TIFF header on: what follows "Exif\0\0" in a JPEG APP1 segment
 ///
 /// Layout: the header, then each IFD followed by its out-of-line values (each at an even offset), IFD0's next IFD
-/// being IFD1. The IFD pointers are written to where the IFDs now are; entries appear in their IFD's order.
+/// being IFD1. The IFD pointers are written to where the IFDs now are. Entries are written in ascending tag order,
+/// each tag once (`IFD.inTagOrder`: of a repeated tag, the first entry), as TIFF 6.0 §2 asks.
 ///
 /// The MakerNote: camera makers' notes often hold offsets counted from the TIFF header, which break when the
 /// note moves, so by default (`.keepOffset`) it is written at the offset it had in the source and everything else
@@ -26,6 +27,11 @@ public enum TIFFWriter {
         var warnings: [MetadataWarning] = []
         var metadata = metadata
         let order = metadata.byteOrder
+        metadata.ifd0 = metadata.ifd0.inTagOrder()
+        metadata.exif = metadata.exif?.inTagOrder()
+        metadata.gps = metadata.gps?.inTagOrder()
+        metadata.interop = metadata.interop?.inTagOrder()
+        metadata.ifd1 = metadata.ifd1?.inTagOrder()
         if placement == .drop, var exif = metadata.exif, exif[ExifTag.makerNote] != nil {
             exif.remove(ExifTag.makerNote)
             metadata.exif = exif

@@ -49,9 +49,13 @@ enum HEIFCodec {
     }
 
     /// An HEIC file (HEVC, x265) of `frame` at `quality`, with EXIF, XMP and the ICC profile of `metadata`.
-    static func encode(_ frame: Frame, metadata: CarriedMetadata, quality: Int) throws(PhotoError) -> (
-        bytes: [UInt8], warnings: [MetadataWarning]
-    ) {
+    ///
+    /// `storedOrientation` (for tests: files as a camera storing sensor-oriented pixels writes them) stores `frame`
+    /// as it is with `irot`/`imir` properties that turn it upright on reading (libheif's `image_orientation`); `.up`,
+    /// the pipeline's case, writes neither.
+    static func encode(
+        _ frame: Frame, metadata: CarriedMetadata, quality: Int, storedOrientation: ImageOrientation = .up
+    ) throws(PhotoError) -> (bytes: [UInt8], warnings: [MetadataWarning]) {
         let context = try HeifContext()
         let alpha = !PNGCodec.isOpaque(frame)
         let image = try HeifImage(width: frame.width, height: frame.height, alpha: alpha)
@@ -76,8 +80,11 @@ enum HEIFCodec {
         let encoder = try HeifEncoder(context: context, quality: quality)
         var warnings: [MetadataWarning] = []
         var encoded: OpaquePointer?
+        let options = storedOrientation == .up ? nil : heif_encoding_options_alloc()
+        defer { if let options { heif_encoding_options_free(options) } }
+        options?.pointee.image_orientation = heif_orientation(UInt32(storedOrientation.rawValue))
         try check(
-            heif_context_encode_image(context.pointer, image.pointer, encoder.pointer, nil, &encoded),
+            heif_context_encode_image(context.pointer, image.pointer, encoder.pointer, options, &encoded),
             "heif_context_encode_image")
         guard let encoded else {
             throw .library(name: "libheif", function: "heif_context_encode_image", message: "no image")

@@ -7,6 +7,7 @@ enum JPEGCodec {
     static func decode(_ bytes: [UInt8]) throws(PhotoError) -> DecodedPhoto {
         let scan = JPEGStructure.scan(bytes)
         guard let structure = scan.structure else { throw .unsupportedFormat("no JPEG start marker") }
+        guard structure.frame != nil else { throw .noJPEGFrame }
         if structure.isCMYK { throw .cmykJPEG }
         var metadata = CarriedMetadata.read(jpeg: bytes, structure: structure)
         metadata.warnings = scan.warnings + metadata.warnings
@@ -53,20 +54,18 @@ enum JPEGCodec {
     static func details(_ bytes: [UInt8], fileSize: Int) throws(PhotoError) -> PhotoDetails {
         let scan = JPEGStructure.scan(bytes)
         guard let structure = scan.structure else { throw .unsupportedFormat("no JPEG start marker") }
+        guard let frame = structure.frame else { throw .noJPEGFrame }
         var metadata = CarriedMetadata.read(jpeg: bytes, structure: structure)
         metadata.warnings = scan.warnings + metadata.warnings
-        var detail: [String] = []
-        if let frame = structure.frame {
-            detail.append(
-                frame.isProgressive ? "progressive" : (frame.marker == 0xC0 ? "baseline" : "SOF\(frame.marker - 0xC0)"))
-            detail.append(
-                ["", "greyscale", "", "YCbCr", structure.adobeTransform == 2 ? "YCCK" : "CMYK"][
-                    min(4, frame.componentIDs.count)])
-            detail.append("\(frame.precision)-bit")
-        }
+        let detail = [
+            frame.isProgressive ? "progressive" : (frame.marker == 0xC0 ? "baseline" : "SOF\(frame.marker - 0xC0)"),
+            ["", "greyscale", "", "YCbCr", structure.adobeTransform == 2 ? "YCCK" : "CMYK"][
+                min(4, frame.componentIDs.count)],
+            "\(frame.precision)-bit",
+        ]
         return PhotoDetails(
             format: "JPEG", formatDetail: detail.filter { !$0.isEmpty }.joined(separator: ", "),
-            storedWidth: structure.frame?.width, storedHeight: structure.frame?.height,
+            storedWidth: frame.width, storedHeight: frame.height,
             fileSizeBytes: fileSize, metadata: metadata)
     }
 }

@@ -13,6 +13,18 @@ public enum TestPhotos {
         SimulatedCamera(.init(width: width, height: height, durationSeconds: 2, seed: seed)).frame(atSeconds: 0.5).image
     }
 
+    /// The mean absolute difference of the colour channels of two RGBA frames of the same size: how far a lossy
+    /// codec's copy is from its source.
+    public static func meanDifference(_ a: Frame, _ b: Frame) -> Double {
+        let pa = a.packedBytes(), pb = b.packedBytes()
+        var sum = 0, count = 0
+        for i in pa.indices where i % 4 != 3 {
+            sum += abs(Int(pa[i]) - Int(pb[i]))
+            count += 1
+        }
+        return Double(sum) / Double(max(1, count))
+    }
+
     /// `frame` encoded as `format`, with no metadata but the ICC profile when given.
     public static func encode(_ frame: Frame, as format: PhotoFormat, quality: Int = 95, iccProfile: [UInt8]? = nil)
         throws -> [UInt8]
@@ -21,17 +33,42 @@ public enum TestPhotos {
             .bytes
     }
 
+    /// A small JPEG with its frame header (SOF0) cut out: tables and scan data, but no size or components.
+    public static func jpegWithoutFrameHeader() throws -> [UInt8] {
+        let encoded = try encode(frame(width: 16, height: 16), as: .jpeg)
+        guard let sof = JPEGStructure.scan(encoded).structure?.segments.first(where: { $0.marker == 0xC0 }) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return Array(encoded[..<sof.start]) + Array(encoded[sof.payload.upperBound...])
+    }
+
     /// Writes a camera-like photo to `path` (format by extension): `frame` encoded, then the tags of
-    /// `cameraTags(orientation:)` written by exiftool.
+    /// `cameraTags(orientation:)`, an EXIF thumbnail (IFD1, a 16 × 12 JPEG) and `makerNote` written by exiftool.
     public static func writeCameraPhoto(
         _ frame: Frame, to path: String, orientation: Int = 1,
         extraTags: [String] = [], iccProfile: [UInt8]? = nil
     ) throws {
         let format = PhotoFormat.forOutput(path) ?? .jpeg
         try Data(encode(frame, as: format, iccProfile: iccProfile)).write(to: URL(fileURLWithPath: path))
+        let thumbnail = path + ".thumbnail.jpg", note = path + ".makernote"
+        defer { for file in [thumbnail, note] { try? FileManager.default.removeItem(atPath: file) } }
+        try Data(encode(Self.frame(width: 16, height: 12, seed: 3), as: .jpeg, quality: 80)).write(
+            to: URL(fileURLWithPath: thumbnail))
+        try Data(makerNote).write(to: URL(fileURLWithPath: note))
         let size = ["-ExifIFD:ExifImageWidth=\(frame.width)", "-ExifIFD:ExifImageHeight=\(frame.height)"]
-        try ExifTool.write(cameraTags(orientation: orientation) + size + extraTags, to: path)
+        let blocks = ["-ThumbnailImage<=\(thumbnail)", "-MakerNotes<=\(note)"]
+        try ExifTool.write(cameraTags(orientation: orientation) + size + blocks + extraTags, to: path)
     }
+
+    /// The test photos' MakerNote: an IFD in big-endian order (exiftool's for new EXIF) of three entries with their
+    /// values inline (SHORT 7, LONG 123456, ASCII "FZ"), which exiftool reads as `MakerUnknown` tags with `-u`.
+    public static let makerNote: [UInt8] = [
+        0, 3,
+        0, 1, 0, 3, 0, 0, 0, 1, 0, 7, 0, 0,
+        0, 2, 0, 4, 0, 0, 0, 1, 0, 1, 0xE2, 0x40,
+        0, 3, 0, 2, 0, 0, 0, 3, 0x46, 0x5A, 0, 0,
+        0, 0, 0, 0,
+    ]
 
     /// The tags of a phone camera's photo: make, model, lens, focal length and its 35 mm equivalent, aperture, ISO,
     /// exposure, capture time with sub-seconds and offset, a GPS block (Tokyo Tower, 150 m), the orientation,

@@ -122,9 +122,10 @@ struct PhotoBatch {
             return Outcome(kind: .failed, err: ["\(job.input): error: \(error.description)"])
         }
         var outcome = Outcome(kind: .written)
-        // Malformed metadata is reported; notes on what is not carried (the thumbnail, MPF, …) are documented, not
-        // repeated for every photo of a batch.
-        outcome.err = result.warnings.filter { $0.severity == .warning }.map { "\(job.input): \($0.description)" }
+        // Malformed metadata is reported, each kind of problem on one line; notes on what is not carried (the
+        // thumbnail, MPF, …) are documented, not repeated for every photo of a batch.
+        outcome.err = MetadataWarning.collapsingRepeats(result.warnings.filter { $0.severity == .warning })
+            .map { "\(job.input): \($0.description)" }
         for (bytes, path) in [(result.bytes, job.output)] + (job.keptOriginal.map { [(source, $0)] } ?? []) {
             do {
                 try AtomicFile.write(bytes, to: path)

@@ -40,7 +40,7 @@ enum PhotoInfoCommand {
         } catch {
             throw CLIError.failure("\(path): \(error.description)")
         }
-        for warning in details.warnings where warning.severity == .warning {
+        for warning in MetadataWarning.collapsingRepeats(details.warnings) where warning.severity == .warning {
             context.stderr.line("\(path): \(warning.description)")
         }
         if try args.get(Self.json) {

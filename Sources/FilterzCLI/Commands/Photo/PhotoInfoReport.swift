@@ -31,9 +31,10 @@ enum PhotoInfoReport {
                     + (megapixels >= 0.1
                         ? " (\(DetailFormat.decimal(megapixels, places: 1, trimmingZeros: false)) MP)" : ""))
         }
+        // "6 — Rotate 90 CW": a dash, since exiftool's names have parentheses of their own ("Horizontal (normal)").
         add(
             "Orientation",
-            d.orientation.map { value in "\(value)" + (DetailFormat.orientation(value).map { " (\($0))" } ?? "") })
+            d.orientation.map { value in "\(value)" + (DetailFormat.orientation(value).map { " — \($0)" } ?? "") })
         add("Colour profile", d.colourProfile)
         add("Format", d.format + (d.formatDetail.map { " (\($0))" } ?? ""))
         add("File size", d.fileSize)
