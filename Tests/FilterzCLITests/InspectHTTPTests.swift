@@ -30,38 +30,9 @@ struct InspectHTTPTests {
         server.serve_forever()
         """
 
-    /// A running server; terminated when the value goes away.
-    final class Server: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        let port: Int
-
-        init(serving folder: URL) throws {
-            process.executableURL = URL(fileURLWithPath: ExternalTool.path(of: "python3") ?? "/usr/bin/python3")
-            process.arguments = ["-c", InspectHTTPTests.serverScript, folder.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = input
-            try process.run()
-            var line = Data()
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data("\n".utf8) { break }
-                line.append(byte)
-            }
-            guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-                process.terminate()
-                throw CLIError.input("loopback server did not start")
-            }
-            self.port = port
-        }
-
-        deinit {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
+    /// The script above serving `folder`; it ends when the value goes away.
+    static func server(serving folder: URL) throws -> LoopbackScript {
+        try LoopbackScript(serverScript, arguments: [folder.path])
     }
 
     /// Runs `filterz` as its own process when the binary is built (as a user would), else in this process.
@@ -75,7 +46,7 @@ struct InspectHTTPTests {
     }
 
     @Test func recursiveOverHTTPLoadsEveryPlaylistWithTheHeader() throws {
-        let server = try Server(serving: SharedData.sampleMedia.appendingPathComponent("playlists"))
+        let server = try Self.server(serving: SharedData.sampleMedia.appendingPathComponent("playlists"))
         let url = "http://127.0.0.1:\(server.port)/filterz-master.m3u8?token=demo-7f3a"
         let result = Self.run(["inspect", "--recursive", "--header", "X-Filterz-Key: secret", url])
         #expect(result.code == 0, "\(result.stderr)\n\(result.stdout)")
@@ -86,7 +57,7 @@ struct InspectHTTPTests {
     }
 
     @Test func recursiveJSONNamesTheResolvedURLOfEveryChild() throws {
-        let server = try Server(serving: SharedData.sampleMedia.appendingPathComponent("playlists"))
+        let server = try Self.server(serving: SharedData.sampleMedia.appendingPathComponent("playlists"))
         let base = "http://127.0.0.1:\(server.port)"
         let result = Self.run(["inspect", "-r", "--json", "-H", "X-Filterz-Key: secret", "\(base)/filterz-master.m3u8"])
         #expect(result.code == 0)
@@ -100,7 +71,7 @@ struct InspectHTTPTests {
     }
 
     @Test func aProtectedOriginWithoutTheHeaderIsAnInputError() throws {
-        let server = try Server(serving: SharedData.sampleMedia.appendingPathComponent("playlists"))
+        let server = try Self.server(serving: SharedData.sampleMedia.appendingPathComponent("playlists"))
         let url = "http://127.0.0.1:\(server.port)/filterz-vod.m3u8"
         let result = Self.run(["inspect", url])
         #expect(result.code == 2)

@@ -64,50 +64,46 @@ import Testing
         }
     }
 
-    @Test func largePlaylistsBeingParsedDoNotHoldUpAnotherClient() throws {
+    /// A site with four 8 MB playlists, and a client asking for each of them at once.
+    static func fourLargePlaylistsAsked() throws -> (site: TestSite, connections: [RawConnection]) {
         let site = try TestSite { site in
             try site.addVideo("a")
             for k in 0..<4 { try site.write("a/v0/big\(k).m3u8", Self.largePlaylist(bytes: 8 << 20)) }
         }
-        // Four clients ask for the large playlists at once, then another for the small master.
-        let big = try (0..<4).map { k -> RawConnection in
+        let connections = try (0..<4).map { k -> RawConnection in
             let connection = try RawConnection(port: site.port, timeoutSeconds: 60)
             try connection.send("GET /a/v0/big\(k).m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
             return connection
         }
+        return (site, connections)
+    }
+
+    /// How many of `connections` have no answer yet.
+    static func unanswered(_ connections: [RawConnection]) -> Int {
+        connections.filter { connection in
+            var ready = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&ready, 1, 0) == 0
+        }.count
+    }
+
+    @Test func largePlaylistsBeingParsedDoNotHoldUpAnotherClient() throws {
+        let (site, big) = try Self.fourLargePlaylistsAsked()
         let small = try RawConnection(port: site.port, timeoutSeconds: 60)
         #expect(try small.request("GET", "/a/master.m3u8").status == 200)
         // The master came back while the large ones were still being parsed: none had begun to answer.
-        var waiting = 0
-        for connection in big {
-            var ready = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 0) == 0 { waiting += 1 }
-        }
-        #expect(waiting > 0)
+        #expect(Self.unanswered(big) > 0)
         for connection in big { #expect(try connection.readResponse().status == 200) }
     }
 
     @Test func largePlaylistsBeingParsedDoNotHoldUpTheCatalogue() throws {
-        let site = try TestSite { site in
-            try site.addVideo("a")
-            for k in 0..<4 { try site.write("a/v0/big\(k).m3u8", Self.largePlaylist(bytes: 8 << 20)) }
-        }
-        let big = try (0..<4).map { k -> RawConnection in
-            let connection = try RawConnection(port: site.port, timeoutSeconds: 60)
-            try connection.send("GET /a/v0/big\(k).m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
-            return connection
-        }
+        let (site, big) = try Self.fourLargePlaylistsAsked()
         // Let the loops take the four requests in first.
         usleep(300_000)
         let app = try RawConnection(port: site.port, timeoutSeconds: 60)
         #expect(try app.request("GET", "/v1/videos").status == 200)
         // Two file workers: behind a shared queue the list would come after the third large playlist at least,
         // leaving at most one unanswered.
-        var waiting = 0
-        for connection in big {
-            var ready = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 0) == 0 { waiting += 1 }
-        }
+        let waiting = Self.unanswered(big)
         #expect(waiting >= 2, "\(waiting) large playlists unanswered")
         for connection in big { #expect(try connection.readResponse().status == 200) }
     }
