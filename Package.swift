@@ -23,11 +23,12 @@ let package = Package(
         .target(name: "HLS", dependencies: ["JSON"]),
         .target(name: "FilterKit", dependencies: ["JSON", "MediaTime"]),
         .target(name: "Playback", dependencies: ["HLS"]),
-        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel"]),
+        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup"]),
         .target(name: "Packaging", dependencies: ["HLS", "MediaTime"]),
         .target(name: "PhotoMetadata"),
         // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
         .target(name: "StreamAudit", dependencies: ["HLS"]),
+        .target(name: "Markup"),
 
         // C libraries (Debian -dev packages, found through pkg-config).
         .systemLibrary(
@@ -53,7 +54,7 @@ let package = Package(
         .target(
             name: "Media",
             dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
-        .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "CLinux", "CCrypto", "CZlib"]),
+        .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto"]),
@@ -67,7 +68,7 @@ let package = Package(
             dependencies: [
                 "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit",
                 "Platform", "Media", "Server",
-                "PhotoMetadata", "Photos", "Encryption", "Parallel", "HTTPClient",
+                "PhotoMetadata", "Photos", "Encryption", "Parallel", "HTTPClient", "Markup",
             ]),
         // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
         // `filterz-full` beside it (exec, same process), so inspecting a playlist does not load libav and libcurl.
@@ -91,6 +92,7 @@ let package = Package(
             path: "Tests/Support/Photos"),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "FilterzTestSupport"]),
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"]),
         .testTarget(
             name: "HLSTests", dependencies: ["JSON", "HLS", "Parallel", "FilterzTestSupport"],
             resources: [.copy("Fixtures")]),

@@ -1,3 +1,5 @@
+import Markup
+
 /// The read-only HTML page at `/`: every video with its poster, filter, duration, renditions and a `<video>`
 /// element playing its master playlist.
 ///
@@ -36,22 +38,23 @@ enum IndexPage {
         for video in ordered {
             let suffix = token(video.id).map { "?token=" + CatalogueURLs.encodeSegment($0) } ?? ""
             let master = CatalogueURLs.master(videoID: video.id) + suffix
-            html += "<article id=\"\(escape(video.id))\"><h2>\(escape(video.title))</h2>\n"
+            html += "<article id=\"\(HTMLText.escape(video.id))\"><h2>\(HTMLText.escape(video.title))</h2>\n"
             var videoTag =
-                "<video id=\"video-\(escape(video.id))\" data-master=\"\(escape(master))\" controls preload=\"none\" width=\"640\""
+                "<video id=\"video-\(HTMLText.escape(video.id))\" data-master=\"\(HTMLText.escape(master))\" controls preload=\"none\" width=\"640\""
             if let poster = video.posterRelativePath {
                 let url = CatalogueURLs.file(videoID: video.id, relativePath: poster) + suffix
-                videoTag += " poster=\"\(escape(url))\""
+                videoTag += " poster=\"\(HTMLText.escape(url))\""
             }
-            html += videoTag + "><source src=\"\(escape(master))\" type=\"application/vnd.apple.mpegurl\">"
-            html += "<a href=\"\(escape(master))\">\(escape(master))</a></video>\n<dl>\n"
-            html += "<dt>Filter</dt><dd>\(escape(video.filterName ?? "—"))</dd>\n"
+            html += videoTag + "><source src=\"\(HTMLText.escape(master))\" type=\"application/vnd.apple.mpegurl\">"
+            html += "<a href=\"\(HTMLText.escape(master))\">\(HTMLText.escape(master))</a></video>\n<dl>\n"
+            html += "<dt>Filter</dt><dd>\(HTMLText.escape(video.filterName ?? "—"))</dd>\n"
             html += "<dt>Duration</dt><dd>\(video.durationSeconds.map(formatDuration) ?? "—")</dd>\n"
             let renditions = video.qualities.map(\.name).joined(separator: ", ")
-            html += "<dt>Renditions</dt><dd>\(escape(renditions.isEmpty ? "—" : renditions))</dd>\n"
+            html += "<dt>Renditions</dt><dd>\(HTMLText.escape(renditions.isEmpty ? "—" : renditions))</dd>\n"
             let languages = video.subtitles.map(\.language).joined(separator: ", ")
-            if !languages.isEmpty { html += "<dt>Subtitles</dt><dd>\(escape(languages))</dd>\n" }
-            html += "<dt>Playlist</dt><dd><a href=\"\(escape(master))\">\(escape(master))</a></dd>\n</dl></article>\n"
+            if !languages.isEmpty { html += "<dt>Subtitles</dt><dd>\(HTMLText.escape(languages))</dd>\n" }
+            html +=
+                "<dt>Playlist</dt><dd><a href=\"\(HTMLText.escape(master))\">\(HTMLText.escape(master))</a></dd>\n</dl></article>\n"
         }
         return html + "<script>\n" + IndexPagePlayer.script + "</script>\n</body></html>\n"
     }
@@ -64,19 +67,4 @@ enum IndexPage {
             ? "\(total / 3600):\(two(total / 60 % 60)):\(two(total % 60))" : "\(total / 60):\(two(total % 60))"
     }
 
-    /// Escapes text for HTML element content and quoted attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }

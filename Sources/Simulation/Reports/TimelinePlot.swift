@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// An SVG timeline of one session, readable without the numbers: the trace's bandwidth (shaded) with the
 /// selected bitrate over it (top), the buffer level against the cap (bottom), stalls shaded red across both,
@@ -45,7 +46,8 @@ public enum TimelinePlot {
             "viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         let s = result.summary
-        var title = "\(escape(result.traceName)) · \(escape(result.rule)) · QoE_lin \(format2(s.qoeLin))"
+        var title =
+            "\(HTMLText.escape(result.traceName)) · \(HTMLText.escape(result.rule)) · QoE_lin \(format2(s.qoeLin))"
         if let optimum = s.offlineOptimalQoeLin { title += " (optimum \(format2(optimum)))" }
         title += " · rebuffer \(format2(s.rebufferSeconds)) s · \(s.switches) switches"
         svg += "<text x=\"\(n(left))\" y=\"24\" font-size=\"15\" font-weight=\"bold\">\(title)</text>\n"
@@ -120,7 +122,7 @@ public enum TimelinePlot {
             svg +=
                 "<line x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y))\" stroke=\"#ef6c00\" stroke-opacity=\"0.15\" stroke-dasharray=\"2 4\"/>\n"
             svg +=
-                "<text x=\"\(n(left + plotWidth + 3))\" y=\"\(n(y + 4))\" font-size=\"9\" fill=\"#ef6c00\">\(escape(manifest.levelNames[level]))</text>\n"
+                "<text x=\"\(n(left + plotWidth + 3))\" y=\"\(n(y + 4))\" font-size=\"9\" fill=\"#ef6c00\">\(HTMLText.escape(manifest.levelNames[level]))</text>\n"
         }
         // Buffer level and cap.
         if !result.bufferTimeline.isEmpty {
@@ -159,7 +161,7 @@ public enum TimelinePlot {
             svg +=
                 "<line x1=\"\(n(xe))\" y1=\"\(n(top - 4))\" x2=\"\(n(xe))\" y2=\"\(n(bufferTop + panelHeight))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
             svg +=
-                "<text x=\"\(n(xe + 3))\" y=\"\(n(labelY))\" fill=\"\(colour)\" font-size=\"11\">\(escape(label))</text>\n"
+                "<text x=\"\(n(xe + 3))\" y=\"\(n(labelY))\" fill=\"\(colour)\" font-size=\"11\">\(HTMLText.escape(label))</text>\n"
         }
 
         // Legend.
@@ -187,11 +189,6 @@ public enum TimelinePlot {
 
     /// Coordinates with one decimal.
     static func n(_ value: Double) -> String { format1(value) }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 
     static func niceStep(_ raw: Double) -> Double {
         let candidates: [Double] = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 3600]

@@ -1,5 +1,6 @@
 import CLIKit
 import Inspect
+import Markup
 import Media
 import Platform
 import StreamAudit
@@ -20,7 +21,7 @@ enum DeepHTMLReport {
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
-            <title>inspect --deep: \(escape(title))</title>
+            <title>inspect --deep: \(HTMLText.escape(title))</title>
             <style>
             body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}
             h1{font-size:20px}h2{font-size:16px;margin-top:28px}
@@ -33,7 +34,7 @@ enum DeepHTMLReport {
             .fix{color:#333}code{background:#eef1f6;padding:0 3px}
             svg{background:#fafbfd;border:1px solid #dde}
             </style></head><body>
-            <h1>inspect --deep: \(escape(title))</h1>
+            <h1>inspect --deep: \(HTMLText.escape(title))</h1>
             <p class="\(report.mustCount > 0 ? "must" : "ok")">\(report.mustCount) must fix, \(report.shouldCount) should fix</p>
             <h2>Variants</h2>
             <table><tr><th>Variant</th><th>BANDWIDTH</th><th>Measured peak</th><th>Diff</th><th>AVERAGE-BANDWIDTH</th>
@@ -51,34 +52,35 @@ enum DeepHTMLReport {
             ]
             let texts: [String] = numbers.map { $0.map(String.init) ?? "-" }
             let cells: [String] = [texts[0], texts[1], peakDiff ?? "-", texts[2], texts[3], averageDiff ?? "-"]
-            html += "<tr><td>\(escape(variant.uri))\(variant.isIFrameVariant ? " (I-frames)" : "")</td>"
-            html += cells.map { "<td class=\"num\">\(escape($0))</td>" }.joined()
-            html += "<td>\(escape(variant.codecsMeasured.joined(separator: ",")))</td>"
-            html += "<td>\(escape(variant.resolutionMeasured?.description ?? "-"))</td>"
+            html += "<tr><td>\(HTMLText.escape(variant.uri))\(variant.isIFrameVariant ? " (I-frames)" : "")</td>"
+            html += cells.map { "<td class=\"num\">\(HTMLText.escape($0))</td>" }.joined()
+            html += "<td>\(HTMLText.escape(variant.codecsMeasured.joined(separator: ",")))</td>"
+            html += "<td>\(HTMLText.escape(variant.resolutionMeasured?.description ?? "-"))</td>"
             html += "<td class=\"num\">\(variant.frameRateMeasured.map(DisplayFormat.frameRate) ?? "-")</td>"
-            html += "<td class=\"num\">\(escape(DeepTextReport.idrText(variant)))</td>"
+            html += "<td class=\"num\">\(HTMLText.escape(DeepTextReport.idrText(variant)))</td>"
             html += "<td class=\"num\">\(variant.segmentsChecked)/\(variant.segmentCount)</td></tr>\n"
         }
         html += "</table>\n<h2>Bitrate over time</h2>\n"
         html += "<p>Bars: each segment's bits over its EXTINF (this playlist only). Lines: BANDWIDTH (solid) and "
         html += "AVERAGE-BANDWIDTH (dashed) as declared, which include the audio rendition.</p>\n"
         for variant in report.variants where !variant.samples.isEmpty {
-            html += "<h3>\(escape(variant.uri))</h3>\n<figure class=\"chart\">" + chart(variant) + "</figure>\n"
+            html +=
+                "<h3>\(HTMLText.escape(variant.uri))</h3>\n<figure class=\"chart\">" + chart(variant) + "</figure>\n"
         }
         for severity in [FindingSeverity.must, .should] {
             let findings = report.findings.filter { $0.severity == severity }
             html +=
                 "<h2 class=\"\(severity.rawValue)\">\(severity == .must ? "Must fix" : "Should fix") (\(findings.count))</h2>\n"
             for finding in findings.prefix(ListingLimit.items) {
-                html += "<div class=\"finding \(severity.rawValue)\"><b>\(escape(finding.playlist))"
-                html += finding.segment.map { " " + escape($0) } ?? ""
-                html += "</b>: \(escape(finding.message)) <code>\(finding.code.rawValue)</code><br>"
+                html += "<div class=\"finding \(severity.rawValue)\"><b>\(HTMLText.escape(finding.playlist))"
+                html += finding.segment.map { " " + HTMLText.escape($0) } ?? ""
+                html += "</b>: \(HTMLText.escape(finding.message)) <code>\(finding.code.rawValue)</code><br>"
                 if finding.measured != nil || finding.declared != nil {
                     html +=
-                        "measured \(escape(finding.measured ?? "-")), declared \(escape(finding.declared ?? "-"))<br>"
+                        "measured \(HTMLText.escape(finding.measured ?? "-")), declared \(HTMLText.escape(finding.declared ?? "-"))<br>"
                 }
                 html +=
-                    "rule: \(escape(finding.code.rule))<br><span class=\"fix\">fix: \(escape(finding.code.fix))</span></div>\n"
+                    "rule: \(HTMLText.escape(finding.code.rule))<br><span class=\"fix\">fix: \(HTMLText.escape(finding.code.fix))</span></div>\n"
             }
         }
         return html + "</body></html>\n"
@@ -138,17 +140,4 @@ enum DeepHTMLReport {
         return svg + "</svg>"
     }
 
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }
