@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
-        .target(name: "Encryption", dependencies: ["CCrypto"]),
+        .target(name: "Encryption", dependencies: ["CCrypto", "Platform"]),
 
         // Command line. `CLIKit`: commands, typed options, parsing, help screens, exit codes (no C, no I/O
         // beyond the outputs it is given). `Inspect`: playlist inspection and its reports, on HLS alone.

@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 #if canImport(Glibc)
@@ -61,44 +62,22 @@ public final class KeyRing: Sendable {
         return try ContentKey(bytes: Array(buffer.prefix(AES128CBC.keyBytes)))
     }
 
-    /// Writes `key` to `path` with mode 0600, atomically (temporary name in the same folder, fsync, rename).
+    /// Writes `key` to `path` with mode 0600, atomically and durably (`AtomicFile`: a temporary name in the
+    /// same folder, fsync, rename).
     public static func write(_ key: ContentKey, to path: String) throws(EncryptionError) {
-        let slash = path.lastIndex(of: "/")
-        let temporary =
-            slash.map { String(path[...$0]) + "." + path[path.index(after: $0)...] + ".tmp" } ?? ".\(path).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .keyFile(path: path, reason: String(cString: strerror(errno))) }
-        var failure: Int32 = 0
-        if fchmod(descriptor, 0o600) != 0 { failure = errno }
-        var offset = 0
-        key.bytes.withUnsafeBufferPointer { buffer in
-            while failure == 0, offset < buffer.count, let base = buffer.baseAddress {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw .keyFile(path: path, reason: String(cString: strerror(failure)))
+        do {
+            try AtomicFile.write(key.bytes, to: path, mode: 0o600, durable: true)
+        } catch {
+            throw .keyFile(path: path, reason: error.reason)
         }
     }
 
     /// `mkdir -p` with mode 0700 for the folders it creates.
     public static func makeFolder(_ path: String) throws(EncryptionError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw .keyFile(path: path, reason: String(cString: strerror(errno)))
-            }
+        do {
+            try AtomicFile.makeFolder(path, mode: 0o700)
+        } catch {
+            throw .keyFile(path: path, reason: error.reason)
         }
     }
 }

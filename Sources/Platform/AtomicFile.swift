@@ -13,14 +13,20 @@ public enum AtomicFile {
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
-    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    /// Writes `bytes` to `path` with file mode `mode` (whatever the umask). `durable`: synced to the disk
+    /// before it takes its name, so that after a power loss the name holds the whole file (for keys: a segment
+    /// encrypted with a key is never on disk without it).
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, durable: Bool = false
+    ) throws(WriteError) {
         let temporary = temporaryName(for: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         var offset = 0
         var failure: Int32 = 0
+        if mode != 0o644 && fchmod(descriptor, mode) != 0 { failure = errno }
         bytes.withUnsafeBufferPointer { buffer in
-            while offset < buffer.count, let base = buffer.baseAddress {
+            while failure == 0, offset < buffer.count, let base = buffer.baseAddress {
                 let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -30,6 +36,7 @@ public enum AtomicFile {
                 offset += written
             }
         }
+        if failure == 0 && durable && fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if failure != 0 {
             unlink(temporary)
@@ -52,12 +59,12 @@ public enum AtomicFile {
         return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".tmp"
     }
 
-    /// Creates `path` and its parents (like `mkdir -p`).
-    public static func makeFolder(_ path: String) throws(WriteError) {
+    /// Creates `path` and its parents (like `mkdir -p`), those it creates with `mode`.
+    public static func makeFolder(_ path: String, mode: mode_t = 0o755) throws(WriteError) {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            if mkdir(current, mode) != 0 && errno != EEXIST {
                 throw WriteError(path: path, reason: String(cString: strerror(errno)))
             }
         }
