@@ -84,9 +84,7 @@ import Testing
     ])
     func rgbaToYUVConversionUsesBT709(rgb: SIMD3<UInt8>, expected: SIMD3<Int>) throws {
         let pixel: [UInt8] = [rgb.x, rgb.y, rgb.z, 255]
-        let picture = Picture(
-            layout: .rgba, width: 16, height: 16,
-            planes: [Picture.Plane(bytes: Array((0..<256).map { _ in pixel }.joined()), bytesPerRow: 64)])
+        let picture = rgbaFrame(width: 16, height: 16, bytes: Array((0..<256).map { _ in pixel }.joined()))
         let destination = try MediaFrame()
         try destination.allocatePicture(width: 16, height: 16, pixelFormat: AV_PIX_FMT_YUV420P)
         try Scaler(from: 16, 16, AV_PIX_FMT_RGBA, to: 16, 16, AV_PIX_FMT_YUV420P).scale(picture, into: destination)
@@ -104,7 +102,7 @@ import Testing
 
 @Suite struct YUV420ConversionTests {
     /// A smooth RGBA picture: gradients in every channel.
-    static func gradient(width: Int, height: Int) -> Picture {
+    static func gradient(width: Int, height: Int) -> Frame {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
@@ -114,8 +112,7 @@ import Testing
                 ]
             }
         }
-        return Picture(
-            layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: width * 4)])
+        return rgbaFrame(width: width, height: height, bytes: bytes)
     }
 
     /// The fixed-point conversion agrees with libswscale set to BT.709 (the reference) within one code value
@@ -154,14 +151,8 @@ import Testing
     func agreesWithFilterKitsConversion(width: Int, height: Int) {
         var generator = SeededGenerator(seed: UInt64(width * 1000 + height))
         let bytes: [UInt8] = (0..<(width * height)).flatMap { _ in generator.bytes(3) + [255] }
-        let ours = YUV420Conversion.yuv420(
-            from: Picture(
-                layout: .rgba, width: width, height: height,
-                planes: [.init(bytes: bytes, bytesPerRow: width * 4)]))
-        let frame = Frame(
-            format: .rgba, width: width, height: height,
-            planes: [.init(width: width, height: height, bytesPerRow: width * 4, bytes: bytes)])
-        let reference = YUVConversion.toYUV420(frame)
+        let frame = rgbaFrame(width: width, height: height, bytes: bytes)
+        let ours = YUV420Conversion.yuv420(from: frame), reference = YUVConversion.toYUV420(frame)
         for plane in 0..<3 {
             #expect(ours.planes[plane].bytes.count == reference.planes[plane].bytes.count)
             let worst =
@@ -171,11 +162,11 @@ import Testing
     }
 
     /// A noisy RGBA picture (random bytes, alpha included) from a seed.
-    static func noisy(width: Int, height: Int, seed: UInt64, bytesPerRow: Int? = nil) -> Picture {
+    static func noisy(width: Int, height: Int, seed: UInt64, bytesPerRow: Int? = nil) -> Frame {
         var generator = SeededGenerator(seed: seed)
         let stride = bytesPerRow ?? width * 4
         let bytes = generator.bytes(stride * height)
-        return Picture(layout: .rgba, width: width, height: height, planes: [.init(bytes: bytes, bytesPerRow: stride)])
+        return rgbaFrame(width: width, height: height, bytes: bytes, bytesPerRow: stride)
     }
 
     /// The 16-pixel `SIMD16<Int32>` path equals the block-by-block reference byte for byte: widths below,
@@ -200,7 +191,7 @@ import Testing
     /// holds (copy-on-write): the held copy keeps the earlier frame's bytes.
     @Test func convertingIntoARingSlotLeavesHeldCopiesAlone() {
         let first = Self.noisy(width: 34, height: 18, seed: 1), second = Self.noisy(width: 34, height: 18, seed: 2)
-        var slot = Picture.blankYUV420(width: 0, height: 0)
+        var slot = Frame(yuv420Width: 0, height: 0)
         YUV420Conversion.convert(first, into: &slot)
         let held = slot
         YUV420Conversion.convert(second, into: &slot)
@@ -220,9 +211,7 @@ import Testing
             ((255, 255, 255), (235, 128, 128)), ((0, 0, 0), (16, 128, 128)),
         ] {
             let pixel: [UInt8] = [UInt8(rgb.0), UInt8(rgb.1), UInt8(rgb.2), 255]
-            let picture = Picture(
-                layout: .rgba, width: 3, height: 3,
-                planes: [.init(bytes: Array(Array(repeating: pixel, count: 9).joined()), bytesPerRow: 12)])
+            let picture = rgbaFrame(width: 3, height: 3, bytes: Array(Array(repeating: pixel, count: 9).joined()))
             let converted = YUV420Conversion.yuv420(from: picture)
             #expect(converted.planes.map(\.bytes.count) == [9, 4, 4])
             #expect(Set(converted.planes[0].bytes) == [UInt8(yuv.0)], "\(rgb)")
@@ -231,4 +220,12 @@ import Testing
                 "\(rgb)")
         }
     }
+}
+
+/// An `.rgba` frame of `bytes` (rows of `bytesPerRow`, tightly packed unless said).
+private func rgbaFrame(width: Int, height: Int, bytes: [UInt8], bytesPerRow: Int? = nil) -> Frame {
+    let stride = bytesPerRow ?? width * 4
+    return Frame(
+        format: .rgba, width: width, height: height,
+        planes: [.init(width: width, height: height, bytesPerRow: stride, bytes: bytes)])
 }

@@ -6,7 +6,6 @@ public enum PNGEncoder {
     /// PNG file bytes of `frame` (RGBA — alpha is dropped — or YUV 4:2:0, converted by libswscale).
     /// - Throws: `FFmpegError` naming the libav call that failed.
     public static func png(from frame: Frame) throws(FFmpegError) -> [UInt8] {
-        let picture = Picture(frame)
         let encoder = try CodecContext(encoderNamed: "png")
         let context = encoder.pointer
         context.pointee.width = Int32(frame.width)
@@ -15,10 +14,10 @@ public enum PNGEncoder {
         context.pointee.time_base = AVRational(num: 1, den: 1)
         try encoder.open()
         let scaler = try Scaler(
-            from: frame.width, frame.height, picture.pixelFormat, to: frame.width, frame.height, AV_PIX_FMT_RGB24)
+            from: frame.width, frame.height, frame.pixelFormat, to: frame.width, frame.height, AV_PIX_FMT_RGB24)
         let input = try MediaFrame()
         try input.allocatePicture(width: frame.width, height: frame.height, pixelFormat: AV_PIX_FMT_RGB24)
-        try scaler.scale(picture, into: input)
+        try scaler.scale(frame, into: input)
         input.presentationTime = 0
         try encoder.send(frame: input)
         try encoder.send(frame: nil)

@@ -5,7 +5,6 @@ import FilterKit
 public enum PosterEncoder {
     /// JPEG bytes of `frame` (RGBA or YUV 4:2:0) at its own size, quality scale `quality` (2 best … 31).
     public static func jpeg(from frame: Frame, quality: Int = 3) throws(FFmpegError) -> [UInt8] {
-        let picture = Picture(frame)
         // JPEG 4:2:0 needs even sizes for clean chroma; odd sizes are rounded down.
         let width = max(2, frame.width & ~1), height = max(2, frame.height & ~1)
         let encoder = try CodecContext(encoderNamed: "mjpeg")
@@ -19,11 +18,11 @@ public enum PosterEncoder {
         try encoder.open()
         // JPEG (JFIF) is BT.601, full range.
         let scaler = try Scaler(
-            from: frame.width, frame.height, picture.pixelFormat, to: width, height, AV_PIX_FMT_YUVJ420P, matrix: .bt601
+            from: frame.width, frame.height, frame.pixelFormat, to: width, height, AV_PIX_FMT_YUVJ420P, matrix: .bt601
         )
         let input = try MediaFrame()
         try input.allocatePicture(width: width, height: height, pixelFormat: AV_PIX_FMT_YUVJ420P)
-        try scaler.scale(picture, into: input)
+        try scaler.scale(frame, into: input)
         input.presentationTime = 0
         input.pointer.pointee.quality = context.pointee.global_quality
         input.pointer.pointee.pict_type = AV_PICTURE_TYPE_I

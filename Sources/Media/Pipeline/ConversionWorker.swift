@@ -1,3 +1,4 @@
+import FilterKit
 import Foundation
 
 /// Converts each filtered RGBA source picture to YUV 4:2:0 once (`YUV420Conversion`), on its own thread,
@@ -31,7 +32,7 @@ final class ConversionWorker: Sendable {
     func join() { _ = done.waitAndTakeAll() }
 
     private static func run(queue: WorkQueue<RenditionWorker.Work>, renditions: [RenditionWorker], ringSize: Int) {
-        var ring = [Picture](repeating: Picture.blankYUV420(width: 0, height: 0), count: ringSize)
+        var ring = [Frame](repeating: Frame(yuv420Width: 0, height: 0), count: ringSize)
         var next = 0
         while true {
             let work = queue.pop()
@@ -41,7 +42,7 @@ final class ConversionWorker: Sendable {
                 return
             case .picture(let picture, let time, let startsSegment):
                 var yuv = picture
-                if picture.layout == .rgba {
+                if picture.format == .rgba {
                     YUV420Conversion.convert(picture, into: &ring[next])
                     yuv = ring[next]
                     next = (next + 1) % ring.count

@@ -1,3 +1,4 @@
+import FilterKit
 import Foundation
 import HLS
 import Packaging
@@ -161,8 +162,8 @@ public final class LadderSegmenter {
 
     // MARK: Feeding
 
-    /// Adds one filtered source picture (RGBA at the source size) at presentation time `time`.
-    func append(_ picture: Picture, at time: Timestamp) throws(SegmenterError) {
+    /// Adds one filtered source frame (RGBA at the source size, already checked) at presentation time `time`.
+    func appendChecked(_ picture: Frame, at time: Timestamp) throws(SegmenterError) {
         lock.lock()
         do {
             try checkHealth()

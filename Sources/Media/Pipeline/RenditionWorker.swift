@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FilterKit
 import Foundation
 import Packaging
 
@@ -9,7 +10,7 @@ final class RenditionWorker: Sendable {
     /// Work for the thread.
     enum Work: Sendable {
         /// A source picture at presentation time `time` (encoder ticks); `startsSegment` forces an IDR.
-        case picture(Picture, time: Int64, startsSegment: Bool)
+        case picture(Frame, time: Int64, startsSegment: Bool)
         /// No more pictures; the recording ends at `endTime` (encoder ticks).
         case finish(endTime: Int64)
     }
@@ -20,7 +21,7 @@ final class RenditionWorker: Sendable {
         var rung: LadderRung
         var sourceWidth: Int
         var sourceHeight: Int
-        var sourceLayout: Picture.Layout
+        var sourceLayout: Frame.PixelFormat
         var encoder: VideoEncoder.Settings
         var container: ContainerFormat
         var folder: String
@@ -126,7 +127,7 @@ final class RenditionWorker: Sendable {
                 report: { events.post($0) })
         }
 
-        func encode(_ picture: Picture, time: Int64, startsSegment: Bool) throws {
+        func encode(_ picture: Frame, time: Int64, startsSegment: Bool) throws {
             // One picture buffer for the whole run: the encoder copies what it keeps, and make-writable
             // only copies if it still holds a reference.
             if frame.width == 0 {

@@ -1,3 +1,5 @@
+import FilterKit
+
 /// RGBA → YUV 4:2:0 for the encoders, in integer fixed point: BT.709 (the matrix the streams declare),
 /// limited range, each chroma sample the mean of its 2 × 2 block (the last column and row repeat on odd
 /// sizes). It writes the three planes straight into the picture the renditions share, in one pass over
@@ -6,7 +8,8 @@
 ///
 /// Two implementations of the same arithmetic: `convert(_:into:)` works on 16 pixels of two rows at a
 /// time in `SIMD16<Int32>` lanes and reuses the destination's buffers (the encoders' hot path);
-/// `referenceYUV420(from:)` goes one 2 × 2 block at a time. Tests hold them byte-identical.
+/// `referenceYUV420(from:)` goes one 2 × 2 block at a time. Tests hold them byte-identical, and within one
+/// code value of FilterKit's `YUVConversion.toYUV420` (the same conversion in `Float`, the readable statement).
 enum YUV420Conversion {
     // Luma: 219/255 · (Kr, Kg, Kb) in 1/2¹⁵ (sum 28142 = 219/255 · 2¹⁵).
     private static let yR: Int32 = 5983, yG: Int32 = 20127, yB: Int32 = 2032
@@ -17,8 +20,8 @@ enum YUV420Conversion {
     private static let lumaBias: Int32 = 16 << 15 + 1 << 14, chromaBias: Int32 = 128 << 16 + 1 << 15
 
     /// `picture` (`.rgba`) as a new `.yuv420p` picture with tightly packed planes.
-    static func yuv420(from picture: Picture) -> Picture {
-        var yuv = Picture.blankYUV420(width: picture.width, height: picture.height)
+    static func yuv420(from picture: Frame) -> Frame {
+        var yuv = Frame(yuv420Width: picture.width, height: picture.height)
         convert(picture, into: &yuv)
         return yuv
     }
@@ -26,13 +29,13 @@ enum YUV420Conversion {
     /// Converts `picture` (`.rgba`) into `yuv`, reusing its plane buffers when nobody else holds them (a
     /// ring of pictures the encoders have released costs no allocation); a `yuv` of another size or layout
     /// is replaced by a fresh one. Byte-identical to `referenceYUV420(from:)`.
-    static func convert(_ picture: Picture, into yuv: inout Picture) {
-        precondition(picture.layout == .rgba)
+    static func convert(_ picture: Frame, into yuv: inout Frame) {
+        precondition(picture.format == .rgba)
         let width = picture.width, height = picture.height
-        if yuv.layout != .yuv420p || yuv.width != width || yuv.height != height || yuv.planes.count != 3
+        if yuv.format != .yuv420p || yuv.width != width || yuv.height != height || yuv.planes.count != 3
             || yuv.planes[0].bytesPerRow != width
         {
-            yuv = Picture.blankYUV420(width: width, height: height)
+            yuv = Frame(yuv420Width: width, height: height)
         }
         let stride = picture.planes[0].bytesPerRow, chromaWidth = yuv.planes[1].bytesPerRow
         picture.planes[0].bytes.withUnsafeBufferPointer { rgba in
@@ -49,10 +52,10 @@ enum YUV420Conversion {
     }
 
     /// The straightforward conversion, one 2 × 2 block at a time: what `convert(_:into:)` must equal.
-    static func referenceYUV420(from picture: Picture) -> Picture {
-        precondition(picture.layout == .rgba)
+    static func referenceYUV420(from picture: Frame) -> Frame {
+        precondition(picture.format == .rgba)
         let width = picture.width, height = picture.height, stride = picture.planes[0].bytesPerRow
-        var yuv = Picture.blankYUV420(width: width, height: height)
+        var yuv = Frame(yuv420Width: width, height: height)
         let chromaWidth = yuv.planes[1].bytesPerRow
         picture.planes[0].bytes.withUnsafeBufferPointer { rgba in
             yuv.withMutableYUVPlanes { luma, cb, cr in
@@ -136,21 +139,9 @@ enum YUV420Conversion {
     }
 }
 
-extension Picture {
-    /// An all-zero `.yuv420p` picture with tightly packed planes, to be written into.
-    static func blankYUV420(width: Int, height: Int) -> Picture {
-        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
-        return Picture(
-            layout: .yuv420p, width: width, height: height,
-            planes: [
-                .init(bytes: [UInt8](repeating: 0, count: width * height), bytesPerRow: width),
-                .init(bytes: [UInt8](repeating: 0, count: chromaWidth * chromaHeight), bytesPerRow: chromaWidth),
-                .init(bytes: [UInt8](repeating: 0, count: chromaWidth * chromaHeight), bytesPerRow: chromaWidth),
-            ])
-    }
-
-    /// Calls `body` with the base addresses of the three planes of a `.yuv420p` picture, written in place: each
-    /// buffer is moved out of the picture meanwhile, so one that nobody else holds is not copied first.
+extension Frame {
+    /// Calls `body` with the base addresses of the three planes of a `.yuv420p` frame, written in place: each
+    /// buffer is moved out of the frame meanwhile, so one that nobody else holds is not copied first.
     mutating func withMutableYUVPlanes<R>(
         _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> R
     ) -> R {

@@ -1,25 +1,11 @@
 internal import CFFmpeg
+import FilterKit
 
-/// An uncompressed picture handed between threads: packed RGBA (the filter's working format) or planar
-/// YUV 4:2:0, each plane a byte array with its row stride. A value (copy-on-write arrays), so a filtered
-/// frame is shared by every rendition worker without copying.
-struct Picture: Sendable {
-    enum Layout: Sendable {
-        case rgba
-        case yuv420p
-    }
-
-    struct Plane: Sendable {
-        var bytes: [UInt8]
-        var bytesPerRow: Int
-    }
-
-    var layout: Layout
-    var width: Int
-    var height: Int
-    var planes: [Plane]
-
-    var pixelFormat: AVPixelFormat { layout == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P }
+/// What libav needs of a FilterKit `Frame` (packed RGBA or planar YUV 4:2:0, each plane with its stride): its
+/// pixel format and its planes as libswscale takes them. Frames handed between the pipeline's threads share
+/// their plane arrays (copy-on-write), so a filtered frame goes to every rendition without a copy.
+extension Frame {
+    var pixelFormat: AVPixelFormat { format == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P }
 
     /// Calls `body` with plane base pointers and strides as libswscale wants them (4 entries each).
     func withPlanePointers<R>(
@@ -40,8 +26,8 @@ struct Picture: Sendable {
 }
 
 extension Scaler {
-    /// Scales (and converts) a `Picture` of the scaler's source size and format into `destination`.
-    func scale(_ picture: Picture, into destination: MediaFrame) throws(FFmpegError) {
+    /// Scales (and converts) a frame of the scaler's source size and format into `destination`.
+    func scale(_ picture: Frame, into destination: MediaFrame) throws(FFmpegError) {
         let dst = destination.pointer
         let result = picture.withPlanePointers { sources, strides in
             withUnsafePointer(to: &dst.pointee.data) { dstData in
