@@ -85,40 +85,13 @@ extension PlaylistParser {
                 if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
                 for pair in query.split(separator: "&") {
                     let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    let key = PlaylistParser.percentDecoded(parts[0])
-                    let value = parts.count > 1 ? PlaylistParser.percentDecoded(parts[1]) : ""
+                    let key = URIReference.formDecoded(parts[0].utf8, malformed: .keep) ?? ""
+                    let value = parts.count > 1 ? URIReference.formDecoded(parts[1].utf8, malformed: .keep) ?? "" : ""
                     if parameters[key] == nil { parameters[key] = value }
                 }
             }
             queryParameters = parameters
         }
         return queryParameters?[name]
-    }
-
-    static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let b = utf8.popFirst() {
-            if b == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
-                let low = hexValue(utf8[utf8.startIndex + 1])
-            {
-                bytes.append(high << 4 | low)
-                utf8 = utf8.dropFirst(2)
-            } else if b == UInt8(ascii: "+") {
-                bytes.append(0x20)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: b - 0x30
-        case 0x41...0x46: b - 0x41 + 10
-        case 0x61...0x66: b - 0x61 + 10
-        default: nil
-        }
     }
 }

@@ -113,4 +113,16 @@ import Testing
     func aMalformedEscapeOrBytesThatAreNotUTF8GiveNil(text: String) {
         #expect(URIReference.percentDecoded(text) == nil)
     }
+
+    /// A form-encoded component: a server refuses what a player keeps (URLSearchParams keeps a malformed
+    /// escape as written and reads bad UTF-8 as U+FFFD).
+    @Test(
+        arguments: [
+            ("a+b%21", "a b!", "a b!"), ("%2B", "+", "+"), ("100%", nil, "100%"), ("%G1x", nil, "%G1x"),
+            ("a%2", nil, "a%2"), ("%C3", nil, "\u{FFFD}"), ("", "", ""),
+        ] as [(String, String?, String)])
+    func formDecodingRefusesOrKeepsWhatIsMalformed(text: String, refused: String?, kept: String) {
+        #expect(URIReference.formDecoded(text.utf8, malformed: .refuse) == refused)
+        #expect(URIReference.formDecoded(text.utf8, malformed: .keep) == kept)
+    }
 }

@@ -1,3 +1,5 @@
+import HLS
+
 /// Turns the request path exactly as the client sent it into safe path segments below the served folder, or a
 /// rejection. The only place percent-escapes are decoded (once: `%252e` stays the three characters `%2e`).
 ///
@@ -51,7 +53,7 @@ public enum PathGuard {
             var byte = raw[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < raw.endIndex,
-                    let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2])
+                    let high = URIReference.hexValue(raw[index + 1]), let low = URIReference.hexValue(raw[index + 2])
                 else { return .failure(.badRequest("malformed percent-escape")) }
                 byte = high << 4 | low
                 index += 3
@@ -70,14 +72,5 @@ public enum PathGuard {
             return .failure(.badRequest("path is not UTF-8"))
         }
         return .success(text)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import HLS
+
 /// One request as the rules see it: the method, the path and query exactly as sent (nothing decoded yet), and
 /// the request headers the server acts on.
 public struct HTTPRequest: Sendable, Hashable {
@@ -55,7 +57,7 @@ public struct HTTPRequest: Sendable, Hashable {
         var found: Substring?
         for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard Self.formDecode(parts[0]) == "token" else { continue }
+            guard URIReference.formDecoded(parts[0].utf8, malformed: .refuse) == "token" else { continue }
             guard parts[0] == "token", found == nil, parts.count == 2 else { return nil }
             found = parts[1]
         }
@@ -69,29 +71,12 @@ public struct HTTPRequest: Sendable, Hashable {
         var parameters: [String: String] = [:]
         for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.formDecode(parts[0]) else { return nil }
-            guard let value = parts.count > 1 ? Self.formDecode(parts[1]) : "" else { return nil }
+            guard let name = URIReference.formDecoded(parts[0].utf8, malformed: .refuse) else { return nil }
+            guard let value = parts.count > 1 ? URIReference.formDecoded(parts[1].utf8, malformed: .refuse) : "" else {
+                return nil
+            }
             if parameters[name] == nil { parameters[name] = value }
         }
         return parameters
-    }
-
-    private static func formDecode(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%") {
-                guard iterator.count >= 2,
-                    let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16)
-                else { return nil }
-                bytes.append(value)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }
