@@ -6,23 +6,7 @@ extension URIReference {
     ///     URIReference.percentDecoded("a%20b/c%2Fd")  // "a b/c/d"
     ///     URIReference.percentDecoded("100%")         // nil
     public static func percentDecoded<Text: Collection<UInt8>>(_ text: Text) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var index = text.startIndex
-        while index != text.endIndex {
-            let byte = text[index]
-            text.formIndex(after: &index)
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard index != text.endIndex, let high = hexValue(text[index]) else { return nil }
-            text.formIndex(after: &index)
-            guard index != text.endIndex, let low = hexValue(text[index]) else { return nil }
-            text.formIndex(after: &index)
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
+        decoded(text, plusIsSpace: false, malformed: .refuse)
     }
 
     /// The same for a string.
@@ -38,13 +22,19 @@ extension URIReference {
     ///     URIReference.formDecoded("a+b%21".utf8, malformed: .refuse)  // "a b!"
     ///     URIReference.formDecoded("100%".utf8, malformed: .keep)      // "100%"
     public static func formDecoded<Text: Collection<UInt8>>(_ text: Text, malformed: Malformed) -> String? {
+        decoded(text, plusIsSpace: true, malformed: malformed)
+    }
+
+    private static func decoded<Text: Collection<UInt8>>(
+        _ text: Text, plusIsSpace: Bool, malformed: Malformed
+    ) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var index = text.startIndex
         while index != text.endIndex {
             let byte = text[index]
             text.formIndex(after: &index)
-            if byte == UInt8(ascii: "+") {
+            if plusIsSpace && byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%") {
                 var digits = index
