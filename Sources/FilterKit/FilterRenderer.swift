@@ -148,7 +148,7 @@ public struct FilterRenderer: Sendable {
             renderRGBA(rgba.planes[0], into: &filtered.planes[0], width: source.width, height: source.height)
             rgba = filtered
             prepare(&output, like: source)
-            YUVConversion.fromRGBA(rgba, into: &output, threads: threads)
+            YUV420Conversion.convert(rgba, into: &output)
         }
     }
 

@@ -28,7 +28,7 @@ import Testing
             FilterRenderer(values: .neutral, path: path, threads: allCores).renderFrame(frame, into: &video)
             #expect(video == frame)
         }
-        let yuv = YUVConversion.toYUV420(TestFrames.camera())
+        let yuv = YUV420Conversion.yuv420(from: TestFrames.camera())
         #expect(FilterRenderer(values: .neutral, threads: allCores).renderImage(yuv) == yuv)
     }
 
@@ -102,24 +102,25 @@ import Testing
 
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
-        let yuv = YUVConversion.toYUV420(rgba)
+        let yuv = YUV420Conversion.yuv420(from: rgba)
         let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000), threads: allCores)
         let out = renderer.renderImage(yuv)
         #expect(out.format == .yuv420p && out.width == yuv.width && out.height == yuv.height)
-        let expected = YUVConversion.toYUV420(renderer.renderImage(YUVConversion.toRGBA(yuv)))
+        let expected = YUV420Conversion.yuv420(from: renderer.renderImage(YUVConversion.toRGBA(yuv)))
         #expect(out == expected)
     }
 
     @Test func yuvRoundTripIsCloseToTheOriginalLuma() {
         let rgba = TestFrames.flat(SIMD3(120, 140, 90), width: 8, height: 8)
-        let back = YUVConversion.toRGBA(YUVConversion.toYUV420(rgba))
+        let back = YUVConversion.toRGBA(YUV420Conversion.yuv420(from: rgba))
         let p = back.rgba(x: 3, y: 3)
         #expect(abs(Int(p.x) - 120) <= 2 && abs(Int(p.y) - 140) <= 2 && abs(Int(p.z) - 90) <= 2)
         // BT.709 limited range: white is Y 235, black is Y 16.
         #expect(
-            YUVConversion.toYUV420(TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[0]
+            YUV420Conversion.yuv420(from: TestFrames.flat(SIMD3(repeating: 255), width: 4, height: 4)).planes[0].bytes[
+                0]
                 == 235)
-        #expect(YUVConversion.toYUV420(TestFrames.flat(.zero, width: 4, height: 4)).planes[0].bytes[0] == 16)
+        #expect(YUV420Conversion.yuv420(from: TestFrames.flat(.zero, width: 4, height: 4)).planes[0].bytes[0] == 16)
     }
 
     @Test func samplePresetsWithoutSteepCurvesUseTheLookupTable() {

@@ -144,15 +144,15 @@ import Testing
         }
     }
 
-    /// The fixed-point conversion against FilterKit's `Float` one (`YUVConversion.toYUV420`, the camera's
-    /// `.yuv420p` path), which samples chroma the same way: within one code value on every sample, at odd and
-    /// portrait sizes and on noisy pictures, edges included — so the two paths cannot drift apart.
+    /// The fixed-point conversion against the BT.709 formulas computed in `Float` (`floatYUV420` below, with the
+    /// same chroma siting): within one code value on every sample, at odd and portrait sizes and on noisy
+    /// pictures, edges included.
     @Test(arguments: [(65, 37), (37, 65), (64, 36), (1, 1)])
-    func agreesWithFilterKitsConversion(width: Int, height: Int) {
+    func agreesWithTheFormulasInFloat(width: Int, height: Int) {
         var generator = SeededGenerator(seed: UInt64(width * 1000 + height))
         let bytes: [UInt8] = (0..<(width * height)).flatMap { _ in generator.bytes(3) + [255] }
         let frame = rgbaFrame(width: width, height: height, bytes: bytes)
-        let ours = YUV420Conversion.yuv420(from: frame), reference = YUVConversion.toYUV420(frame)
+        let ours = YUV420Conversion.yuv420(from: frame), reference = floatYUV420(frame)
         for plane in 0..<3 {
             #expect(ours.planes[plane].bytes.count == reference.planes[plane].bytes.count)
             let worst =
@@ -228,4 +228,37 @@ private func rgbaFrame(width: Int, height: Int, bytes: [UInt8], bytesPerRow: Int
     return Frame(
         format: .rgba, width: width, height: height,
         planes: [.init(width: width, height: height, bytesPerRow: stride, bytes: bytes)])
+}
+
+/// BT.709 limited range in `Float`, straight from the formulas (ITU-R BT.709-6: Y' = 16 + 219·(Kr R + Kg G +
+/// Kb B), Cb = 128 + 224·(B − Y)/1.8556, Cr = 128 + 224·(R − Y)/1.5748), each chroma sample from the mean RGB
+/// of its 2 × 2 block, the last column and row repeated on odd sizes.
+private func floatYUV420(_ frame: Frame) -> Frame {
+    let width = frame.width, height = frame.height, source = frame.planes[0]
+    let kr: Float = 0.2126, kg: Float = 0.7152, kb: Float = 0.0722
+    func byte(_ value: Float) -> UInt8 { UInt8(min(max(value + 0.5, 0), 255)) }
+    func rgb(_ x: Int, _ y: Int) -> SIMD3<Float> {
+        let offset = min(y, height - 1) * source.bytesPerRow + min(x, width - 1) * 4
+        return SIMD3(Float(source.bytes[offset]), Float(source.bytes[offset + 1]), Float(source.bytes[offset + 2]))
+            / 255
+    }
+    var out = Frame(yuv420Width: width, height: height)
+    for y in 0..<height {
+        for x in 0..<width {
+            let c = rgb(x, y)
+            out.planes[0].bytes[y * width + x] = byte(16 + 219 * (kr * c.x + kg * c.y + kb * c.z))
+        }
+    }
+    let chromaWidth = (width + 1) / 2
+    for cy in 0..<(height + 1) / 2 {
+        for cx in 0..<chromaWidth {
+            let mean =
+                (rgb(2 * cx, 2 * cy) + rgb(2 * cx + 1, 2 * cy) + rgb(2 * cx, 2 * cy + 1) + rgb(2 * cx + 1, 2 * cy + 1))
+                / 4
+            let luma = kr * mean.x + kg * mean.y + kb * mean.z
+            out.planes[1].bytes[cy * chromaWidth + cx] = byte(128 + 224 * (mean.z - luma) / 1.8556)
+            out.planes[2].bytes[cy * chromaWidth + cx] = byte(128 + 224 * (mean.x - luma) / 1.5748)
+        }
+    }
+    return out
 }

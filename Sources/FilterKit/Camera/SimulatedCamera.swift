@@ -127,7 +127,7 @@ public struct SimulatedCamera: Sendable {
             path == .fast
             ? scene.frame(index: capture.index, seconds: seconds)
             : scene.referenceFrame(index: capture.index, seconds: seconds)
-        if format == .yuv420p { image = YUVConversion.toYUV420(image) }
+        if format == .yuv420p { image = YUV420Conversion.yuv420(from: image) }
         return CameraFrame(index: capture.index, timestamp: capture.timestamp, image: image)
     }
 

@@ -1,16 +1,13 @@
-import FilterKit
-
-/// RGBA → YUV 4:2:0 for the encoders, in integer fixed point: BT.709 (the matrix the streams declare),
-/// limited range, each chroma sample the mean of its 2 × 2 block (the last column and row repeat on odd
-/// sizes). It writes the three planes straight into the picture the renditions share, in one pass over
-/// the RGBA bytes. libswscale (`Scaler`) is the reference the tests compare with; it is not used here because
-/// it converts into a frame of its own, which would then have to be copied into the shared picture.
+/// RGBA → YUV 4:2:0, the one converter (the encoders, the camera's `.yuv420p` frames, the renderer's YUV path):
+/// BT.709 (the matrix the streams declare), limited range, each chroma sample the mean of its 2 × 2 block (the
+/// last column and row repeat on odd sizes), in integer fixed point, in one pass over the RGBA bytes straight
+/// into the planes of the destination frame (for the encoders, the frame the renditions share).
 ///
-/// Two implementations of the same arithmetic: `convert(_:into:)` works on 16 pixels of two rows at a
-/// time in `SIMD16<Int32>` lanes and reuses the destination's buffers (the encoders' hot path);
-/// `referenceYUV420(from:)` goes one 2 × 2 block at a time. Tests hold them byte-identical, and within one
-/// code value of FilterKit's `YUVConversion.toYUV420` (the same conversion in `Float`, the readable statement).
-enum YUV420Conversion {
+/// Two implementations of the same arithmetic: `referenceYUV420(from:)`, one 2 × 2 block at a time, is the
+/// readable one; `convert(_:into:)` works on 16 pixels of two rows at a time in `SIMD16<Int32>` lanes and
+/// reuses the destination's buffers (the encoders' hot path). Tests hold them byte-identical, within one code
+/// value of the BT.709 formulas in `Float` and of libswscale set to BT.709.
+public enum YUV420Conversion {
     // Luma: 219/255 · (Kr, Kg, Kb) in 1/2¹⁵ (sum 28142 = 219/255 · 2¹⁵).
     private static let yR: Int32 = 5983, yG: Int32 = 20127, yB: Int32 = 2032
     // Chroma from sums of 4 samples: 224/255 · coefficient / 4 in 1/2¹⁶ (each row sums to 0).
@@ -20,7 +17,7 @@ enum YUV420Conversion {
     private static let lumaBias: Int32 = 16 << 15 + 1 << 14, chromaBias: Int32 = 128 << 16 + 1 << 15
 
     /// `picture` (`.rgba`) as a new `.yuv420p` picture with tightly packed planes.
-    static func yuv420(from picture: Frame) -> Frame {
+    public static func yuv420(from picture: Frame) -> Frame {
         var yuv = Frame(yuv420Width: picture.width, height: picture.height)
         convert(picture, into: &yuv)
         return yuv
@@ -29,7 +26,7 @@ enum YUV420Conversion {
     /// Converts `picture` (`.rgba`) into `yuv`, reusing its plane buffers when nobody else holds them (a
     /// ring of pictures the encoders have released costs no allocation); a `yuv` of another size or layout
     /// is replaced by a fresh one. Byte-identical to `referenceYUV420(from:)`.
-    static func convert(_ picture: Frame, into yuv: inout Frame) {
+    public static func convert(_ picture: Frame, into yuv: inout Frame) {
         precondition(picture.format == .rgba)
         let width = picture.width, height = picture.height
         if yuv.format != .yuv420p || yuv.width != width || yuv.height != height || yuv.planes.count != 3
@@ -52,7 +49,7 @@ enum YUV420Conversion {
     }
 
     /// The straightforward conversion, one 2 × 2 block at a time: what `convert(_:into:)` must equal.
-    static func referenceYUV420(from picture: Frame) -> Frame {
+    public static func referenceYUV420(from picture: Frame) -> Frame {
         precondition(picture.format == .rgba)
         let width = picture.width, height = picture.height, stride = picture.planes[0].bytesPerRow
         var yuv = Frame(yuv420Width: width, height: height)
