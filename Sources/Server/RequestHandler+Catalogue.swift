@@ -62,15 +62,17 @@ extension RequestHandler {
             }
             limit = value
         }
-        var cursor: CatalogueCursor?
-        if let text = query["next"], !text.isEmpty, text != CatalogueCursor.end {
-            guard let decoded = CatalogueCursor(encoded: text) else {
-                return error(400, "bad_cursor", "next is not a cursor this server issued", json: true)
-            }
-            cursor = decoded
+        guard let cursor = Self.cursor(query) else {
+            return error(400, "bad_cursor", "next is not a cursor this server issued", json: true)
         }
-        let page = CataloguePage(videos: catalogue.videos(), after: cursor, limit: limit)
+        let page = catalogue.page(after: cursor, limit: limit)
         return carryingTokens(json(200, page.json(token: { freshToken(videoID: $0, now: now) })))
+    }
+
+    /// The position `next` names: `.some(nil)` for the start, nil when `next` is not a cursor this server issued.
+    private static func cursor(_ query: [String: String]) -> CatalogueCursor?? {
+        guard let text = query["next"], !text.isEmpty, text != CatalogueCursor.end else { return .some(nil) }
+        return CatalogueCursor(encoded: text).map { .some($0) }
     }
 
     /// `response` made private when URLs are signed (it holds fresh tokens then).
@@ -83,8 +85,13 @@ extension RequestHandler {
         return response
     }
 
-    func indexPage(now: Int64) -> HTTPResponse {
-        let html = IndexPage.render(videos: catalogue.videos(), token: { freshToken(videoID: $0, now: now) })
+    func indexPage(query: [String: String], now: Int64) -> HTTPResponse {
+        guard let cursor = Self.cursor(query) else {
+            return error(400, "bad_cursor", "next is not a cursor this server issued", json: false)
+        }
+        let page = catalogue.page(after: cursor, limit: IndexPage.pageSize)
+        let html = IndexPage.render(
+            page: page, isFirst: cursor == nil, token: { freshToken(videoID: $0, now: now) })
         return carryingTokens(
             HTTPResponse(
                 status: 200,

@@ -128,7 +128,7 @@ public final class RequestHandler: Sendable {
             if signer != nil && !servesIndexWhenSigned {
                 return .response(error(404, "not_found", "no index here", json: false))
             }
-            return inline ? nil : .response(indexPage(now: now))
+            return inline ? nil : .response(indexPage(query: query, now: now))
         }
         if segments[0] == "v1" {
             return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline)

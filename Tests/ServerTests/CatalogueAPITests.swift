@@ -146,4 +146,57 @@ import Testing
         #expect(html.contains("0:12"))
         #expect(html.contains("720p, 360p"))
     }
+
+    @Test func aReadCostsThePageNotTheCatalogue() throws {
+        let site = try TestSite { site in for index in 0..<40 { try site.addVideo("video-\(index)") } }
+        let catalogue = site.server.handler.catalogue
+        #expect(catalogue.count == 40)
+        let afterIndexing = catalogue.filesExamined
+        for target in ["/v1/videos?limit=5", "/", "/v1/videos?limit=100", "/?next=0"] {
+            #expect(try fetch(site.port, "GET", target).status == 200)
+        }
+        #expect(catalogue.filesExamined == afterIndexing, "listing examined the videos' files again")
+        // A change is read again for that video alone: its master, its first playlist, poster and filter.json.
+        try site.write("video-7/filter.json", #"{"title":"Seven"}"#)
+        let page = try Self.json(try fetch(site.port, "GET", "/v1/videos?limit=100"))
+        let titles = (page["data"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(titles.contains("Seven"))
+        #expect(catalogue.filesExamined - afterIndexing <= 2 * 5)
+    }
+
+    @Test func aVideoFolderSwappedForAnotherIsReadAgain() throws {
+        let site = try TestSite { try $0.addVideo("clip", filter: "Before") }
+        #expect(try Self.json(try fetch(site.port, "GET", "/v1/videos/clip/stream"))["video_id"] as? String == "clip")
+        try site.addVideo("staged", filter: "After")
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("clip"))
+        try FileManager.default.moveItem(
+            at: site.root.appendingPathComponent("staged"), to: site.root.appendingPathComponent("clip"))
+        let page = try Self.json(try fetch(site.port, "GET", "/v1/videos"))
+        let videos = page["data"] as? [[String: Any]] ?? []
+        #expect(videos.map { $0["video_id"] as? String } == ["clip"])
+        #expect(videos.first?["description"] as? String == "Filtered with After")
+    }
+
+    @Test func theIndexPageIsPagedAndEachPageLinksTheNext() throws {
+        let count = IndexPage.pageSize + 5
+        let site = try TestSite { site in for index in 0..<count { try site.addVideo("video-\(index)") } }
+        let first = try fetch(site.port, "GET", "/").bodyText
+        #expect(first.components(separatedBy: "<article ").count - 1 == IndexPage.pageSize)
+        let link = try #require(first.range(of: #"href="/\?next=[^"]+""#, options: .regularExpression))
+        let next = String(first[link].dropFirst(6).dropLast())
+        let second = try fetch(site.port, "GET", next).bodyText
+        #expect(second.components(separatedBy: "<article ").count - 1 == 5)
+        #expect(!second.contains("next-page"))
+        #expect(!second.contains("No videos yet"))
+        let bad = try fetch(site.port, "GET", "/?next=garbage")
+        #expect(bad.status == 400)
+    }
+
+    @Test func aCancelledCatalogueStopsReadingTheFolder() throws {
+        let site = try TestSite(populate: { site in for index in 0..<20 { try site.addVideo("video-\(index)") } })
+        let catalogue = Catalogue(folder: site.server.handler.folder)
+        catalogue.cancel()
+        #expect(catalogue.count == 0)
+        #expect(catalogue.filesExamined == 0)
+    }
 }

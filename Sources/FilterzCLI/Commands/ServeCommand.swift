@@ -165,7 +165,7 @@ enum ServeCommand {
             throw CLIError.failure(error.description)
         }
         context.stdout.line(server.baseURL + "/")
-        let videos = server.handler.catalogue.videos().count
+        let videos = server.handler.catalogue.count
         context.stderr.line(
             "filterz serve: \(server.handler.folder.path) (\(videos) video\(videos == 1 ? "" : "s"))"
                 + (configuration.tokenSecret != nil ? ", signed URLs required" : "")

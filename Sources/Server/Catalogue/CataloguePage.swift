@@ -63,6 +63,11 @@ public struct CataloguePage: Sendable, Hashable {
     public init(videos all: [CatalogueVideo], after cursor: CatalogueCursor?, limit: Int) {
         let ordered = all.sorted(by: Self.catalogueOrder)
         let remaining = cursor.map { cursor in ordered.filter { cursor.precedes($0) } } ?? ordered
+        self.init(following: remaining[...], limit: limit)
+    }
+
+    /// The first `limit` of `remaining`, videos in catalogue order that follow the previous page.
+    init(following remaining: ArraySlice<CatalogueVideo>, limit: Int) {
         videos = Array(remaining.prefix(limit))
         if remaining.count > limit, let last = videos.last {
             nextCursor = CatalogueCursor(createdAtNanoseconds: last.createdAtNanoseconds, videoID: last.id).encoded

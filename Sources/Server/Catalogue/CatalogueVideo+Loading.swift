@@ -7,6 +7,8 @@ extension CatalogueVideo {
     struct Loaded: Sendable {
         var video: CatalogueVideo
         var dependencies: [String]
+        /// False while the first media playlist has no EXT-X-ENDLIST (a live recording, whose duration grows).
+        var isFinished: Bool
     }
 
     static let posterName = "poster.jpg"
@@ -41,6 +43,7 @@ extension CatalogueVideo {
         }
 
         var duration: Double?
+        var isFinished = false
         if let first = qualities.first {
             dependencies.append(first.relativePath)
             let segments = [id] + first.relativePath.split(separator: "/").map(String.init)
@@ -49,6 +52,7 @@ extension CatalogueVideo {
                     .playlist
             {
                 duration = media.totalDuration
+                isFinished = media.endList
             }
         }
 
@@ -66,7 +70,7 @@ extension CatalogueVideo {
             id: id, title: title, description: description, durationSeconds: duration, filterName: filterName,
             posterRelativePath: folder.open([id, posterName]) != nil ? posterName : nil, qualities: qualities,
             subtitles: subtitles, createdAtNanoseconds: created)
-        return Loaded(video: video, dependencies: dependencies)
+        return Loaded(video: video, dependencies: dependencies, isFinished: isFinished)
     }
 
     /// The path below the video folder that a URI in its master playlist names; nil for absolute URLs, URIs that

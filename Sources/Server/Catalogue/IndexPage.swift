@@ -1,7 +1,8 @@
 import Markup
 
-/// The read-only HTML page at `/`: every video with its poster, filter, duration, renditions and a `<video>`
-/// element playing its master playlist.
+/// The read-only HTML page at `/`: a page of videos (newest first, `pageSize` at a time, `/?next=CURSOR` for the
+/// next one) with each one's poster, filter, duration, renditions and a `<video>` element playing its master
+/// playlist.
 ///
 /// The structure other tools (and browser tests) rely on, kept stable:
 ///
@@ -14,6 +15,7 @@ import Markup
 ///       <dl>…facts…</dl>
 ///     </article>
 ///     …
+///     [<p class="next-page"><a href="/?next=CURSOR">Older videos</a></p>]
 ///     <script>IndexPagePlayer.script</script>
 ///
 /// (ID percent-encoded in URLs, HTML-escaped in attributes.) Where the browser's Media Source can take the
@@ -22,8 +24,11 @@ import Markup
 /// `data-player="none"` and adds `<p class="player-note">` after the video. Until `data-player` is set the
 /// page has not decided, so a script that starts playback should wait for it.
 enum IndexPage {
+    /// Videos on one page: the page stays small whatever the catalogue holds.
+    static let pageSize = 24
+
     /// `token` gives each video's token when URLs are signed (nil: unsigned); every link and source then carries it.
-    static func render(videos: [CatalogueVideo], token: (String) -> String? = { _ in nil }) -> String {
+    static func render(page: CataloguePage, isFirst: Bool = true, token: (String) -> String? = { _ in nil }) -> String {
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>Filterz videos</title>
@@ -33,9 +38,10 @@ enum IndexPage {
             <body><h1>Filterz videos</h1>
 
             """
-        let ordered = videos.sorted(by: CataloguePage.catalogueOrder)
-        if ordered.isEmpty { html += "<p>No videos yet: a video is a folder with a <code>master.m3u8</code>.</p>\n" }
-        for video in ordered {
+        if page.videos.isEmpty && isFirst {
+            html += "<p>No videos yet: a video is a folder with a <code>master.m3u8</code>.</p>\n"
+        }
+        for video in page.videos {
             let suffix = token(video.id).map { "?token=" + CatalogueURLs.encodeSegment($0) } ?? ""
             let master = CatalogueURLs.master(videoID: video.id) + suffix
             html += "<article id=\"\(HTMLText.escape(video.id))\"><h2>\(HTMLText.escape(video.title))</h2>\n"
@@ -55,6 +61,10 @@ enum IndexPage {
             if !languages.isEmpty { html += "<dt>Subtitles</dt><dd>\(HTMLText.escape(languages))</dd>\n" }
             html +=
                 "<dt>Playlist</dt><dd><a href=\"\(HTMLText.escape(master))\">\(HTMLText.escape(master))</a></dd>\n</dl></article>\n"
+        }
+        if page.nextCursor != CatalogueCursor.end {
+            let next = "/?next=" + CatalogueURLs.encodeSegment(page.nextCursor)
+            html += "<p class=\"next-page\"><a href=\"\(HTMLText.escape(next))\">Older videos</a></p>\n"
         }
         return html + "<script>\n" + IndexPagePlayer.script + "</script>\n</body></html>\n"
     }

@@ -296,8 +296,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Asks again for every request held on a file of `paths`. Held requests with the same target and no
     /// conditions share one answer (a thousand viewers waiting for the same part cost one decision).
-    private func reconsider(_ paths: Set<String>) {
+    private func reconsider(_ changed: Set<String>) {
         let now = MonotonicClock.milliseconds()
+        // Events were lost: any held request's file may have changed.
+        let paths = changed.contains(FolderWatcher.everything) ? changed.union(held.keys) : changed
         var shared: [String: HandlerAnswer] = [:]
         for path in paths {
             lastChange[path] = now

@@ -51,10 +51,17 @@ public final class HTTPServer: @unchecked Sendable {
         }
         loops = made
         let notified = made
+        let catalogue = handler.catalogue
         watcher = FolderWatcher(root: handler.folder.path) { paths in
             for loop in notified { loop.post(changes: paths) }
+            catalogue.noteChanges(paths)
         }
         core.setWatchesFolder(watcher != nil)
+        if let watcher {
+            catalogue.follow { [weak watcher] in watcher?.drain() }
+            // The folder is read whole once, on the catalogue's worker, before the first client asks.
+            _ = core.catalogueWorker.submit { _ = catalogue.count }
+        }
         var started: [pthread_t] = []
         for loop in loops {
             if let thread = ThreadStarter.start({ loop.run() }) { started.append(thread) }
@@ -107,6 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
         for loop in loops { loop.wake() }
         for thread in running { pthread_join(thread, nil) }
         watcher?.stop()
+        handler.catalogue.cancel()
         core.stopWorkers()
     }
 
