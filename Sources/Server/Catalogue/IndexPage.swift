@@ -1,3 +1,4 @@
+import HLS
 import Markup
 
 /// The read-only HTML page at `/`: every video with its poster, filter, duration, renditions and a `<video>`
@@ -61,7 +62,7 @@ enum IndexPage {
 
     /// `m:ss` or `h:mm:ss`.
     static func formatDuration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = Int(saturating: seconds.rounded())
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return total >= 3600
             ? "\(total / 3600):\(two(total / 60 % 60)):\(two(total % 60))" : "\(total / 60):\(two(total % 60))"
