@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes a parser with libFuzzer for FUZZ_SECONDS (default 60):
-#   scripts/fuzz.sh [seconds] [playlist|photo-metadata]
+#   scripts/fuzz.sh [seconds] [playlist|photo-metadata|server-playlist]
 #     playlist (default)  the HLS playlist parser, validator, writer and WebVTT reader (Fuzz/PlaylistFuzzer.swift)
 #     photo-metadata      the EXIF/TIFF, JPEG segment, PNG chunk, ICC and XMP readers and writers (Fuzz/PhotoMetadataFuzzer.swift)
-#   exit 0: no crash; non-zero: a crash, its input is in .build/fuzz[-photo-metadata]/artifacts/
+#     server-playlist     what `serve` makes of a playlist and a player's LL-HLS query: blocking reloads, holds,
+#                         delta updates, cache rules, token rewriting, dates and ranges (Fuzz/ServerPlaylistFuzzer.swift)
+#   exit 0: no crash; non-zero: a crash, its input is in .build/fuzz[-<target>]/artifacts/
 # Built with swiftc directly (the module's sources + the entry point as one module), so Package.swift and a normal
 # `swift build` are untouched. Playlist seeds: ../shared/corpus/playlists (or $FILTERZ_SHARED/corpus/playlists),
 # SampleMedia/playlists and the HLS test fixtures; photo seeds: SampleMedia/photos. New interesting inputs go to
@@ -30,34 +32,51 @@ case "$target" in
     libraries=()
     dictionary=Fuzz/photo-metadata.dict
     ;;
+  server-playlist)
+    # The pure files of Sources/Server only: the rest imports C modules (sockets, libcrypto, zlib).
+    work=.build/fuzz-server-playlist
+    binary="$work/fuzz-server-playlist"
+    module=ServerPlaylistFuzz
+    sources=(Sources/Server/LowLatency/*.swift Sources/Server/Playlists/PlaylistFacts*.swift
+      Sources/Server/Playlists/TokenBodies.swift Sources/Server/HTTP/{CachePolicy,RequestRefusal,HTTPDate}.swift
+      Sources/Server/HTTP/{Validators,ByteRangeAnswer,Substring+HeaderText,HTTPResponse}.swift
+      Sources/Server/Files/{FileKind,FileStamp,OpenFile}.swift Sources/Server/HandlerAnswer.swift
+      Sources/Server/Signing/{TokenRewriter,SameVideoReference}.swift Sources/Server/Catalogue/CatalogueURLs.swift
+      Fuzz/ServerPlaylistFuzzer.swift)
+    libraries=(JSON HLS)
+    dictionary="$work/server-playlist.dict"  # the playlist keywords and the query's (made below)
+    ;;
   *)
-    echo "usage: scripts/fuzz.sh [seconds] [playlist|photo-metadata]" >&2
+    echo "usage: scripts/fuzz.sh [seconds] [playlist|photo-metadata|server-playlist]" >&2
     exit 2
     ;;
 esac
 mkdir -p "$work/corpus" "$work/artifacts" "$work/modules"
+[ "$target" != server-playlist ] || cat Fuzz/hls.dict Fuzz/server-query.dict >"$dictionary"
 
 own=()
 for f in "${sources[@]}"; do [ -f "$f" ] && own+=("$f"); done
 existing=("${own[@]}")
-for library in "${libraries[@]}"; do existing+=(Sources/"$library"/*.swift); done
+for library in "${libraries[@]}"; do while IFS= read -r f; do existing+=("$f"); done < <(find Sources/"$library" -name '*.swift'); done
 if [ ! -x "$binary" ] || [ -n "$(find "${existing[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
   # Modules the fuzzed one imports (Package.swift's dependencies) become static libraries first.
+  # Each sees the modules compiled before it; a static library is linked before those it needs.
   linking=()
   for library in "${libraries[@]}"; do
     echo "fuzz: compiling the module $library"
     swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$library" -emit-library -static \
-      -emit-module -emit-module-path "$work/modules/$library.swiftmodule" Sources/"$library"/*.swift \
-      -o "$work/lib$library.a"
-    linking+=(-I "$work/modules" -L "$work" -l"$library")
+      -emit-module -emit-module-path "$work/modules/$library.swiftmodule" -I "$work/modules" \
+      $(find Sources/"$library" -name '*.swift') -o "$work/lib$library.a"
+    linking=(-l"$library" "${linking[@]}")
   done
+  [ ${#libraries[@]} -eq 0 ] || linking=(-I "$work/modules" -L "$work" "${linking[@]}")
   echo "fuzz: compiling $binary (${#own[@]} files, -sanitize=fuzzer,address -O)"
   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${linking[@]}" \
     "${own[@]}" -o "$binary"
 fi
 
 seeds=("$work/corpus")
-if [ "$target" = playlist ]; then
+if [ "$target" = playlist ] || [ "$target" = server-playlist ]; then
   shared="${FILTERZ_SHARED:-../shared}"
   [ -d "$shared/corpus/playlists" ] && seeds+=("$shared/corpus/playlists") \
     || echo "fuzz: $shared/corpus/playlists not found; seeding from SampleMedia and test fixtures only"

@@ -26,9 +26,10 @@ public enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// `(days, secondOfDay)` of a count of seconds since the epoch, rounding towards the past.
+    /// `(days, secondOfDay)` of a count of seconds since the epoch, rounding towards the past (any `Int`,
+    /// `Int.min` included).
     public static func split(secondsSinceEpoch seconds: Int) -> (days: Int, secondOfDay: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
-        return (days, seconds - days * 86_400)
+        let remainder = seconds % 86_400
+        return remainder < 0 ? (seconds / 86_400 - 1, remainder + 86_400) : (seconds / 86_400, remainder)
     }
 }

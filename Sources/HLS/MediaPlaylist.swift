@@ -85,9 +85,10 @@ public struct MediaPlaylist: Hashable, Sendable {
     /// Sum of the segment durations, seconds.
     public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
 
-    /// The smallest EXT-X-TARGETDURATION the segments allow: the longest duration rounded to the nearest integer.
+    /// The smallest EXT-X-TARGETDURATION the segments allow: the longest duration rounded to the nearest integer
+    /// (saturating at `Int.max` for a duration past it).
     public var minimumTargetDuration: Int {
-        Int((segments.map(\.duration).max() ?? 0).rounded())
+        Int(saturating: (segments.map(\.duration).max() ?? 0).rounded())
     }
 
     /// The EXT-X-KEY tags in effect for segment `index` (the latest key per KEYFORMAT written at or before it;

@@ -1,3 +1,5 @@
+import HLS
+
 /// What `RequestHandler` makes of a request: an answer now, or a wait for a file to change.
 public enum HandlerAnswer: Sendable {
     case response(HTTPResponse)
@@ -14,4 +16,12 @@ public struct Hold: Sendable {
     public var timeoutSeconds: Double
     /// The answer when the wait runs out (503 for a playlist, 404 for a part).
     public var timeoutResponse: HTTPResponse
+
+    /// The longest wait: three of the longest target durations a player can use (RFC 8216bis §6.2.5.2).
+    public static let maximumSeconds = 3 * Double(PlayerLimits.maximumTargetDurationSeconds)
+
+    /// `timeoutSeconds` in whole milliseconds, within 0 ... `maximumSeconds` whatever it holds (NaN is 0).
+    public var timeoutMilliseconds: Int64 {
+        Int64(Int(saturating: (min(max(timeoutSeconds, 0), Self.maximumSeconds) * 1000).rounded(.up)))
+    }
 }

@@ -48,11 +48,19 @@ extension RequestHandler {
             }
             cacheControl = served.cacheControl
             var bytes = served.bytes
+            // A body made for a viewer's token is kept for the token's next requests (`TokenBodies`).
+            var tokenBody: TokenBodies.Key?
             if let token, let videoID {
                 // The video's root as this request reached it: /v1/videos/{id}/… or /{id}/….
                 let root = json ? ["v1", "videos", videoID] : [videoID]
-                bytes = entry.appendingToken(
-                    token, to: bytes ?? entry.bytes, directory: root + segments.dropFirst().dropLast(), root: root)
+                let form = root.joined(separator: "/") + " " + (served.variant ?? "")
+                let tokenKey = TokenBodies.Key(path: key, stamp: file.stamp, token: token, form: form)
+                let plain = bytes ?? entry.bytes
+                bytes = playlists.tokenBodies.body(tokenKey) {
+                    entry.appendingToken(
+                        token, to: plain, directory: root + segments.dropFirst().dropLast(), root: root)
+                }
+                tokenBody = tokenKey
                 validators = validators.variant(token)
                 cacheControl = CachePolicy.carryingToken(cacheControl)
             }
@@ -60,9 +68,13 @@ extension RequestHandler {
             headers.append(("Vary", "Accept-Encoding"))
             if AcceptEncoding.allowsGzip(request.header("accept-encoding")) && request.header("range") == nil {
                 let plain = bytes ?? entry.bytes
-                let gzipped =
-                    (token == nil ? entry.variant("gzip" + (served.variant ?? "")) { Gzip.compress(plain) } : nil)
-                    ?? Gzip.compress(plain)
+                let gzipped: [UInt8]?
+                if var tokenKey = tokenBody {
+                    tokenKey.form += " gzip"
+                    gzipped = playlists.tokenBodies.body(tokenKey) { Gzip.compress(plain) }
+                } else {
+                    gzipped = entry.variant("gzip" + (served.variant ?? "")) { Gzip.compress(plain) }
+                }
                 if let gzipped {
                     bytes = gzipped
                     compressed = true

@@ -14,6 +14,16 @@ import Testing
         #expect(HTTPDate.parse(text) == seconds)
     }
 
+    @Test func datesOutsideTheFourDigitYearsAreClampedLikeNginx() {
+        #expect(HTTPDate.format(Int64.min) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(-1) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(253_402_300_799) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDate.format(Int64.max) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        let ancient = Validators(size: 1, modifiedSeconds: .min, modifiedNanoseconds: 0)
+        #expect(ancient.lastModified == "Thu, 01 Jan 1970 00:00:00 GMT" && ancient.lastModifiedSeconds == 0)
+        #expect(ancient.isNotModified(ifNoneMatch: nil, ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"))
+    }
+
     @Test func everySecondOfSomeYearsRoundTrips() {
         var seconds: Int64 = 0
         while seconds < 4_102_444_800 {  // up to 2100, one sample every ~3.7 days

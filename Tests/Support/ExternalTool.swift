@@ -84,8 +84,10 @@ extension ExternalTool {
 /// A fresh temporary folder, removed when the value is deinitialised.
 public final class TemporaryFolder: @unchecked Sendable {
     public let url: URL
-    public init(prefix: String = "filterz-test") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    /// `parent`: where to make it (the system's temporary folder by default).
+    public init(prefix: String = "filterz-test", in parent: URL? = nil) throws {
+        url = (parent ?? FileManager.default.temporaryDirectory).appendingPathComponent(
+            "\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -6,6 +6,10 @@ extension DiagnosticCode {
     public static let discontinuitySequenceAfterFirstSegment: DiagnosticCode =
         "discontinuity-sequence.after-first-segment"
     public static let negativeNumber: DiagnosticCode = "value.negative"
+    public static let mediaSequenceTooLarge: DiagnosticCode = "media-sequence.too-large"
+    public static let discontinuitySequenceTooLarge: DiagnosticCode = "discontinuity-sequence.too-large"
+    public static let targetDurationTooLarge: DiagnosticCode = "target-duration.too-large"
+    public static let partTargetTooLarge: DiagnosticCode = "part-inf.part-target-too-large"
     public static let byteRangeOffsetUnresolvable: DiagnosticCode = "byterange.offset-unresolvable"
     public static let dateRangeStartDateMissing: DiagnosticCode = "daterange.start-date-missing"
     public static let tagDuplicate: DiagnosticCode = "tag.duplicate"

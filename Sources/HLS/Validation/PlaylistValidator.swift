@@ -22,6 +22,8 @@ public struct PlaylistValidator: Sendable {
         SegmentDurationsWithinTargetDuration(),
         SequenceTagsBeforeFirstSegment(),
         NonNegativeNumbers(),
+        SequenceNumbersCountable(),
+        TargetDurationsWithinPlayerTimers(),
         ByteRangeOffsetsResolvable(),
         DateRangeStartDateRequired(),
         KeyAttributesFitMethod(),

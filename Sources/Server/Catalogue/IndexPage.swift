@@ -1,3 +1,4 @@
+import HLS
 import Markup
 
 /// The read-only HTML page at `/`: a page of videos (newest first, `pageSize` at a time, `/?next=CURSOR` for the
@@ -71,7 +72,7 @@ enum IndexPage {
 
     /// `m:ss` or `h:mm:ss`.
     static func formatDuration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = Int(saturating: seconds.rounded())
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return total >= 3600
             ? "\(total / 3600):\(two(total / 60 % 60)):\(two(total % 60))" : "\(total / 60):\(two(total % 60))"

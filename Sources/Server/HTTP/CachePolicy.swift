@@ -1,3 +1,5 @@
+import HLS
+
 /// The `Cache-Control` value for each kind of response, so browsers and CDNs cache what never changes for a
 /// year and re-fetch live playlists in time for the next segment.
 ///
@@ -34,15 +36,16 @@ public enum CachePolicy {
     }
 
     /// A blocking reload's answer: the same request URL always gets the same version, so it may be cached for
-    /// six target durations (RFC 8216bis Appendix B.1).
+    /// six target durations (RFC 8216bis Appendix B.1), at most 2³¹ seconds (what a cache must take a larger
+    /// delta-seconds for, RFC 9111 §1.2.2).
     public static func blockingPlaylist(targetDurationSeconds: Double) -> String {
-        "public, max-age=\(Int((6 * targetDurationSeconds).rounded()))"
+        "public, max-age=\(max(0, min(Int(saturating: (6 * targetDurationSeconds).rounded()), 1 << 31)))"
     }
 
     /// The seconds a live media playlist may be cached: at most half its target duration, so a client never
-    /// misses a whole segment interval.
+    /// misses a whole segment interval (and at most 2³¹, RFC 9111 §1.2.2).
     public static func liveMaxAgeSeconds(targetDurationSeconds: Int) -> Int {
-        max(0, targetDurationSeconds / 2)
+        max(0, min(targetDurationSeconds / 2, 1 << 31))
     }
 
     /// The header value for a file of `kind`; playlists need their parsed `facts` (nil: treated as live with an

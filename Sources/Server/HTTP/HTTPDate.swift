@@ -6,9 +6,20 @@ public enum HTTPDate {
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Formats seconds since the epoch: `HTTPDate.format(784111777)` is `"Sun, 06 Nov 1994 08:49:37 GMT"`.
+    /// The first and last seconds an IMF-fixdate can name from the epoch on (a four-digit year):
+    /// 1970-01-01 00:00:00 and 9999-12-31 23:59:59, the range nginx clamps its dates to.
+    public static let representable: ClosedRange<Int64> = 0...253_402_300_799
+
+    /// `secondsSinceEpoch` moved into ``representable``: a file's modification time before 1970 or after 9999
+    /// is sent, and compared with request dates, as the nearest date the format can name.
+    public static func clamped(_ secondsSinceEpoch: Int64) -> Int64 {
+        min(max(secondsSinceEpoch, representable.lowerBound), representable.upperBound)
+    }
+
+    /// Formats seconds since the epoch, ``clamped(_:)`` first: `HTTPDate.format(784111777)` is
+    /// `"Sun, 06 Nov 1994 08:49:37 GMT"`.
     public static func format(_ secondsSinceEpoch: Int64) -> String {
-        let (days, secondOfDay) = CivilDate.split(secondsSinceEpoch: Int(secondsSinceEpoch))
+        let (days, secondOfDay) = CivilDate.split(secondsSinceEpoch: Int(clamped(secondsSinceEpoch)))
         let (year, month, day) = CivilDate.date(days: days)
         let weekday = weekdays[((days % 7) + 7) % 7]
         return "\(weekday), \(twoDigits(day)) \(months[month - 1]) \(year) "

@@ -4,13 +4,14 @@
 /// playlist rewritten twice within a second still gets a new tag: `"<mtime seconds hex>.<nanoseconds hex>-<size hex>"`.
 public struct Validators: Sendable, Hashable {
     public var entityTag: String
-    /// Whole seconds since the epoch (what `Last-Modified` can express).
+    /// Whole seconds since the epoch (what `Last-Modified` can express: a modification time outside the years
+    /// 1970–9999 is kept as the nearest of them, `HTTPDate.clamped`, so conditions compare what was sent).
     public var lastModifiedSeconds: Int64
 
     public init(size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
         entityTag =
             "\"\(String(modifiedSeconds, radix: 16)).\(String(modifiedNanoseconds, radix: 16))-\(String(size, radix: 16))\""
-        lastModifiedSeconds = modifiedSeconds
+        lastModifiedSeconds = HTTPDate.clamped(modifiedSeconds)
     }
 
     public init(entityTag: String, lastModifiedSeconds: Int64) {

@@ -1,3 +1,5 @@
+import HLS
+
 /// The delivery directives of a playlist request (RFC 8216bis §6.2.5): `_HLS_msn=M`, `_HLS_part=N` (blocking
 /// reload, §6.2.5.2) and `_HLS_skip=YES|v2` (delta update, §6.2.5.1).
 public struct DeliveryDirectives: Sendable, Hashable {
@@ -45,11 +47,12 @@ public struct DeliveryDirectives: Sendable, Hashable {
         return .success(directives)
     }
 
-    /// Digits only, at most 15 of them (media sequence numbers are decimal integers, §4.4.3.2).
+    /// Digits only (media sequence numbers are decimal integers, §4.4.3.2), at most the largest sequence number
+    /// a player counts (`PlayerLimits.maximumSequenceNumber`, 16 digits).
     private static func count(_ text: String) -> Int? {
-        guard !text.isEmpty, text.utf8.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            return nil
-        }
-        return Int(text)
+        guard !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let value = Int(text), value <= PlayerLimits.maximumSequenceNumber
+        else { return nil }
+        return value
     }
 }

@@ -8,14 +8,16 @@ struct LowLatencyPlaylist: Sendable {
     /// The preload hints' targets as paths below the served folder.
     let hintedParts: [String]
 
-    /// Nil for a finished playlist or one with nothing low-latency about it.
+    /// Nil for a finished playlist, one with nothing low-latency about it, or one whose sequence numbers no
+    /// player can count (see `PlaylistPosition`).
     init?(_ playlist: MediaPlaylist, key: String) {
         let control = playlist.serverControl
         guard !playlist.endList,
-            control?.canBlockReload == true || control?.canSkipUntil != nil || !playlist.preloadHints.isEmpty
+            control?.canBlockReload == true || control?.canSkipUntil != nil || !playlist.preloadHints.isEmpty,
+            let position = PlaylistPosition(playlist)
         else { return nil }
         self.playlist = playlist
-        position = PlaylistPosition(playlist)
+        self.position = position
         hintedParts = playlist.preloadHints.compactMap { Self.path(of: $0.uri, nextTo: key) }
     }
 

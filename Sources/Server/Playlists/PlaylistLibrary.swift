@@ -53,6 +53,8 @@ final class PlaylistLibrary: Sendable {
     static let maximumBytes = 16 << 20
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// Bodies rewritten for a viewer's token (signed serving), kept for that viewer's next reloads.
+    let tokenBodies = TokenBodies()
     /// The part each cached low-latency playlist hints at (its path below the folder) → that playlist's key.
     private let hints = Mutex<[String: String]>([:])
 

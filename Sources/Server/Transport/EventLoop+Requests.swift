@@ -154,7 +154,7 @@ extension EventLoop {
             if previous != nil { unpark(connection, path: previous?.hold.watchedPath) }
             queue(response, for: request, on: connection)
         case .hold(let hold):
-            let deadline = previous?.deadline ?? MonotonicClock.milliseconds() + Int64(hold.timeoutSeconds * 1000)
+            let deadline = previous?.deadline ?? MonotonicClock.milliseconds() + hold.timeoutMilliseconds
             if let old = previous?.hold.watchedPath, old != hold.watchedPath { unpark(connection, path: old) }
             connection.phase = .held(Connection.HeldRequest(request: request, hold: hold, deadline: deadline))
             connection.deadline = deadline

@@ -21,12 +21,6 @@ import Testing
         for _ in 0..<10 { try writer.addPart() }  // segments 0 and 1 complete, two parts of segment 2
     }
 
-    /// True when nothing has arrived on `connection` within `milliseconds`.
-    func stillWaiting(_ connection: RawConnection, milliseconds: Int32 = 300) -> Bool {
-        var ready = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&ready, 1, milliseconds) == 0
-    }
-
     @Test func aSatisfiedBlockingRequestIsAnsweredAtOnceWithTheWholePlaylist() throws {
         let response = try fetch(site.port, "GET", "/live/v0/index.m3u8?_HLS_msn=2&_HLS_part=1")
         #expect(response.status == 200)
@@ -37,9 +31,9 @@ import Testing
     @Test func aBlockingRequestIsHeldUntilItsPartAndGetsTheFirstVersionWithIt() throws {
         let connection = try RawConnection(port: site.port, timeoutSeconds: 10)
         try connection.send("GET /live/v0/index.m3u8?_HLS_msn=2&_HLS_part=3 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(stillWaiting(connection))
+        #expect(connection.staysSilent())
         try writer.addPart()  // part 2 of segment 2: not yet the one asked for
-        #expect(stillWaiting(connection))
+        #expect(connection.staysSilent())
         try writer.addPart()  // part 3
         let expected = writer.playlist
         let response = try connection.readResponse()
@@ -51,7 +45,7 @@ import Testing
         let connection = try RawConnection(port: site.port, timeoutSeconds: 10)
         try connection.send("GET /live/v0/index.m3u8?_HLS_msn=2 HTTP/1.1\r\nHost: x\r\n\r\n")
         try writer.addPart()
-        #expect(stillWaiting(connection))
+        #expect(connection.staysSilent())
         try writer.addPart()  // the fourth part completes segment 2
         let expected = writer.playlist
         #expect(try connection.readResponse().bodyText == expected)
@@ -66,7 +60,7 @@ import Testing
     @Test func aRequestNotSatisfiedInThreeTargetDurationsIs503() throws {
         let connection = try RawConnection(port: site.port, timeoutSeconds: 15)
         try connection.send("GET /live/v0/index.m3u8?_HLS_msn=3 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(stillWaiting(connection, milliseconds: 4000))
+        #expect(connection.staysSilent(milliseconds: 4000))
         #expect(try connection.readResponse().status == 503)
     }
 
@@ -86,7 +80,7 @@ import Testing
         _ = try fetch(site.port, "GET", "/live/v0/index.m3u8")  // the server has read the hint
         let connection = try RawConnection(port: site.port, timeoutSeconds: 10)
         try connection.send("GET \(hinted) HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(stillWaiting(connection))
+        #expect(connection.staysSilent())
         try writer.addPart()
         let part = try connection.readResponse()
         #expect(part.status == 200 && part.body == [UInt8](repeating: 2, count: 1002))

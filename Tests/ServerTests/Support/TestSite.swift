@@ -13,11 +13,12 @@ final class TestSite: @unchecked Sendable {
     /// The access log's lines, when `logsAccess`.
     let accessLog = AccessLines()
 
+    /// `parent`: where to make the served folder (the system's temporary folder by default).
     init(
         populate: (TestSite) throws -> Void = { _ in }, configure: (inout ServerConfiguration) -> Void = { _ in },
-        logsAccess: Bool = false
+        logsAccess: Bool = false, parent: URL? = nil
     ) throws {
-        folder = try TemporaryFolder(prefix: "filterz-serve")
+        folder = try TemporaryFolder(prefix: "filterz-serve", in: parent)
         try populate(self)
         var configuration = ServerConfiguration(root: folder.url.path)
         configuration.port = 0
