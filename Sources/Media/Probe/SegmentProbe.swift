@@ -73,14 +73,14 @@ public enum SegmentProbe {
     /// Presentation times as the fragments state them (decoding time plus composition offset). libav's mov
     /// demuxer moves every presentation time of a track with negative composition offsets (`trun` version 1)
     /// later by the largest of them, so that none precedes its decoding time; the audit needs the times a
-    /// player presents. Left alone when the samples and packets of the track do not pair up one to one.
+    /// player presents. The packets are the track's first samples, in order (an I-frame byte range holds the
+    /// whole `moof` but only its first sample's data); left alone when there are more packets than samples.
     private static func presentFragmentTiming(
-        _ samples: [MP4BoxWalker.FragmentSample], trackID: Int,
-        in track: inout TrackFacts
+        _ samples: [MP4BoxWalker.FragmentSample], trackID: Int, in track: inout TrackFacts
     ) {
         let offsets = samples.filter { $0.trackID == trackID }.map(\.compositionOffset)
-        guard offsets.count == track.frames.count, offsets.contains(where: { $0 < 0 }) else { return }
-        for (index, offset) in offsets.enumerated() {
+        guard track.frames.count <= offsets.count, offsets.contains(where: { $0 < 0 }) else { return }
+        for (index, offset) in zip(track.frames.indices, offsets) {
             guard let decodingTime = track.frames[index].decodingTime else { continue }
             track.frames[index].presentationTime = decodingTime &+ offset
         }
