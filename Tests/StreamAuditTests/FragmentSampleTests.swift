@@ -62,5 +62,13 @@ struct FragmentSampleTests {
         bytes.replaceSubrange((at + 8)..<(at + 12), with: Self.uint32(0xFFFF_FFFF))  // sample_count
         #expect(MP4BoxWalker.fragmentSamples(bytes).count == 2)
         #expect(MP4BoxWalker.fragmentSamples(Array(bytes.prefix(20))).isEmpty)
+        // No per-sample fields: at most one sample per byte of the segment.
+        let bare = Self.box(
+            "moof",
+            Self.box(
+                "traf",
+                Self.box("tfhd", Self.uint32(0) + Self.uint32(1))
+                    + Self.box("trun", Self.uint32(0) + Self.uint32(0xFFFF_FFFF))))
+        #expect(MP4BoxWalker.fragmentSamples(bare).count == bare.count)
     }
 }

@@ -81,8 +81,10 @@ public enum MP4BoxWalker {
                     let count = integer(bytes, at: trun.lowerBound + 4, size: 4)
                     let fields = [0x100, 0x200, 0x400, 0x800].filter { flags & $0 != 0 }.count
                     var cursor = trun.lowerBound + 8 + (flags & 0x001 != 0 ? 4 : 0) + (flags & 0x004 != 0 ? 4 : 0)
-                    // Never more entries than the box holds (a count is read from the file).
-                    let fit = fields == 0 ? count : min(count, max(0, (trun.upperBound - cursor) / (4 * fields)))
+                    // Never more entries than the box holds, nor (without per-sample fields) more samples than
+                    // the segment has bytes: the count is read from the file.
+                    let room = fields == 0 ? bytes.count : max(0, (trun.upperBound - cursor) / (4 * fields))
+                    let fit = min(count, room)
                     for _ in 0..<fit {
                         var duration = Int64(defaultDuration), offset: Int64 = 0
                         if flags & 0x100 != 0 {
