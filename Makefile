@@ -8,10 +8,11 @@ SWIFT ?= swift
 # Debian packages: C libraries we link (libav*, libcrypto, libcurl, zlib, libjpeg-turbo, libheif, libpng), real clients the
 # tests and benchmarks drive (ffmpeg/ffprobe, curl, nginx, wrk, hyperfine, headless Chromium over chromedriver,
 # Node for the index page player's script test and as the URL judge, exiftool for photo metadata, ImageMagick and libvips as the photo
-# benchmark's anchors, GNU time for its children's peak memory).
+# benchmark's anchors, GNU time for its children's peak memory, GStreamer's playbin3/hlsdemux2 and VLC as headless players).
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libssl-dev libcurl4-openssl-dev zlib1g-dev libturbojpeg0-dev libheif-dev libpng-dev ffmpeg curl nginx wrk hyperfine \
-	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools time
+	chromium chromium-driver nodejs libimage-exiftool-perl imagemagick libvips-tools time \
+	gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base
 PY_PACKAGES := m3u8==6.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

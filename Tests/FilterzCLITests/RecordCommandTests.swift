@@ -6,6 +6,7 @@ import Testing
 @testable import CLIKit
 @testable import FilterzCLI
 @testable import Inspect
+@testable import StreamAudit
 
 /// `filterz record` end to end on a tiny ladder (320×180 + 160×90, 2–3 s) so CI stays quick.
 @Suite(
@@ -56,6 +57,40 @@ struct RecordCommandTests {
         #expect(try check.master().version == 6)
         #expect(media.segments.allSatisfy { $0.uri.hasSuffix(".m4s") })
         try StreamGate.check(out)
+    }
+
+    /// CMAF: each fragment's earliest presentation time is its decode time (`tfdt`), so a player that places
+    /// fragments by `tfdt` finds no gap before the first frame. Video uses signed composition offsets (`trun`
+    /// version 1) and starts where the TS output's PTS start (10 s, then every segment duration), with audio.
+    @Test func fragmentedMP4VideoIsPresentedFromEachFragmentsDecodeTime() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("cmaf")
+        let result = record(
+            ["--preset", "neutral", "--duration", "2", "--segment-duration", "1", "--format", "fmp4"], out: out)
+        try #require(result.code == 0, "\(result.err)")
+        var audioStarts: [Double] = []
+        for track in ["180p", "90p", "audio"] {
+            let timescale = try #require(
+                MP4BoxWalker.initTracks([UInt8](try Data(contentsOf: out.appendingPathComponent("\(track)/init.mp4"))))
+                    .first?.timescale)
+            for index in 0..<2 {
+                let segment = out.appendingPathComponent("\(track)/seg_0000\(index).m4s")
+                let samples = MP4BoxWalker.fragmentSamples([UInt8](try Data(contentsOf: segment)))
+                let start = try #require(samples.first?.decodingTime, "\(segment.path) has no samples")
+                #expect(
+                    samples.map(\.presentationTime).min() == start,
+                    "\(track) \(index): presented from \(samples.map(\.presentationTime).min() ?? -1), tfdt \(start)")
+                let seconds = Double(start) / Double(timescale)
+                if track == "audio" {
+                    audioStarts.append(seconds)
+                } else {
+                    #expect(samples.first?.compositionOffset == 0, "\(track) \(index): the keyframe's offset")
+                    #expect(start == Int64(10 + index) * Int64(timescale), "\(track) \(index) starts at \(seconds) s")
+                }
+            }
+        }
+        // Audio starts with the video, within one AAC frame (1024 samples).
+        #expect(audioStarts.count == 2 && zip(audioStarts, [10.0, 11.0]).allSatisfy { abs($0 - $1) < 1024 / 44_100 })
     }
 
     @Test func aRealPresetFiltersThePosterAndNamesTheSubtitles() throws {

@@ -47,7 +47,11 @@ final class SegmentMuxer {
         if container == .fragmentedMP4 {
             // frag_discont without edit lists: tfdt carries the absolute decoding time, so audio and video
             // share the container timeline (otherwise each track is shifted to start at zero).
-            try output.setOption("movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont")
+            // negative_cts_offsets (trun version 1, as CMAF asks): libav moves every decoding time later by the
+            // encoder's delay (the first packet's PTS - DTS), so a fragment's tfdt is the presentation time of
+            // its keyframe; presentation times stay the encoder's, equal to the TS output's and the audio's.
+            try output.setOption(
+                "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer+frag_discont+negative_cts_offsets")
             try output.setOption("use_editlist", "0")
             output.pointer.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_DISABLED
         }

@@ -59,11 +59,31 @@ public enum SegmentProbe {
         }
         guard readAny else { throw FFmpegError(code: fz_AVERROR(EINVAL), function: "av_read_frame (no media packets)") }
         if isMP4 {
+            for index in tracks.indices {
+                guard let id = demuxer.stream(index)?.pointee.id else { continue }
+                presentFragmentTiming(MP4BoxWalker.fragmentSamples(segment), trackID: Int(id), in: &tracks[index])
+            }
             return SegmentFacts(
                 tracks: tracks, initTrackIDs: MP4BoxWalker.initTracks(initSection ?? segment).map(\.trackID),
                 fragmentTrackIDs: MP4BoxWalker.fragmentTrackIDs(segment))
         }
         return SegmentFacts(tracks: tracks)
+    }
+
+    /// Presentation times as the fragments state them (decoding time plus composition offset). libav's mov
+    /// demuxer moves every presentation time of a track with negative composition offsets (`trun` version 1)
+    /// later by the largest of them, so that none precedes its decoding time; the audit needs the times a
+    /// player presents. The packets are the track's first samples, in order (an I-frame byte range holds the
+    /// whole `moof` but only its first sample's data); left alone when there are more packets than samples.
+    private static func presentFragmentTiming(
+        _ samples: [MP4BoxWalker.FragmentSample], trackID: Int, in track: inout TrackFacts
+    ) {
+        let offsets = samples.filter { $0.trackID == trackID }.map(\.compositionOffset)
+        guard track.frames.count <= offsets.count, offsets.contains(where: { $0 < 0 }) else { return }
+        for (index, offset) in zip(track.frames.indices, offsets) {
+            guard let decodingTime = track.frames[index].decodingTime else { continue }
+            track.frames[index].presentationTime = decodingTime &+ offset
+        }
     }
 
     /// A stream's kind, codec, time base and configuration record (from the init section's extradata).
