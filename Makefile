@@ -38,13 +38,14 @@ release: deps
 	$(SWIFT) build -c release
 
 ## test: the lint (swift-format, .swift-format), every Swift test, then the playlist-parser and photo-metadata fuzzers
-## for 60 s each (a violation, a failure or a crash fails the target).
+## for 60 s each and the stream-audit fuzzer for 30 s (a violation, a failure or a crash fails the target).
 test: deps
 	scripts/lint.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/fuzz.sh 60
 	scripts/fuzz.sh 60 photo-metadata
+	scripts/fuzz.sh 30 stream-audit
 
 ## test-fast: the tests not tagged slow, browser or network (FILTERZ_TEST_SCOPE=fast skips those; see docs/TESTING.md).
 test-fast: deps
@@ -64,7 +65,8 @@ docs:
 	$(SWIFT) build --product filterz && $(SWIFT) build --product filterz-full
 	.build/debug/filterz help --markdown > docs/CLI.md.tmp && mv docs/CLI.md.tmp docs/CLI.md
 
-## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default) or photo-metadata (see scripts/fuzz.sh).
+## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default), photo-metadata or stream-audit (see
+## scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?= playlist
 fuzz:

@@ -44,6 +44,26 @@ struct DeepInspectHostileInputTests {
         #expect(outcome.code == 1 && outcome.codes.contains("key.unusable"), "\(outcome)")
     }
 
+    /// Subtitles at media sequence 2^63 − 1 beside video at −1 (which the validator flags): the subtitle rule's
+    /// lookup of the matching video segment is past Int, and simply finds none.
+    @Test func subtitlesAndVideoAtOppositeEndsOfTheSequenceNumbersAreCompared() throws {
+        let master = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="en",URI="subs.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=100000,SUBTITLES="s"
+            v.m3u8
+
+            """
+        let outcome = try Self.inspect(
+            master,
+            files: [
+                "subs.m3u8": Array(Self.mediaPlaylist("#EXTINF:2.0,\ns.vtt\n", sequence: "9223372036854775807").utf8),
+                "v.m3u8": Array(Self.mediaPlaylist("#EXTINF:2.0,\na.ts\n", sequence: "-1").utf8),
+                "s.vtt": Array("WEBVTT\n\n".utf8), "a.ts": [0x47, 1, 2],
+            ])
+        #expect(outcome.code == 1 && outcome.codes.contains("webvtt.timestamp-map-missing"), "\(outcome)")
+    }
+
     /// Byte ranges whose offset plus length passes Int.max: refused as ranges past the resource.
     @Test func aByteRangeEndingPastTheLargestOffsetIsRefused() throws {
         let body =
