@@ -39,7 +39,8 @@ release: deps
 	$(SWIFT) build -c release
 
 ## test: the lint (swift-format, .swift-format), every Swift test, then the playlist-parser and photo-metadata fuzzers
-## for 60 s each and the server-playlist fuzzer for 30 s (a violation, a failure or a crash fails the target).
+## for 60 s each, the server-playlist and stream-audit fuzzers for 30 s each (a violation, a failure or a crash fails the
+## target).
 test: deps
 	scripts/lint.sh
 	$(SWIFT) build --build-tests
@@ -47,6 +48,7 @@ test: deps
 	scripts/fuzz.sh 60
 	scripts/fuzz.sh 60 photo-metadata
 	scripts/fuzz.sh 30 server-playlist
+	scripts/fuzz.sh 30 stream-audit
 
 ## test-fast: the tests not tagged slow, browser or network (FILTERZ_TEST_SCOPE=fast skips those; see docs/TESTING.md).
 test-fast: deps
@@ -66,7 +68,7 @@ docs:
 	$(SWIFT) build --product filterz && $(SWIFT) build --product filterz-full
 	.build/debug/filterz help --markdown > docs/CLI.md.tmp && mv docs/CLI.md.tmp docs/CLI.md
 
-## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default), photo-metadata or server-playlist (see
+## fuzz: libFuzzer for FUZZ_SECONDS on FUZZ_TARGET: playlist (default), photo-metadata, server-playlist or stream-audit (see
 ## scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?= playlist

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Fuzzes a parser with libFuzzer for FUZZ_SECONDS (default 60):
-#   scripts/fuzz.sh [seconds] [playlist|photo-metadata|server-playlist]
+#   scripts/fuzz.sh [seconds] [playlist|photo-metadata|server-playlist|stream-audit]
 #     playlist (default)  the HLS playlist parser, validator, writer and WebVTT reader (Fuzz/PlaylistFuzzer.swift)
 #     photo-metadata      the EXIF/TIFF, JPEG segment, PNG chunk, ICC and XMP readers and writers (Fuzz/PhotoMetadataFuzzer.swift)
 #     server-playlist     what `serve` makes of a playlist and a player's LL-HLS query: blocking reloads, holds,
 #                         delta updates, cache rules, token rewriting, dates and ranges (Fuzz/ServerPlaylistFuzzer.swift)
+#     stream-audit        inspect --deep's MP4 box, NAL unit, SPS and AAC readers and its rules (Fuzz/StreamAuditFuzzer.swift)
 #   exit 0: no crash; non-zero: a crash, its input is in .build/fuzz[-<target>]/artifacts/
 # Built with swiftc directly (the module's sources + the entry point as one module), so Package.swift and a normal
 # `swift build` are untouched. Playlist seeds: ../shared/corpus/playlists (or $FILTERZ_SHARED/corpus/playlists),
 # SampleMedia/playlists and the HLS test fixtures; photo seeds: SampleMedia/photos. New interesting inputs go to
-# the work folder's corpus.
+# the work folder's corpus; stream-audit starts from its dictionary (box types, start codes) and its corpus alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-${FUZZ_SECONDS:-60}}"
@@ -46,8 +47,16 @@ case "$target" in
     libraries=(JSON HLS)
     dictionary="$work/server-playlist.dict"  # the playlist keywords and the query's (made below)
     ;;
+  stream-audit)
+    work=.build/fuzz-stream-audit
+    binary="$work/fuzz-stream-audit"
+    module=StreamAuditFuzz
+    sources=(Sources/StreamAudit/*/*.swift Fuzz/StreamAuditFuzzer.swift)
+    libraries=(JSON HLS)
+    dictionary=Fuzz/stream-audit.dict
+    ;;
   *)
-    echo "usage: scripts/fuzz.sh [seconds] [playlist|photo-metadata|server-playlist]" >&2
+    echo "usage: scripts/fuzz.sh [seconds] [playlist|photo-metadata|server-playlist|stream-audit]" >&2
     exit 2
     ;;
 esac
@@ -57,16 +66,23 @@ mkdir -p "$work/corpus" "$work/artifacts" "$work/modules"
 own=()
 for f in "${sources[@]}"; do [ -f "$f" ] && own+=("$f"); done
 existing=("${own[@]}")
-for library in "${libraries[@]}"; do while IFS= read -r f; do existing+=("$f"); done < <(find Sources/"$library" -name '*.swift'); done
+for library in "${libraries[@]}"; do mapfile -t -O "${#existing[@]}" existing < <(find Sources/"$library" -name '*.swift'); done
 if [ ! -x "$binary" ] || [ -n "$(find "${existing[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
-  # Modules the fuzzed one imports (Package.swift's dependencies) become static libraries first.
-  # Each sees the modules compiled before it; a static library is linked before those it needs.
+  # Modules the fuzzed one imports (Package.swift's dependencies) become static libraries first, each seeing
+  # the ones before it; one is compiled again when a source of it, or of one before it, changed. A static
+  # library is linked before those it needs.
   linking=()
+  stale=
   for library in "${libraries[@]}"; do
-    echo "fuzz: compiling the module $library"
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$library" -emit-library -static \
-      -emit-module -emit-module-path "$work/modules/$library.swiftmodule" -I "$work/modules" \
-      $(find Sources/"$library" -name '*.swift') -o "$work/lib$library.a"
+    mapfile -t library_sources < <(find Sources/"$library" -name '*.swift' | sort)
+    archive="$work/lib$library.a"
+    if [ -n "$stale" ] || [ ! -f "$archive" ] || [ -n "$(find "${library_sources[@]}" -newer "$archive" | head -1)" ]; then
+      stale=1
+      echo "fuzz: compiling the module $library"
+      swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$library" -emit-library -static \
+        -I "$work/modules" -emit-module -emit-module-path "$work/modules/$library.swiftmodule" "${library_sources[@]}" \
+        -o "$archive"
+    fi
     linking=(-l"$library" "${linking[@]}")
   done
   [ ${#libraries[@]} -eq 0 ] || linking=(-I "$work/modules" -L "$work" "${linking[@]}")
@@ -82,7 +98,7 @@ if [ "$target" = playlist ] || [ "$target" = server-playlist ]; then
     || echo "fuzz: $shared/corpus/playlists not found; seeding from SampleMedia and test fixtures only"
   [ -d SampleMedia/playlists ] && seeds+=(SampleMedia/playlists)
   [ -d Tests/HLSTests/Fixtures ] && seeds+=(Tests/HLSTests/Fixtures)
-else
+elif [ "$target" = photo-metadata ]; then
   [ -d SampleMedia/photos ] && seeds+=(SampleMedia/photos)
 fi
 

@@ -33,6 +33,16 @@ struct DeepInspectFixture {
         var codes: [String]
         var deep: [String: Any]
         var stderr: String
+
+        /// Each distinct finding as `code playlist`, with how many segments it names: what a failed expectation
+        /// prints.
+        var places: [String] {
+            var counts: [String: Int] = [:]
+            for finding in deep["findings"] as? [[String: Any]] ?? [] {
+                counts["\(finding["code"] as? String ?? "?") \(finding["playlist"] as? String ?? "?")", default: 0] += 1
+            }
+            return counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
+        }
     }
 
     static func inspect(_ playlist: URL, _ extra: [String] = []) throws -> Outcome {

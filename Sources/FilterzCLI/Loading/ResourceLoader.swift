@@ -45,6 +45,10 @@ struct ResourceLoader: PlaylistLoading {
     /// `Range` request; a seek in a file). A response shorter than the range is an error.
     func load(_ location: String, range: (offset: Int, length: Int)?) throws(CLIError) -> [UInt8] {
         guard let range else { return try load(location, readStandardInput: { _ in [] }) }
+        guard range.offset >= 0, range.length >= 0, range.offset <= Int.max - range.length else {
+            throw .input(
+                "\(location): byte range \(range.length)@\(range.offset) ends past the largest offset there is")
+        }
         guard range.length <= maximumBytes else {
             throw .input(
                 "\(location): byte range of \(range.length) bytes is larger than the limit of \(maximumBytes) bytes")

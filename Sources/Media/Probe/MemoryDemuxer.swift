@@ -93,16 +93,27 @@ final class MemoryDemuxer {
         guard let opaque else { return Int64(fz_AVERROR(EINVAL)) }
         let source = Unmanaged<Source>.fromOpaque(opaque).takeUnretainedValue()
         let size = Int64(source.bytes.count)
-        let target: Int64
-        switch whence & ~Int32(AVSEEK_FORCE) {
-        case Int32(AVSEEK_SIZE): return size
-        case SEEK_SET: target = offset
-        case SEEK_CUR: target = Int64(source.position) + offset
-        case SEEK_END: target = size + offset
-        default: return Int64(fz_AVERROR(EINVAL))
+        let whence = whence & ~Int32(AVSEEK_FORCE)
+        if whence == Int32(AVSEEK_SIZE) { return size }
+        guard let target = seekTarget(offset, whence: whence, position: Int64(source.position), size: size) else {
+            return Int64(fz_AVERROR(EINVAL))
         }
-        guard target >= 0, target <= size else { return Int64(fz_AVERROR(EINVAL)) }
         source.position = Int(target)
+        return target
+    }
+
+    /// Where a seek by `offset` from SEEK_SET, SEEK_CUR or SEEK_END lands in `size` bytes; nil past either end
+    /// (an offset taken from a 64-bit box size near 2^63 included) or for another `whence`.
+    static func seekTarget(_ offset: Int64, whence: Int32, position: Int64, size: Int64) -> Int64? {
+        let base: Int64
+        switch whence {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = position
+        case SEEK_END: base = size
+        default: return nil
+        }
+        let (target, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, target >= 0, target <= size else { return nil }
         return target
     }
 }

@@ -50,8 +50,8 @@ struct AuditContext {
     /// variant (of those playing `group`) that measured it: where subtitles are mapped onto.
     func mediaStart(forSubtitleGroup group: String, sequence: Int) -> Double? {
         for (variant, audited) in variants where variant.subtitles == group {
-            let index = sequence - audited.playlist.firstMediaSequenceNumber
-            guard audited.segments.indices.contains(index) else { continue }
+            let (index, overflow) = sequence.subtractingReportingOverflow(audited.playlist.firstMediaSequenceNumber)
+            guard !overflow, audited.segments.indices.contains(index) else { continue }
             if let first = audited.segments[index].facts?.timingTrack?.firstPresentationSeconds { return first }
         }
         return nil

@@ -36,7 +36,8 @@ public struct BitrateMeasurement: Hashable, Sendable {
             runs.append((bits, segment.duration))
             samples.append(
                 Sample(
-                    startSeconds: start, durationSeconds: segment.duration, bitsPerSecond: Int(bits / segment.duration))
+                    startSeconds: start, durationSeconds: segment.duration,
+                    bitsPerSecond: Int(saturating: bits / segment.duration))
             )
         }
         let loaded = runs.compactMap { $0 }
@@ -47,7 +48,7 @@ public struct BitrateMeasurement: Hashable, Sendable {
         }
         let totalBits = loaded.reduce(0) { $0 + $1.bits }
         let totalSeconds = loaded.reduce(0) { $0 + $1.seconds }
-        averageBitsPerSecond = Int((totalBits / totalSeconds).rounded())
+        averageBitsPerSecond = Int(saturating: totalBits / totalSeconds)
         var peak: Double?
         for first in runs.indices {
             var bits = 0.0, seconds = 0.0
@@ -59,6 +60,6 @@ public struct BitrateMeasurement: Hashable, Sendable {
                 if seconds >= 0.5 * targetSeconds - 0.0005 { peak = max(peak ?? 0, bits / seconds) }
             }
         }
-        peakBitsPerSecond = Int((peak ?? loaded.map { $0.bits / $0.seconds }.max() ?? 0).rounded())
+        peakBitsPerSecond = Int(saturating: peak ?? loaded.map { $0.bits / $0.seconds }.max() ?? 0)
     }
 }

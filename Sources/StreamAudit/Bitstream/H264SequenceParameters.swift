@@ -1,6 +1,7 @@
 /// Parses an H.264 sequence parameter set (ITU-T H.264 §7.3.2.1.1) as far as the VUI timing information.
 enum H264SequenceParameters {
-    /// `nalUnit` starts at the one-byte NAL header (type 7). Nil when it is truncated or not an SPS.
+    /// `nalUnit` starts at the one-byte NAL header (type 7). Nil when it is truncated, not an SPS, or holds a value
+    /// outside its range that the parse depends on.
     static func parse(_ nalUnit: some Collection<UInt8>) -> VideoParameters? {
         guard let header = nalUnit.first, header & 0x1F == 7 else { return nil }
         var reader = BitReader(nalUnit: nalUnit.dropFirst())
@@ -17,7 +18,7 @@ enum H264SequenceParameters {
             reader.skip(1)  // qpprime_y_zero_transform_bypass_flag
             if reader.bit() == 1 {  // seq_scaling_matrix_present_flag
                 for list in 0..<(chromaFormat == 3 ? 12 : 8) where reader.bit() == 1 {
-                    skipScalingList(&reader, size: list < 6 ? 16 : 64)
+                    guard skipScalingList(&reader, size: list < 6 ? 16 : 64) else { return nil }
                 }
             }
         }
@@ -59,13 +60,19 @@ enum H264SequenceParameters {
             framesPerSecond: framesPerSecond)
     }
 
-    private static func skipScalingList(_ reader: inout BitReader, size: Int) {
+    /// Reads past one scaling list (§7.3.2.1.1.1). False when a delta_scale is outside its range, −128…127.
+    private static func skipScalingList(_ reader: inout BitReader, size: Int) -> Bool {
         var last: Int32 = 8
         var next: Int32 = 8
         for _ in 0..<size {
-            if next != 0 { next = (last + reader.signedExpGolomb() + 256) % 256 }
+            if next != 0 {
+                let delta = reader.signedExpGolomb()
+                guard (-128...127).contains(delta) else { return false }
+                next = (last + delta + 256) % 256
+            }
             last = next == 0 ? last : next
         }
+        return true
     }
 
     /// The VUI up to `timing_info`: frames per second is time_scale / (2 × num_units_in_tick), when

@@ -117,20 +117,21 @@ public enum MP4BoxWalker {
         return ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "prft"].contains(type)
     }
 
-    /// The child boxes in `range`: type and payload range (after the header).
+    /// The child boxes in `range`: type and payload range (after the header). Size 0 runs to the end of `range`;
+    /// a size smaller than its header or running past `range` (a 64-bit size near 2^63 included) ends the list.
     static func boxes(_ bytes: [UInt8], in range: Range<Int>) -> [(String, Range<Int>)] {
         var result: [(String, Range<Int>)] = []
         var offset = range.lowerBound
-        while offset + 8 <= range.upperBound {
+        while range.upperBound - offset >= 8 {
             var size = integer(bytes, at: offset, size: 4)
             var header = 8
-            if size == 1, offset + 16 <= range.upperBound {
-                size = integer(bytes, at: offset + 8, size: 8)
+            if size == 1, range.upperBound - offset >= 16 {
+                size = integer(bytes, at: offset + 8, size: 8)  // negative past 2^63 - 1
                 header = 16
             } else if size == 0 {
                 size = range.upperBound - offset
             }
-            guard size >= header, offset + size <= range.upperBound else { break }
+            guard size >= header, size <= range.upperBound - offset else { break }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             result.append((type, (offset + header)..<(offset + size)))
             offset += size

@@ -81,7 +81,10 @@ public struct TrackFacts: Hashable, Sendable {
     public var frameDurationSeconds: Double? {
         let times = frames.compactMap(\.presentationTime).sorted()
         var counts: [Int64: Int] = [:]
-        for (a, b) in zip(times, times.dropFirst()) where b > a { counts[b - a, default: 0] += 1 }
+        for (a, b) in zip(times, times.dropFirst()) where b > a {
+            let (step, overflow) = b.subtractingReportingOverflow(a)
+            if !overflow { counts[step, default: 0] += 1 }
+        }
         if let step = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key {
             return seconds(step)
         }

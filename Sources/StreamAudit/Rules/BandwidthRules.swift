@@ -60,13 +60,13 @@ enum BandwidthRules {
                         measured: "\(measuredAverage)", declared: "\(declaredAverage)"))
             }
         }
-        if let measured, let measuredAverage, measuredAverage > 0, measured > 2 * measuredAverage {
+        if let measured, let measuredAverage, measuredAverage > 0, Double(measured) > 2 * Double(measuredAverage) {
             findings.append(
                 Finding(
                     .peakOverTwiceAverage, playlist: uri,
                     message:
                         "the measured peak is \(String(format2: Double(measured) / Double(measuredAverage)))× the measured average",
-                    measured: "\(measured)", declared: "\(2 * measuredAverage)"))
+                    measured: "\(measured)", declared: "\(Int(saturating: 2 * Double(measuredAverage)))"))
         }
         return findings
     }
@@ -80,8 +80,12 @@ struct VariantBitrate {
     init(_ context: AuditContext, variant: Variant, audited: AuditedPlaylist) {
         let own = context.bitrates[audited.uri]
         let audio = context.audioPlaylists(of: variant).compactMap { context.bitrates[$0.uri] }
-        peak = own?.peakBitsPerSecond.map { $0 + (audio.compactMap(\.peakBitsPerSecond).max() ?? 0) }
-        average = own?.averageBitsPerSecond.map { $0 + (audio.compactMap(\.averageBitsPerSecond).max() ?? 0) }
+        peak = own?.peakBitsPerSecond.map {
+            Int(saturating: Double($0) + Double(audio.compactMap(\.peakBitsPerSecond).max() ?? 0))
+        }
+        average = own?.averageBitsPerSecond.map {
+            Int(saturating: Double($0) + Double(audio.compactMap(\.averageBitsPerSecond).max() ?? 0))
+        }
     }
 }
 

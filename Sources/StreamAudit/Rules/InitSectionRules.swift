@@ -8,7 +8,8 @@ enum InitSectionRules {
     static func check(_ context: AuditContext) -> [Finding] {
         var findings: [Finding] = []
         for audited in context.input.playlists {
-            for (_, segment, facts) in audited.measured where !facts.fragmentTrackIDs.isEmpty {
+            let measured = audited.measured
+            for (position, (_, segment, facts)) in measured.enumerated() where !facts.fragmentTrackIDs.isEmpty {
                 let unknown = Set(facts.fragmentTrackIDs).subtracting(facts.initTrackIDs)
                 if !unknown.isEmpty {
                     findings.append(
@@ -19,7 +20,11 @@ enum InitSectionRules {
                             declared: "track ids \(facts.initTrackIDs.map(String.init).joined(separator: ","))"))
                     continue
                 }
-                if let finding = timescaleMismatch(segment, facts, playlist: audited.uri) {
+                let span =
+                    audited.playlist.iFramesOnly
+                    ? iFrameSpan(measured[position], next: measured.dropFirst(position + 1).first)
+                    : facts.video?.durationSeconds
+                if let finding = timescaleMismatch(segment, facts, videoSpan: span, playlist: audited.uri) {
                     findings.append(finding)
                 }
                 for track in facts.tracks {
@@ -44,15 +49,32 @@ enum InitSectionRules {
         return findings
     }
 
+    /// The time an I-frame entry stands for, by the init section's clock: from its I-frame to the next entry's
+    /// (RFC 8216bis §4.4.3.6), when that entry was measured and follows it without a discontinuity. Not the
+    /// range's own media, which is one frame (and, in a low-latency segment, one fragment of several).
+    static func iFrameSpan(
+        _ entry: (index: Int, segment: Segment, facts: SegmentFacts),
+        next: (index: Int, segment: Segment, facts: SegmentFacts)?
+    ) -> Double? {
+        guard let next, next.index == entry.index + 1, !next.segment.discontinuity,
+            let start = entry.facts.video?.firstPresentationSeconds,
+            let end = next.facts.video?.firstPresentationSeconds
+        else { return nil }
+        return end - start
+    }
+
     /// A timescale that is not the segment's shows as media time scaled by a constant factor: AAC frames that do
-    /// not last 1024 samples at the configured sample rate, or video lasting far from its EXTINF (more than
-    /// half again or less than two thirds of it, where a wrong EXTINF is off by a frame or so).
-    static func timescaleMismatch(_ segment: Segment, _ facts: SegmentFacts, playlist: String) -> Finding? {
+    /// not last 1024 samples at the configured sample rate, or video spanning far from its EXTINF (more than
+    /// half again or less than two thirds of it, where a wrong EXTINF is off by a frame or so). `videoSpan`:
+    /// the seconds of video the EXTINF describes (a media segment's video; an I-frame entry's ``iFrameSpan``).
+    static func timescaleMismatch(_ segment: Segment, _ facts: SegmentFacts, videoSpan: Double?, playlist: String)
+        -> Finding?
+    {
         func timescale(_ track: TrackFacts) -> String {
             track.timeBaseNumerator == 1
                 ? "\(track.timeBaseDenominator)" : "\(track.timeBaseDenominator)/\(track.timeBaseNumerator)"
         }
-        if let video = facts.video, let measured = video.durationSeconds, segment.duration > 0, measured > 0 {
+        if let video = facts.video, let measured = videoSpan, segment.duration > 0, measured > 0 {
             let ratio = measured / segment.duration
             if ratio > 1.5 || ratio < 2.0 / 3.0 {
                 let intended = Double(video.timeBaseDenominator) / Double(max(1, video.timeBaseNumerator)) / ratio
@@ -60,7 +82,7 @@ enum InitSectionRules {
                     .initMismatch, playlist: playlist, segment: segment.uri,
                     message: "at the init section's video timescale \(timescale(video)) the segment lasts "
                         + "\(String(format2: ratio, decimals: 2))× its EXTINF: it was muxed with a timescale of about "
-                        + "\(Int(intended.rounded()))",
+                        + "\(Int(saturating: intended))",
                     measured: "\(String(format2: measured, decimals: 3)) s",
                     declared: "EXTINF \(String(format2: segment.duration, decimals: 3)) s")
             }
@@ -68,7 +90,7 @@ enum InitSectionRules {
         if let audio = facts.audio, audio.codec == .aac, let rate = audio.sampleRate, rate > 0 {
             let durations = audio.frames.map(\.duration).filter { $0 > 0 }
             guard !durations.isEmpty else { return nil }
-            let mean = Double(durations.reduce(0, +)) / Double(durations.count)
+            let mean = durations.reduce(0.0) { $0 + Double($1) } / Double(durations.count)
             let seconds = mean * Double(audio.timeBaseNumerator) / Double(max(1, audio.timeBaseDenominator))
             let expected = 1024 / Double(rate)
             if abs(seconds / expected - 1) > 0.1 {

@@ -57,8 +57,10 @@ enum SubtitleRules {
         return findings
     }
 
+    /// `seconds` as 90 kHz MPEG-TS ticks, modulo 2^33.
     private static func ticks(_ seconds: Double) -> Int64 {
-        let value = Int64((seconds * 90_000).rounded()) % (1 << 33)
-        return value < 0 ? value + (1 << 33) : value
+        let wrap = Double(1 << 33)
+        let value = (seconds * 90_000).rounded().truncatingRemainder(dividingBy: wrap)
+        return Int64(exactly: value < 0 ? value + wrap : value) ?? 0
     }
 }

@@ -56,7 +56,9 @@ struct SegmentPlan: Sendable {
             }
             let offset = range.offset ?? previousEnd[segment.uri] ?? 0
             offsets.append(offset)
-            previousEnd[segment.uri] = offset + range.length
+            // Past Int.max: a range the loader refuses, like every range past the resource.
+            let (end, overflow) = offset.addingReportingOverflow(range.length)
+            previousEnd[segment.uri] = overflow ? .max : end
         }
         let mediaSequence = playlist.firstMediaSequenceNumber
         return sampledIndices(total: playlist.segments.count, count: count).compactMap { index in
@@ -76,7 +78,8 @@ struct SegmentPlan: Sendable {
                 item.key = KeyReference(
                     method: key.method.rawValue,
                     location: RecursiveInspection.loadablePath(URIReference.resolve(uri, against: location)),
-                    iv: key.iv.map { Self.padded($0.bytes) } ?? Self.sequenceIV(mediaSequence + index))
+                    iv: key.iv.map { Self.padded($0.bytes) }
+                        ?? Self.sequenceIV(UInt64(max(0, mediaSequence)) + UInt64(index)))
             }
             return item
         }
@@ -87,10 +90,11 @@ struct SegmentPlan: Sendable {
         iv.count < 16 ? [UInt8](repeating: 0, count: 16 - iv.count) + iv : iv
     }
 
-    /// RFC 8216bis §5.2: without an IV attribute, the media sequence number as a 128-bit big-endian integer.
-    static func sequenceIV(_ number: Int) -> [UInt8] {
+    /// RFC 8216bis §5.2: without an IV attribute, the media sequence number (0 to 2^64 − 1) as a 128-bit
+    /// big-endian integer.
+    static func sequenceIV(_ number: UInt64) -> [UInt8] {
         var iv = [UInt8](repeating: 0, count: 16)
-        var value = UInt64(max(0, number))
+        var value = number
         for index in stride(from: 15, through: 8, by: -1) {
             iv[index] = UInt8(value & 0xFF)
             value >>= 8
