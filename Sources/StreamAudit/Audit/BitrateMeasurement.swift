@@ -1,3 +1,5 @@
+import HLS
+
 /// A playlist's bitrates measured from its segments' sizes and EXTINF durations.
 ///
 /// Peak follows RFC 8216bis §4.4.6.2: the largest bit rate of any run of consecutive segments whose total
@@ -48,7 +50,7 @@ public struct BitrateMeasurement: Hashable, Sendable {
         }
         let totalBits = loaded.reduce(0) { $0 + $1.bits }
         let totalSeconds = loaded.reduce(0) { $0 + $1.seconds }
-        averageBitsPerSecond = Int(saturating: totalBits / totalSeconds)
+        averageBitsPerSecond = Int(saturating: (totalBits / totalSeconds).rounded())
         var peak: Double?
         for first in runs.indices {
             var bits = 0.0, seconds = 0.0
@@ -60,6 +62,6 @@ public struct BitrateMeasurement: Hashable, Sendable {
                 if seconds >= 0.5 * targetSeconds - 0.0005 { peak = max(peak ?? 0, bits / seconds) }
             }
         }
-        peakBitsPerSecond = Int(saturating: peak ?? loaded.map { $0.bits / $0.seconds }.max() ?? 0)
+        peakBitsPerSecond = Int(saturating: (peak ?? loaded.map { $0.bits / $0.seconds }.max() ?? 0).rounded())
     }
 }

@@ -82,7 +82,7 @@ enum InitSectionRules {
                     .initMismatch, playlist: playlist, segment: segment.uri,
                     message: "at the init section's video timescale \(timescale(video)) the segment lasts "
                         + "\(String(format2: ratio, decimals: 2))× its EXTINF: it was muxed with a timescale of about "
-                        + "\(Int(saturating: intended))",
+                        + "\(Int(saturating: intended.rounded()))",
                     measured: "\(String(format2: measured, decimals: 3)) s",
                     declared: "EXTINF \(String(format2: segment.duration, decimals: 3)) s")
             }
