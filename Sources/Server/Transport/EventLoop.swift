@@ -30,7 +30,20 @@ final class EventLoop: @unchecked Sendable {
     /// The listener is out of this loop's set for a moment: descriptors ran out and nothing could be freed.
     private var listenerResting = false
     var connections: [Int32: Connection] = [:]
+    /// A client accepted by another loop that could not make room for it (see `admit`).
+    struct Newcomer: Sendable {
+        var descriptor: Int32
+        var peer: PeerAddress
+        /// How many loops have tried to make room for it.
+        var tries: Int
+    }
+
     private let completions = Mutex<[Completion]>([])
+    private let newcomers = Mutex<[Newcomer]>([])
+    /// The loop a newcomer is passed to when this one cannot make room (weak: the loops form a ring), and how
+    /// many loops there are; set by `link` before the loops run.
+    private weak var neighbour: EventLoop?
+    private var loopCount = 1
     /// Files below the folder that changed, posted by the folder watcher.
     private let changes = Mutex<[String]>([])
     /// Held connections by the file they wait on.
@@ -68,7 +81,14 @@ final class EventLoop: @unchecked Sendable {
         else { throw .cannotListen(host: "-", port: 0, reason: ListeningSocket.lastError()) }
     }
 
+    /// Passes newcomers this loop cannot make room for to `next`, one of `loops` loops in a ring.
+    func link(to next: EventLoop, loops: Int) {
+        neighbour = next
+        loopCount = loops
+    }
+
     deinit {
+        for newcomer in newcomers.takeAll() { Glibc.close(newcomer.descriptor) }
         Glibc.close(epoll)
         Glibc.close(wakeDescriptor)
         if reserveDescriptor >= 0 { Glibc.close(reserveDescriptor) }
@@ -84,6 +104,12 @@ final class EventLoop: @unchecked Sendable {
     /// Hands a background answer to the loop (from a worker thread).
     func post(_ completion: Completion) {
         completions.withLock { $0.append(completion) }
+        wake()
+    }
+
+    /// Hands the loop a client another loop accepted (from that loop's thread).
+    func post(_ newcomer: Newcomer) {
+        newcomers.withLock { $0.append(newcomer) }
         wake()
     }
 
@@ -127,6 +153,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         for connection in Array(connections.values) { close(connection) }
+        for newcomer in newcomers.takeAll() { Glibc.close(newcomer.descriptor) }
     }
 
     // MARK: - Accepting
@@ -152,14 +179,21 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func admit(_ descriptor: Int32, peer: PeerAddress) {
+    /// Gives the client a slot, making room when every slot is taken: first among this loop's connections, then
+    /// (the connections of a loop are its own) by passing the client on to the next loop, until every loop has
+    /// tried; only then is it refused.
+    private func admit(_ descriptor: Int32, peer: PeerAddress, tries: Int = 1) {
         if core.isStopping {
             Glibc.close(descriptor)
             return
         }
         var admission = core.budget.admit(peer.text)
-        if admission == .serverFull, evictLongestWaiting() {
+        if admission == .serverFull, makeRoom() {
             admission = core.budget.admit(peer.text)
+        }
+        if admission == .serverFull, tries < loopCount, let neighbour {
+            neighbour.post(Newcomer(descriptor: descriptor, peer: peer, tries: tries + 1))
+            return
         }
         guard admission == .admitted else {
             let reason = admission == .addressFull ? "too many connections from your address" : "the server is full"
@@ -184,19 +218,27 @@ final class EventLoop: @unchecked Sendable {
         connections[descriptor] = connection
     }
 
-    /// Every slot is taken: closes this loop's connection that has waited longest for a request (idle, or a head
-    /// still trickling in), so that a new client is not locked out by ones that send nothing. False when every
-    /// connection of this loop is busy answering.
-    private func evictLongestWaiting() -> Bool {
-        guard let victim = connections.values.filter(\.isAwaitingHead).min(by: { $0.waitingSince < $1.waitingSince })
-        else { return false }
-        if victim.headStarted { sendAtOnce(victim.descriptor, RequestRefusal(503, "the server is full")) }
+    /// Every slot is taken: closes the connection of this loop that `ReclaimRank` puts first (the longest waiting
+    /// for a request, else the answer whose client has taken nothing for longest), so that a new client is not
+    /// locked out by ones that send or read nothing. False when no connection of this loop can give up its slot.
+    private func makeRoom() -> Bool {
+        let now = MonotonicClock.milliseconds()
+        let stall = core.timeouts.stallMilliseconds
+        var victim: (connection: Connection, rank: ReclaimRank)?
+        for connection in connections.values {
+            guard let rank = connection.reclaimRank(now: now, stallMilliseconds: stall) else { continue }
+            if victim.map({ rank < $0.rank }) ?? true { victim = (connection, rank) }
+        }
+        guard let victim = victim?.connection else { return false }
+        if victim.isAwaitingHead && victim.headStarted {
+            sendAtOnce(victim.descriptor, RequestRefusal(503, "the server is full"))
+        }
         close(victim)
         return true
     }
 
-    /// Out of descriptors: frees one — the reserve kept for this or, when another thread took that slot, this
-    /// loop's connection that has waited longest for a request — to accept one waiting client, tell it so and
+    /// Out of descriptors: frees one — the reserve kept for this or, when another thread took that slot, a
+    /// connection of this loop that can give up its slot (`makeRoom`) — to accept one waiting client, tell it so and
     /// close it; then takes the reserve back. With nothing to free, the listener rests until the next sweep or
     /// until one of this loop's connections closes (level-triggered, it would otherwise wake the loop at once).
     private func shedOneConnection() {
@@ -204,7 +246,7 @@ final class EventLoop: @unchecked Sendable {
         if reserveDescriptor >= 0 {
             Glibc.close(reserveDescriptor)
             reserveDescriptor = -1
-        } else if !evictLongestWaiting() {
+        } else if !makeRoom() {
             restListener()
             return
         }
@@ -257,6 +299,7 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.inputDrained = false }
+        if flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.finSignalled = true }
         drive(connection)
     }
 
@@ -269,15 +312,12 @@ final class EventLoop: @unchecked Sendable {
             epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &unused)
             stoppedListening.store(true, ordering: .releasing)
         }
-        let changed = changes.withLock { taken in
-            defer { taken = [] }
-            return taken
+        for newcomer in newcomers.takeAll() {
+            admit(newcomer.descriptor, peer: newcomer.peer, tries: newcomer.tries)
         }
+        let changed = changes.takeAll()
         if !changed.isEmpty { reconsider(Set(changed)) }
-        for completion in completions.withLock({ taken in
-            defer { taken = [] }
-            return taken
-        }) {
+        for completion in completions.takeAll() {
             guard let connection = connections[completion.descriptor], connection.serial == completion.serial,
                 case .answering = connection.phase
             else { continue }
@@ -320,12 +360,21 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Closes the connections whose deadline has passed: a head not complete in time gets 408 first, a held
-    /// request its timeout answer. Without a folder watcher, held requests are asked again on every sweep.
+    /// Notes which blocked answers' clients took bytes since the last sweep, then closes the connections whose
+    /// deadline has passed: a head not complete in time gets 408 first, a held request its timeout answer.
+    /// Without a folder watcher, held requests are asked again on every sweep.
     private func sweep(_ now: Int64) {
         wakeListener()
         if !core.watchesFolder && !held.isEmpty { reconsider(Set(held.keys)) }
-        for connection in connections.values.filter({ $0.deadline <= now }) {
+        var expired: [Connection] = []
+        for connection in connections.values {
+            // An answer in this phase waits for room in the socket: the client may read meanwhile.
+            if case .sending = connection.phase, connection.clientTookBytes(now: now) {
+                connection.deadline = min(connection.answerDeadline, now + core.timeouts.idleMilliseconds)
+            }
+            if connection.deadline <= now { expired.append(connection) }
+        }
+        for connection in expired {
             if case .held(let wait) = connection.phase {
                 unpark(connection, path: wait.hold.watchedPath)
                 queue(wait.hold.timeoutResponse, for: wait.request, on: connection)
@@ -365,4 +414,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     var scratchBuffer: UnsafeMutableRawBufferPointer { scratch }
+}
+
+extension Mutex {
+    /// Empties a mailbox, returning what it held.
+    fileprivate func takeAll<Element: Sendable>() -> [Element] where Value == [Element] {
+        withLock { taken in
+            defer { taken = [] }
+            return taken
+        }
+    }
 }
