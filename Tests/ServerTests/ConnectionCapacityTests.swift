@@ -29,9 +29,10 @@ import Testing
         #expect(error.description.contains("limit of 1024") && error.description.contains("at most 874"))
     }
 
-    @Test func connectionsWaitingForARequestGiveWayBeforeStalledAnswersTheOldestFirst() {
-        let ranks: [ReclaimRank] = [.stalled(since: 10), .waiting(since: 500), .waiting(since: 90), .stalled(since: 5)]
-        #expect(ranks.min() == .waiting(since: 90))
-        #expect(ranks.filter { if case .stalled = $0 { true } else { false } }.min() == .stalled(since: 5))
+    @Test func theConnectionThatHasDoneNothingForLongestGivesWayFirst() {
+        // A client that has just connected goes after an answer its client stopped reading long ago.
+        #expect([ReclaimRank(since: 900, .waiting), ReclaimRank(since: 40, .stalled)].min()?.kind == .stalled)
+        #expect([ReclaimRank(since: 40, .stalled), ReclaimRank(since: 30, .waiting)].min()?.kind == .waiting)
+        #expect([ReclaimRank(since: 40, .stalled), ReclaimRank(since: 40, .waiting)].min()?.kind == .waiting)
     }
 }

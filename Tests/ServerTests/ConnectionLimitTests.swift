@@ -188,13 +188,23 @@ extension ConnectionLimitTests {
         for _ in 0..<1000 where site.server.connectionCount < limit { usleep(5_000) }
         #expect(site.server.connectionCount == limit)
         usleep(1_500_000)
-        var statuses: [Int] = []
-        for index in 0..<20 {
-            let response = try RawConnection(port: site.port, timeoutSeconds: 10).request(
-                "GET", "/a/v0/seg_\(index % 3).ts")
-            statuses.append(response.status == 200 && response.body.count >= 2000 ? 200 : response.status)
+        // 40 new viewers, eight at a time, so that both loops accept some and each takes a stalled slot, never
+        // that of another viewer who has only just connected.
+        let statuses = Atomic<[Int]>([])
+        let port = site.port
+        let viewers = (0..<8).map { _ in
+            Thread {
+                for index in 0..<5 {
+                    let response = try? RawConnection(port: port, timeoutSeconds: 10).request(
+                        "GET", "/a/v0/seg_\(index % 3).ts")
+                    let status = response.map { $0.status == 200 && $0.body.count >= 2000 ? 200 : $0.status } ?? 0
+                    statuses.modify { $0.append(status) }
+                }
+            }
         }
-        #expect(statuses == Array(repeating: 200, count: 20))
+        for viewer in viewers { viewer.start() }
+        for _ in 0..<2000 where statuses.load().count < 40 { usleep(10_000) }
+        #expect(statuses.load() == Array(repeating: 200, count: 40))
         #expect(site.server.connectionCount <= limit)
     }
 
@@ -239,11 +249,12 @@ private final class Attackers: @unchecked Sendable {
     init(_ connections: [RawConnection]) { self.connections = connections }
 }
 
-/// A flag shared with the trickling thread.
+/// A value shared with the test's threads.
 private final class Atomic<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
     init(_ value: Value) { self.value = value }
     func load() -> Value { lock.withLock { value } }
     func store(_ newValue: Value) { lock.withLock { value = newValue } }
+    func modify(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }

@@ -83,8 +83,8 @@ final class Connection {
     /// made keep their slots.
     func reclaimRank(now: Int64, stallMilliseconds: Int64) -> ReclaimRank? {
         switch phase {
-        case .awaitingHead: return .waiting(since: waitingSince)
-        case .sending: return now - lastProgress >= stallMilliseconds ? .stalled(since: lastProgress) : nil
+        case .awaitingHead: return ReclaimRank(since: waitingSince, .waiting)
+        case .sending: return now - lastProgress >= stallMilliseconds ? ReclaimRank(since: lastProgress, .stalled) : nil
         case .answering, .held: return nil
         }
     }

@@ -11,7 +11,7 @@
 /// - Progress is what the client takes: bytes the socket accepts, or bytes leaving its send queue (the client
 ///   read) while the server waits for room in it.
 /// - An answer whose client has taken nothing for `stallSeconds` is far below that floor: when every connection
-///   slot is taken, a new client gets its slot (after connections waiting for a request; see `ReclaimRank`).
+///   slot is taken, a new client may get its slot (`ReclaimRank`).
 public struct ConnectionTimeouts: Sendable, Hashable {
     public var requestHeadSeconds: Double = 10
     public var idleSeconds: Double = 30

@@ -7,8 +7,9 @@ import Synchronization
 
 /// One thread's share of the server: an epoll set with the listening socket (shared by all loops,
 /// `EPOLLEXCLUSIVE`, so one loop wakes per new connection), its own connections (edge-triggered), and an eventfd
-/// that background answers and `stop` use to wake it. Connections never move between loops, so nothing here
-/// is locked but the mailbox of finished background answers.
+/// that background answers and `stop` use to wake it. Connections never move between loops (a client one loop
+/// cannot make room for is passed to the next before it is admitted), so nothing here is locked but the
+/// mailboxes: finished background answers, changed files and such clients.
 final class EventLoop: @unchecked Sendable {
     /// An answer made by a background worker for a connection of this loop.
     struct Completion: @unchecked Sendable {
@@ -22,14 +23,6 @@ final class EventLoop: @unchecked Sendable {
         var held: Connection.HeldRequest?
     }
 
-    let core: ServerCore
-    private let epoll: Int32
-    private let wakeDescriptor: Int32
-    private let listener: Int32
-    private var listening = true
-    /// The listener is out of this loop's set for a moment: descriptors ran out and nothing could be freed.
-    private var listenerResting = false
-    var connections: [Int32: Connection] = [:]
     /// A client accepted by another loop that could not make room for it (see `admit`).
     struct Newcomer: Sendable {
         var descriptor: Int32
@@ -38,6 +31,14 @@ final class EventLoop: @unchecked Sendable {
         var tries: Int
     }
 
+    let core: ServerCore
+    private let epoll: Int32
+    private let wakeDescriptor: Int32
+    private let listener: Int32
+    private var listening = true
+    /// The listener is out of this loop's set for a moment: descriptors ran out and nothing could be freed.
+    private var listenerResting = false
+    var connections: [Int32: Connection] = [:]
     private let completions = Mutex<[Completion]>([])
     private let newcomers = Mutex<[Newcomer]>([])
     /// The loop a newcomer is passed to when this one cannot make room (weak: the loops form a ring), and how
@@ -218,9 +219,10 @@ final class EventLoop: @unchecked Sendable {
         connections[descriptor] = connection
     }
 
-    /// Every slot is taken: closes the connection of this loop that `ReclaimRank` puts first (the longest waiting
-    /// for a request, else the answer whose client has taken nothing for longest), so that a new client is not
-    /// locked out by ones that send or read nothing. False when no connection of this loop can give up its slot.
+    /// Every slot is taken: closes the connection of this loop that `ReclaimRank` puts first (the one waiting for
+    /// a request, or sending an answer its client does not take, that has done nothing for longest), so that a
+    /// new client is not locked out by ones that send or read nothing. False when no connection of this loop can
+    /// give up its slot.
     private func makeRoom() -> Bool {
         let now = MonotonicClock.milliseconds()
         let stall = core.timeouts.stallMilliseconds
