@@ -1,6 +1,6 @@
 // Linux system calls that Glibc's Swift module does not expose: openat2(2) for opening files strictly below a
-// folder, statx(2) for birth times, epoll(7), eventfd(2), accept4(2) and sendfile(2) for the event loops, and
-// inotify(7) for learning of new files.
+// folder, statx(2) for birth times, epoll(7), eventfd(2), accept4(2) and sendfile(2) for the event loops,
+// inotify(7) for learning of new files, and SIOCOUTQ for what a client has not yet taken of an answer.
 #ifndef FILTERZ_CLINUX_SHIM_H
 #define FILTERZ_CLINUX_SHIM_H
 #include <stdint.h>
@@ -16,6 +16,8 @@
 #include <sys/sendfile.h>
 #include <sys/inotify.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 #include <linux/stat.h>
 #include <linux/openat2.h>
 
@@ -52,5 +54,11 @@ static inline int filterz_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_C
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC (through syscall: the declaration needs _GNU_SOURCE).
 static inline int filterz_accept(int fd, struct sockaddr *address, socklen_t *length) {
     return (int)syscall(SYS_accept4, fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+/// The bytes in TCP socket `fd`'s send queue that the peer has not acknowledged yet (SIOCOUTQ), or -1 with errno.
+static inline int filterz_send_queue_bytes(int fd) {
+    int bytes = 0;
+    return ioctl(fd, SIOCOUTQ, &bytes) == 0 ? bytes : -1;
 }
 #endif

@@ -24,9 +24,10 @@ public struct ServerConfiguration: Sendable {
     public var servesIndexWhenSigned: Bool = false
     /// Threads answering requests (each with its own epoll loop); 0 means one per processor.
     public var threadCount: Int = 0
-    /// Simultaneous connections. When all are taken, the connection that has waited longest for a request is
-    /// closed to make room; when none is waiting, the newcomer gets 503.
-    public var connectionLimit: Int = 4096
+    /// Simultaneous connections; nil: as many as the descriptor limit leaves room for (`ConnectionCapacity`), more
+    /// is an error. When all are taken, a newcomer takes the slot of a connection waiting for a request or of an
+    /// answer its client does not read (`ReclaimRank`); when there is none, it gets 503.
+    public var connectionLimit: Int?
     /// Simultaneous connections from one client address (0: no cap); beyond it, 503. Behind a proxy every
     /// connection comes from the proxy's address: raise it or set 0 there.
     public var connectionsPerAddress: Int = 256

@@ -12,6 +12,8 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     case emptyAPIKey
     /// `--nginx-config` cannot name this folder: nginx expands `$name` in `root` and has no escape for `$`.
     case nginxUnsafePath(String)
+    /// More connections were asked for than the descriptor limit leaves room for (`ConnectionCapacity`).
+    case tooManyConnections(requested: Int, allowed: Int, descriptorLimit: Int)
 
     public var description: String {
         switch self {
@@ -22,6 +24,9 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
         case .emptyAPIKey: "the API key is empty"
         case .nginxUnsafePath(let path):
             "nginx would read the '$' in '\(path)' as a variable: serve a folder whose path has no '$'"
+        case .tooManyConnections(let requested, let allowed, let descriptorLimit):
+            "\(requested) connections need more descriptors than the limit of \(descriptorLimit) allows (at most "
+                + "\(allowed) connections): raise the limit (ulimit -n) or ask for fewer"
         }
     }
 }

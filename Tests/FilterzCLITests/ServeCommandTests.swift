@@ -163,23 +163,30 @@ import Testing
         #expect(log.contains("\"GET /v1/videos/v/master.m3u8 HTTP/1.1\" 200"))
     }
 
-    /// Out of file descriptors (a hard limit of 64 for the whole process): a new client is told 503 and closed
-    /// at once rather than left waiting, a file that cannot be opened for want of a descriptor is 503 (not 404),
-    /// and once the clients leave new ones are served again.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)))
-    func outOfDescriptorsEveryClientHearsAndNoneIsToldAFileIsMissing() throws {
-        let folder = try TemporaryFolder()
+    /// `filterz serve --quiet` on `folder`, holding one video, as a child whose descriptor limit is
+    /// `descriptorLimit` (`ulimit -n`), once it has printed its URL; and the port it listens on.
+    static func serve(_ folder: TemporaryFolder, descriptorLimit: Int) throws -> (child: FilterzChild, port: UInt16) {
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("v"), withIntermediateDirectories: true)
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n".write(
             to: folder.url.appendingPathComponent("v/master.m3u8"), atomically: true, encoding: .utf8)
         let child = try FilterzChild(
             ["serve", folder.url.path, "--port", "0", "--quiet"],
-            launcher: ["bash", "-c", "ulimit -n 64 && exec \"$0\" \"$@\""], logs: folder.url)
+            launcher: ["bash", "-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\""], logs: folder.url)
         let deadline = Date().addingTimeInterval(30)
         while !child.stdout.contains("\n") && child.isRunning && Date() < deadline { usleep(50_000) }
         let url = child.stdout.split(separator: "\n").first.map(String.init) ?? ""
         let port = try #require(UInt16(url.split(separator: ":").last?.split(separator: "/").first ?? ""), "\(url)")
+        return (child, port)
+    }
+
+    /// Out of file descriptors (a hard limit of 64 for the whole process): a new client is told 503 and closed
+    /// at once rather than left waiting, a file that cannot be opened for want of a descriptor is 503 (not 404),
+    /// and once the clients leave new ones are served again.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)))
+    func outOfDescriptorsEveryClientHearsAndNoneIsToldAFileIsMissing() throws {
+        let folder = try TemporaryFolder()
+        let (child, port) = try Self.serve(folder, descriptorLimit: 64)
         // More connections than the process has descriptors for; each new one, once the limit is hit, gets its
         // answer (or is closed) without waiting.
         var connections: [RawConnection] = []
@@ -203,14 +210,51 @@ import Testing
                 waiting += 1
             }
         }
-        // Whether a client is served or refused depends on how far the server got before descriptors ran out;
-        // every one of them hears which, and none is told a file that is there is missing.
+        // Whether a client is served or refused depends on how far the server got before its slots (fewer than
+        // its descriptors) or its descriptors ran out; every one of them hears which, and none is told a file
+        // that is there is missing.
         #expect(
-            refused > 0 && served + refused == 90,
+            served + refused == 90,
             "served \(served), refused \(refused), no answer within 10 s \(waiting), other \(unexpected)")
         connections.removeAll()
         usleep(200_000)
         #expect(try RawConnection(port: port, timeoutSeconds: 10).request("GET", "/v/master.m3u8").status == 200)
         #expect(child.isRunning)
+    }
+
+    /// A low descriptor limit (1,024 in many containers) is announced at start-up with the cap it leaves, and
+    /// clients that connect and send nothing, more of them than that cap, do not lock out new ones.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)))
+    func aLowDescriptorLimitIsAnnouncedAndIdleClientsDoNotLockOutNewOnes() throws {
+        let folder = try TemporaryFolder()
+        let (child, port) = try Self.serve(folder, descriptorLimit: 256)
+        // The start-up lines follow the URL on stdout.
+        for _ in 0..<100 where !child.stderr.contains("warning") { usleep(50_000) }
+        #expect(
+            child.stderr.contains("connections, 256 per address (descriptor limit 256)"), "\(child.stderr)")
+        #expect(child.stderr.contains("warning: the descriptor limit of 256 is low"), "\(child.stderr)")
+        let idle = try (0..<300).map { _ in try RawConnection(port: port, timeoutSeconds: 10) }
+        usleep(200_000)
+        var statuses: [Int] = []
+        for _ in 0..<10 {
+            statuses.append(
+                (try? RawConnection(port: port, timeoutSeconds: 10).request("GET", "/v/master.m3u8").status) ?? 0)
+        }
+        #expect(statuses == Array(repeating: 200, count: 10))
+        #expect(idle.count == 300 && child.isRunning)
+    }
+
+    /// `--max-connections` beyond what the descriptor limit leaves room for is a usage error naming the limit.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)))
+    func maxConnectionsBeyondTheDescriptorLimitIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        for (value, message) in [("1000", "descriptors than the limit of 256 allows"), ("0", "--max-connections")] {
+            let child = try FilterzChild(
+                ["serve", folder.url.path, "--port", "0", "--max-connections", value],
+                launcher: ["bash", "-c", "ulimit -n 256 && exec \"$0\" \"$@\""], logs: folder.url)
+            #expect(child.waitForExit(timeoutSeconds: 30) == 2, "\(value)")
+            #expect(child.stderr.contains(message) && child.stderr.contains("--max-connections"), "\(child.stderr)")
+            #expect(child.stdout.isEmpty)
+        }
     }
 }

@@ -251,4 +251,51 @@ import Testing
         usleep(200_000)
         #expect(try fetch(site.port, "GET", "/a/master.m3u8").status == 200)
     }
+
+    /// A site whose deadlines are far longer than any client here waits, so that an answer that comes only when
+    /// one passes shows as a client timing out.
+    static func patientSite() throws -> TestSite {
+        try TestSite(
+            populate: { try $0.addVideo("a") },
+            configure: {
+                $0.timeouts.requestHeadSeconds = 120
+                $0.timeouts.idleSeconds = 120
+            })
+    }
+
+    /// A request and the client's FIN in one packet (`printf … | nc`): the answers, then the end of the
+    /// connection, well before the keep-alive timeout.
+    @Test(arguments: [1, 2])
+    func requestsThatArriveWithTheClientsFINAreAnsweredThenTheConnectionEnds(requests: Int) throws {
+        let site = try Self.patientSite()
+        let connection = try RawConnection(port: site.port, timeoutSeconds: 30)
+        // Corked, the request waits in the client's socket; the FIN then leaves in the same segment.
+        var yes: Int32 = 1
+        setsockopt(connection.descriptor, Int32(IPPROTO_TCP), TCP_CORK, &yes, socklen_t(MemoryLayout<Int32>.size))
+        try connection.send(String(repeating: "GET /a/master.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n", count: requests))
+        #expect(shutdown(connection.descriptor, Int32(SHUT_WR)) == 0)
+        var responses: [RawResponse] = []
+        for _ in 0..<requests { responses.append(try connection.readResponse()) }
+        #expect(responses.map(\.status) == Array(repeating: 200, count: requests))
+        #expect(responses.last?.header("connection") == "close")
+        #expect(connection.isClosedByPeer())
+    }
+
+    /// The first bytes of a TLS ClientHello (no line feed among them), as a browser sends to an https:// URL.
+    static let clientHello: [UInt8] =
+        [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]
+        + (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } + [0x20]
+        + (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 3) }
+        + [0x00, 0x20, 0x13, 0x01, 0x13, 0x02, 0x13, 0x03, 0xc0, 0x2b, 0xc0, 0x2f, 0xc0, 0x2c, 0xc0, 0x30, 0x01, 0x00]
+
+    @Test func aTLSHandshakeOnThePlainPortGetsOne400AtOnce() throws {
+        #expect(!Self.clientHello.contains(0x0a))
+        let site = try Self.patientSite()
+        let connection = try RawConnection(port: site.port, timeoutSeconds: 30)
+        try connection.send(Self.clientHello)
+        let response = try connection.readResponse()
+        #expect(response.status == 400)
+        #expect(response.bodyText.contains("TLS handshake"), "\(response.bodyText)")
+        #expect(connection.isClosedByPeer())
+    }
 }

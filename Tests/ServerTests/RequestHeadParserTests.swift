@@ -90,6 +90,30 @@ import Testing
         #expect(refusal("GET /a\u{0}") == 400)
     }
 
+    @Test func whatCannotBecomeARequestIsRefusedBeforeItsLineEnds() {
+        let clientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]
+        #expect(parser.parse(clientHello) == .refused(.badRequest("a TLS handshake on a plain HTTP port")))
+        for text in ["GE<T /", "{\"a\": 1", " GET /", "GET /\u{e9}", "GET /a\tb", "GET /a HTTP/1.1\r\nHost: x\u{1}"] {
+            #expect(refusal(text) == 400, "\(text.debugDescription)")
+        }
+        // What may still become a request waits for more.
+        for text in [
+            "\r", "GET", "GET /a HTTP/1.1\r", "\r\nGET /a", "GET /a HTTP/1.1\r\nHost: x\r", "GET /a HTTP/1.1\r\nX: é",
+        ] {
+            #expect(parse(text) == .incomplete, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func aHeadTricklingInIsParsedOnlyWhenItsNewBytesCanDecide() {
+        func decides(_ text: String, after received: Int) -> Bool {
+            Array(text.utf8).withUnsafeBytes { RequestHeadParser.mayDecideBeforeLineEnd($0, receivedBefore: received) }
+        }
+        #expect(decides("G", after: 0) && decides("x", after: RequestHeadParser.earlyBytes - 1))
+        #expect(!decides("x", after: RequestHeadParser.earlyBytes))
+        #expect(!decides("\t\r é", after: 100))
+        #expect(decides("\n", after: 100) && decides("a\u{0}", after: 100) && decides("\u{7f}", after: 100))
+    }
+
     @Test func theRequestLineLimitFallsAtItsByte() {
         let limit = RequestLimits().requestLineBytes
         let prefix = "GET /", suffix = " HTTP/1.1"

@@ -30,6 +30,11 @@ enum ServeCommand {
         help:
             "Answer /v1/videos/{id}/keys/{n}.key from folder/{id}/{n}.key (record --encrypt's keys), with the media's token check."
     )
+    static let maxConnections = Option.optionalInteger(
+        "--max-connections", placeholder: "n", in: 1...Int(Int32.max),
+        help:
+            "Connections held at once; by default as many as the descriptor limit (raised to its hard limit) allows, and no more."
+    )
     static let connectionsPerAddress = Option.integer(
         "--connections-per-address", placeholder: "n", default: 256, in: 0...1_000_000,
         help: "Connections one client address may hold; 0 for no cap (behind a proxy).")
@@ -63,8 +68,8 @@ enum ServeCommand {
                 arguments: [ArgumentSpec("dir", help: "The folder to serve.")],
                 options: [
                     host.spec, port.spec, corsOrigin.spec, secret.spec, apiKey.spec, tokenTTL.spec, index.spec,
-                    keys.spec,
-                    connectionsPerAddress.spec, quiet.spec, nginxConfig.spec, upstream.spec, tlsCertificate.spec,
+                    keys.spec, maxConnections.spec, connectionsPerAddress.spec, quiet.spec, nginxConfig.spec,
+                    upstream.spec, tlsCertificate.spec,
                     tlsKey.spec, cacheFolder.spec,
                 ],
                 examples: [
@@ -104,6 +109,7 @@ enum ServeCommand {
             }
             configuration.keysFolder = keys
         }
+        configuration.connectionLimit = try args.get(maxConnections)
         configuration.connectionsPerAddress = try args.get(connectionsPerAddress)
         return configuration
     }
@@ -162,6 +168,7 @@ enum ServeCommand {
         } catch .folderUnreadable(let path, let reason) {
             throw CLIError.input("cannot serve '\(path)': \(reason)")
         } catch {
+            if case .tooManyConnections = error { throw CLIError.usage("--max-connections: \(error.description)") }
             throw CLIError.failure(error.description)
         }
         context.stdout.line(server.baseURL + "/")
@@ -172,6 +179,8 @@ enum ServeCommand {
                 + (configuration.tokenSecret != nil && configuration.apiKey == nil
                     ? ", catalogue API closed (no --api-key)" : "")
                 + "; Ctrl-C stops")
+        context.stderr.line("filterz serve: \(server.capacity.summary)")
+        if let warning = server.capacity.warning { context.stderr.line("filterz serve: warning: \(warning)") }
         let signal = TerminationSignals.wait()
         context.stderr.line("filterz serve: \(signal == 2 ? "SIGINT" : "SIGTERM"): finishing requests in flight")
         server.stop(graceSeconds: 10)

@@ -8,6 +8,8 @@
 /// - a field is `name ":" OWS value OWS` with a token name and no space before the colon; a field line starting
 ///   with whitespace (obsolete folding), and control bytes other than tab in a value, are 400;
 /// - up to four empty lines before the request line are skipped (§2.2);
+/// - what cannot become a head is refused without waiting for a line end: a method part with a byte that is not a
+///   token character (a TLS handshake sent to the plain port), a control byte anywhere;
 /// - sizes are bounded by `RequestLimits` (414 for the request line, 431 for the head and the field count).
 ///
 /// Pure: the same bytes always give the same answer, and no input traps.
@@ -47,8 +49,7 @@ public struct RequestHeadParser: Sendable {
             if bytes.count - start > limits.requestLineBytes + 1 {
                 return .refused(RequestRefusal(414, "request line longer than \(limits.requestLineBytes) bytes"))
             }
-            return containsForbiddenLineByte(bytes, from: start)
-                ? .refused(.badRequest("control byte in the request line")) : .incomplete
+            return unfinishedRequestLineRefusal(bytes, from: start).map { .refused($0) } ?? .incomplete
         }
         let requestLine: (method: String, target: RequestTarget, rawTarget: String, version: HTTPVersion)
         switch parseRequestLine(bytes, start..<lineEnd.contentEnd) {
@@ -63,7 +64,8 @@ public struct RequestHeadParser: Sendable {
                 if bytes.count >= headLimit {
                     return .refused(RequestRefusal(431, "request head larger than \(limits.headBytes) bytes"))
                 }
-                return .incomplete
+                return containsControlByte(bytes, from: position)
+                    ? .refused(.badRequest("control byte in a header field")) : .incomplete
             }
             if end.contentEnd == position {
                 let head = RequestHead(
@@ -102,18 +104,57 @@ public struct RequestHeadParser: Sendable {
         return nil
     }
 
-    /// A NUL or other byte that can never appear in a request line, already received: refuse at once rather than
-    /// wait for the rest.
-    private func containsForbiddenLineByte(_ bytes: UnsafeRawBufferPointer, from: Int) -> Bool {
-        var index = from
+    /// What already rules out a request line whose end has not arrived, so that it is refused at once rather than
+    /// at the head's deadline: a byte other than a token character where the method is (a TLS handshake's first
+    /// byte, 0x16, is one), or a control byte, DEL or a byte above 0x7E anywhere in it (a CR may still be the
+    /// start of its line end).
+    private func unfinishedRequestLineRefusal(_ bytes: UnsafeRawBufferPointer, from start: Int) -> RequestRefusal? {
+        var index = start
+        while index < bytes.count, Self.isTokenByte(bytes[index]) { index += 1 }
+        if index < bytes.count {
+            let endsMethod = bytes[index] == UInt8(ascii: " ") && index > start
+            let mayEndEmptyLine = bytes[index] == cr && index == start && index + 1 == bytes.count
+            if !endsMethod && !mayEndEmptyLine {
+                return .badRequest(
+                    bytes[start] == Self.tlsHandshakeByte
+                        ? "a TLS handshake on a plain HTTP port" : "not an HTTP request line")
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0 || (byte < 0x20 && byte != cr && byte != lf && byte != UInt8(ascii: "\t")) || byte == 0x7f {
-                return true
-            }
+            if (byte < 0x20 && byte != cr) || byte >= 0x7f { return .badRequest("control byte in the request line") }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A control byte other than tab and CR (a NUL, for one) from `from` on: it can never appear in a head.
+    private func containsControlByte(_ bytes: UnsafeRawBufferPointer, from: Int) -> Bool {
+        var index = from
+        while index < bytes.count {
+            if Self.isForbiddenControlByte(bytes[index]) { return true }
             index += 1
         }
         return false
+    }
+
+    private static func isForbiddenControlByte(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r")) || byte == 0x7f
+    }
+
+    /// The first byte of a TLS record carrying a handshake (a ClientHello sent to the plain HTTP port).
+    private static let tlsHandshakeByte: UInt8 = 0x16
+
+    /// How many of a head's first bytes are parsed as they arrive, line end or not (`mayDecideBeforeLineEnd`):
+    /// enough to hold any method and the space after it.
+    static let earlyBytes = 32
+
+    /// Whether `chunk`, just received after `receivedBefore` bytes of input, can decide the outcome of a parse:
+    /// a line feed, or another control byte but tab and CR (refused wherever it is), or any of the head's first
+    /// `earlyBytes` (where the method is, so that what cannot be HTTP is refused at once). Parsing only then
+    /// keeps a head that trickles in a byte at a time from costing a parse per byte.
+    static func mayDecideBeforeLineEnd(_ chunk: UnsafeRawBufferPointer, receivedBefore: Int) -> Bool {
+        receivedBefore < earlyBytes || chunk.contains { $0 == 0x0a || isForbiddenControlByte($0) }
     }
 
     // MARK: - Request line

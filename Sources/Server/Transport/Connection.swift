@@ -1,3 +1,5 @@
+internal import CLinux
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -31,6 +33,9 @@ final class Connection {
     var input: [UInt8] = []
     /// The client has shut down its side (read returned 0): answer what is complete, then close.
     var peerClosed = false
+    /// The client's FIN was signalled (EPOLLRDHUP), maybe with the last bytes: reads go on until one returns 0,
+    /// though a short read would otherwise mean that the socket holds nothing more for now.
+    var finSignalled = false
     /// A read returned less than asked, so the socket had nothing more: the next read waits for an event.
     var inputDrained = false
     /// The input changed since the last parse attempt in a way that could finish or refuse the head.
@@ -44,6 +49,11 @@ final class Connection {
     var deadline: Int64
     /// When the answer being sent must be out, however it trickles (`ConnectionTimeouts.answerDeadline`).
     var answerDeadline: Int64 = .max
+    /// When the client last took bytes of the answer being sent (monotonic milliseconds).
+    var lastProgress: Int64 = 0
+    /// The bytes that were in the socket's send queue when the answer last blocked: fewer later means that the
+    /// client has taken some since (`clientTookBytes`).
+    var queuedWhenBlocked: Int = 0
     /// At least one byte of the current request head has arrived.
     var headStarted = false
     /// The request being answered, for the access log and HEAD.
@@ -68,6 +78,33 @@ final class Connection {
         return false
     }
 
+    /// Where this connection stands when a newcomer needs its slot (nil: it keeps it): waiting for a request, or
+    /// sending an answer its client has taken nothing of for `stallMilliseconds`. Held requests and answers being
+    /// made keep their slots.
+    func reclaimRank(now: Int64, stallMilliseconds: Int64) -> ReclaimRank? {
+        switch phase {
+        case .awaitingHead: return ReclaimRank(since: waitingSince, .waiting)
+        case .sending: return now - lastProgress >= stallMilliseconds ? ReclaimRank(since: lastProgress, .stalled) : nil
+        case .answering, .held: return nil
+        }
+    }
+
+    /// Notes that the answer blocked with the socket's send queue full.
+    func answerBlocked() {
+        queuedWhenBlocked = Int(filterz_send_queue_bytes(descriptor))
+    }
+
+    /// Whether the client took bytes out of the send queue since the answer blocked or the last look (the server
+    /// sends nothing meanwhile, so the queue shrinks only as the client's side takes them); if so, that is
+    /// progress as of `now`. Asked on every sweep of a blocked answer, so progress is known to within a sweep.
+    func clientTookBytes(now: Int64) -> Bool {
+        let queued = Int(filterz_send_queue_bytes(descriptor))
+        guard queued >= 0, queued < queuedWhenBlocked else { return false }
+        queuedWhenBlocked = queued
+        lastProgress = now
+        return true
+    }
+
     /// Reads what the socket holds, up to `capacity` bytes of input in all. False when the connection failed.
     func readAvailable(capacity: Int, scratch: UnsafeMutableRawBufferPointer) -> Bool {
         while input.count < capacity && !peerClosed {
@@ -76,8 +113,11 @@ final class Connection {
             if got > 0 {
                 let chunk = UnsafeRawBufferPointer(rebasing: scratch[..<got])
                 input.append(contentsOf: chunk)
-                if chunk.contains(UInt8(ascii: "\n")) || input.count >= capacity { inputNeedsParse = true }
-                if got < wanted {
+                if input.count >= capacity { inputNeedsParse = true }
+                if RequestHeadParser.mayDecideBeforeLineEnd(chunk, receivedBefore: input.count - got) {
+                    inputNeedsParse = true
+                }
+                if got < wanted && !finSignalled {
                     inputDrained = true
                     return true
                 }

@@ -12,8 +12,11 @@ extension EventLoop {
             case .answering:
                 return
             case .held:
-                // Only a client that leaves matters now (what else it sends waits in `input`).
-                if !connection.inputDrained && connection.input.count <= core.parser.limits.headBytes {
+                // Only a client that leaves matters now (what else it sends waits in `input`). One that closed its
+                // side with the request still waits for the answer.
+                if !connection.peerClosed && !connection.inputDrained
+                    && connection.input.count <= core.parser.limits.headBytes
+                {
                     guard connection.readAvailable(capacity: core.parser.limits.headBytes + 1, scratch: scratchBuffer),
                         !connection.peerClosed
                     else {
@@ -23,7 +26,10 @@ extension EventLoop {
                 }
                 return
             case .sending(var message):
+                let sentBefore = message.sentBytes
                 let progress = message.send(on: connection.descriptor)
+                let now = MonotonicClock.milliseconds()
+                if message.sentBytes > sentBefore { connection.lastProgress = now }
                 switch progress {
                 case .finished:
                     core.requestEnded()
@@ -32,7 +38,6 @@ extension EventLoop {
                         close(connection)
                         return
                     }
-                    let now = MonotonicClock.milliseconds()
                     connection.phase = .awaitingHead
                     connection.waitingSince = now
                     connection.headStarted = !connection.input.isEmpty
@@ -43,8 +48,9 @@ extension EventLoop {
                             ? core.timeouts.requestHeadMilliseconds : core.timeouts.idleMilliseconds)
                 case .blocked:
                     connection.phase = .sending(message)
+                    connection.answerBlocked()
                     connection.deadline = min(
-                        connection.answerDeadline, MonotonicClock.milliseconds() + core.timeouts.idleMilliseconds)
+                        connection.answerDeadline, connection.lastProgress + core.timeouts.idleMilliseconds)
                     return
                 case .failed:
                     close(connection)
@@ -98,7 +104,9 @@ extension EventLoop {
         core.requestStarted()
         connection.current = Connection.CurrentRequest(
             method: head.method, target: head.rawTarget, version: head.version)
-        connection.closesAfterAnswer = !head.keepsAlive || connection.peerClosed
+        // A client that closed its side after this request hears that the connection ends with the answer (one
+        // with more requests behind it in `input` has them answered first).
+        connection.closesAfterAnswer = !head.keepsAlive || (connection.peerClosed && connection.input.isEmpty)
         if let refusal = RequestAdmission.refusal(for: head) {
             connection.closesAfterAnswer = true
             queue(refusalResponse(refusal), for: nil, on: connection)
@@ -195,6 +203,7 @@ extension EventLoop {
         let now = MonotonicClock.milliseconds()
         connection.answerDeadline = core.timeouts.answerDeadline(bytes: message.bodyLength, from: now)
         connection.deadline = now + core.timeouts.idleMilliseconds
+        connection.lastProgress = now
         if let current = connection.current {
             let requestLine =
                 current.method == "-" ? "-" : "\(current.method) \(current.target) \(current.version.rawValue)"

@@ -7,8 +7,9 @@ import Synchronization
 
 /// One thread's share of the server: an epoll set with the listening socket (shared by all loops,
 /// `EPOLLEXCLUSIVE`, so one loop wakes per new connection), its own connections (edge-triggered), and an eventfd
-/// that background answers and `stop` use to wake it. Connections never move between loops, so nothing here
-/// is locked but the mailbox of finished background answers.
+/// that background answers and `stop` use to wake it. Connections never move between loops (a client one loop
+/// cannot make room for is passed to the next before it is admitted), so nothing here is locked but the
+/// mailboxes: finished background answers, changed files and such clients.
 final class EventLoop: @unchecked Sendable {
     /// An answer made by a background worker for a connection of this loop.
     struct Completion: @unchecked Sendable {
@@ -22,6 +23,14 @@ final class EventLoop: @unchecked Sendable {
         var held: Connection.HeldRequest?
     }
 
+    /// A client accepted by another loop that could not make room for it (see `admit`).
+    struct Newcomer: Sendable {
+        var descriptor: Int32
+        var peer: PeerAddress
+        /// How many loops have tried to make room for it.
+        var tries: Int
+    }
+
     let core: ServerCore
     private let epoll: Int32
     private let wakeDescriptor: Int32
@@ -31,6 +40,11 @@ final class EventLoop: @unchecked Sendable {
     private var listenerResting = false
     var connections: [Int32: Connection] = [:]
     private let completions = Mutex<[Completion]>([])
+    private let newcomers = Mutex<[Newcomer]>([])
+    /// The loop a newcomer is passed to when this one cannot make room (weak: the loops form a ring), and how
+    /// many loops there are; set by `link` before the loops run.
+    private weak var neighbour: EventLoop?
+    private var loopCount = 1
     /// Files below the folder that changed, posted by the folder watcher.
     private let changes = Mutex<[String]>([])
     /// Held connections by the file they wait on.
@@ -68,7 +82,14 @@ final class EventLoop: @unchecked Sendable {
         else { throw .cannotListen(host: "-", port: 0, reason: ListeningSocket.lastError()) }
     }
 
+    /// Passes newcomers this loop cannot make room for to `next`, one of `loops` loops in a ring.
+    func link(to next: EventLoop, loops: Int) {
+        neighbour = next
+        loopCount = loops
+    }
+
     deinit {
+        for newcomer in newcomers.takeAll() { Glibc.close(newcomer.descriptor) }
         Glibc.close(epoll)
         Glibc.close(wakeDescriptor)
         if reserveDescriptor >= 0 { Glibc.close(reserveDescriptor) }
@@ -84,6 +105,12 @@ final class EventLoop: @unchecked Sendable {
     /// Hands a background answer to the loop (from a worker thread).
     func post(_ completion: Completion) {
         completions.withLock { $0.append(completion) }
+        wake()
+    }
+
+    /// Hands the loop a client another loop accepted (from that loop's thread).
+    func post(_ newcomer: Newcomer) {
+        newcomers.withLock { $0.append(newcomer) }
         wake()
     }
 
@@ -127,6 +154,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         for connection in Array(connections.values) { close(connection) }
+        for newcomer in newcomers.takeAll() { Glibc.close(newcomer.descriptor) }
     }
 
     // MARK: - Accepting
@@ -152,14 +180,21 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func admit(_ descriptor: Int32, peer: PeerAddress) {
+    /// Gives the client a slot, making room when every slot is taken: first among this loop's connections, then
+    /// (the connections of a loop are its own) by passing the client on to the next loop, until every loop has
+    /// tried; only then is it refused.
+    private func admit(_ descriptor: Int32, peer: PeerAddress, tries: Int = 1) {
         if core.isStopping {
             Glibc.close(descriptor)
             return
         }
         var admission = core.budget.admit(peer.text)
-        if admission == .serverFull, evictLongestWaiting() {
+        if admission == .serverFull, makeRoom() {
             admission = core.budget.admit(peer.text)
+        }
+        if admission == .serverFull, tries < loopCount, let neighbour {
+            neighbour.post(Newcomer(descriptor: descriptor, peer: peer, tries: tries + 1))
+            return
         }
         guard admission == .admitted else {
             let reason = admission == .addressFull ? "too many connections from your address" : "the server is full"
@@ -184,19 +219,28 @@ final class EventLoop: @unchecked Sendable {
         connections[descriptor] = connection
     }
 
-    /// Every slot is taken: closes this loop's connection that has waited longest for a request (idle, or a head
-    /// still trickling in), so that a new client is not locked out by ones that send nothing. False when every
-    /// connection of this loop is busy answering.
-    private func evictLongestWaiting() -> Bool {
-        guard let victim = connections.values.filter(\.isAwaitingHead).min(by: { $0.waitingSince < $1.waitingSince })
-        else { return false }
-        if victim.headStarted { sendAtOnce(victim.descriptor, RequestRefusal(503, "the server is full")) }
+    /// Every slot is taken: closes the connection of this loop that `ReclaimRank` puts first (the one waiting for
+    /// a request, or sending an answer its client does not take, that has done nothing for longest), so that a
+    /// new client is not locked out by ones that send or read nothing. False when no connection of this loop can
+    /// give up its slot.
+    private func makeRoom() -> Bool {
+        let now = MonotonicClock.milliseconds()
+        let stall = core.timeouts.stallMilliseconds
+        var victim: (connection: Connection, rank: ReclaimRank)?
+        for connection in connections.values {
+            guard let rank = connection.reclaimRank(now: now, stallMilliseconds: stall) else { continue }
+            if victim.map({ rank < $0.rank }) ?? true { victim = (connection, rank) }
+        }
+        guard let victim = victim?.connection else { return false }
+        if victim.isAwaitingHead && victim.headStarted {
+            sendAtOnce(victim.descriptor, RequestRefusal(503, "the server is full"))
+        }
         close(victim)
         return true
     }
 
-    /// Out of descriptors: frees one — the reserve kept for this or, when another thread took that slot, this
-    /// loop's connection that has waited longest for a request — to accept one waiting client, tell it so and
+    /// Out of descriptors: frees one — the reserve kept for this or, when another thread took that slot, a
+    /// connection of this loop that can give up its slot (`makeRoom`) — to accept one waiting client, tell it so and
     /// close it; then takes the reserve back. With nothing to free, the listener rests until the next sweep or
     /// until one of this loop's connections closes (level-triggered, it would otherwise wake the loop at once).
     private func shedOneConnection() {
@@ -204,7 +248,7 @@ final class EventLoop: @unchecked Sendable {
         if reserveDescriptor >= 0 {
             Glibc.close(reserveDescriptor)
             reserveDescriptor = -1
-        } else if !evictLongestWaiting() {
+        } else if !makeRoom() {
             restListener()
             return
         }
@@ -257,6 +301,7 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.inputDrained = false }
+        if flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.finSignalled = true }
         drive(connection)
     }
 
@@ -269,15 +314,12 @@ final class EventLoop: @unchecked Sendable {
             epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &unused)
             stoppedListening.store(true, ordering: .releasing)
         }
-        let changed = changes.withLock { taken in
-            defer { taken = [] }
-            return taken
+        for newcomer in newcomers.takeAll() {
+            admit(newcomer.descriptor, peer: newcomer.peer, tries: newcomer.tries)
         }
+        let changed = changes.takeAll()
         if !changed.isEmpty { reconsider(Set(changed)) }
-        for completion in completions.withLock({ taken in
-            defer { taken = [] }
-            return taken
-        }) {
+        for completion in completions.takeAll() {
             guard let connection = connections[completion.descriptor], connection.serial == completion.serial,
                 case .answering = connection.phase
             else { continue }
@@ -322,12 +364,21 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Closes the connections whose deadline has passed: a head not complete in time gets 408 first, a held
-    /// request its timeout answer. Without a folder watcher, held requests are asked again on every sweep.
+    /// Notes which blocked answers' clients took bytes since the last sweep, then closes the connections whose
+    /// deadline has passed: a head not complete in time gets 408 first, a held request its timeout answer.
+    /// Without a folder watcher, held requests are asked again on every sweep.
     private func sweep(_ now: Int64) {
         wakeListener()
         if !core.watchesFolder && !held.isEmpty { reconsider(Set(held.keys)) }
-        for connection in connections.values.filter({ $0.deadline <= now }) {
+        var expired: [Connection] = []
+        for connection in connections.values {
+            // An answer in this phase waits for room in the socket: the client may read meanwhile.
+            if case .sending = connection.phase, connection.clientTookBytes(now: now) {
+                connection.deadline = min(connection.answerDeadline, now + core.timeouts.idleMilliseconds)
+            }
+            if connection.deadline <= now { expired.append(connection) }
+        }
+        for connection in expired {
             if case .held(let wait) = connection.phase {
                 unpark(connection, path: wait.hold.watchedPath)
                 queue(wait.hold.timeoutResponse, for: wait.request, on: connection)
@@ -367,4 +418,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     var scratchBuffer: UnsafeMutableRawBufferPointer { scratch }
+}
+
+extension Mutex {
+    /// Empties a mailbox, returning what it held.
+    fileprivate func takeAll<Element: Sendable>() -> [Element] where Value == [Element] {
+        withLock { taken in
+            defer { taken = [] }
+            return taken
+        }
+    }
 }

@@ -17,11 +17,13 @@ import Synchronization
 ///
 /// The request head is read by `RequestHeadParser` and checked by `RequestAdmission` (pure rules, tested
 /// without sockets); the path reaches the handler with its percent-escapes intact. Limits: `RequestLimits`,
-/// `ConnectionTimeouts`, `connectionLimit` and `connectionsPerAddress`.
+/// `ConnectionTimeouts` and `ConnectionCapacity` (the descriptor limit is raised to the hard limit first).
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     /// The port listened on (the one picked by the system when configured as 0).
     public let port: UInt16
+    /// The connections held at once, and the descriptor limit they follow.
+    public let capacity: ConnectionCapacity
     private let core: ServerCore
     private let listener: ListeningSocket
     private let loops: [EventLoop]
@@ -30,25 +32,29 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening.
     /// - Parameter accessLog: receives one Common Log Format line per request (without newline); nil: no log.
+    /// - Throws: `ServerError.tooManyConnections` when `connectionLimit` is more than the descriptors allow.
     public init(configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerError)
     {
         self.configuration = configuration
         let handler = try RequestHandler(configuration: configuration)
+        let count = max(
+            1, configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        capacity = try ConnectionCapacity(
+            descriptorLimit: DescriptorLimit.raiseToHardLimit(), loops: count,
+            requested: configuration.connectionLimit, perAddress: configuration.connectionsPerAddress)
         // sendfile(2) takes no MSG_NOSIGNAL: a client that goes away mid-file must not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        Self.raiseDescriptorLimit(toAtLeast: configuration.connectionLimit + 256)
         listener = try ListeningSocket(host: configuration.host, port: configuration.port)
         port = listener.port
-        core = ServerCore(handler: handler, configuration: configuration, accessLog: accessLog)
-        let count =
-            configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        core = ServerCore(handler: handler, configuration: configuration, capacity: capacity, accessLog: accessLog)
         var made: [EventLoop] = []
         do {
-            for _ in 0..<max(1, count) { made.append(try EventLoop(core: core, listener: listener.descriptor)) }
+            for _ in 0..<count { made.append(try EventLoop(core: core, listener: listener.descriptor)) }
         } catch {
             core.stopWorkers()
             throw error
         }
+        for (index, loop) in made.enumerated() { loop.link(to: made[(index + 1) % count], loops: count) }
         loops = made
         let notified = made
         let catalogue = handler.catalogue
@@ -116,14 +122,5 @@ public final class HTTPServer: @unchecked Sendable {
         watcher?.stop()
         handler.catalogue.cancel()
         core.stopWorkers()
-    }
-
-    /// Lets this process hold as many descriptors as the connection limit needs (the soft limit is raised
-    /// towards the hard one).
-    private static func raiseDescriptorLimit(toAtLeast wanted: Int) {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
-        limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -36,6 +36,9 @@ struct OutgoingMessage {
         }
     }
 
+    /// The bytes of head and body sent so far.
+    var sentBytes: Int64 { Int64(headSent) + bodySent }
+
     /// Sends as much as the socket takes now.
     mutating func send(on descriptor: Int32) -> Progress {
         while true {

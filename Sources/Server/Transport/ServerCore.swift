@@ -24,13 +24,15 @@ final class ServerCore: Sendable {
     func setWatchesFolder(_ value: Bool) { watching.store(value, ordering: .releasing) }
 
     /// Starts the background workers (`stopWorkers()` ends them).
-    init(handler: RequestHandler, configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)?) {
+    init(
+        handler: RequestHandler, configuration: ServerConfiguration, capacity: ConnectionCapacity,
+        accessLog: (@Sendable (String) -> Void)?
+    ) {
         self.handler = handler
         preparedAnswers = configuration.reusesAnswers ? PreparedAnswers() : nil
         parser = RequestHeadParser(limits: configuration.requestLimits)
         timeouts = configuration.timeouts
-        budget = ConnectionBudget(
-            limit: configuration.connectionLimit, perAddressLimit: configuration.connectionsPerAddress)
+        budget = ConnectionBudget(limit: capacity.connections, perAddressLimit: capacity.perAddress)
         fileWorkers = BackgroundWorkers(threads: 2, capacity: 1024)
         catalogueWorker = BackgroundWorkers(threads: 1, capacity: 256)
         self.accessLog = accessLog
