@@ -31,6 +31,14 @@ extension Playlist {
             truncated.append((name, .integer(items.count)))
             return (name, .array(items.prefix(max(limit, 0)).map(fact)))
         }
+        /// The same for tags gathered up to the limit already.
+        func list<Tag>(
+            _ name: String, _ listed: SegmentTagFacts.Listed<Tag>,
+            _ fact: (SegmentTagFacts.Written<Tag>) -> JSONValue
+        ) -> (String, JSONValue) {
+            if listed.count > listed.items.count { truncated.append((name, .integer(listed.count))) }
+            return (name, .array(listed.items.map(fact)))
+        }
         var members: [(String, JSONValue)] = [
             ("kind", .string(kind == .media ? "media" : "master")),
             ("version", version.map(JSONValue.integer) ?? .null),
@@ -49,7 +57,7 @@ extension Playlist {
                 ("renditions", .array([])),
                 list("segments", media.segments, Self.facts(of:)),
             ]
-            let tags = SegmentTagFacts(media)
+            let tags = SegmentTagFacts(media, limit: maximumItems.map { max($0, 0) })
             members += [
                 list("keys", tags.keys, Self.facts(of:)),
                 ("session_keys", .array([])),
@@ -308,12 +316,30 @@ struct SegmentTagFacts {
         var tag: Tag
     }
 
-    var keys: [Written<Key>] = []
-    var maps: [Written<Map>] = []
-    var parts: [Written<PartialSegment>] = []
-    var dateRanges: [Written<DateRange>] = []
+    /// The first `limit` tags of one kind and how many there are in all.
+    struct Listed<Tag> {
+        var items: [Written<Tag>] = []
+        var count = 0
+        let limit: Int
 
-    init(_ media: MediaPlaylist) {
+        mutating func add(_ tags: some Collection<Tag>, segment: Int) {
+            for tag in tags.prefix(max(limit - items.count, 0)) { items.append(Written(segment: segment, tag: tag)) }
+            count += tags.count
+        }
+    }
+
+    var keys: Listed<Key>
+    var maps: Listed<Map>
+    var parts: Listed<PartialSegment>
+    var dateRanges: Listed<DateRange>
+
+    /// At most `limit` items of each list are kept (a live playlist may hold hundreds of thousands of parts).
+    init(_ media: MediaPlaylist, limit: Int?) {
+        let limit = limit ?? .max
+        keys = Listed(limit: limit)
+        maps = Listed(limit: limit)
+        parts = Listed(limit: limit)
+        dateRanges = Listed(limit: limit)
         for index in media.segments.indices where media.segments[index].hasRareTags {
             add(media.segments[index], index)
         }
@@ -321,9 +347,9 @@ struct SegmentTagFacts {
     }
 
     private mutating func add(_ segment: Segment, _ index: Int) {
-        keys += segment.keys.map { Written(segment: index, tag: $0) }
-        if let map = segment.map { maps.append(Written(segment: index, tag: map)) }
-        parts += segment.parts.map { Written(segment: index, tag: $0) }
-        dateRanges += segment.dateRanges.map { Written(segment: index, tag: $0) }
+        keys.add(segment.keys, segment: index)
+        if let map = segment.map { maps.add(CollectionOfOne(map), segment: index) }
+        parts.add(segment.parts, segment: index)
+        dateRanges.add(segment.dateRanges, segment: index)
     }
 }
