@@ -94,6 +94,28 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return sawDigit ? slowDecimal(range) : nil
     }
 
+    /// The best-effort reading of a number whose text the grammar refuses (see ``LenientValue``): spaces and
+    /// tabs around it are skipped, then an optional sign and the longest `digits[.digits]` prefix are read, as
+    /// JavaScript's `parseFloat` (hls.js) does without exponents. Nil when no digit comes first.
+    func lenientDecimal(_ range: Range<Int>) -> Double? {
+        var start = range.lowerBound
+        while start < range.upperBound && (self[start] == 0x20 || self[start] == 0x09) { start &+= 1 }
+        var negative = false
+        if start < range.upperBound && (self[start] == UInt8(ascii: "-") || self[start] == UInt8(ascii: "+")) {
+            negative = self[start] == UInt8(ascii: "-")
+            start &+= 1
+        }
+        var end = start
+        while end < range.upperBound && self[end] &- 0x30 <= 9 { end &+= 1 }
+        if end < range.upperBound && self[end] == UInt8(ascii: ".") {
+            var fractionEnd = end &+ 1
+            while fractionEnd < range.upperBound && self[fractionEnd] &- 0x30 <= 9 { fractionEnd &+= 1 }
+            if fractionEnd > end &+ 1 { end = fractionEnd }
+        }
+        guard end > start, let magnitude = plainDecimal(start..<end) else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
     /// `length[@offset]`, each a decimal-integer that fits in `Int`; nil when the text is not of that shape.
     func byteRange(_ range: Range<Int>) -> ByteRange? {
         var i = range.lowerBound

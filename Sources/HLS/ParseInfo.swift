@@ -15,6 +15,11 @@ public struct ParseInfo: Sendable {
     public var lineCount: Int
     /// The input size in bytes.
     public var byteCount: Int
+    /// Numbers read from text their grammar refuses, each also reported as an error, in input order.
+    public var lenientValues: [LenientValue] = []
+    /// Where each tag that lacks a required attribute starts (the byte offset of its line, as in its element's
+    /// `source`); the parser reported each. Their placeholders (`NAME=""`, …) take no part in comparisons.
+    public var tagsLackingRequiredAttributes: Set<Int> = []
 
     public init(
         tagOccurrences: [TagOccurrence] = [], extm3uLocation: SourceLocation? = nil, startsWithEXTM3U: Bool = false,

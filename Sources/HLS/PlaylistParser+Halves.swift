@@ -71,6 +71,13 @@ extension PlaylistParser {
         media.segments.appendByMoving(&rest.media.segments, filler: Segment(uriText: ParsedText(""), duration: 0))
         info.tagOccurrences.append(contentsOf: rest.info.tagOccurrences.lazy.map { $0.shifted(bySegments: before) })
         diagnostics.append(contentsOf: rest.diagnostics)
+        info.lenientValues.append(
+            contentsOf: rest.info.lenientValues.lazy.map { value in
+                var moved = value
+                moved.segmentIndex = value.segmentIndex.map { $0 + before }
+                return moved
+            })
+        info.tagsLackingRequiredAttributes.formUnion(rest.info.tagsLackingRequiredAttributes)
         media.endList = media.endList || rest.media.endList
         info.usesCRLF = info.usesCRLF || rest.info.usesCRLF
         info.lineCount = rest.info.lineCount

@@ -24,7 +24,7 @@ extension PlaylistParser {
             pending.gap = true
         case .bitrate:
             guard let v = requireValue(tag, value) else { return }
-            pending.bitrateKilobitsPerSecond = decimalInteger(v, what: tag.rawValue)
+            pending.bitrateKilobitsPerSecond = decimalInteger(v, tag: tag)
         case .key:
             if let key = readKey(tag, value) {
                 if pending.keys.isEmpty && pending.map != nil { pending.mapPrecedesKeys = true }
@@ -46,7 +46,7 @@ extension PlaylistParser {
             if info.extm3uLocation == nil { info.extm3uLocation = lineLocation }
         case .version:
             guard let v = requireValue(tag, value) else { return }
-            let number = decimalInteger(v, what: tag.rawValue)
+            let number = decimalInteger(v, tag: tag)
             if version == nil { version = number }
         case .independentSegments:
             noValue(tag, value)
@@ -57,13 +57,13 @@ extension PlaylistParser {
 
         case .targetDuration:
             guard let v = requireValue(tag, value) else { return }
-            media.targetDuration = decimalInteger(v, what: tag.rawValue)
+            media.targetDuration = decimalInteger(v, tag: tag, roundingUp: true)
         case .mediaSequence:
             guard let v = requireValue(tag, value) else { return }
-            media.mediaSequence = decimalInteger(v, what: tag.rawValue)
+            media.mediaSequence = decimalInteger(v, tag: tag)
         case .discontinuitySequence:
             guard let v = requireValue(tag, value) else { return }
-            media.discontinuitySequence = decimalInteger(v, what: tag.rawValue)
+            media.discontinuitySequence = decimalInteger(v, tag: tag)
         case .endList:
             noValue(tag, value)
             media.endList = true
@@ -139,6 +139,7 @@ extension PlaylistParser {
     }
 
     mutating func missing(_ attribute: String, _ tag: TagName) {
+        info.tagsLackingRequiredAttributes.insert(lineStart)
         report(
             .error, .missingAttribute(attribute, in: tag), "\(tag.rawValue) lacks \(attribute)", at: lineLocation,
             spec: SpecReference.section(for: tag))
@@ -180,19 +181,23 @@ extension PlaylistParser {
         let durationRange = v.lowerBound..<comma
         if let duration = plainDecimal(durationRange) {
             pending.duration = duration
-        } else if durationRange.count > 1, buffer[durationRange.lowerBound] == UInt8(ascii: "-"),
-            let magnitude = plainDecimal(durationRange.lowerBound + 1..<durationRange.upperBound)
-        {
-            report(
-                .error, .extinfNegativeDuration, "EXTINF duration is negative", at: location(v.lowerBound),
-                spec: SpecReference.extinf)
-            pending.duration = -magnitude
         } else {
-            report(
-                .error, .invalidFloat,
-                "EXTINF duration \"\(string(durationRange))\" is not a decimal-floating-point",
-                at: location(v.lowerBound), spec: SpecReference.extinf)
-            pending.duration = 0
+            if durationRange.count > 1, buffer[durationRange.lowerBound] == UInt8(ascii: "-"),
+                plainDecimal(durationRange.lowerBound + 1..<durationRange.upperBound) != nil
+            {
+                report(
+                    .error, .extinfNegativeDuration, "EXTINF duration is negative", at: location(v.lowerBound),
+                    spec: SpecReference.extinf)
+            } else {
+                report(
+                    .error, .invalidFloat,
+                    "EXTINF duration \"\(string(durationRange))\" is not a decimal-floating-point",
+                    at: location(v.lowerBound), spec: SpecReference.extinf)
+            }
+            // Read leniently (`" 11.320"` is 11.32 s), so totals are not built on zeros.
+            let duration = buffer.lenientDecimal(durationRange)
+            noteLenient(durationRange, tag: .extinf, attribute: nil, value: duration.map(LenientValue.Number.decimal))
+            pending.duration = duration ?? 0
         }
         pending.title = comma + 1 < v.upperBound ? string(comma + 1..<v.upperBound) : nil
     }
@@ -251,18 +256,21 @@ extension PlaylistParser {
                 .error, .expectedQuotedString, "BYTERANGE of \(tag.rawValue) must be a quoted string",
                 at: valueLocation(slot), spec: SpecReference.section(for: tag))
         }
-        return byteRange(slot.valueStart..<slot.valueEnd, what: "BYTERANGE of \(tag.rawValue)", at: valueLocation(slot))
+        let range = slot.valueStart..<slot.valueEnd
+        let what = "BYTERANGE of \(tag.rawValue)"
+        guard containsVariableReference(range) else { return byteRange(range, what: what, at: valueLocation(slot)) }
+        // A quoted-string: variables are substituted before the value is read (RFC 8216bis §4.3).
+        let text = substitutedString(range, at: location(slot.valueStart))
+        if let value = Array(text.utf8).withUnsafeBufferPointer({ $0.byteRange(0..<$0.count) }) { return value }
+        report(
+            .error, .invalidByteRange, "\(what) is \"\(text)\", not length[@offset]", at: valueLocation(slot),
+            spec: SpecReference.byteRange)
+        return nil
     }
 
     /// A date-time held in a (substituted) quoted string.
     mutating func dateTime(_ text: String, what: String, at: SourceLocation) -> DateTime? {
-        var bytes = Array(text.utf8)
-        let saved = buffer
-        let result: DateTime? = bytes.withUnsafeMutableBufferPointer { scratch in
-            buffer = UnsafeBufferPointer(scratch)
-            defer { buffer = saved }
-            return parseDateTime(0..<scratch.count)
-        }
+        let result = Array(text.utf8).withUnsafeBufferPointer { $0.parseDateTime(0..<$0.count) }
         if result == nil {
             report(
                 .error, .invalidDateTime, "\(what) is \"\(text)\", not an ISO 8601 date-time", at: at,
@@ -313,7 +321,8 @@ extension PlaylistParser {
                 .error, .expectedQuotedString, "\(name(slot)) of EXT-X-DEFINE must be a quoted string",
                 at: valueLocation(slot), spec: SpecReference.define)
         }
-        let variable = string(slot.valueStart..<slot.valueEnd)
+        // NAME, IMPORT and QUERYPARAM are quoted-strings too: variables defined above are substituted in them.
+        let variable = substitutedString(slot.valueStart..<slot.valueEnd, at: location(slot.valueStart))
         if !PlaylistParser.isValidVariableName(variable) {
             report(
                 .error, .invalidVariableName,

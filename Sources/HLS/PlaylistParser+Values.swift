@@ -178,18 +178,13 @@ extension PlaylistParser {
 
     mutating func decimalInteger(_ slot: AttributeSlot, _ tag: TagName) -> Int? {
         checkUnquoted(slot, tag, "a decimal-integer")
-        let buffer = self.buffer
-        return decimalInteger(
-            slot.valueStart..<slot.valueEnd,
-            what: "\(PlaylistParser.text(buffer, slot.nameStart..<slot.nameEnd)) of \(tag.rawValue)")
+        return decimalInteger(slot.valueStart..<slot.valueEnd, tag: tag, attribute: slot.nameStart..<slot.nameEnd)
     }
 
     mutating func decimalFloat(_ slot: AttributeSlot, _ tag: TagName, signed: Bool = false) -> Double? {
         checkUnquoted(slot, tag, "a decimal-floating-point")
-        let buffer = self.buffer
         return decimalFloat(
-            slot.valueStart..<slot.valueEnd, signed: signed,
-            what: "\(PlaylistParser.text(buffer, slot.nameStart..<slot.nameEnd)) of \(tag.rawValue)")
+            slot.valueStart..<slot.valueEnd, signed: signed, tag: tag, attribute: slot.nameStart..<slot.nameEnd)
     }
 
     mutating func enumeratedString(_ slot: AttributeSlot, _ tag: TagName, allowed: [String]) -> String {
@@ -289,65 +284,82 @@ extension PlaylistParser {
     // MARK: - Numbers
 
     /// Digits only, no sign; nil on anything else or overflow (no diagnostic).
-    /// Digits only, no sign; nil on anything else or overflow (no diagnostic).
     @inline(__always) func plainDigits(_ range: Range<Int>) -> Int? { buffer.plainDigits(range) }
 
-    /// A decimal-integer (unsigned, at most 2^63-1 here), reporting what is wrong with it.
-    mutating func decimalInteger(_ range: Range<Int>, what: @autoclosure () -> String) -> Int? {
+    /// A decimal-integer (unsigned, at most 2^63-1 here), reporting what is wrong with it and then reading it
+    /// leniently (``LenientValue``): a decimal is cut to its whole part, or rounded up when `roundingUp`.
+    /// `attribute` is the range of the attribute's name, nil for a tag's own value.
+    mutating func decimalInteger(
+        _ range: Range<Int>, tag: TagName, attribute: Range<Int>? = nil, roundingUp: Bool = false
+    ) -> Int? {
         if let value = plainDigits(range) { return value }
         let text = string(range)
         let at = location(range.lowerBound)
+        let what = attribute.map { "\(string($0)) of \(tag.rawValue)" } ?? tag.rawValue
         if range.isEmpty {
             report(
-                .error, .invalidDecimalInteger, "\(what()) is empty; expected a decimal-integer", at: at,
+                .error, .invalidDecimalInteger, "\(what) is empty; expected a decimal-integer", at: at,
                 spec: SpecReference.attributeLists)
+            return nil
         } else if buffer[range.lowerBound] == UInt8(ascii: "-"), range.count > 1,
             plainDigits(range.lowerBound + 1..<range.upperBound) != nil
         {
             report(
-                .error, .negativeDecimalInteger, "\(what()) is \(text); a decimal-integer cannot be negative", at: at,
+                .error, .negativeDecimalInteger, "\(what) is \(text); a decimal-integer cannot be negative", at: at,
                 spec: SpecReference.attributeLists)
-            return plainDigits(range.lowerBound + 1..<range.upperBound).map { -$0 }
         } else if range.allSatisfy({ buffer[$0] &- 0x30 <= 9 }) {
             report(
-                .error, .decimalIntegerOverflow, "\(what()) is \(text), too large", at: at,
+                .error, .decimalIntegerOverflow, "\(what) is \(text), too large", at: at,
                 spec: SpecReference.attributeLists)
+            return nil
         } else {
             report(
-                .error, .invalidDecimalInteger, "\(what()) is \"\(text)\", not a decimal-integer", at: at,
+                .error, .invalidDecimalInteger, "\(what) is \"\(text)\", not a decimal-integer", at: at,
                 spec: SpecReference.attributeLists)
-            // Lenient: 1280000.0 → 1280000 (what other players do), reported above.
-            if let dot = range.firstIndex(where: { buffer[$0] == UInt8(ascii: ".") }), dot > range.lowerBound,
-                let whole = plainDigits(range.lowerBound..<dot), plainDigits(dot + 1..<range.upperBound) != nil
-            {
-                return whole
-            }
         }
-        return nil
+        var value: Int?
+        if let decimal = buffer.lenientDecimal(range) {
+            let whole = roundingUp ? decimal.rounded(.up) : decimal.rounded(.towardZero)
+            if abs(whole) < 0x1p62 { value = Int(whole) }
+        }
+        noteLenient(range, tag: tag, attribute: attribute, value: value.map(LenientValue.Number.integer))
+        return value
     }
 
     static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
 
     /// digits[.digits] without diagnostics; nil when the text is not of that shape.
-    /// digits[.digits] without diagnostics; nil when the text is not of that shape.
     @inline(__always) func plainDecimal(_ range: Range<Int>) -> Double? { buffer.plainDecimal(range) }
 
-    /// A decimal-floating-point (or signed-decimal-floating-point), reporting what is wrong with it.
-    mutating func decimalFloat(_ range: Range<Int>, signed: Bool, what: @autoclosure () -> String) -> Double? {
+    /// A decimal-floating-point (or signed-decimal-floating-point), reporting what is wrong with it and then
+    /// reading it leniently (``LenientValue``).
+    mutating func decimalFloat(_ range: Range<Int>, signed: Bool, tag: TagName, attribute: Range<Int>?) -> Double? {
         if let value = plainDecimal(range) { return value }
+        let negative = !range.isEmpty && buffer[range.lowerBound] == UInt8(ascii: "-")
+        if negative, let magnitude = plainDecimal(range.lowerBound + 1..<range.upperBound), signed { return -magnitude }
+        let what = attribute.map { "\(string($0)) of \(tag.rawValue)" } ?? tag.rawValue
         let at = location(range.lowerBound)
-        if !range.isEmpty, buffer[range.lowerBound] == UInt8(ascii: "-"),
-            let magnitude = plainDecimal(range.lowerBound + 1..<range.upperBound)
-        {
-            if !signed {
-                report(.error, .negativeFloat, "\(what()) is negative", at: at, spec: SpecReference.attributeLists)
-            }
-            return -magnitude
+        if negative, plainDecimal(range.lowerBound + 1..<range.upperBound) != nil {
+            report(.error, .negativeFloat, "\(what) is negative", at: at, spec: SpecReference.attributeLists)
+        } else {
+            report(
+                .error, .invalidFloat, "\(what) is \"\(string(range))\", not a decimal-floating-point", at: at,
+                spec: SpecReference.attributeLists)
         }
-        report(
-            .error, .invalidFloat, "\(what()) is \"\(string(range))\", not a decimal-floating-point", at: at,
-            spec: SpecReference.attributeLists)
-        return nil
+        let value = buffer.lenientDecimal(range)
+        noteLenient(range, tag: tag, attribute: attribute, value: value.map(LenientValue.Number.decimal))
+        return value
+    }
+
+    /// Records a number read from text its grammar refuses (its error is reported by the caller).
+    mutating func noteLenient(
+        _ range: Range<Int>, tag: TagName, attribute: Range<Int>?, value: LenientValue.Number?
+    ) {
+        if stopped { return }
+        info.lenientValues.append(
+            LenientValue(
+                location: location(range.lowerBound), tag: tag, attribute: attribute.map { string($0) },
+                written: string(range), value: value, segmentIndex: tag.isMediaSegmentTag ? currentIndex : nil))
     }
 
     // MARK: - Byte ranges and dates

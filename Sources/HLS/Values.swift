@@ -251,3 +251,39 @@ public struct TagOccurrence: Hashable, Sendable {
         return moved
     }
 }
+
+/// A number whose text the grammar refuses (RFC 8216bis §4.2), read as well as it can be: the parser reports
+/// the error and keeps this value instead of dropping it, so durations, totals and bandwidths are not built on
+/// zeros. The reading: spaces and tabs around the number are skipped, then a sign and the longest
+/// `digits[.digits]` prefix are read (`" 11.320"` → 11.32, `"6s"` → 6, as hls.js reads them); where a
+/// decimal-integer belongs the decimal is cut to its whole part (`1280000.7` → 1280000, as `parseInt` does),
+/// except EXT-X-TARGETDURATION, an upper bound, which is rounded up (`0.5` → 1). A negative number is kept as
+/// written. When nothing can be read `value` is nil and the field keeps its default.
+public struct LenientValue: Hashable, Sendable {
+    public enum Number: Hashable, Sendable {
+        case integer(Int)
+        case decimal(Double)
+    }
+    /// Where the value was written: the location of its error.
+    public var location: SourceLocation
+    public var tag: TagName
+    /// The attribute name, or nil for a tag's own value (EXTINF, EXT-X-TARGETDURATION, …).
+    public var attribute: String?
+    /// The text as written.
+    public var written: String
+    public var value: Number?
+    /// For a media segment tag (EXTINF, EXT-X-BITRATE, EXT-X-PART, …): the index of the segment it describes.
+    public var segmentIndex: Int?
+
+    public init(
+        location: SourceLocation, tag: TagName, attribute: String? = nil, written: String, value: Number?,
+        segmentIndex: Int? = nil
+    ) {
+        self.location = location
+        self.tag = tag
+        self.attribute = attribute
+        self.written = written
+        self.value = value
+        self.segmentIndex = segmentIndex
+    }
+}

@@ -106,8 +106,8 @@ public struct Inspection {
         return lines
     }
 
-    /// The facts JSON (corpus schema plus `diagnostics`); recursive runs add `playlists` and
-    /// `cross_playlist_diagnostics`.
+    /// The facts JSON (`Playlist.facts`: the corpus schema, the LL-HLS and key lists, `lenient`, `diagnostics`);
+    /// recursive runs add `playlists` and `cross_playlist_diagnostics`.
     public var json: JSONValue {
         var members: [(String, JSONValue)]
         if let playlist = result.playlist,

@@ -146,7 +146,8 @@ import Testing
             keys == [
                 "kind", "version", "target_duration", "media_sequence", "discontinuity_sequence", "endlist",
                 "playlist_type", "independent_segments", "variants", "iframe_variants", "renditions", "segments",
-                "diagnostics",
+                "keys", "session_keys", "maps", "parts", "preload_hints", "rendition_reports", "server_control",
+                "part_inf", "skip", "date_ranges", "lenient", "diagnostics",
             ])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
@@ -237,5 +238,198 @@ import Testing
         let child = try #require((object["playlists"] as? [[String: Any]])?.first?["facts"] as? [String: Any])
         let segment = try #require((child["segments"] as? [[String: Any]])?.first)
         #expect(segment["uri"] as? String == "chunk-0.ts?auth=k1")
+    }
+
+    /// Issue 31: `--json` could not show what an LL-HLS or protected playlist is made of. A delta update of a
+    /// live LL-HLS playlist with a key, a byte-range init section, a date range, a gap, a bitrate, parts, a
+    /// preload hint and a rendition report, as golden JSON.
+    static let lowLatencyProtected = """
+        #EXTM3U
+        #EXT-X-VERSION:9
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24,CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0
+        #EXT-X-PART-INF:PART-TARGET=1.0
+        #EXT-X-MEDIA-SEQUENCE:266
+        #EXT-X-SKIP:SKIPPED-SEGMENTS=3
+        #EXT-X-MAP:URI="init.mp4",BYTERANGE="718@0"
+        #EXT-X-KEY:METHOD=AES-128,URI="https://keys.example.com/k1",IV=0x0000000000000000000000000000010A
+        #EXT-X-PROGRAM-DATE-TIME:2026-12-06T05:00:00.000Z
+        #EXT-X-DATERANGE:ID="ad-1",CLASS="com.example.ad",START-DATE="2026-12-06T05:00:01.000Z",PLANNED-DURATION=15,SCTE35-OUT=0xFC30,X-COM-EXAMPLE-ID="a1",X-COM-EXAMPLE-RANK=2.5
+        #EXT-X-BITRATE:2400
+        #EXTINF:4.000,
+        fileSequence269.mp4
+        #EXT-X-GAP
+        #EXTINF:4.000,
+        fileSequence270.mp4
+        #EXT-X-PART:DURATION=1.000,URI="filePart271.0.mp4",INDEPENDENT=YES
+        #EXT-X-PART:DURATION=1.000,URI="filePart271.1.mp4",BYTERANGE="20000@0"
+        #EXT-X-PRELOAD-HINT:TYPE=PART,URI="filePart271.2.mp4"
+        #EXT-X-RENDITION-REPORT:URI="../1M/waitForMSN.php",LAST-MSN=270,LAST-PART=1
+        """
+
+    @Test func jsonListsWhatALowLatencyProtectedPlaylistIsMadeOf() {
+        let result = Self.run(["inspect", "--json", "-"], stdin: Array(Self.lowLatencyProtected.utf8))
+        #expect(result.code == 0, "\(result.stdout)")
+        #expect(
+            result.stdout == """
+                {
+                  "kind": "media",
+                  "version": 9,
+                  "target_duration": 4,
+                  "media_sequence": 266,
+                  "discontinuity_sequence": 0,
+                  "endlist": false,
+                  "playlist_type": null,
+                  "independent_segments": false,
+                  "variants": [],
+                  "iframe_variants": [],
+                  "renditions": [],
+                  "segments": [
+                    {
+                      "uri": "fileSequence269.mp4",
+                      "duration": 4.0,
+                      "title": null,
+                      "byterange": null,
+                      "discontinuity": false,
+                      "program_date_time": "2026-12-06T05:00:00.000Z",
+                      "gap": false,
+                      "bitrate": 2400
+                    },
+                    {
+                      "uri": "fileSequence270.mp4",
+                      "duration": 4.0,
+                      "title": null,
+                      "byterange": null,
+                      "discontinuity": false,
+                      "program_date_time": null,
+                      "gap": true,
+                      "bitrate": null
+                    }
+                  ],
+                  "keys": [
+                    {
+                      "segment": 0,
+                      "method": "AES-128",
+                      "uri": "https://keys.example.com/k1",
+                      "iv": "0x0000000000000000000000000000010A",
+                      "keyformat": null,
+                      "keyformatversions": null
+                    }
+                  ],
+                  "session_keys": [],
+                  "maps": [
+                    {
+                      "segment": 0,
+                      "uri": "init.mp4",
+                      "byterange": {
+                        "length": 718,
+                        "offset": 0
+                      }
+                    }
+                  ],
+                  "parts": [
+                    {
+                      "segment": 2,
+                      "uri": "filePart271.0.mp4",
+                      "duration": 1.0,
+                      "independent": true,
+                      "byterange": null,
+                      "gap": false
+                    },
+                    {
+                      "segment": 2,
+                      "uri": "filePart271.1.mp4",
+                      "duration": 1.0,
+                      "independent": false,
+                      "byterange": {
+                        "length": 20000,
+                        "offset": 0
+                      },
+                      "gap": false
+                    }
+                  ],
+                  "preload_hints": [
+                    {
+                      "type": "PART",
+                      "uri": "filePart271.2.mp4",
+                      "byterange_start": null,
+                      "byterange_length": null
+                    }
+                  ],
+                  "rendition_reports": [
+                    {
+                      "uri": "../1M/waitForMSN.php",
+                      "last_msn": 270,
+                      "last_part": 1
+                    }
+                  ],
+                  "server_control": {
+                    "can_skip_until": 24.0,
+                    "can_skip_dateranges": false,
+                    "hold_back": null,
+                    "part_hold_back": 3.0,
+                    "can_block_reload": true
+                  },
+                  "part_inf": {
+                    "part_target": 1.0
+                  },
+                  "skip": {
+                    "skipped_segments": 3,
+                    "recently_removed_dateranges": null
+                  },
+                  "date_ranges": [
+                    {
+                      "segment": 0,
+                      "id": "ad-1",
+                      "class": "com.example.ad",
+                      "start_date": "2026-12-06T05:00:01.000Z",
+                      "end_date": null,
+                      "duration": null,
+                      "planned_duration": 15.0,
+                      "cue": null,
+                      "end_on_next": false,
+                      "scte35_cmd": null,
+                      "scte35_out": "0xFC30",
+                      "scte35_in": null,
+                      "client_attributes": {
+                        "X-COM-EXAMPLE-ID": "a1",
+                        "X-COM-EXAMPLE-RANK": 2.5
+                      }
+                    }
+                  ],
+                  "lenient": [],
+                  "diagnostics": []
+                }
+
+                """)
+    }
+
+    /// A multivariant playlist lists its EXT-X-SESSION-KEY tags; a BANDWIDTH the grammar refuses is an error,
+    /// read leniently and listed under `lenient`.
+    @Test func jsonListsSessionKeysAndLenientNumbers() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://key-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXT-X-STREAM-INF:BANDWIDTH=1280000.7,CODECS="avc1.64001f"
+            v.m3u8
+
+            """
+        let result = Self.run(["inspect", "--json", "-"], stdin: Array(text.utf8))
+        #expect(result.code == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let keys = try #require(object["session_keys"] as? [[String: Any]])
+        #expect(keys.count == 1)
+        #expect(keys.first?["method"] as? String == "SAMPLE-AES" && keys.first?["uri"] as? String == "skd://key-1")
+        #expect(keys.first?["keyformat"] as? String == "com.apple.streamingkeydelivery")
+        #expect(keys.first?["segment"] == nil)
+        #expect((object["variants"] as? [[String: Any]])?.first?["bandwidth"] as? Int == 1_280_000)
+        let lenient = try #require(object["lenient"] as? [[String: Any]])
+        #expect(lenient.count == 1)
+        #expect(lenient.first?["line"] as? Int == 3 && lenient.first?["column"] as? Int == 29)
+        #expect(lenient.first?["tag"] as? String == "EXT-X-STREAM-INF")
+        #expect(lenient.first?["attribute"] as? String == "BANDWIDTH")
+        #expect(lenient.first?["written"] as? String == "1280000.7" && lenient.first?["read"] as? Int == 1_280_000)
+        #expect(lenient.first?["segment"] is NSNull)
+        #expect(object["server_control"] is NSNull && (object["parts"] as? [Any])?.isEmpty == true)
     }
 }

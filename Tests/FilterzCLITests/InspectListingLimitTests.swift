@@ -98,6 +98,34 @@ import Testing
         #expect(Self.inspect([path]).out.contains("  segments         2500\n"))
     }
 
+    /// A live LL-HLS playlist with 2,500 parts (and a key and a date range on each of 1,250 segments): the new
+    /// lists stop like the others and `truncated` gives their full lengths.
+    @Test func theLowLatencyAndKeyListsStopInJSON() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("live.m3u8").path
+        var lines = [
+            "#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:4", "#EXT-X-PART-INF:PART-TARGET=1",
+            "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3",
+        ]
+        for segment in 0..<1250 {
+            lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"k\(segment).key\"")
+            lines.append("#EXT-X-DATERANGE:ID=\"d\(segment)\",START-DATE=\"2026-01-01T00:00:00Z\"")
+            for part in 0..<2 { lines.append("#EXT-X-PART:DURATION=1,URI=\"s\(segment).\(part).mp4\"") }
+            lines += ["#EXTINF:2,", "s\(segment).mp4"]
+        }
+        try Data((lines + [""]).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let run = Self.inspect(["--json", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        for key in ["parts", "keys", "date_ranges"] {
+            #expect((object[key] as? [Any])?.count == ListingLimit.items, "\(key)")
+        }
+        #expect(
+            (object["truncated"] as? [String: Int]) == [
+                "segments": 1250, "parts": 2500, "keys": 1250, "date_ranges": 1250,
+            ])
+        #expect(((object["parts"] as? [[String: Any]])?.last?["segment"] as? Int) == 499)
+    }
+
     /// 1,200 variants that all name one damaged media playlist: its problems are listed once (at most
     /// `childProblems` of them), the table stops after 1,000 rows, and JSON says how many playlists there were.
     @Test func recursiveListsEachChildsProblemsOnceAndStopsTheTable() throws {

@@ -16,6 +16,8 @@ import Testing
         #expect(sources(halves.playlist) == sources(onePass.playlist), "\(context())")
         let a = halves.playlist?.parseInfo, b = onePass.playlist?.parseInfo
         #expect(a?.tagOccurrences == b?.tagOccurrences, "\(context())")
+        #expect(a?.lenientValues == b?.lenientValues, "\(context())")
+        #expect(a?.tagsLackingRequiredAttributes == b?.tagsLackingRequiredAttributes, "\(context())")
         #expect(
             a?.lineCount == b?.lineCount && a?.usesCRLF == b?.usesCRLF && a?.byteCount == b?.byteCount, "\(context())")
         #expect(a?.extm3uLocation == b?.extm3uLocation && a?.startsWithEXTM3U == b?.startsWithEXTM3U, "\(context())")
@@ -99,6 +101,7 @@ import Testing
         "#EXTINF:x,\na.ts\n#EXTINF:y,\nb.ts\n#EXTINF:z,\nc.ts\n#EXT-X-BYTERANGE:q\n#EXTINF:w,\nd.ts\n",
         "#EXTINF:6,\na.ts\n#EXT-X-TARGETDURATION:4\n#EXTINF:6,\nb.ts\n#EXT-X-STREAM-INF:BANDWIDTH=1\nc.ts\n",
         "#EXTINF:6,\na.ts\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n#EXTINF:6,",
+        "#EXTINF: 4.5,\na.ts\n#EXT-X-BITRATE:1.5\n#EXTINF:6s,\nb.ts\n#EXT-X-PART:URI=\"p\",DURATION=x1\n#EXTINF:6,\nc.ts\n",
     ])
     func everyCutOfAnAwkwardPlaylistGivesTheOnePassResult(body: String) {
         let bytes = Array(("#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + body).utf8)

@@ -238,4 +238,31 @@ import Testing
                 """
         #expect(!parseAndValidate(Array(text.utf8)).diagnostics.contains { $0.code == .dateRangeStartDateMissing })
     }
+
+    /// Issue 31: two EXT-X-MEDIA without NAME in one group also raised `media.name-duplicate` for `NAME=""`
+    /// (and two without GROUP-ID a DEFAULT duplicate in group ""): one cause, one finding each.
+    @Test func aRenditionLackingNAMEIsReportedOnceAndNotComparedWithOthers() {
+        let text =
+            Self.master + """
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",URI="1.m3u8"
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",URI="2.m3u8"
+                #EXT-X-MEDIA:TYPE=AUDIO,NAME="x",DEFAULT=YES,URI="3.m3u8"
+                #EXT-X-MEDIA:TYPE=AUDIO,NAME="y",DEFAULT=YES,URI="4.m3u8"
+                #EXT-X-STREAM-INF:\(Self.fullVariant),AUDIO="a"
+                v.m3u8
+
+                """
+        let codes = parseAndValidate(Array(text.utf8)).diagnostics.map(\.code)
+        #expect(codes.filter { $0 == .missingAttribute("NAME", in: .media) }.count == 2, "\(codes)")
+        #expect(codes.filter { $0 == .missingAttribute("GROUP-ID", in: .media) }.count == 2, "\(codes)")
+        #expect(!codes.contains(.renditionNameDuplicate) && !codes.contains(.renditionDefaultDuplicate), "\(codes)")
+        // An explicit NAME="" twice is a duplicate name, as any other.
+        let explicit =
+            Self.master + """
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="",URI="1.m3u8"
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="",URI="2.m3u8"
+
+                """
+        #expect(parseAndValidate(Array(explicit.utf8)).diagnostics.map(\.code).contains(.renditionNameDuplicate))
+    }
 }

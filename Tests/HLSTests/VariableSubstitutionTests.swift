@@ -136,4 +136,76 @@ import Testing
         #expect(substituted < 500 && substituted >= 48)
         #expect(result.diagnostics.filter { $0.code == .invalidDefine }.count == 1)
     }
+
+    /// Issue 31: the quoted-string BYTERANGE of EXT-X-MAP and EXT-X-PART was read from the raw bytes, so
+    /// `BYTERANGE="{$r}"` was an invalid byte range and the range was dropped.
+    @Test func theQuotedByteRangesOfMapAndPartAreSubstituted() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-DEFINE:NAME="r",VALUE="718@0"
+            #EXT-X-DEFINE:NAME="p",VALUE="1000"
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PART-INF:PART-TARGET=1
+            #EXT-X-MAP:URI="i.mp4",BYTERANGE="{$r}"
+            #EXT-X-PART:DURATION=1,URI="s.mp4",BYTERANGE="{$p}@718"
+            #EXTINF:1,
+            s.mp4
+            #EXT-X-PART:DURATION=1,URI="s.mp4",BYTERANGE="{$nope}"
+
+            """
+        let result = HLS.parse(text)
+        let media = try #require(result.mediaPlaylist)
+        #expect(media.segments[0].map?.byteRange == ByteRange(length: 718, offset: 0))
+        #expect(media.segments[0].parts.first?.byteRange == ByteRange(length: 1000, offset: 718))
+        // An undefined name is one error at the reference; the value left as written is then no byte range.
+        #expect(result.diagnostics.map(\.code) == [.undefinedVariable, .invalidByteRange])
+        #expect(result.diagnostics.first?.location == SourceLocation(line: 11, column: 47))
+    }
+
+    /// Every quoted-string and hexadecimal-sequence attribute of the media playlist tags takes variables
+    /// (RFC 8216bis §4.3), EXT-X-DEFINE's own NAME, IMPORT and QUERYPARAM included.
+    @Test func everyQuotedStringAttributeOfAMediaPlaylistIsSubstituted() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:11
+            #EXT-X-DEFINE:NAME="v",VALUE="ok"
+            #EXT-X-DEFINE:NAME="{$v}-2",VALUE="fine"
+            #EXT-X-DEFINE:QUERYPARAM="{$v}"
+            #EXT-X-DEFINE:NAME="d",VALUE="2026-01-02T03:04:05Z"
+            #EXT-X-DEFINE:NAME="h",VALUE="0A0B"
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24,CAN-BLOCK-RELOAD=YES
+            #EXT-X-PART-INF:PART-TARGET=1
+            #EXT-X-SKIP:SKIPPED-SEGMENTS=1,RECENTLY-REMOVED-DATERANGES="{$v}\tb"
+            #EXT-X-KEY:METHOD=AES-128,URI="{$v}.key",IV=0x{$h}0C,KEYFORMAT="{$v}",KEYFORMATVERSIONS="{$v}"
+            #EXT-X-MAP:URI="{$v}.mp4"
+            #EXT-X-DATERANGE:ID="{$v}",CLASS="{$v}",START-DATE="{$d}",CUE="{$v}",X-COM-A="{$v}"
+            #EXTINF:4,
+            {$v}.mp4
+            #EXT-X-PART:DURATION=1,URI="{$v}.part.mp4"
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="{$v}.hint.mp4"
+            #EXT-X-RENDITION-REPORT:URI="{$v}.m3u8",LAST-MSN=1
+
+            """
+        let result = HLS.parse(text, options: ParseOptions(playlistURI: "https://example.com/a.m3u8?ok=query"))
+        #expect(result.diagnostics.filter { $0.code == .undefinedVariable }.isEmpty, "\(result.diagnostics)")
+        let media = try #require(result.mediaPlaylist)
+        #expect(media.defines.map(\.name) == ["v", "ok-2", "ok", "d", "h"])
+        #expect(media.defines[2].value == "query")
+        #expect(media.skip?.recentlyRemovedDateRanges == ["ok", "b"])
+        let segment = try #require(media.segments.first)
+        let key = try #require(segment.keys.first)
+        #expect(key.uri == "ok.key" && key.keyFormat == "ok" && key.keyFormatVersions == "ok")
+        #expect(key.iv?.bytes == [0x0A, 0x0B, 0x0C])
+        #expect(segment.map?.uri == "ok.mp4")
+        let range = try #require(segment.dateRanges.first)
+        #expect(range.id == "ok" && range.className == "ok" && range.cue == "ok")
+        #expect(range.startDate?.description == "2026-01-02T03:04:05Z")
+        #expect(range.clientAttributes == [Attribute(name: "X-COM-A", value: .quotedString("ok"))])
+        #expect(segment.uri == "ok.mp4")
+        #expect(media.incompleteSegment?.parts.first?.uri == "ok.part.mp4")
+        #expect(media.preloadHints.first?.uri == "ok.hint.mp4")
+        #expect(media.renditionReports.first?.uri == "ok.m3u8")
+    }
 }

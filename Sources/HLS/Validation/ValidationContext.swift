@@ -33,6 +33,13 @@ public struct ValidationContext: Sendable {
         return fallback() ?? .start
     }
 
+    /// True when the parser found the element's tag lacking a required attribute (and reported that): its
+    /// placeholder values (a missing NAME read as `""`) would only repeat the error in rules that compare.
+    public func lacksRequiredAttribute(_ span: SourceSpan?) -> Bool {
+        guard let span, let parseInfo, !parseInfo.tagsLackingRequiredAttributes.isEmpty else { return false }
+        return parseInfo.tagsLackingRequiredAttributes.contains(span.byteRange.lowerBound)
+    }
+
     /// Where whole-playlist problems are reported: the `#EXTM3U` line, else 1:1.
     public var playlistLocation: SourceLocation { parseInfo?.extm3uLocation ?? .start }
 }

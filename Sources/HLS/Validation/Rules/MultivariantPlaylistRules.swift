@@ -36,13 +36,15 @@ struct GroupKey: Hashable {
 }
 
 /// "All EXT-X-MEDIA tags in the same Group MUST have different NAME attributes" (RFC 8216bis §4.4.6.1.1).
+/// A rendition lacking NAME (or TYPE or GROUP-ID) was reported by the parser and is not compared: one cause,
+/// one finding.
 public struct RenditionNamesUniqueInGroup: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let multivariant = context.playlist.multivariant else { return [] }
         var seen: Set<[String]> = []
         var found: [Diagnostic] = []
-        for rendition in multivariant.renditions {
+        for rendition in multivariant.renditions where !context.lacksRequiredAttribute(rendition.source) {
             let key = [rendition.type.rawValue, rendition.groupID, rendition.name]
             if !seen.insert(key).inserted {
                 found.append(
@@ -57,13 +59,15 @@ public struct RenditionNamesUniqueInGroup: ValidationRule {
 }
 
 /// "A Group MUST NOT have more than one member with a DEFAULT attribute of YES" (RFC 8216bis §4.4.6.1.1).
+/// Renditions lacking a required attribute are not compared (their group may be a placeholder).
 public struct SingleDefaultRenditionPerGroup: ValidationRule {
     public init() {}
     public func check(_ context: ValidationContext) -> [Diagnostic] {
         guard let multivariant = context.playlist.multivariant else { return [] }
         var defaults: Set<GroupKey> = []
         var found: [Diagnostic] = []
-        for rendition in multivariant.renditions where rendition.isDefault {
+        for rendition in multivariant.renditions
+        where rendition.isDefault && !context.lacksRequiredAttribute(rendition.source) {
             if !defaults.insert(GroupKey(type: rendition.type, id: rendition.groupID)).inserted {
                 found.append(
                     .error(
