@@ -42,8 +42,11 @@ public struct PlaylistFile: PlaylistLoading {
     }
 
     /// The bytes of the file at `path`, refused past `maximumBytes`: read straight into the array, at most one
-    /// byte past the limit, so that a huge file, a FIFO or a device that never ends is not read whole.
-    public static func read(_ path: String, maximumBytes: Int) throws(CLIError) -> [UInt8] {
+    /// byte past the limit, so that a huge file, a FIFO or a device that never ends is not read whole. A regular
+    /// file is read into one array of its size (no second copy). `kind` names what a folder is not.
+    public static func read(_ path: String, maximumBytes: Int, kind: String = "a playlist") throws(CLIError)
+        -> [UInt8]
+    {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {
@@ -55,7 +58,7 @@ public struct PlaylistFile: PlaylistLoading {
         defer { close(descriptor) }
         var status = stat()
         let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        if status.st_mode & S_IFMT == S_IFDIR { throw .input("\(path): is a directory, not a playlist") }
+        if status.st_mode & S_IFMT == S_IFDIR { throw .input("\(path): is a directory, not \(kind)") }
         let limit = maximumBytes + 1
         var bytes: [UInt8] = []
         var capacity = min(limit, max(size + 1, 64 << 10))

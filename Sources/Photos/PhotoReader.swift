@@ -3,13 +3,24 @@ import PhotoMetadata
 /// Reads a photo file's bytes: decoded pixels and metadata (`decode`), or only what the detail screen shows
 /// (`details`, without decoding pixels).
 public enum PhotoReader {
+    /// The photo's size is read from its header and checked against `limits` before any pixel is decoded; then
+    /// `admit` is called with it (by default nothing more).
+    ///
     /// - Throws: `PhotoError.unsupportedFormat` for anything but JPEG, PNG and HEIF; `.cmykJPEG`;
-    ///   `.unsupportedSize`; `.library` when the decoder fails.
-    public static func decode(_ bytes: [UInt8]) throws(PhotoError) -> DecodedPhoto {
-        switch PhotoFormat.detect(bytes) {
-        case .jpeg: try JPEGCodec.decode(bytes)
-        case .png: try PNGCodec.decode(bytes)
-        case .heif: try HEIFCodec.decode(bytes)
+    ///   `.unsupportedSize`, `.tooManyPixels`, `.tooMuchMemory`; what `admit` throws; `.library` when the
+    ///   decoder fails.
+    public static func decode(
+        _ bytes: [UInt8], limits: PhotoLimits = PhotoLimits(),
+        admit: PhotoLimits.Admission = { _, _ throws(PhotoError) in }
+    ) throws(PhotoError) -> DecodedPhoto {
+        let admit: PhotoLimits.Admission = { width, height throws(PhotoError) in
+            try limits.check(width: width, height: height)
+            try admit(width, height)
+        }
+        return switch PhotoFormat.detect(bytes) {
+        case .jpeg: try JPEGCodec.decode(bytes, admit: admit)
+        case .png: try PNGCodec.decode(bytes, admit: admit)
+        case .heif: try HEIFCodec.decode(bytes, admit: admit)
         case nil: throw .unsupportedFormat(describe(bytes))
         }
     }

@@ -25,6 +25,7 @@ let root = Command(
         LiveBenchmark.command,
         DeepBenchmark.command,
         DefineBenchmark.command,
+        XMPBenchmark.command,
     ])
 
 exit(

@@ -290,6 +290,97 @@ import Testing
         #expect(refused.err.contains("cmyk.jpg: error: CMYK JPEG is not supported"), "\(refused.err)")
     }
 
+    /// The attack run's bomb: a small JPEG whose header claims 14,000 × 14,000 pixels (196 MP) is refused before
+    /// it is decoded (exit 1, nothing written), naming the file, its claimed size and the option that raises the
+    /// limit; over the memory limit the same, naming that option; a real photo over a lowered --max-megapixels is
+    /// refused and goes through once the limit is raised.
+    @Test func aPhotoClaimingMoreThanTheLimitsIsRefusedNamingTheOptionToRaiseThem() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let bomb = try ClaimedSize.photo(.jpeg, claimingWidth: 14_000, height: 14_000)
+        try Data(bomb).write(to: URL(fileURLWithPath: path("bomb.jpg")))
+        let refused = Self.run(["photo", "apply", path("bomb.jpg"), "--preset", "noir", "-o", path("out.jpg")])
+        #expect(refused.code == 1)
+        #expect(
+            refused.err.contains(
+                "bomb.jpg: error: its header claims 14000×14000 pixels (196 MP), more than the limit of 128 MP; "
+                    + "not decoded (raise the limit with --max-megapixels)"), "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: path("out.jpg")))
+        let memory = Self.run([
+            "photo", "apply", path("bomb.jpg"), "--preset", "noir", "-o", path("out.jpg"), "--max-megapixels", "200",
+            "--memory-limit", "1000",
+        ])
+        #expect(memory.code == 1)
+        #expect(
+            memory.err.contains(
+                "more than the memory limit of 1.0 GB; not decoded (raise the limit with --memory-limit)"),
+            "\(memory.err)")
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 1200, height: 1000), as: .jpeg))
+            .write(to: URL(fileURLWithPath: path("photo.jpg")))
+        let lowered = Self.run([
+            "photo", "apply", path("photo.jpg"), "--preset", "noir", "-o", path("out.jpg"), "--max-megapixels", "1",
+        ])
+        #expect(lowered.code == 1)
+        #expect(lowered.err.contains("1200×1000 pixels (1.2 MP), more than the limit of 1 MP"), "\(lowered.err)")
+        let raised = Self.run([
+            "photo", "apply", path("photo.jpg"), "--preset", "noir", "-o", path("out.jpg"), "--max-megapixels", "2",
+        ])
+        #expect(raised.code == 0, "\(raised.err)")
+        #expect(try PhotoReader.decode(Self.bytes(path("out.jpg"))).frame.width == 1200)
+    }
+
+    /// The photos of a batch wait for their share of --memory-limit: however many workers ask at once, the
+    /// memory held together never passes the budget, and each gets its share in the end.
+    @Test func theBatchsMemoryBudgetHoldsPhotosBackUntilTheirShareIsFree() {
+        let budget = PhotoBatch.MemoryBudget(bytes: 10)
+        let lock = NSLock()
+        nonisolated(unsafe) var held = 0, peak = 0, served = 0
+        DispatchQueue.concurrentPerform(iterations: 24) { index in
+            let share = [3, 7, 10, 5, 1][index % 5]
+            budget.reserve(share)
+            lock.withLock {
+                held += share
+                peak = max(peak, held)
+            }
+            usleep(1_000)
+            lock.withLock {
+                held -= share
+                served += 1
+            }
+            budget.release(share)
+        }
+        #expect(peak <= 10 && peak > 0)
+        #expect(served == 24)
+    }
+
+    /// `photo apply` writes each file through an exclusive, unpredictable temporary name: a symbolic link planted
+    /// at the name it used to use (`.NAME.tmp`, in the output folder and the --keep-original folder) is left as
+    /// it is, and so is the file it points to.
+    @Test func aLinkPlantedAtTheOldTemporaryNameIsNotWrittenThrough() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-photo")
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        try Data(TestPhotos.encode(TestPhotos.frame(width: 40, height: 30), as: .jpeg))
+            .write(to: URL(fileURLWithPath: path("a.jpg")))
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: path("victim.txt")))
+        for planted in ["out", "originals"] {
+            try FileManager.default.createDirectory(atPath: path(planted), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: path("\(planted)/.a.jpg.tmp"), withDestinationPath: path("victim.txt"))
+        }
+        let result = Self.run([
+            "photo", "apply", path("a.jpg"), "--preset", "noir", "--out-dir", path("out"),
+            "--keep-original", path("originals"),
+        ])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(try Self.bytes(path("victim.txt")) == Array("precious\n".utf8), "the link's target was written")
+        for written in ["out/a.jpg", "originals/a.jpg"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path(written))
+            #expect(attributes[.type] as? FileAttributeType == .typeRegular, "\(written)")
+        }
+        #expect(try Self.bytes(path("originals/a.jpg")) == Self.bytes(path("a.jpg")))
+        #expect(try PhotoReader.decode(Self.bytes(path("out/a.jpg"))).frame.width == 40)
+    }
+
     static let usageCases: [UsageCase] = [
         .init(arguments: ["photo", "apply", "a.jpg", "-o", "b.jpg"], message: "missing option --preset"),
         .init(
@@ -335,7 +426,10 @@ import Testing
     @Test func helpScreensNameEveryOption() {
         let apply = Self.run(["photo", "apply", "--help"])
         #expect(apply.code == 0)
-        for option in ["--preset", "--output", "-o", "--out-dir", "--quality", "--keep-original", "(default: 92)"] {
+        for option in [
+            "--preset", "--output", "-o", "--out-dir", "--quality", "--keep-original", "(default: 92)",
+            "--max-megapixels", "(default: 128)", "--memory-limit", "(default: 2048)",
+        ] {
             #expect(apply.out.contains(option), "photo apply --help lacks \(option)")
         }
         let info = Self.run(["photo", "info", "--help"])

@@ -225,4 +225,43 @@ import Testing
         #expect(missing.code == 2)
         #expect(missing.err.contains("no such file"))
     }
+
+    /// `photo info` reads the file once, into one buffer of its size (it used to hold it twice: 2.1 GB for 1 GiB):
+    /// on a 320 MiB file — a small picture, then padding (bytes after JPEG's EOI and PNG's IEND, a HEIF `free`
+    /// box) — the process's peak (GNU time's maximum resident set) stays under 1.5 times the file.
+    @Test(.tags(.slow), .fullRunOnly, arguments: PhotoFormat.allCases)
+    func aLargeFileIsReadOnce(_ format: PhotoFormat) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            Issue.record("GNU time (/usr/bin/time, package time) is not installed; the peak is not measured")
+            return
+        }
+        let folder = try TemporaryFolder(prefix: "filterz-info")
+        let path = folder.url.appendingPathComponent("large.\(format.fileExtension)").path
+        let size = 320 << 20
+        let photo = try TestPhotos.encode(TestPhotos.frame(width: 64, height: 48), as: format)
+        let padding = size - photo.count
+        // A HEIF box: 32-bit size, type, content.
+        let head: [UInt8] =
+            format == .heif
+            ? [UInt8(padding >> 24), UInt8(padding >> 16 & 0xFF), UInt8(padding >> 8 & 0xFF), UInt8(padding & 0xFF)]
+                + Array("free".utf8) : []
+        FileManager.default.createFile(atPath: path, contents: Data(photo + head))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.seekToEnd()
+        let chunk = Data(count: 1 << 20)
+        var written = photo.count + head.count
+        while written < size {
+            try file.write(contentsOf: chunk.prefix(min(chunk.count, size - written)))
+            written += min(chunk.count, size - written)
+        }
+        try file.close()
+        let child = try FilterzChild(
+            ["photo", "info", path], launcher: ["/usr/bin/time", "-f", "peak-kb %M"], logs: folder.url)
+        #expect(child.waitForExit(timeoutSeconds: 120) == 0, "\(child.stderr)")
+        #expect(child.stdout.contains("64 × 48"), "\(child.stdout)")
+        let line = child.stderr.split(separator: "\n").last { $0.hasPrefix("peak-kb ") }
+        let peak = try #require(
+            line.flatMap { Int($0.dropFirst("peak-kb ".count)) }.map { $0 * 1024 }, "\(child.stderr)")
+        #expect(peak < size + size / 2, "peak \(peak >> 20) MiB for a \(size >> 20) MiB file")
+    }
 }

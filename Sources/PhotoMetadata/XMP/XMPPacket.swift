@@ -7,16 +7,45 @@
 /// `exif:PixelYDimension` → height. A packet's trailing padding (whitespace before `<?xpacket end`) absorbs a change
 /// of length where it can, so the packet keeps its size.
 public enum XMPPacket {
+    /// The packet with the edits above.
+    ///
+    /// - Complexity: O(n) in the packet's length: each name is searched in one pass, and the packet is copied once
+    ///   with every new value in place (`replacing`).
     public static func forUprightCopy(_ packet: [UInt8], width: Int, height: Int) -> [UInt8] {
-        var bytes = packet
         let edits: [(String, Int)] = [
             ("tiff:Orientation", 1), ("tiff:ImageWidth", width), ("exif:PixelXDimension", width),
             ("tiff:ImageLength", height), ("exif:PixelYDimension", height),
         ]
+        var replacements: [Replacement] = []
         for (name, value) in edits {
-            bytes = replacingNumber(of: name, with: value, in: bytes)
+            let digits = Array(String(value).utf8)
+            replacements += valueRanges(of: name, in: packet).map { Replacement(range: $0, bytes: digits) }
         }
-        return keepingSize(bytes, of: packet)
+        // The names' values never overlap (a value is digits only, a name has letters).
+        replacements.sort { $0.range.lowerBound < $1.range.lowerBound }
+        return keepingSize(replacing(replacements, in: packet), of: packet)
+    }
+
+    /// New bytes for a range of the packet.
+    struct Replacement {
+        var range: Range<Int>
+        var bytes: [UInt8]
+    }
+
+    /// `bytes` with each range of `replacements` (in ascending order, not overlapping) replaced: one copy, the
+    /// bytes between the ranges appended as they are.
+    static func replacing(_ replacements: [Replacement], in bytes: [UInt8]) -> [UInt8] {
+        guard !replacements.isEmpty else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + replacements.reduce(0) { $0 + $1.bytes.count - $1.range.count })
+        var copied = 0
+        for replacement in replacements {
+            out += bytes[copied..<replacement.range.lowerBound]
+            out += replacement.bytes
+            copied = replacement.range.upperBound
+        }
+        out += bytes[copied...]
+        return out
     }
 
     /// The value of property `name` read as a whole number, where present (for tests and reports).
@@ -24,17 +53,11 @@ public enum XMPPacket {
         valueRanges(of: name, in: packet).first.flatMap { Int(String(decoding: packet[$0], as: UTF8.self)) }
     }
 
-    static func replacingNumber(of name: String, with value: Int, in bytes: [UInt8]) -> [UInt8] {
-        var out = bytes
-        // Right to left, so earlier ranges stay valid.
-        for range in valueRanges(of: name, in: bytes).reversed() {
-            out.replaceSubrange(range, with: Array(String(value).utf8))
-        }
-        return out
-    }
+    /// The longest value edited: a 32-bit number has at most 10 digits.
+    static let maximumDigits = 10
 
     /// Where the whole-number values of `name` are: after `name="` / `name='` up to the quote, or after `<name>`
-    /// up to `<`.
+    /// up to `<` (at most `maximumDigits` digits, so the terminator is looked for only that far).
     static func valueRanges(of name: String, in bytes: [UInt8]) -> [Range<Int>] {
         let key = Array(name.utf8)
         var ranges: [Range<Int>] = []
@@ -60,9 +83,12 @@ public enum XMPPacket {
                 terminator = bytes[start]
                 start += 1
             }
-            guard let end = bytes[start...].firstIndex(of: terminator) else { continue }
+            guard let end = bytes[start..<min(bytes.count, start + maximumDigits + 1)].firstIndex(of: terminator)
+            else { continue }
             let value = bytes[start..<end]
-            guard !value.isEmpty, value.count <= 10, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { continue }
+            guard !value.isEmpty, value.count <= maximumDigits, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                continue
+            }
             ranges.append(start..<end)
         }
         return ranges
@@ -74,7 +100,12 @@ public enum XMPPacket {
         let delta = edited.count - original.count
         guard delta != 0, let trailer = find(Array("<?xpacket end".utf8), in: edited, from: 0) else { return edited }
         var padStart = trailer
-        while padStart > 0, [0x20, 0x0A, 0x0D, 0x09].contains(edited[padStart - 1]) { padStart -= 1 }
+        while padStart > 0,
+            edited[padStart - 1] == 0x20 || edited[padStart - 1] == 0x0A || edited[padStart - 1] == 0x0D
+                || edited[padStart - 1] == 0x09
+        {
+            padStart -= 1
+        }
         var out = edited
         if delta > 0 {
             guard trailer - padStart > delta else { return edited }

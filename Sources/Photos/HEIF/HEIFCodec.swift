@@ -4,16 +4,22 @@ import PhotoMetadata
 
 /// HEIF (HEIC as iPhones write it; AVIF too) through libheif: pixels, EXIF and XMP items, the ICC profile.
 enum HEIFCodec {
-    /// The primary image decoded, with its metadata.
-    static func decode(_ bytes: [UInt8]) throws(PhotoError) -> DecodedPhoto {
+    /// The primary image decoded, with its metadata. `admit` is called with the image's size (its `ispe`, with
+    /// the file's rotation) before it is decoded. libheif's own limits come first: a side above 32,768 pixels
+    /// (its default maximum image size) and boxes or items past its security limits are refused while reading.
+    static func decode(_ bytes: [UInt8], admit: PhotoLimits.Admission) throws(PhotoError) -> DecodedPhoto {
         let context = try HeifContext()
         try context.read(bytes)
         let handle = try context.primaryImage()
-        try PhotoLimits.check(width: handle.width, height: handle.height)
+        try admit(handle.width, handle.height)
         let metadata = try readMetadata(handle)
         let image = try handle.decodeRGBA()
         let (width, height) = (image.width, image.height)
-        try PhotoLimits.check(width: width, height: height)
+        guard width > 0, height > 0, width <= handle.width, height <= handle.height else {
+            throw .library(
+                name: "libheif", function: "heif_decode_image",
+                message: "decoded \(width)×\(height) pixels for an image of \(handle.width)×\(handle.height)")
+        }
         let (plane, stride) = try image.plane()
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         rgba.withUnsafeMutableBytes { out in

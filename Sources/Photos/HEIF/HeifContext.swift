@@ -14,10 +14,15 @@ enum HeifLibrary {
 }
 
 /// Owns a `heif_context` (`heif_context_alloc`, `heif_context_free` in `deinit`) and, for a context read from
-/// memory, the copy of the file's bytes it reads from (libheif keeps pointing into them).
+/// a file's bytes, those bytes, which libheif reads through a `heif_reader` as it needs them: the boxes it parses
+/// and, when an image is decoded, that image's data. No copy of the file is made (a large `mdat` or `free` box
+/// is skipped, not read).
 final class HeifContext {
     let pointer: OpaquePointer
-    private var file: UnsafeMutableBufferPointer<UInt8>?
+    private var file: [UInt8] = []
+    private var position = 0
+    /// libheif keeps the reader's address for the context's life.
+    private let reader: UnsafeMutablePointer<heif_reader>
 
     init() throws(PhotoError) {
         _ = HeifLibrary.initialised
@@ -25,21 +30,51 @@ final class HeifContext {
             throw .library(name: "libheif", function: "heif_context_alloc", message: "out of memory")
         }
         self.pointer = pointer
+        var functions = heif_reader()
+        functions.reader_api_version = 1
+        functions.get_position = { userdata in Int64(HeifContext.from(userdata).position) }
+        functions.read = { data, size, userdata in
+            let context = HeifContext.from(userdata)
+            guard size <= context.file.count - context.position else { return 1 }
+            guard size > 0 else { return 0 }
+            guard let data else { return 1 }
+            context.file.withUnsafeBytes { file in
+                if let base = file.baseAddress { data.copyMemory(from: base + context.position, byteCount: size) }
+            }
+            context.position += size
+            return 0
+        }
+        functions.seek = { position, userdata in
+            let context = HeifContext.from(userdata)
+            guard position >= 0, position <= Int64(context.file.count) else { return 1 }
+            context.position = Int(position)
+            return 0
+        }
+        functions.wait_for_file_size = { target, userdata in
+            target <= Int64(HeifContext.from(userdata).file.count)
+                ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof
+        }
+        reader = .allocate(capacity: 1)
+        reader.initialize(to: functions)
     }
 
     deinit {
         heif_context_free(pointer)
-        file?.deallocate()
+        reader.deinitialize(count: 1)
+        reader.deallocate()
     }
 
-    /// Reads a HEIF file's structure (the images are decoded later, one by one).
+    private static func from(_ userdata: UnsafeMutableRawPointer?) -> HeifContext {
+        Unmanaged<HeifContext>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    /// Reads a HEIF file's structure (the images are decoded later, one by one, their data read then).
     func read(_ bytes: [UInt8]) throws(PhotoError) {
-        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
-        _ = copy.initialize(from: bytes)
-        file = copy
+        file = bytes
+        position = 0
         try check(
-            heif_context_read_from_memory_without_copy(pointer, copy.baseAddress, bytes.count, nil),
-            "heif_context_read_from_memory_without_copy")
+            heif_context_read_from_reader(pointer, reader, Unmanaged.passUnretained(self).toOpaque(), nil),
+            "heif_context_read_from_reader")
     }
 
     /// The primary image.

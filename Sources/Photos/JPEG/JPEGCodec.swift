@@ -4,7 +4,7 @@ import PhotoMetadata
 
 /// JPEG through libjpeg-turbo's TurboJPEG API, the metadata segments through `PhotoMetadata`.
 enum JPEGCodec {
-    static func decode(_ bytes: [UInt8]) throws(PhotoError) -> DecodedPhoto {
+    static func decode(_ bytes: [UInt8], admit: PhotoLimits.Admission) throws(PhotoError) -> DecodedPhoto {
         let scan = JPEGStructure.scan(bytes)
         guard let structure = scan.structure else { throw .unsupportedFormat("no JPEG start marker") }
         guard structure.frame != nil else { throw .noJPEGFrame }
@@ -14,7 +14,7 @@ enum JPEGCodec {
         let decompressor = try TurboJPEGDecompressor()
         let header = try decompressor.header(bytes)
         if header.isCMYK { throw .cmykJPEG }
-        try PhotoLimits.check(width: header.width, height: header.height)
+        try admit(header.width, header.height)
         var rgba = [UInt8](repeating: 0, count: header.width * header.height * 4)
         var warnings: [MetadataWarning] = []
         if let warning = try decompressor.decodeRGBA(bytes, width: header.width, height: header.height, into: &rgba) {

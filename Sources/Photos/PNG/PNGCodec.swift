@@ -3,10 +3,10 @@ import PhotoMetadata
 
 /// PNG through libpng's simplified API, the metadata chunks through `PhotoMetadata` (and zlib for iCCP).
 enum PNGCodec {
-    static func decode(_ bytes: [UInt8]) throws(PhotoError) -> DecodedPhoto {
+    static func decode(_ bytes: [UInt8], admit: PhotoLimits.Admission) throws(PhotoError) -> DecodedPhoto {
         guard let structure = PNGStructure.scan(bytes) else { throw .unsupportedFormat("no PNG signature") }
         let metadata = readMetadata(structure)
-        let (width, height, rgba) = try PNGImage.decodeRGBA(bytes)
+        let (width, height, rgba) = try PNGImage.decodeRGBA(bytes, admit: admit)
         let frame = Frame(
             format: .rgba, width: width, height: height,
             planes: [Frame.Plane(width: width, height: height, bytesPerRow: width * 4, bytes: rgba)])

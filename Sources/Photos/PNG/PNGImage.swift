@@ -30,13 +30,16 @@ final class PNGImage {
 
     /// Decodes a PNG file to 8-bit RGBA (palette, grey and tRNS expanded, 16-bit samples taken as sRGB-encoded and
     /// rounded to 8 bits, a gAMA other than sRGB's converted to sRGB; alpha kept, 255 where the file has none).
-    static func decodeRGBA(_ png: [UInt8]) throws(PhotoError) -> (width: Int, height: Int, rgba: [UInt8]) {
+    /// `admit` is called with IHDR's size before the pixels are allocated.
+    static func decodeRGBA(_ png: [UInt8], admit: PhotoLimits.Admission) throws(PhotoError) -> (
+        width: Int, height: Int, rgba: [UInt8]
+    ) {
         let owner = PNGImage()
         let image = owner.image
         let begun = png.withUnsafeBufferPointer { png_image_begin_read_from_memory(image, $0.baseAddress, $0.count) }
         guard begun != 0 else { throw owner.error("png_image_begin_read_from_memory") }
         let width = Int(image.pointee.width), height = Int(image.pointee.height)
-        try PhotoLimits.check(width: width, height: height)
+        try admit(width, height)
         image.pointee.format = filterz_png_format_rgba
         image.pointee.flags |= filterz_png_flag_16bit_srgb
         var rgba = [UInt8](repeating: 0, count: width * height * 4)

@@ -10,10 +10,13 @@ import PhotoMetadata
 public struct PhotoPipeline: Sendable {
     public var renderer: FilterRenderer
     public var quality: Int
+    /// What a photo may claim in its header to be decoded at all.
+    public var limits: PhotoLimits
 
-    public init(renderer: FilterRenderer, quality: Int = 92) {
+    public init(renderer: FilterRenderer, quality: Int = 92, limits: PhotoLimits = PhotoLimits()) {
         self.renderer = renderer
         self.quality = quality
+        self.limits = limits
     }
 
     public struct Output: Sendable {
@@ -25,8 +28,13 @@ public struct PhotoPipeline: Sendable {
         public var warnings: [MetadataWarning]
     }
 
-    public func apply(to source: [UInt8], writing format: PhotoFormat) throws(PhotoError) -> Output {
-        var photo = try PhotoReader.decode(source)
+    /// - Parameter admit: called with the photo's size once it is within `limits`, before it is decoded (a batch
+    ///   waits there until the memory its pixels take is free).
+    public func apply(
+        to source: [UInt8], writing format: PhotoFormat,
+        admit: PhotoLimits.Admission = { _, _ throws(PhotoError) in }
+    ) throws(PhotoError) -> Output {
+        var photo = try PhotoReader.decode(source, limits: limits, admit: admit)
         var warnings = photo.metadata.warnings + photo.warnings
         let upright = photo.orientation.apply(to: photo.frame)
         photo.frame = Frame(rgbaWidth: 0, height: 0)  // the stored pixels are not needed past here

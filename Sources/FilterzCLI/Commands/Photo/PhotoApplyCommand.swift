@@ -17,6 +17,14 @@ enum PhotoApplyCommand {
         "--out-dir", placeholder: "folder", help: "Write each result into this folder, under its input's name.")
     static let quality = Option.integer(
         "--quality", placeholder: "1-100", default: defaultQuality, in: 1...100, help: "JPEG and HEIC quality.")
+    static let maxMegapixels = Option.integer(
+        "--max-megapixels", placeholder: "MP", default: PhotoLimits.defaultMegapixels, in: 1...4_294,
+        help: "Refuse, before decoding, a photo whose header claims more megapixels than this.")
+    static let memoryLimit = Option.integer(
+        "--memory-limit", placeholder: "MB", default: PhotoLimits.defaultMemoryMegabytes, in: 1...1_000_000_000,
+        help:
+            "Memory for the pixels of the photos done at once (8 bytes a pixel): photos wait for their share, and one that needs more alone is refused before decoding."
+    )
     static let keepOriginal = Option.optional(
         "--keep-original", placeholder: "folder",
         help:
@@ -34,12 +42,15 @@ enum PhotoApplyCommand {
                     .png, or .heic (libheif, x265). With --out-dir each result takes its input's name; JPEG and PNG \
                     keep their format, HEIC becomes .jpg. Photos are done side by side on all cores; a file that \
                     fails is one line on stderr and the others still come out. Every file is written to a temporary \
-                    name and renamed, so nothing half-written is left. Exit 0 when every photo was written, 1 when a \
-                    photo could not be done, 2 for bad usage or an input that cannot be read.
+                    name and renamed, so nothing half-written is left. A photo whose header claims more than \
+                    --max-megapixels, or more memory than --memory-limit, is refused before it is decoded (as \
+                    ImageMagick's default policy refuses more than 128 MP). Exit 0 when every photo was written, 1 \
+                    when a photo could not be done, 2 for bad usage or an input that cannot be read.
                     """,
                 arguments: [ArgumentSpec("input", help: "Photos to filter (JPEG, PNG, HEIC).", isVariadic: true)],
                 options: [
-                    preset.spec, output.spec, outDir.spec, quality.spec, keepOriginal.spec,
+                    preset.spec, output.spec, outDir.spec, quality.spec, keepOriginal.spec, maxMegapixels.spec,
+                    memoryLimit.spec,
                 ],
                 examples: [
                     "filterz photo apply IMG_0001.jpg --preset warm-film -o IMG_0001-warm.jpg",
@@ -55,6 +66,9 @@ enum PhotoApplyCommand {
         let quality = try args.get(Self.quality)
         let output = try args.get(Self.output), outDir = try args.get(Self.outDir)
         let keepOriginal = try args.get(Self.keepOriginal)
+        let limits = PhotoLimits(
+            maximumPixels: try args.get(Self.maxMegapixels) * 1_000_000,
+            maximumMemoryBytes: try args.get(Self.memoryLimit) * 1_000_000)
         switch (output, outDir) {
         case (nil, nil): throw CLIError.usage("give -o/--output (one input) or --out-dir")
         case (.some, .some): throw CLIError.usage("give either -o/--output or --out-dir, not both")
@@ -74,7 +88,8 @@ enum PhotoApplyCommand {
             }
         }
         let plan = PhotoBatch.plan(inputs: inputs, output: output, outDir: outDir, keepOriginal: keepOriginal)
-        let batch = PhotoBatch(jobs: plan.jobs, values: preset.values, quality: quality, context: context)
+        let batch = PhotoBatch(
+            jobs: plan.jobs, values: preset.values, quality: quality, limits: limits, context: context)
         for problem in plan.problems { context.stderr.line("\(problem.input): error: \(problem.message)") }
         let summary = batch.run()
         let failed = summary.failed + plan.problems.count

@@ -8,7 +8,8 @@ import Platform
 
 /// The photos of one `photo apply`, done side by side: one photo per core (each rendered on `cores / photos` threads
 /// when there are fewer photos than cores), each written to a temporary name and renamed, one line per photo as it
-/// finishes, a progress line on a terminal.
+/// finishes, a progress line on a terminal. A photo starts decoding once the memory its pixels take fits in what
+/// the photos in progress leave of `limits.maximumMemoryBytes` (`MemoryBudget`).
 struct PhotoBatch {
     struct Job: Equatable, Sendable {
         var input: String
@@ -33,6 +34,7 @@ struct PhotoBatch {
     let jobs: [Job]
     let values: FilterValues
     let quality: Int
+    let limits: PhotoLimits
     let context: CommandContext
 
     /// The jobs for the inputs, and the inputs that cannot be done (their output would overwrite the input or
@@ -96,30 +98,40 @@ struct PhotoBatch {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = max(1, min(cores, jobs.count))
         let pipeline = PhotoPipeline(
-            renderer: FilterRenderer(values: values, threads: max(1, cores / workers)), quality: quality)
+            renderer: FilterRenderer(values: values, threads: max(1, cores / workers)), quality: quality,
+            limits: limits)
         let shared = Shared(context: context, total: jobs.count)
+        let budget = MemoryBudget(bytes: limits.maximumMemoryBytes)
         let jobs = jobs
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = shared.nextJob() {
-                shared.report(Self.process(jobs[index], pipeline))
+                shared.report(Self.process(jobs[index], pipeline, budget))
             }
         }
         shared.finish()
         return shared.summary
     }
 
-    private static func process(_ job: Job, _ pipeline: PhotoPipeline) -> Outcome {
-        guard let data = FileManager.default.contents(atPath: job.input) else {
-            let exists = FileManager.default.fileExists(atPath: job.input)
-            return Outcome(
-                kind: .unreadable, err: ["\(job.input): error: \(exists ? "cannot read file" : "no such file")"])
-        }
-        let source = [UInt8](data)
-        let result: PhotoPipeline.Output
+    private static func process(_ job: Job, _ pipeline: PhotoPipeline, _ budget: MemoryBudget) -> Outcome {
+        let source: [UInt8]
         do {
-            result = try pipeline.apply(to: source, writing: job.format)
+            source = try PhotoFile.read(job.input)
         } catch {
-            return Outcome(kind: .failed, err: ["\(job.input): error: \(error.description)"])
+            // "IN: no such file" as "IN: error: no such file", like the other lines of a batch.
+            let reason = error.description.dropFirst(
+                error.description.hasPrefix(job.input + ": ") ? job.input.count + 2 : 0)
+            return Outcome(kind: .unreadable, err: ["\(job.input): error: \(reason)"])
+        }
+        let result: PhotoPipeline.Output
+        var reserved = 0
+        do {
+            defer { budget.release(reserved) }  // the pixels are gone once the photo is encoded
+            result = try pipeline.apply(to: source, writing: job.format) { width, height in
+                reserved = PhotoLimits.memoryBytes(width: width, height: height)
+                budget.reserve(reserved)
+            }
+        } catch {
+            return Outcome(kind: .failed, err: ["\(job.input): error: \(error.description)\(hint(for: error))"])
         }
         var outcome = Outcome(kind: .written)
         // Malformed metadata is reported, each kind of problem on one line; notes on what is not carried (the
@@ -140,6 +152,40 @@ struct PhotoBatch {
                 + DetailFormat.fileSize(result.bytes.count)
                 + (job.keptOriginal.map { ", original kept as \($0)" } ?? ""))
         return outcome
+    }
+
+    /// The option that raises the limit a photo was refused by.
+    static func hint(for error: PhotoError) -> String {
+        switch error {
+        case .tooManyPixels: " (raise the limit with \(PhotoApplyCommand.maxMegapixels.spec.name))"
+        case .tooMuchMemory: " (raise the limit with \(PhotoApplyCommand.memoryLimit.spec.name))"
+        default: ""
+        }
+    }
+
+    /// The memory the pixels of the photos in progress may take together: `reserve` waits until what it asks for
+    /// fits beside what the others hold (a single photo never asks for more than the whole: `PhotoLimits.check`).
+    final class MemoryBudget: @unchecked Sendable {
+        private let condition = NSCondition()
+        private let total: Int
+        private var held = 0
+
+        init(bytes: Int) { total = bytes }
+
+        func reserve(_ bytes: Int) {
+            condition.withLock {
+                while held > 0 && held + bytes > total { condition.wait() }
+                held += bytes
+            }
+        }
+
+        func release(_ bytes: Int) {
+            guard bytes > 0 else { return }
+            condition.withLock {
+                held -= bytes
+                condition.broadcast()
+            }
+        }
     }
 
     /// The job counter, the counts and the terminal's lines, shared by the workers (under `lock`).

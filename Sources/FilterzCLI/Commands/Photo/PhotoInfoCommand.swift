@@ -30,13 +30,10 @@ enum PhotoInfoCommand {
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let path = try args.positional(0, "input")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.input(
-                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot read file" : "no such file")")
-        }
+        let bytes = try PhotoFile.read(path)
         let details: PhotoDetails
         do {
-            details = try PhotoReader.details([UInt8](data))
+            details = try PhotoReader.details(bytes)
         } catch {
             throw CLIError.failure("\(path): \(error.description)")
         }
