@@ -209,7 +209,7 @@ struct IFrameResourceCheck {
         return frames
     }
 
-    /// `key_frame,pict_type` of each video frame ffprobe decodes from `clear` (after the init section, fMP4).
+    /// `key_frame,pict_type` (`1,I`) of each video frame ffprobe decodes from `clear` (after the init section, fMP4).
     private func keyframes(in clear: [UInt8], playlist: MediaPlaylist, index: Int) throws -> [String] {
         var media = Data(clear)
         var name = "frame.ts"
@@ -223,10 +223,11 @@ struct IFrameResourceCheck {
         let probe = try ExternalTool.run(
             "ffprobe",
             [
-                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0",
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,pict_type", "-of", "json",
                 path,
             ])
-        return probe.stdout.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        let object = try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any]
+        let frames = object?["frames"] as? [[String: Any]] ?? []
+        return frames.map { "\($0["key_frame"].map { "\($0)" } ?? "?"),\($0["pict_type"].map { "\($0)" } ?? "?")" }
     }
 }
