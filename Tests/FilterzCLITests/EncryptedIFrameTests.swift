@@ -21,6 +21,18 @@ struct EncryptedIFrameTests {
         try EncryptedStreamTests.recording(format)
     }
 
+    /// `inspect --deep --json` of video `id`'s master playlist, served signed from `media` with the keys in `keys`.
+    static func inspectServed(media: URL, keys: URL, id: String) throws -> DeepInspectFixture.Outcome {
+        var configuration = ServerConfiguration(root: media.path)
+        configuration.port = 0
+        configuration.tokenSecret = EncryptedStreamTests.secret
+        configuration.keysFolder = keys.path
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let master = "\(server.baseURL)/v1/videos/\(id)/master.m3u8?token=\(EncryptedStreamTests.token(id))"
+        return try DeepInspectFixture.inspect(try #require(URL(string: master)))
+    }
+
     @Test(arguments: ["ts", "fmp4"])
     func everyIFrameIsASmallResourceThatDecryptsAloneToOneKeyframe(format: String) throws {
         let recording = try Self.recording(format)
@@ -106,14 +118,7 @@ struct EncryptedIFrameTests {
             ).verify()
             #expect(frames.count == 3, "\(rendition)")
         }
-        var configuration = ServerConfiguration(root: media.path)
-        configuration.port = 0
-        configuration.tokenSecret = EncryptedStreamTests.secret
-        configuration.keysFolder = keys.path
-        let server = try HTTPServer(configuration: configuration)
-        defer { server.stop(graceSeconds: 1) }
-        let master = "\(server.baseURL)/v1/videos/pkg/master.m3u8?token=\(EncryptedStreamTests.token("pkg"))"
-        let outcome = try DeepInspectFixture.inspect(try #require(URL(string: master)))
+        let outcome = try Self.inspectServed(media: media, keys: keys, id: "pkg")
         #expect(outcome.code == 0 && outcome.codes.isEmpty, "packaged \(format): \(outcome.codes) \(outcome.stderr)")
     }
 
@@ -140,14 +145,7 @@ struct EncryptedIFrameTests {
         #expect(!iFrames.isEmpty && iFrames == segments, "I-frames \(iFrames.sorted()), segments \(segments.sorted())")
         #expect(!iFrames.contains(0), "the first segments left the disk with their I-frames")
         // Served signed, the finished window has no must finding (a window is held to the live limits).
-        var configuration = ServerConfiguration(root: folder.url.appendingPathComponent("media").path)
-        configuration.port = 0
-        configuration.tokenSecret = EncryptedStreamTests.secret
-        configuration.keysFolder = keys.path
-        let server = try HTTPServer(configuration: configuration)
-        defer { server.stop(graceSeconds: 1) }
-        let master = "\(server.baseURL)/v1/videos/live/master.m3u8?token=\(EncryptedStreamTests.token("live"))"
-        let outcome = try DeepInspectFixture.inspect(try #require(URL(string: master)))
+        let outcome = try Self.inspectServed(media: folder.url.appendingPathComponent("media"), keys: keys, id: "live")
         let findings = outcome.deep["findings"] as? [[String: Any]] ?? []
         #expect(
             outcome.code == 0 && findings.allSatisfy { $0["severity"] as? String == "should" },

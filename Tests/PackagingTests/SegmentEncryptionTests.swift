@@ -85,6 +85,13 @@ import Testing
         #expect(clear.segments.allSatisfy { $0.keys.isEmpty })
     }
 
+    /// A 720p track of `records`.
+    static func video(_ records: [SegmentRecord]) -> VideoTrack {
+        VideoTrack(
+            playlistURI: "720p/index.m3u8", iFramePlaylistURI: "720p/iframes.m3u8", width: 1280, height: 720,
+            frameRate: 30, codecs: "avc1.64001f", segments: records)
+    }
+
     /// Records of encrypted segments, whose keyframes are resources of their own (`seg_0000N.iframe.ts`).
     static func encryptedRecords() -> [SegmentRecord] {
         PlaylistBuilderTests.videoRecords().enumerated().map { index, record in
@@ -125,20 +132,15 @@ import Testing
     }
 
     @Test func theIFrameVariantsBandwidthIsMeasuredFromItsResources() {
-        let video = VideoTrack(
-            playlistURI: "720p/index.m3u8", iFramePlaylistURI: "720p/iframes.m3u8", width: 1280, height: 720,
-            frameRate: 30, codecs: "avc1.64001f", segments: Self.encryptedRecords())
         let master = PlaylistBuilderTests.builder.multivariantPlaylist(
-            Presentation(videos: [video], encryption: Self.rotating))
+            Presentation(videos: [Self.video(Self.encryptedRecords())], encryption: Self.rotating))
         // Peak: the 1 s I-frame, 20 208 bytes; average: 60 336 bytes over 5 s.
         #expect(master.iFrameVariants.map(\.bandwidth) == [20_208 * 8])
         #expect(master.iFrameVariants.map(\.averageBandwidth) == [Int((60_336.0 * 8 / 5).rounded(.up))])
     }
 
     @Test func multivariantPlaylistNamesTheFirstKeyAsSessionKeyAndClearStreamsNone() {
-        let video = VideoTrack(
-            playlistURI: "720p/index.m3u8", iFramePlaylistURI: "720p/iframes.m3u8", width: 1280, height: 720,
-            frameRate: 30, codecs: "avc1.64001f", segments: PlaylistBuilderTests.videoRecords())
+        let video = Self.video(PlaylistBuilderTests.videoRecords())
         let encrypted = PlaylistBuilderTests.builder.multivariantPlaylist(
             Presentation(videos: [video], encryption: Self.rotating))
         #expect(encrypted.sessionKeys == [Self.rotating.key(forKey: 0)])

@@ -122,11 +122,12 @@ final class TrackSegmenter {
         report(.segment(track, index: index, record))
     }
 
-    /// The keyframes of an encrypted video segment, each written as a resource of its own: a CBC ciphertext can
-    /// only be decrypted from its start, so a byte range of the encrypted segment could not be decrypted alone.
-    /// Each keyframe's plaintext range (what an I-frame playlist of the clear segment would name: TS packets from
-    /// the PAT and PMT through the IDR access unit; fMP4 from `moof` through the IDR sample) is encrypted whole
-    /// with the segment's key and IV, and stored beside the segment (`seg_00003.iframe.ts`). Audio has none.
+    /// The keyframes of an encrypted video segment, each written as a resource of its own: a byte range of the
+    /// encrypted segment could not be decrypted alone (no padding of its own, and the IV of a range starting inside
+    /// it is the ciphertext block before it). Each keyframe's plaintext range (what an I-frame playlist of the clear
+    /// segment would name: the TS packets of the SDT, PAT and PMT before the keyframe and of the IDR access unit;
+    /// fMP4 from `moof` through the IDR sample) is encrypted whole with the segment's key and IV, and stored beside
+    /// the segment (`seg_00003.iframe.ts`). Audio has none.
     private func storeIFrames(
         of segment: SegmentMuxer.Segment, index: Int, encrypt: SegmentEncryptor
     ) throws -> [KeyframeRange] {
