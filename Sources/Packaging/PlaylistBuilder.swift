@@ -69,9 +69,10 @@ public struct PlaylistBuilder: Hashable, Sendable {
         if segment.map != nil { segment.mapPrecedesKeys = true }
     }
 
-    /// The I-frame (trick-play) playlist of one video track: each keyframe as a byte range of its segment,
-    /// lasting until the next keyframe. With `encryption`, each I-frame carries the key of its segment as the
-    /// track's media playlist does (an encrypted segment's records give one range: the whole ciphertext).
+    /// The I-frame (trick-play) playlist of one video track: each keyframe as a byte range of its segment, or as
+    /// its own resource when it has one (an encrypted segment's keyframes), lasting until the next keyframe. With
+    /// `encryption`, each I-frame carries the key of its segment as the track's media playlist does: a resource
+    /// of its own is encrypted whole with its segment's key and IV.
     public func iFramePlaylist(
         _ records: [SegmentRecord], initSegmentURI: String?, isFinished: Bool, encryption: SegmentEncryption? = nil
     ) -> MediaPlaylist {
@@ -88,7 +89,8 @@ public struct PlaylistBuilder: Hashable, Sendable {
         playlist.segments = frames.enumerated().map { index, frame in
             var segment = Segment(
                 uri: frame.uri, duration: frame.duration.seconds,
-                byteRange: ByteRange(length: frame.range.length, offset: frame.range.offset),
+                byteRange: frame.range.resourceURI == nil
+                    ? ByteRange(length: frame.range.length, offset: frame.range.offset) : nil,
                 map: index == 0 ? initSegmentURI.map { Map(uri: $0) } : nil)
             if let encryption {
                 // A key is declared where the key in effect changes: at the first I-frame, and at the first
@@ -105,7 +107,8 @@ public struct PlaylistBuilder: Hashable, Sendable {
         return playlist
     }
 
-    /// One I-frame: where its bytes are, how long it is shown in trick play, and which segment holds it.
+    /// One I-frame: where its bytes are (`uri`, and the range when they are part of the segment), how long it is
+    /// shown in trick play, and which segment it belongs to.
     struct IFrame: Hashable {
         var uri: String
         var range: KeyframeRange
@@ -122,7 +125,8 @@ public struct PlaylistBuilder: Hashable, Sendable {
                 let next = k + 1 < record.keyframes.count ? record.keyframes[k + 1].presentationTime : segmentEnd
                 frames.append(
                     IFrame(
-                        uri: record.uri, range: keyframe, duration: next - keyframe.presentationTime,
+                        uri: keyframe.resourceURI ?? record.uri, range: keyframe,
+                        duration: next - keyframe.presentationTime,
                         segmentIndex: index))
             }
         }

@@ -158,6 +158,9 @@ struct RecordLiveLowLatencyTests {
             }
         }
         #expect(checkedParts >= 2)
+        // Each finished segment's keyframe is a resource of its own, encrypted whole, decoding alone to one keyframe.
+        let iFrames = try IFrameResourceCheck(folder: folder, keys: keys.appendingPathComponent("live")).verify()
+        #expect(!iFrames.isEmpty)
         // openssl, not our cipher, turns the first part of the segment in progress into a fragment ffprobe decodes.
         let part = try #require(incomplete.parts.first)
         let key = try #require(incomplete.keys.first)

@@ -85,10 +85,62 @@ import Testing
         #expect(clear.segments.allSatisfy { $0.keys.isEmpty })
     }
 
-    @Test func multivariantPlaylistNamesTheFirstKeyAsSessionKeyAndClearStreamsNone() {
-        let video = VideoTrack(
+    /// A 720p track of `records`.
+    static func video(_ records: [SegmentRecord]) -> VideoTrack {
+        VideoTrack(
             playlistURI: "720p/index.m3u8", iFramePlaylistURI: "720p/iframes.m3u8", width: 1280, height: 720,
-            frameRate: 30, codecs: "avc1.64001f", segments: PlaylistBuilderTests.videoRecords())
+            frameRate: 30, codecs: "avc1.64001f", segments: records)
+    }
+
+    /// Records of encrypted segments, whose keyframes are resources of their own (`seg_0000N.iframe.ts`).
+    static func encryptedRecords() -> [SegmentRecord] {
+        PlaylistBuilderTests.videoRecords().enumerated().map { index, record in
+            var record = record
+            record.keyframes = record.keyframes.map {
+                KeyframeRange(
+                    presentationTime: $0.presentationTime, offset: 0, length: 20_016 + index * 96,
+                    resourceURI: KeyframeRange.resourceName(segment: index, keyframe: 0, extension: "ts"))
+            }
+            return record
+        }
+    }
+
+    @Test func anEncryptedSegmentsIFramesAreResourcesOfTheirOwnUnderItsKey() {
+        let playlist = PlaylistBuilderTests.builder.iFramePlaylist(
+            Self.encryptedRecords(), initSegmentURI: nil, isFinished: true, encryption: Self.rotating)
+        #expect(
+            PlaylistBuilder.text(of: .media(playlist)) == """
+                #EXTM3U
+                #EXT-X-VERSION:4
+                #EXT-X-TARGETDURATION:2
+                #EXT-X-PLAYLIST-TYPE:VOD
+                #EXT-X-I-FRAMES-ONLY
+                #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/warm-film/keys/0.key",IV=0xA0A1A2A3A4A5A6A70000000000000000
+                #EXTINF:2.000,
+                seg_00000.iframe.ts
+                #EXTINF:2.000,
+                seg_00001.iframe.ts
+                #EXT-X-KEY:METHOD=AES-128,URI="/v1/videos/warm-film/keys/1.key",IV=0xA0A1A2A3A4A5A6A70000000000000001
+                #EXTINF:1.000,
+                seg_00002.iframe.ts
+                #EXT-X-ENDLIST
+
+                """)
+        #expect(KeyframeRange.resourceName(segment: 12, keyframe: 1, extension: "m4s") == "seg_00012.iframe1.m4s")
+        #expect(Self.encryptedRecords()[2].fileURIs == ["seg_00002.ts", "seg_00002.iframe.ts"])
+        #expect(PlaylistBuilderTests.videoRecords()[2].fileURIs == ["seg_00002.ts"])
+    }
+
+    @Test func theIFrameVariantsBandwidthIsMeasuredFromItsResources() {
+        let master = PlaylistBuilderTests.builder.multivariantPlaylist(
+            Presentation(videos: [Self.video(Self.encryptedRecords())], encryption: Self.rotating))
+        // Peak: the 1 s I-frame, 20 208 bytes; average: 60 336 bytes over 5 s.
+        #expect(master.iFrameVariants.map(\.bandwidth) == [20_208 * 8])
+        #expect(master.iFrameVariants.map(\.averageBandwidth) == [Int((60_336.0 * 8 / 5).rounded(.up))])
+    }
+
+    @Test func multivariantPlaylistNamesTheFirstKeyAsSessionKeyAndClearStreamsNone() {
+        let video = Self.video(PlaylistBuilderTests.videoRecords())
         let encrypted = PlaylistBuilderTests.builder.multivariantPlaylist(
             Presentation(videos: [video], encryption: Self.rotating))
         #expect(encrypted.sessionKeys == [Self.rotating.key(forKey: 0)])

@@ -79,6 +79,42 @@ struct RuleTests {
         #expect(report.findings.first?.measured == "IDR at frame 6")
     }
 
+    /// An encrypted ladder's I-frames are resources of their own beside the variant's segments: they are still
+    /// held to the variant's IDRs (the one variant in the same folder), so an I-frame cut short is caught.
+    @Test func anIFrameResourceOfItsOwnIsHeldToTheIDRsOfTheVariantBesideIt() {
+        func audit(iFrameBytes: Int) -> [FindingCode] {
+            var media = MediaPlaylist(version: 3, targetDuration: 1, playlistType: .vod, endList: true)
+            var iFrames = MediaPlaylist(
+                version: 4, targetDuration: 1, playlistType: .vod, iFramesOnly: true, endList: true)
+            var mediaFacts: [SegmentObservation] = []
+            var iFrameFacts: [SegmentObservation] = []
+            for index in 0..<2 {
+                media.segments.append(Segment(uri: "s\(index).ts", duration: 1))
+                iFrames.segments.append(Segment(uri: "s\(index).iframe.ts", duration: 1))
+                let segment = Self.video(start: 10 + Double(index), frames: 30, rate: 30)
+                mediaFacts.append(SegmentObservation(.measured(segment), byteCount: 30_000))
+                var frame = Self.video(start: 10 + Double(index), frames: 1, rate: 30)
+                frame.tracks[0].frames[0].size = iFrameBytes
+                iFrameFacts.append(SegmentObservation(.measured(frame), byteCount: iFrameBytes))
+            }
+            let variant = Variant(uri: "720p/index.m3u8", bandwidth: 240_000, averageBandwidth: 240_000)
+            let iFrameVariant = IFrameVariant(uri: "720p/iframes.m3u8", bandwidth: 8_000, averageBandwidth: 8_000)
+            let input = AuditInput(
+                multivariant: MultivariantPlaylist(variants: [variant], iFrameVariants: [iFrameVariant]),
+                playlists: [
+                    AuditedPlaylist(
+                        uri: variant.uri, location: "/srv/v/720p/index.m3u8", role: .variant(variant),
+                        playlist: media, segments: mediaFacts),
+                    AuditedPlaylist(
+                        uri: iFrameVariant.uri, location: "/srv/v/720p/iframes.m3u8",
+                        role: .iFrameVariant(iFrameVariant), playlist: iFrames, segments: iFrameFacts),
+                ])
+            return StreamAuditor.audit(input).findings.map(\.code).filter { $0 == .iFrameRangeNotIDR }
+        }
+        #expect(audit(iFrameBytes: 1000).isEmpty)
+        #expect(audit(iFrameBytes: 600) == [.iFrameRangeNotIDR, .iFrameRangeNotIDR])
+    }
+
     @Test func everyCodeHasARuleAndAFix() {
         for code in FindingCode.allCases {
             #expect(!code.rule.isEmpty && !code.fix.isEmpty && code.rawValue.contains("."))

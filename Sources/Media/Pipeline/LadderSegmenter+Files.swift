@@ -3,7 +3,8 @@ import Platform
 
 extension LadderSegmenter {
     /// Deletes the segment files of every track that left the sliding window longer ago than a player
-    /// may still need them (`SegmentRetention`); the playlists just written no longer name them.
+    /// may still need them (`SegmentRetention`), with the I-frame resources of their own (encrypted segments);
+    /// the playlists just written no longer name them.
     func deleteExpiredSegments(_ presentation: Presentation) {
         let expired = SegmentRetention(mode: configuration.mode).deletableSegments(publishedCount: publishedCount)
         guard expired.upperBound > deletedCount else { return }
@@ -15,7 +16,9 @@ extension LadderSegmenter {
         if let audio = presentation.audio { tracks.append((root + Self.folder(of: audio.playlistURI), audio.segments)) }
         tracks += presentation.subtitles.map { (root + Self.folder(of: $0.playlistURI), $0.segments) }
         for (folder, segments) in tracks {
-            for index in indices where index < segments.count { AtomicFile.remove(folder + segments[index].uri) }
+            for index in indices where index < segments.count {
+                for uri in segments[index].fileURIs { AtomicFile.remove(folder + uri) }
+            }
         }
         deletedCount = expired.upperBound
     }

@@ -60,8 +60,7 @@ final class TrackSegmenter {
     static let initSegmentName = "init.mp4"
 
     static func segmentName(_ index: Int, extension ext: String) -> String {
-        let digits = String(index)
-        return "seg_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "." + ext
+        SegmentRecord.fileName(index, extension: ext)
     }
 
     /// The first keyframe's bytes (for the CODECS string when there is no global header).
@@ -111,12 +110,8 @@ final class TrackSegmenter {
         currentIndex = nil
         var segment = try muxer.endSegment()
         if let encryptSegment {
-            // A CBC ciphertext can only be decrypted from its start, so the I-frame of an encrypted segment is
-            // the whole file (from its first keyframe to the segment's end).
+            segment.keyframes = try storeIFrames(of: segment, index: index, encrypt: encryptSegment)
             segment.bytes = try encryptSegment(index, segment.bytes)
-            segment.keyframes = segment.keyframes.prefix(1).map {
-                KeyframeRange(presentationTime: $0.presentationTime, offset: 0, length: segment.bytes.count)
-            }
         }
         let name = Self.segmentName(index, extension: extensionName)
         try store(segment.bytes, as: name)
@@ -125,6 +120,26 @@ final class TrackSegmenter {
             keyframes: segment.keyframes, programDateTimeMilliseconds: programDateTime(currentStart),
             parts: partsOfSegment)
         report(.segment(track, index: index, record))
+    }
+
+    /// The keyframes of an encrypted video segment, each written as a resource of its own: a byte range of the
+    /// encrypted segment could not be decrypted alone (no padding of its own, and the IV of a range starting inside
+    /// it is the ciphertext block before it). Each keyframe's plaintext range (what an I-frame playlist of the clear
+    /// segment would name: the TS packets of the SDT, PAT and PMT before the keyframe and of the IDR access unit;
+    /// fMP4 from `moof` through the IDR sample) is encrypted whole with the segment's key and IV, and stored beside
+    /// the segment (`seg_00003.iframe.ts`). Audio has none.
+    private func storeIFrames(
+        of segment: SegmentMuxer.Segment, index: Int, encrypt: SegmentEncryptor
+    ) throws -> [KeyframeRange] {
+        guard case .video = track else { return [] }
+        return try segment.keyframes.enumerated().map { number, keyframe in
+            let plaintext = Array(segment.bytes[keyframe.offset..<(keyframe.offset + keyframe.length)])
+            let sealed = try encrypt(index, plaintext)
+            let name = KeyframeRange.resourceName(segment: index, keyframe: number, extension: extensionName)
+            try store(sealed, as: name)
+            return KeyframeRange(
+                presentationTime: keyframe.presentationTime, offset: 0, length: sealed.count, resourceURI: name)
+        }
     }
 
     /// Writes the part in progress (if any) as one fragment and reports it.

@@ -22,7 +22,6 @@ public struct PartRecord: Hashable, Sendable {
 
     /// The file name of part `part` of segment `segment` (`seg_00003.p2.m4s`), beside `seg_00003.m4s`.
     public static func name(segment: Int, part: Int, extension ext: String) -> String {
-        let digits = String(segment)
-        return "seg_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".p\(part)." + ext
+        SegmentRecord.fileName(segment, qualifier: ".p\(part)", extension: ext)
     }
 }

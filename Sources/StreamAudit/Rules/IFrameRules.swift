@@ -56,23 +56,29 @@ enum IFrameRules {
         return findings
     }
 
-    /// The IDRs (time, size) of the variant whose segments the I-frame playlist points into.
+    /// The IDRs (time, size) of the variant the I-frame playlist belongs to: the one whose segments it points
+    /// into, else (its I-frames are resources of their own, as an encrypted ladder's are) the only variant
+    /// served from the same folder.
     private static func mainIDRs(_ context: AuditContext, for iFrames: AuditedPlaylist) -> [(
         seconds: Double, size: Int
     )]? {
         let targets = Set(iFrames.playlist.segments.map { URIReference.resolve($0.uri, against: iFrames.location) })
-        for (_, audited) in context.variants {
-            let locations = audited.playlist.segments.map { URIReference.resolve($0.uri, against: audited.location) }
-            guard locations.contains(where: targets.contains) else { continue }
-            var idrs: [(Double, Int)] = []
-            for (_, _, facts) in audited.measured {
-                guard let video = facts.video else { continue }
-                for frame in video.frames where frame.isIDR {
-                    if let pts = frame.presentationTime { idrs.append((video.seconds(pts), frame.size)) }
-                }
+        let variants = context.variants.map(\.1)
+        let sharing = variants.first { audited in
+            audited.playlist.segments.contains {
+                targets.contains(URIReference.resolve($0.uri, against: audited.location))
             }
-            return idrs.isEmpty ? nil : idrs
         }
-        return nil
+        let folder = { (audited: AuditedPlaylist) in URIReference.resolve("./", against: audited.location) }
+        let beside = variants.filter { folder($0) == folder(iFrames) }
+        guard let main = sharing ?? (beside.count == 1 ? beside.first : nil) else { return nil }
+        var idrs: [(Double, Int)] = []
+        for (_, _, facts) in main.measured {
+            guard let video = facts.video else { continue }
+            for frame in video.frames where frame.isIDR {
+                if let pts = frame.presentationTime { idrs.append((video.seconds(pts), frame.size)) }
+            }
+        }
+        return idrs.isEmpty ? nil : idrs
     }
 }
