@@ -114,12 +114,12 @@ enum SimulateCommand {
         configuration.rule = rules.first ?? .filterz
         if rules.count > 1 { throw .usage("several --abr need --traces DIR; give one --abr for a single trace") }
         var result: SessionResult
+        let actions = schedule.actions(screen: screen)
         if schedule.isEmpty {
             result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration)
         } else {
             result = PlaybackRunner.run(
-                manifest: manifest, trace: trace, configuration: configuration,
-                schedule: schedule.actions(screen: screen))
+                manifest: manifest, trace: trace, configuration: configuration, schedule: actions)
         }
         if let unfinished = result.unfinished { throw .failure(unfinished.description) }
         if withOptimum {
@@ -133,6 +133,20 @@ enum SimulateCommand {
                 result.summary.offlineOptimalQoeLin = optimum.qoeLin
             } catch {
                 result.offlineOptimumError = error
+            }
+            if actions.contains(where: \.constrainsLevels) {
+                // The viewer's actions constrain the session; the optimum it is measured against honours them too.
+                do {
+                    let constraints = try ViewerConstraints(
+                        actions: actions, manifest: manifest, viewport: configuration.viewport)
+                    let optimum = try OfflineOptimum.compute(
+                        manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
+                        startupThresholdSeconds: configuration.startupThresholdSeconds, constraints: constraints,
+                        gridMilliseconds: grid)
+                    result.summary.constrainedOptimalQoeLin = optimum.qoeLin
+                } catch {
+                    result.constrainedOptimumError = error
+                }
             }
         }
         if let path = try args.get(Self.plot) {
