@@ -1,3 +1,4 @@
+import JSON
 import Playback
 
 /// The levels a session's viewer actions leave the player at each moment, so that a session with actions is
@@ -40,7 +41,8 @@ public struct ViewerConstraints: Sendable, Hashable {
                 pick = index
             case .seek:
                 throw .invalidInput(
-                    what: "optimum under the viewer's actions", reason: "seeks are not modelled (it plays in order)")
+                    what: "seek at \(plainNumber(action.timeSeconds)) s",
+                    reason: "the optimum does not model seeks (it plays every segment once, in order)")
             case .subtitles:
                 continue
             }
