@@ -52,7 +52,9 @@ enum SimulateCommand {
                     is a trace (--trace), every trace in a folder (--traces, all cores, one column per --abr), or \
                     a constant link (--bandwidth, --latency). Time is virtual: a session takes milliseconds.
                     QoE_lin = sum of bitrates (Mbps) - 4.3 x rebuffer seconds - sum of |bitrate changes| (Mbps), \
-                    compared with the offline optimum (dynamic programming with the whole trace known).
+                    compared with the offline optimum (dynamic programming with the whole trace known); with \
+                    --select or --rotate also with the optimum under the same actions (a manual pick fixes the level \
+                    until auto), the one to compare with.
                     Every number has a range (docs/SIMULATION.md): a flag outside it exits 2, a trace or manifest value \
                     1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,

@@ -102,9 +102,14 @@ public struct OfflineOptimum: Sendable {
                     }
                 }
                 let from = mbps[previous[s]]
-                let allowed = constraints?.levels(atMilliseconds: t).clamped(to: 0...top) ?? 0...top
-                for level in allowed {
+                for level in 0...top {
                     let d = walker.downloadMilliseconds(at: t, bits: sizes[level], crossings: &work)
+                    if let constraints {
+                        // It plays once the buffer ahead of it has (or, before start-up, once it has arrived).
+                        let plays = t + (playing ? max(b, d) : d)
+                        let allowed = constraints.levels(requestedAt: t, playingFrom: plays).clamped(to: 0...top)
+                        if !allowed.contains(level) { continue }
+                    }
                     if work > limits.work { throw Self.tooMuchWork(limits.work, k, manifest.segmentCount) }
                     var stall = 0.0
                     var nb = b
