@@ -1,5 +1,6 @@
 import CLIKit
 import Glibc
+import HLS
 
 /// Where inspected playlists come from: a file path, an http(s) URL, or `-` for standard input. The lean
 /// `filterz` reads files only (``PlaylistFile``); `filterz-full`'s loader adds HTTP.
@@ -9,12 +10,44 @@ public protocol PlaylistLoading: Sendable {
     func load(_ location: String, readStandardInput: (_ limit: Int) -> [UInt8]) throws(CLIError) -> [UInt8]
 }
 
+extension PlaylistLoading {
+    /// The bytes of `location`, a resource that the playlist at `playlist` names (already resolved against it),
+    /// after ``PlaylistLocation/admit(_:namedBy:)``.
+    public func load(_ location: String, namedBy playlist: String) throws(CLIError) -> [UInt8] {
+        try PlaylistLocation.admit(location, namedBy: playlist)
+        return try load(PlaylistLocation.loadablePath(location), readStandardInput: { _ in [] })
+    }
+}
+
 /// How a location names its resource.
 public enum PlaylistLocation {
     /// True when `location` is an http or https URL (anything else is a file path or `-`).
     public static func isHTTP(_ location: String) -> Bool {
         let lower = location.prefix(8).lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// The rule every loader applies to a resource a playlist names (child playlist, segment, init section, key):
+    /// a playlist loaded over http(s) may only name http(s) resources, as browsers and hls.js allow, so that a
+    /// remote playlist cannot make us read a local file (a `file:` URI, or a redirect there, which the HTTP
+    /// client refuses). Relative URIs resolved against an http(s) base are http(s). A local playlist (a file or
+    /// standard input) may name local files.
+    public static func admit(_ location: String, namedBy playlist: String) throws(CLIError) {
+        guard isHTTP(playlist), !isHTTP(location) else { return }
+        throw .input(
+            "\(playlist) names \(location): a playlist loaded over HTTP(S) may only name http(s) resources, "
+                + "not local files")
+    }
+
+    /// Where a resolved location is read from: a URL stays as it is; a file reference loses its query and
+    /// fragment (`720p/index.m3u8?token=x` is the file `720p/index.m3u8`), since tokens only mean something to an
+    /// HTTP origin, and a `file:` URI becomes its path.
+    public static func loadablePath(_ location: String) -> String {
+        if isHTTP(location) { return location }
+        let reference = URIReference(location)
+        if reference.scheme?.lowercased() == "file" { return reference.path }
+        if reference.scheme == nil { return URIReference.percentDecoded(reference.path) ?? reference.path }
+        return location
     }
 }
 

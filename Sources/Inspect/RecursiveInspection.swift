@@ -51,7 +51,8 @@ public struct RecursiveInspection {
         // A playlist named twice (a variant URI that is also a rendition URI) is loaded once.
         var seen: Set<String> = []
         let unique = locations.filter { seen.insert($0).inserted }
-        let outcomes = load(Array(unique.prefix(ListingLimit.childPlaylists)), variables: variables)
+        let outcomes = load(
+            Array(unique.prefix(ListingLimit.childPlaylists)), namedBy: parentLocation, variables: variables)
         return zip(references, locations).map { pair, location in
             Child(reference: pair.0, uri: pair.1, location: location, outcome: outcomes[location] ?? .notLoaded)
         }
@@ -59,14 +60,16 @@ public struct RecursiveInspection {
 
     /// Loads and checks each location, up to `maximumConcurrentLoads` at once (loading is mostly waiting on the
     /// network, so more than the CPU count), each on a thread of its own.
-    private func load(_ locations: [String], variables: [String: String]) -> [String: Outcome] {
+    private func load(_ locations: [String], namedBy parentLocation: String, variables: [String: String])
+        -> [String: Outcome]
+    {
         let loader = self.loader
         let strict = self.strict
         let outcomes = BoundedWorkers.run(count: locations.count, concurrency: maximumConcurrentLoads) {
             index -> Outcome in
             let location = locations[index]
             do throws(CLIError) {
-                let bytes = try loader.load(Self.loadablePath(location), readStandardInput: { _ in [] })
+                let bytes = try loader.load(location, namedBy: parentLocation)
                 let options = ParseOptions(
                     strict: strict, playlistURI: location, importedVariables: variables,
                     parallel: ParseOptions.twoThreads)
@@ -76,16 +79,6 @@ public struct RecursiveInspection {
             }
         }
         return Dictionary(zip(locations, outcomes)) { first, _ in first }
-    }
-
-    /// A URL stays as it is; a file reference loses its query and fragment (`720p/index.m3u8?token=x` is the
-    /// file `720p/index.m3u8`), since tokens only mean something to an HTTP origin.
-    public static func loadablePath(_ location: String) -> String {
-        if PlaylistLocation.isHTTP(location) { return location }
-        let reference = URIReference(location)
-        if reference.scheme?.lowercased() == "file" { return reference.path }
-        if reference.scheme == nil { return URIReference.percentDecoded(reference.path) ?? reference.path }
-        return location
     }
 
     /// The cross-playlist checks over the children that loaded as media playlists.

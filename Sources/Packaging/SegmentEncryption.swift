@@ -4,7 +4,8 @@ import HLS
 /// §4.4.4.4, §5.2): a pure decision, with the key bytes left to the adapter that makes them.
 ///
 /// Segments are numbered from 0 in every track alike, so segment `i` of every video rendition and of the audio
-/// uses the same key: key `⌊i / segmentsPerKey⌋` (key 0 for all of them when `segmentsPerKey` is nil). Each key
+/// uses the same key: key `firstKey + ⌊i / segmentsPerKey⌋` (key `firstKey` for all of them when
+/// `segmentsPerKey` is nil; a re-package numbers its keys past those of the package it replaces). Each key
 /// has its own explicit IV: the video's 8 random `ivPrefix` bytes followed by the key's index as a 64-bit
 /// big-endian number, so no two keys of a video share an IV.
 ///
@@ -21,20 +22,23 @@ public struct SegmentEncryption: Hashable, Sendable {
     public var segmentsPerKey: Int?
     /// The first 8 bytes of every IV of this video.
     public var ivPrefix: [UInt8]
+    /// The number of the first key (0 unless keys of an earlier package of the video are still in use).
+    public var firstKey: Int
 
-    /// - Precondition: `ivPrefix` holds 8 bytes and `segmentsPerKey`, when given, is at least 1.
-    public init(videoID: String, segmentsPerKey: Int?, ivPrefix: [UInt8]) {
+    /// - Precondition: `ivPrefix` holds 8 bytes, `segmentsPerKey`, when given, is at least 1, `firstKey` ≥ 0.
+    public init(videoID: String, segmentsPerKey: Int?, ivPrefix: [UInt8], firstKey: Int = 0) {
         precondition(ivPrefix.count == 8, "an IV prefix is 8 bytes, got \(ivPrefix.count)")
         precondition((segmentsPerKey ?? 1) >= 1, "segmentsPerKey must be at least 1, got \(segmentsPerKey ?? 0)")
         self.videoID = videoID
         self.segmentsPerKey = segmentsPerKey
         self.ivPrefix = ivPrefix
+        self.firstKey = max(firstKey, 0)
     }
 
     /// The key that encrypts segment `index` (0-based, counted from the start of the recording).
     public func keyIndex(forSegment index: Int) -> Int {
-        guard let segmentsPerKey else { return 0 }
-        return index / segmentsPerKey
+        guard let segmentsPerKey else { return firstKey }
+        return firstKey + index / segmentsPerKey
     }
 
     /// True when segment `index` is the first of its key's period.

@@ -32,6 +32,9 @@ public enum SimulationLimits {
     public static let levelKilobitsPerSecond: ClosedRange<Double> = 1...100_000_000
     /// One segment's size, bits: 1 bit … 1e12 (125 GB).
     public static let segmentBits: ClosedRange<Double> = 1...1e12
+    /// HEAD requests that measure the segments of a stream read over HTTP (levels × segments without a byte
+    /// range): a 2-hour film of 2 s segments on a 20-level ladder takes 72,000.
+    public static let maximumSizeRequests = 100_000
     /// Length of the whole stream, seconds: 24 h.
     public static let maximumStreamSeconds = 86_400.0
 

@@ -25,6 +25,8 @@ struct DownloadLimitTests {
                   "#EXT-X-STREAM-INF:BANDWIDTH=1500000\nhigh.m3u8\n")
         # Beyond the simulator's limits: 100,001 segments, and 65 levels.
         many = media_playlist(100001, 1)
+        # Within the segment and level limits, beyond the HEAD requests a stream is measured with: 2 × 50,001.
+        half = media_playlist(50001, 1)
         wide = "#EXTM3U\n" + "".join(f"#EXT-X-STREAM-INF:BANDWIDTH={k * 100000}\nv{k}.m3u8\n" for k in range(1, 66))
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -79,6 +81,11 @@ struct DownloadLimitTests {
                         for _ in range(1000): self.wfile.write(b"#"); self.wfile.flush(); time.sleep(0.05)
                     elif self.path == "/hls/master.m3u8": self.send_text(master)
                     elif self.path in ("/hls/low.m3u8", "/hls/high.m3u8"): self.send_text(media)
+                    elif self.path == "/heads/master.m3u8":
+                        self.send_text(master.replace("low", "a").replace("high", "b"))
+                    elif self.path in ("/heads/a.m3u8", "/heads/b.m3u8"):
+                        with lock: stats["media_gets"] += 1
+                        self.send_text(half)
                     elif self.path in ("/many/master.m3u8", "/wide/master.m3u8"):
                         self.send_text(master.replace("low", "media").replace("high", "media")
                                        if self.path.startswith("/many") else wide)
@@ -230,4 +237,18 @@ struct DownloadLimitTests {
         #expect(counts["heads"] == 0 && counts["media_gets"] == 0, "\(counts)")
     }
 
+    /// Two levels of 50,001 segments each are within the segment and level limits but would take 100,002 HEAD
+    /// requests: refused, naming the limit, after both media playlists and before any HEAD.
+    @Test func simulateRefusesMoreHEADRequestsThanItsLimitBeforeAny() throws {
+        let origin = try #require(Self.origin)
+        _ = try stats()
+        let result = InspectHTTPTests.run(
+            ["simulate", "http://127.0.0.1:\(origin.port)/heads/master.m3u8", "--bandwidth", "3mbps", "--no-optimum"])
+        #expect(result.code == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("takes 100002 HEAD requests; a stream is measured with at most 100000"),
+            "\(result.stderr)")
+        let counts = try stats()
+        #expect(counts["heads"] == 0 && counts["media_gets"] == 2, "\(counts)")
+    }
 }

@@ -1,3 +1,4 @@
+import Encryption
 import FilterzTestSupport
 import Foundation
 import HLS
@@ -171,5 +172,67 @@ struct PackageReplacementTests {
         #expect(next.code == 0, "\(next.err)")
         #expect(Self.siblings(of: out).isEmpty, "\(Self.siblings(of: out))")
         try StreamGate.check(out)
+    }
+
+    /// Decrypts the first block of every segment of every encrypted media playlist of `out` with the key file its
+    /// EXT-X-KEY names (`<keys>/out/<n>.key`): each must open to an MPEG-TS sync byte. The key names used.
+    static func expectEverySegmentDecrypts(_ out: URL, keys: URL) throws -> Set<String> {
+        var used = Set<String>()
+        for track in ["90p", "audio"] {
+            let playlist = out.appendingPathComponent("\(track)/index.m3u8")
+            guard case .media(let media)? = HLS.parse([UInt8](try Data(contentsOf: playlist))).playlist else {
+                Issue.record("\(playlist.path) is not a media playlist")
+                continue
+            }
+            var current: Key?
+            for segment in media.segments {
+                if let key = segment.keys.last { current = key }
+                let key = try #require(current, "\(segment.uri) has no key")
+                let name = String(try #require(key.uri?.split(separator: "/").last))
+                used.insert(name)
+                let keyFile = keys.appendingPathComponent("out/\(name)").path
+                guard let bytes = try? KeyRing.read(keyFile) else {
+                    Issue.record("\(track)/\(segment.uri): its key \(keyFile) is gone")
+                    continue
+                }
+                let sealed = [UInt8](try Data(contentsOf: out.appendingPathComponent("\(track)/\(segment.uri)")))
+                let opened = try? AES128CBC.decrypt(sealed, key: bytes.bytes, iv: key.iv?.bytes ?? [])
+                #expect(opened?.first == 0x47, "\(track)/\(segment.uri) does not decrypt with \(name)")
+            }
+        }
+        return used
+    }
+
+    /// `kill -9` of an encrypted re-package once it has written keys and segments: the published ladder's keys
+    /// are all still there and open its segments (a new run's keys never replace them; the ladder it replaces
+    /// loses its keys only after the swap), and the next finished run leaves exactly the keys its ladder names.
+    @Test(.enabled(if: FilterzChild.binary != nil, "needs the built filterz binary"))
+    func killMinus9DuringAnEncryptedRePackageKeepsThePublishedLaddersKeys() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-kill-keys")
+        let out = folder.url.appendingPathComponent("out")
+        let keys = folder.url.appendingPathComponent("keys")
+        let record =
+            [
+                "record", "--preset", "neutral", "--size", "160x90", "--out", out.path, "--encrypt", "aes-128",
+                "--key-rotation", "1", "--keys", keys.path,
+            ] + Self.ladder
+        let first = runFilterz(record + ["--duration", "2"])
+        try #require(first.code == 0, "\(first.err)")
+        let published = try Self.expectEverySegmentDecrypts(out, keys: keys)
+        #expect(published.count == 2, "\(published)")
+
+        let child = try FilterzChild(record + ["--duration", "120"], logs: folder.url)
+        let staging = folder.url.appendingPathComponent(".out.filterz-partial-\(child.process.processIdentifier)")
+        try #require(child.waitFor(staging.appendingPathComponent("90p/seg_00002.ts")), "no segment: \(child.stderr)")
+        child.signal(SIGKILL)
+        child.waitForExit(timeoutSeconds: 30)
+        #expect(try Self.expectEverySegmentDecrypts(out, keys: keys) == published)
+
+        let next = runFilterz(record + ["--duration", "1"])
+        #expect(next.code == 0, "\(next.err)")
+        let current = try Self.expectEverySegmentDecrypts(out, keys: keys)
+        let left = try FileManager.default.contentsOfDirectory(atPath: keys.appendingPathComponent("out").path)
+        #expect(Set(left) == current, "\(left.sorted()) for a ladder naming \(current.sorted())")
+        #expect(current.isDisjoint(with: published))
     }
 }

@@ -52,7 +52,9 @@ enum SimulateCommand {
                     is a trace (--trace), every trace in a folder (--traces, all cores, one column per --abr), or \
                     a constant link (--bandwidth, --latency). Time is virtual: a session takes milliseconds.
                     QoE_lin = sum of bitrates (Mbps) - 4.3 x rebuffer seconds - sum of |bitrate changes| (Mbps), \
-                    compared with the offline optimum (dynamic programming with the whole trace known).
+                    compared with the offline optimum (dynamic programming with the whole trace known); with \
+                    --select or --rotate also with the optimum under the same actions (a manual pick fixes the level \
+                    until auto), the one to compare with.
                     Every number has a range (docs/SIMULATION.md): a flag outside it exits 2, a trace or manifest value \
                     1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,
@@ -114,12 +116,12 @@ enum SimulateCommand {
         configuration.rule = rules.first ?? .filterz
         if rules.count > 1 { throw .usage("several --abr need --traces DIR; give one --abr for a single trace") }
         var result: SessionResult
+        let actions = schedule.actions(screen: screen)
         if schedule.isEmpty {
             result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration)
         } else {
             result = PlaybackRunner.run(
-                manifest: manifest, trace: trace, configuration: configuration,
-                schedule: schedule.actions(screen: screen))
+                manifest: manifest, trace: trace, configuration: configuration, schedule: actions)
         }
         if let unfinished = result.unfinished { throw .failure(unfinished.description) }
         if withOptimum {
@@ -133,6 +135,20 @@ enum SimulateCommand {
                 result.summary.offlineOptimalQoeLin = optimum.qoeLin
             } catch {
                 result.offlineOptimumError = error
+            }
+            if actions.contains(where: \.constrainsLevels) {
+                // The viewer's actions constrain the session; the optimum it is measured against honours them too.
+                do {
+                    let constraints = try ViewerConstraints(
+                        actions: actions, manifest: manifest, viewport: configuration.viewport)
+                    let optimum = try OfflineOptimum.compute(
+                        manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
+                        startupThresholdSeconds: configuration.startupThresholdSeconds, constraints: constraints,
+                        gridMilliseconds: grid)
+                    result.summary.constrainedOptimalQoeLin = optimum.qoeLin
+                } catch {
+                    result.constrainedOptimumError = error
+                }
             }
         }
         if let path = try args.get(Self.plot) {

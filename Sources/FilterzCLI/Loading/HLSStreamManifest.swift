@@ -12,7 +12,9 @@ import Simulation
 /// EXT-X-BYTERANGE, the size of the local file, the HTTP `Content-Length` of a HEAD request, or
 /// BANDWIDTH × EXTINF. The segment count is the shortest variant's; the segment duration the mean EXTINF of the
 /// lowest variant. A ladder or a playlist beyond `SimulationLimits` is refused before anything more is loaded,
-/// and no variant's segments past the shortest count so far are asked for.
+/// every media playlist is loaded before any HEAD request, no variant's segments past the shortest count are
+/// asked for, and a stream that would take more than `SimulationLimits.maximumSizeRequests` HEAD requests is
+/// refused before the first. A remote playlist may only name http(s) resources (`PlaylistLocation.admit`).
 enum HLSStreamManifest {
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
         var location = argument
@@ -38,11 +40,12 @@ enum HLSStreamManifest {
                 "\(location): \(variants.count) levels; a ladder has at most \(SimulationLimits.maximumLevels)")
         }
 
-        var sizesByLevel: [[Double]] = []
-        var durations: [Double] = []
-        for (level, variant) in variants.enumerated() {
+        // Every media playlist first, so that the segment count (the shortest variant's) and the number of HEAD
+        // requests are known before any is made.
+        var medias: [(location: String, playlist: MediaPlaylist)] = []
+        for variant in variants {
             let mediaLocation = URIReference.resolve(variant.uri, against: location)
-            guard case .media(let media) = try parse(mediaLocation, loader: loader) else {
+            guard case .media(let media) = try parse(mediaLocation, namedBy: location, loader: loader) else {
                 throw .failure("\(mediaLocation): expected a media playlist")
             }
             guard !media.segments.isEmpty else { throw .failure("\(mediaLocation): has no segments") }
@@ -51,11 +54,28 @@ enum HLSStreamManifest {
                     "\(mediaLocation): \(media.segments.count) segments; a stream has at most "
                         + "\(SimulationLimits.maximumSegments)")
             }
-            let segments = media.segments.prefix(sizesByLevel.map(\.count).min() ?? media.segments.count)
+            medias.append((mediaLocation, media))
+        }
+        let shortest = medias.map(\.playlist.segments.count).min() ?? 0
+        // Where each segment's size must be measured: a byte range gives it, so only the others.
+        let measuredLocations = medias.map { media in
+            media.playlist.segments.prefix(shortest).map {
+                $0.byteRange == nil ? URIReference.resolve($0.uri, against: media.location) : nil
+            }
+        }
+        let heads = measuredLocations.joined().filter { $0.map(PlaylistLocation.isHTTP) == true }.count
+        guard heads <= SimulationLimits.maximumSizeRequests else {
+            throw .failure(
+                "\(location): measuring \(variants.count) levels × \(shortest) segments takes \(heads) HEAD requests; "
+                    + "a stream is measured with at most \(SimulationLimits.maximumSizeRequests)")
+        }
+
+        var sizesByLevel: [[Double]] = []
+        var durations: [Double] = []
+        for (level, (variant, media)) in zip(variants, medias).enumerated() {
+            let segments = media.playlist.segments.prefix(shortest)
             if level == 0 { durations = segments.map(\.duration) }
-            let measured = sizes(
-                of: segments.map { $0.byteRange == nil ? URIReference.resolve($0.uri, against: mediaLocation) : nil },
-                loader: loader)
+            let measured = try sizes(of: measuredLocations[level], namedBy: media.location, loader: loader)
             sizesByLevel.append(
                 zip(segments, measured).map { segment, size in
                     let bytes =
@@ -77,8 +97,16 @@ enum HLSStreamManifest {
         }
     }
 
-    private static func parse(_ location: String, loader: ResourceLoader) throws(CLIError) -> Playlist {
-        let bytes = try loader.load(location, readStandardInput: { _ in [] })
+    /// The playlist at `location`: the user's (`playlist` nil) or one that `playlist` names.
+    private static func parse(_ location: String, namedBy playlist: String? = nil, loader: ResourceLoader)
+        throws(CLIError) -> Playlist
+    {
+        let bytes: [UInt8]
+        if let playlist {
+            bytes = try loader.load(location, namedBy: playlist)
+        } else {
+            bytes = try loader.load(location, readStandardInput: { _ in [] })
+        }
         let result = HLS.parse(bytes, options: ParseOptions(playlistURI: location))
         guard let playlist = result.playlist else {
             let first = result.diagnostics.first { $0.severity == .error }
@@ -87,17 +115,15 @@ enum HLSStreamManifest {
         return playlist
     }
 
-    /// Bytes of each segment file or URL (nil where the location is nil or the size unknown). URLs are asked
-    /// with HEAD requests, a few at a time.
-    private static func sizes(of locations: [String?], loader: ResourceLoader) -> [Double?] {
-        let remote = locations.indices.filter { locations[$0].map(PlaylistLocation.isHTTP) == true }
-        let lengths = loader.contentLengths(remote.map { locations[$0]! })
-        var result = locations.map { location -> Double? in
-            guard let location, !PlaylistLocation.isHTTP(location) else { return nil }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: location)
-            return (attributes?[.size] as? NSNumber).map { $0.doubleValue }
-        }
-        for (index, length) in zip(remote, lengths) { result[index] = length.map(Double.init) }
+    /// Bytes of each segment file or URL the playlist at `playlist` names (nil where the location is nil or the
+    /// size unknown).
+    private static func sizes(of locations: [String?], namedBy playlist: String, loader: ResourceLoader)
+        throws(CLIError) -> [Double?]
+    {
+        let named = locations.indices.filter { locations[$0] != nil }
+        let sizes = try loader.sizes(of: named.map { locations[$0]! }, namedBy: playlist)
+        var result = [Double?](repeating: nil, count: locations.count)
+        for (index, size) in zip(named, sizes) { result[index] = size.map(Double.init) }
         return result
     }
 }

@@ -41,10 +41,15 @@ struct ResourceLoader: PlaylistLoading {
         return try PlaylistFile.read(location, maximumBytes: maximumBytes)
     }
 
-    /// The bytes of `location` (a file path or an http(s) URL), only `range` of them when given (an HTTP
-    /// `Range` request; a seek in a file). A response shorter than the range is an error.
-    func load(_ location: String, range: (offset: Int, length: Int)?) throws(CLIError) -> [UInt8] {
-        guard let range else { return try load(location, readStandardInput: { _ in [] }) }
+    /// The bytes of `location`, a resource the playlist at `playlist` names (resolved against it, refused by
+    /// ``PlaylistLocation/admit(_:namedBy:)`` when a remote playlist names a local file), only `range` of them
+    /// when given (an HTTP `Range` request; a seek in a file). A response shorter than the range is an error.
+    func load(
+        _ location: String, namedBy playlist: String, range: (offset: Int, length: Int)?
+    ) throws(CLIError) -> [UInt8] {
+        guard let range else { return try load(location, namedBy: playlist) }
+        try PlaylistLocation.admit(location, namedBy: playlist)
+        let location = PlaylistLocation.loadablePath(location)
         guard range.offset >= 0, range.length >= 0, range.offset <= Int.max - range.length else {
             throw .input(
                 "\(location): byte range \(range.length)@\(range.offset) ends past the largest offset there is")
@@ -83,15 +88,25 @@ struct ResourceLoader: PlaylistLoading {
 
     /// The `Content-Length` a HEAD request to `location` answers, or nil when the request fails or the length is
     /// not given.
-    func contentLength(_ location: String) -> Int? {
+    private func contentLength(_ location: String) -> Int? {
         guard let (_, headers) = try? request(location, method: .head) else { return nil }
         return headers["content-length"].flatMap { Int($0) }
     }
 
-    /// The `Content-Length` of each location (nil where unknown), asked with at most `concurrency` HEAD
-    /// requests at a time; in the order given.
-    func contentLengths(_ locations: [String], concurrency: Int = 8) -> [Int?] {
-        BoundedWorkers.run(count: locations.count, concurrency: concurrency) { contentLength(locations[$0]) }
+    /// The size in bytes of each location (nil where unknown), resources the playlist at `playlist` names (each
+    /// admitted first, ``PlaylistLocation/admit(_:namedBy:)``): a file's size, or a URL's `Content-Length`
+    /// asked with at most `concurrency` HEAD requests at a time; in the order given.
+    func sizes(of locations: [String], namedBy playlist: String, concurrency: Int = 8) throws(CLIError) -> [Int?] {
+        for location in locations { try PlaylistLocation.admit(location, namedBy: playlist) }
+        return BoundedWorkers.run(count: locations.count, concurrency: concurrency) { index -> Int? in
+            let location = locations[index]
+            guard PlaylistLocation.isHTTP(location) else {
+                let attributes = try? FileManager.default.attributesOfItem(
+                    atPath: PlaylistLocation.loadablePath(location))
+                return (attributes?[.size] as? NSNumber)?.intValue
+            }
+            return contentLength(location)
+        }
     }
 
     /// One blocking request with the configured headers (``HTTPTransfer``: the body is bounded by `maximumBytes`

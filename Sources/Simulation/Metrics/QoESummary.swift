@@ -19,13 +19,21 @@ public struct QoESummary: Sendable, Hashable {
     /// Σ |Δ bitrate|, kbit/s.
     public var switchMagnitudeKilobitsPerSecond: Double
     public var playedSegments: Int
-    /// Best achievable QoE_lin on the same trace (when computed).
+    /// Best achievable QoE_lin on the same trace (when computed), free of the viewer's actions.
     public var offlineOptimalQoeLin: Double?
+    /// Best achievable QoE_lin on the same trace under the same viewer actions (``ViewerConstraints``): computed
+    /// for a session with actions, the one to compare its QoE with.
+    public var constrainedOptimalQoeLin: Double?
 
     /// Score as a fraction of the offline optimum (nil when unknown or the optimum is not positive).
-    public var fractionOfOptimum: Double? {
-        guard let optimum = offlineOptimalQoeLin, optimum > 0 else { return nil }
-        return qoeLin / optimum
+    public var fractionOfOptimum: Double? { Self.fraction(qoeLin, of: offlineOptimalQoeLin) }
+
+    /// Score as a fraction of the optimum under the viewer's actions (nil when unknown or not positive).
+    public var fractionOfConstrainedOptimum: Double? { Self.fraction(qoeLin, of: constrainedOptimalQoeLin) }
+
+    private static func fraction(_ value: Double, of optimum: Double?) -> Double? {
+        guard let optimum, optimum > 0 else { return nil }
+        return value / optimum
     }
 
     /// Computes the summary of a played sequence of levels.

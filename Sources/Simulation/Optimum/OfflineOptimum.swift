@@ -7,6 +7,11 @@
 /// achieved, and it approaches the true optimum as the grid shrinks. (Along paths without stalls the buffer is
 /// fixed by the time — buffer + time = start-up + k × segment + rebuffering — so one grid axis suffices.)
 ///
+/// With `constraints` (a session's viewer actions, ``ViewerConstraints``) each request may only use the levels
+/// the viewer left the player at its time: a manual pick fixes the level until Auto, the viewport in effect caps
+/// Auto. That is the optimum to compare a session with actions against; without them the optimum may ignore what
+/// the viewer asked for.
+///
 /// Memory and time are bounded by `SimulationLimits`: the states kept over the stream, the transitions of one
 /// segment, the work in all, and paths longer than the session bound are dropped. A case beyond them throws
 /// `SimulationError.beyondOptimumLimits` saying which, instead of allocating or running without end.
@@ -27,8 +32,8 @@ public struct OfflineOptimum: Sendable {
 
     public static func compute(
         manifest: StreamManifest, trace: NetworkTrace, bufferCapSeconds: Double,
-        startupThresholdSeconds: Double? = nil, highestLevel: Int? = nil, gridMilliseconds: Double = 100,
-        limits: Limits = Limits()
+        startupThresholdSeconds: Double? = nil, highestLevel: Int? = nil, constraints: ViewerConstraints? = nil,
+        gridMilliseconds: Double = 100, limits: Limits = Limits()
     ) throws(SimulationError) -> OfflineOptimum {
         let walker = TraceWalker(trace: trace)
         let segment = manifest.segmentDurationMilliseconds
@@ -99,6 +104,12 @@ public struct OfflineOptimum: Sendable {
                 let from = mbps[previous[s]]
                 for level in 0...top {
                     let d = walker.downloadMilliseconds(at: t, bits: sizes[level], crossings: &work)
+                    if let constraints {
+                        // It plays once the buffer ahead of it has (or, before start-up, once it has arrived).
+                        let plays = t + (playing ? max(b, d) : d)
+                        let allowed = constraints.levels(requestedAt: t, playingFrom: plays).clamped(to: 0...top)
+                        if !allowed.contains(level) { continue }
+                    }
                     if work > limits.work { throw Self.tooMuchWork(limits.work, k, manifest.segmentCount) }
                     var stall = 0.0
                     var nb = b

@@ -12,6 +12,8 @@ public enum SessionReport {
             ("qoe_lin", .rounded(s.qoeLin)),
             ("offline_optimal_qoe_lin", .optionalNumber(s.offlineOptimalQoeLin)),
             ("percent_of_optimum", .optionalNumber(s.fractionOfOptimum.map { $0 * 100 })),
+            ("constrained_optimal_qoe_lin", .optionalNumber(s.constrainedOptimalQoeLin)),
+            ("percent_of_constrained_optimum", .optionalNumber(s.fractionOfConstrainedOptimum.map { $0 * 100 })),
             ("avg_bitrate_kbps", .rounded(s.averageBitrateKilobitsPerSecond)),
             ("rebuffer_s", .rounded(s.rebufferSeconds)),
             ("rebuffer_events", .integer(s.rebufferEvents)),
@@ -23,6 +25,9 @@ public enum SessionReport {
         ]
         if let error = result.offlineOptimumError {
             summaryMembers.append(("offline_optimum_error", .string(error.description)))
+        }
+        if let error = result.constrainedOptimumError {
+            summaryMembers.append(("constrained_optimum_error", .string(error.description)))
         }
         let summary = JSONValue.object(summaryMembers)
         let segments: [JSONValue] = result.segments.map { r in
@@ -64,13 +69,23 @@ public enum SessionReport {
         var lines: [String] = []
         lines.append("trace \(result.traceName), abr \(result.rule), \(s.playedSegments) segments")
         var qoe = "QoE_lin            \(format2(s.qoeLin))"
-        if let optimum = s.offlineOptimalQoeLin {
-            qoe += "   (offline optimum \(format2(optimum))"
-            if let fraction = s.fractionOfOptimum { qoe += ", \(format1(fraction * 100))%" }
-            qoe += ")"
+        var optima: [String] = []
+        if let optimum = s.constrainedOptimalQoeLin {
+            // A session with viewer actions: its share of what was possible under them comes first.
+            optima.append(
+                "optimum under the viewer's actions \(format2(optimum))"
+                    + (s.fractionOfConstrainedOptimum.map { ", \(format1($0 * 100))%" } ?? ""))
+            if let free = s.offlineOptimalQoeLin { optima.append("ignoring them \(format2(free))") }
+        } else if let optimum = s.offlineOptimalQoeLin {
+            optima.append(
+                "offline optimum \(format2(optimum))" + (s.fractionOfOptimum.map { ", \(format1($0 * 100))%" } ?? ""))
         }
+        if !optima.isEmpty { qoe += "   (" + optima.joined(separator: "; ") + ")" }
         lines.append(qoe)
         if let error = result.offlineOptimumError { lines.append("offline optimum    not computed: \(error)") }
+        if let error = result.constrainedOptimumError {
+            lines.append("optimum under the viewer's actions not computed: \(error)")
+        }
         lines.append("average bitrate    \(Int(s.averageBitrateKilobitsPerSecond.rounded())) kbps")
         lines.append(
             "rebuffering        \(format2(s.rebufferSeconds)) s in \(s.rebufferEvents) stalls (ratio \(format2(s.rebufferRatio * 100))%)"

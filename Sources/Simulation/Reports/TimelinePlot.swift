@@ -48,7 +48,11 @@ public enum TimelinePlot {
         let s = result.summary
         var title =
             "\(HTMLText.escape(result.traceName)) · \(HTMLText.escape(result.rule)) · QoE_lin \(format2(s.qoeLin))"
-        if let optimum = s.offlineOptimalQoeLin { title += " (optimum \(format2(optimum)))" }
+        if let optimum = s.constrainedOptimalQoeLin {
+            title += " (optimum under the viewer's actions \(format2(optimum)))"
+        } else if let optimum = s.offlineOptimalQoeLin {
+            title += " (optimum \(format2(optimum)))"
+        }
         title += " · rebuffer \(format2(s.rebufferSeconds)) s · \(s.switches) switches"
         svg += "<text x=\"\(n(left))\" y=\"24\" font-size=\"15\" font-weight=\"bold\">\(title)</text>\n"
 

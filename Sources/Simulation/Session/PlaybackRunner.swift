@@ -191,8 +191,7 @@ struct Runner {
         case .rotate(let orientation, let viewport):
             kind = .rotate
             detail = orientation.rawValue
-            let area = viewport ?? Viewport(widthPixels: 0, heightPixels: 0, orientation: orientation)
-            perform(machine.handle(.orientationChanged(area)))
+            perform(machine.handle(.orientationChanged(ViewerAction.playerArea(viewport, orientation))))
         case .select(let choice, let name):
             kind = .select
             detail = name

@@ -22,6 +22,8 @@ public struct SessionResult: Sendable {
     public var unfinished: SimulationError?
     /// Why the offline optimum asked for is missing (a case beyond its limits); the rest of the report stands.
     public var offlineOptimumError: SimulationError?
+    /// Why the optimum under the viewer's actions is missing (a seek, or a case beyond the limits).
+    public var constrainedOptimumError: SimulationError?
 
     public init(
         traceName: String, rule: String, summary: QoESummary, playedLevels: [Int], segments: [SegmentLogEntry],

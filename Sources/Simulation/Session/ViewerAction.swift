@@ -21,6 +21,18 @@ public struct ViewerAction: Sendable, Hashable {
         self.timeSeconds = timeSeconds
         self.kind = kind
     }
+
+    /// True when the action changes which levels the player may use, or what it plays (all but subtitles).
+    public var constrainsLevels: Bool {
+        if case .subtitles = kind { return false }
+        return true
+    }
+
+    /// The player's drawing area after a rotation to `orientation`: `viewport`, or, without a screen (nil), an
+    /// empty area of that orientation.
+    public static func playerArea(_ viewport: Viewport?, _ orientation: Orientation) -> Viewport {
+        viewport ?? Viewport(widthPixels: 0, heightPixels: 0, orientation: orientation)
+    }
 }
 
 /// A phone screen in points and its scale; gives the player's drawing area in each orientation.

@@ -64,16 +64,17 @@ struct EncryptionOptions {
 
 /// The keys of one run: where they are written, the schedule, and the encryptor the writer threads call.
 ///
-/// A VOD ladder's keys are written into a staging sibling of `<keys>/<video id>` and swapped in just before the
-/// ladder itself (`commit`), so a failed run leaves the earlier keys and the earlier ladder as they were, and a
-/// finished one leaves no key its segments do not use. A live recording writes keys in place, each one before the
-/// first segment that uses it; keys an earlier run left in the folder are removed first, and when it fails, the
-/// keys it made whose segments never reached the disk are removed again.
+/// Keys go straight into `<keys>/<video id>`, each before the first segment that uses it. A VOD ladder's keys are
+/// numbered past every key already there (``SegmentEncryption/firstKey``), so they never replace a key of the
+/// package still published; once the new ladder is in place (`retireReplacedKeys`), the keys of the one it
+/// replaced, and of runs killed before, go. At every instant the published ladder's keys exist: a failed or
+/// killed run leaves the earlier ladder and its keys as they were. A live recording writes in place from key 0;
+/// keys an earlier run left in the folder are removed first, and when it fails, the keys it made whose segments
+/// never reached the disk are removed again.
 struct KeyOutput {
     let plan: SegmentEncryption
     let ring: KeyRing
-    private let staged: AtomicFolder?
-    /// The live recording's output folder (nil for VOD, whose keys are staged).
+    /// The live recording's output folder (nil for VOD).
     private let liveOutput: String?
 
     init(_ options: EncryptionOptions, outputFolder: String, live: Bool) throws(CLIError) {
@@ -81,27 +82,31 @@ struct KeyOutput {
         let folder = options.keysFolder + "/" + id
         do {
             try KeyRing.makeFolder(options.keysFolder)
+            ring = try KeyRing(folder: folder)
+            let existing = Self.keyNumbers(in: folder)
             if live {
-                staged = nil
                 liveOutput = outputFolder
-                ring = try KeyRing(folder: folder)
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                where name.hasSuffix(".key") {
-                    AtomicFile.remove(folder + "/" + name)
-                }
+                for number in existing { AtomicFile.remove(folder + "/" + KeyRing.fileName(number)) }
             } else {
                 liveOutput = nil
-                let staging = try AtomicFolder.begin(replacing: folder)
-                chmod(staging.stagingPath, 0o700)
-                staged = staging
-                ring = try KeyRing(folder: staging.stagingPath)
             }
             plan = SegmentEncryption(
-                videoID: id, segmentsPerKey: options.segmentsPerKey, ivPrefix: try RandomBytes.make(8))
+                videoID: id, segmentsPerKey: options.segmentsPerKey, ivPrefix: try RandomBytes.make(8),
+                firstKey: live ? 0 : (existing.max() ?? -1) + 1)
         } catch let error as EncryptionError {
             throw .failure("keys: \(error)")
         } catch {
             throw .failure("keys: \(error)")
+        }
+    }
+
+    /// The numbers of the key files (`<n>.key`) in `folder`.
+    static func keyNumbers(in folder: String) -> [Int] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { name in
+            guard name.hasSuffix(".key"), let number = Int(name.dropLast(4)), number >= 0,
+                KeyRing.fileName(number) == name
+            else { return nil }
+            return number
         }
     }
 
@@ -115,15 +120,26 @@ struct KeyOutput {
         }
     }
 
-    /// Puts a VOD run's keys in place (nothing to do live).
-    func commit() throws(AtomicFile.WriteError) { try staged?.commit() }
+    /// After a VOD ladder is in place: removes every key of the video that it does not use (those of the ladder
+    /// it replaced, and of killed runs). Nothing to do live.
+    func retireReplacedKeys() {
+        guard liveOutput == nil else { return }
+        let kept = Set(ring.madeIndices)
+        for number in Self.keyNumbers(in: ring.folder) where !kept.contains(number) {
+            AtomicFile.remove(ring.folder + "/" + KeyRing.fileName(number))
+        }
+    }
 
-    /// Removes a failed VOD run's keys; of a failed live run, the keys that no segment or part on disk uses.
+    /// Removes the keys of a failed run that no ladder on disk uses: all a VOD run made (its ladder was never
+    /// published), and of a live run those whose segments and parts never reached the disk.
     func discard() {
-        staged?.discard()
-        guard let liveOutput else { return }
-        let used = Self.segmentIndices(under: liveOutput).reduce(into: Set<Int>()) {
-            $0.insert(plan.keyIndex(forSegment: $1))
+        let used: Set<Int>
+        if let liveOutput {
+            used = Self.segmentIndices(under: liveOutput).reduce(into: Set<Int>()) {
+                $0.insert(plan.keyIndex(forSegment: $1))
+            }
+        } else {
+            used = []
         }
         for index in ring.madeIndices where !used.contains(index) {
             AtomicFile.remove(ring.folder + "/" + KeyRing.fileName(index))

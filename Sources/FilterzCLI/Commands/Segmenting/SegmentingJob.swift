@@ -162,16 +162,13 @@ struct SegmentingJob {
             throw CLIError.failure(error.description)
         }
         do {
-            try keys?.commit()
-        } catch {
-            throw CLIError.failure("cannot put the new keys in place: \(error.reason)")
-        }
-        do {
             try staged?.commit()
         } catch {
             throw CLIError.failure("cannot put the new ladder in place of \(options.outputFolder): \(error.reason)")
         }
         committed = true
+        // Only now that no published ladder uses them.
+        keys?.retireReplacedKeys()
         summary.masterPlaylistPath = options.outputFolder + "/master.m3u8"
         SegmentingSummary.print(
             summary, ladder: ladder, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stdout)

@@ -75,29 +75,33 @@ struct DeepInspection {
     /// Init sections and keys, each loaded once: bytes, or why they could not be used.
     struct SharedResources: Sendable {
         var initSections: [SegmentPlan.SourceKey: Result<[UInt8], CLIError>] = [:]
-        var keys: [String: Result<[UInt8], CLIError>] = [:]
+        var keys: [SegmentPlan.SourceKey: Result<[UInt8], CLIError>] = [:]
     }
 
     private func loadSharedResources(_ items: [SegmentPlan.Item]) -> SharedResources {
         var initKeys: [SegmentPlan.SourceKey] = []
-        var keyLocations: [String] = []
+        var keySources: [SegmentPlan.SourceKey] = []
         for item in items {
             if let key = item.initSection, !initKeys.contains(key) { initKeys.append(key) }
-            if let key = item.key, !keyLocations.contains(key.location) { keyLocations.append(key.location) }
+            if let key = item.key, !keySources.contains(key.source) { keySources.append(key.source) }
         }
         let loader = self.loader
-        let initList = initKeys, keyList = keyLocations
+        let initList = initKeys, keyList = keySources
         let inits = BoundedWorkers.run(count: initList.count, concurrency: concurrency) { index in
             let key = initList[index]
             let range = key.length.map { (key.offset ?? 0, $0) }
-            return Result<[UInt8], CLIError> { () throws(CLIError) in try loader.load(key.location, range: range) }
+            return Result<[UInt8], CLIError> { () throws(CLIError) in
+                try loader.load(key.location, namedBy: key.namedBy, range: range)
+            }
         }
-        let keys = BoundedWorkers.run(count: keyLocations.count, concurrency: concurrency) { index in
-            Result<[UInt8], CLIError> { () throws(CLIError) in try loader.load(keyList[index], range: nil) }
+        let keys = BoundedWorkers.run(count: keySources.count, concurrency: concurrency) { index in
+            Result<[UInt8], CLIError> { () throws(CLIError) in
+                try loader.load(keyList[index].location, namedBy: keyList[index].namedBy, range: nil)
+            }
         }
         var resources = SharedResources()
         for (key, result) in zip(initKeys, inits) { resources.initSections[key] = result }
-        for (location, result) in zip(keyLocations, keys) { resources.keys[location] = result }
+        for (source, result) in zip(keySources, keys) { resources.keys[source] = result }
         return resources
     }
 
@@ -108,19 +112,20 @@ struct DeepInspection {
     ) -> SegmentObservation {
         var bytes: [UInt8]
         do throws(CLIError) {
-            bytes = try loader.load(item.location, range: item.range)
+            bytes = try loader.load(item.location, namedBy: item.namedBy, range: item.range)
         } catch {
             return SegmentObservation(.unreadable("cannot load: \(error.description)"))
         }
         let byteCount = bytes.count
         if let key = item.key {
-            switch resources.keys[key.location] {
+            switch resources.keys[key.source] {
             case .failure(let error)?:
                 return SegmentObservation(
                     .keyUnusable("the key cannot be loaded: \(error.description)"), byteCount: byteCount)
             case .success(let keyBytes)? where keyBytes.count != 16:
                 return SegmentObservation(
-                    .keyUnusable("the key at \(key.location) is \(keyBytes.count) bytes, not 16"), byteCount: byteCount)
+                    .keyUnusable("the key at \(key.source.location) is \(keyBytes.count) bytes, not 16"),
+                    byteCount: byteCount)
             case .success(let keyBytes)?:
                 guard key.method == "AES-128", let decryptor else {
                     return SegmentObservation(.encrypted, byteCount: byteCount)

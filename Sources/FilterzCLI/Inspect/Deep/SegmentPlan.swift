@@ -5,11 +5,13 @@ import Inspect
 /// Which segments of a playlist `--deep` loads, and where each one's bytes are.
 struct SegmentPlan: Sendable {
     /// One segment to load: its playlist and position, the resolved location and byte range, and the init
-    /// section and key in effect.
+    /// section and key in effect. Every location is as resolved against the playlist's (`namedBy`), which the
+    /// loader needs to apply its rule (``PlaylistLocation/admit(_:namedBy:)``).
     struct Item: Sendable {
         var playlist: Int
         var segment: Int
         var location: String
+        var namedBy: String
         var range: (offset: Int, length: Int)?
         var initSection: SourceKey?
         var key: KeyReference?
@@ -19,6 +21,7 @@ struct SegmentPlan: Sendable {
     /// A resource (init section or key) loaded once for every segment that names it.
     struct SourceKey: Hashable, Sendable {
         var location: String
+        var namedBy: String
         var offset: Int?
         var length: Int?
     }
@@ -26,7 +29,7 @@ struct SegmentPlan: Sendable {
     /// An AES-128 or SAMPLE-AES key: where to fetch it and the IV to use for the segment.
     struct KeyReference: Sendable {
         var method: String
-        var location: String
+        var source: SourceKey
         var iv: [UInt8]
     }
 
@@ -64,20 +67,20 @@ struct SegmentPlan: Sendable {
         return sampledIndices(total: playlist.segments.count, count: count).compactMap { index in
             let segment = playlist.segments[index]
             guard !segment.gap else { return nil }
-            let resolved = RecursiveInspection.loadablePath(URIReference.resolve(segment.uri, against: location))
             var item = Item(
-                playlist: playlistIndex, segment: index, location: resolved,
+                playlist: playlistIndex, segment: index, location: URIReference.resolve(segment.uri, against: location),
+                namedBy: location,
                 range: segment.byteRange.map { (offsets[index] ?? 0, $0.length) },
                 isSubtitle: isSubtitle)
             if let map = playlist.map(inEffectAt: index) {
                 item.initSection = SourceKey(
-                    location: RecursiveInspection.loadablePath(URIReference.resolve(map.uri, against: location)),
+                    location: URIReference.resolve(map.uri, against: location), namedBy: location,
                     offset: map.byteRange.map { $0.offset ?? 0 }, length: map.byteRange?.length)
             }
             if let key = playlist.keys(inEffectAt: index).first(where: { $0.method != .none }), let uri = key.uri {
                 item.key = KeyReference(
                     method: key.method.rawValue,
-                    location: RecursiveInspection.loadablePath(URIReference.resolve(uri, against: location)),
+                    source: SourceKey(location: URIReference.resolve(uri, against: location), namedBy: location),
                     iv: key.iv.map { Self.padded($0.bytes) }
                         ?? Self.sequenceIV(UInt64(max(0, mediaSequence)) + UInt64(index)))
             }
