@@ -290,17 +290,14 @@ struct DeepInspectTests {
     }
 
     /// Encrypted MPEG-TS and fMP4 recordings, decrypted with their served keys: no finding.
-    @Test(
-        .disabled("until encrypted I-frames (issue 31 §1) land: today each I-frame range is a whole segment"),
-        arguments: ["ts", "fmp4"])
+    @Test(arguments: ["ts", "fmp4"])
     func anEncryptedRecordingHasNoFinding(_ format: String) throws {
         let (outcome, _) = try Self.inspectEncrypted(["--format", format])
         #expect(outcome.code == 0 && outcome.codes.isEmpty, "encrypted \(format): \(outcome.places)")
     }
 
     /// An encrypted low-latency recording, finished: no finding.
-    @Test(.disabled("until encrypted I-frames (issue 31 §1) land: today each I-frame range is a whole segment"))
-    func anEncryptedLowLatencyRecordingHasNoFinding() throws {
+    @Test func anEncryptedLowLatencyRecordingHasNoFinding() throws {
         let (outcome, dropped) = try Self.inspectEncrypted([], live: true)
         Self.expectNoFinding(outcome, "encrypted low latency", framesDropped: dropped)
     }
