@@ -82,6 +82,22 @@ import Testing
         }
     }
 
+    /// A pick in the middle of a segment flushes the buffer, and the segment playing then is loaded again at the
+    /// picked level: it is counted once (the demo's 4G session counted it twice, beating its own optimum).
+    @Test func aSegmentReloadedByAPickIsCountedOnce() throws {
+        let trace = try NetworkTrace(
+            name: "fast",
+            periods: [.init(durationMilliseconds: 10_000, bandwidthKilobitsPerSecond: 20_000, latencyMilliseconds: 40)])
+        let actions = [Self.pick(1, at: 14)]  // inside segment 3 (12–16 s)
+        let session = PlaybackRunner.run(
+            manifest: Self.manifest, trace: trace, configuration: SessionConfiguration(), schedule: actions)
+        #expect(session.summary.playedSegments == Self.manifest.segmentCount, "\(session.playedLevels)")
+        let constrained = try OfflineOptimum.compute(
+            manifest: Self.manifest, trace: trace, bufferCapSeconds: 60,
+            constraints: try ViewerConstraints(actions: actions, manifest: Self.manifest, viewport: nil))
+        #expect(constrained.qoeLin >= session.summary.qoeLin - 1e-6, "\(constrained.qoeLin) vs \(session.summary.qoeLin)")
+    }
+
     /// On seeded random traces with random manual picks: the session ≤ the optimum under its picks ≤ the optimum
     /// that ignores them.
     @Test func theConstrainedOptimumLiesBetweenTheSessionAndTheFreeOptimum() throws {

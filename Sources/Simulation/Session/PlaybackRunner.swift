@@ -217,10 +217,12 @@ struct Runner {
         recordBuffer()
     }
 
-    /// Forgets downloaded media the machine no longer holds (a flush).
+    /// Forgets downloaded media the machine no longer holds (a flush). A segment the playhead is inside is
+    /// forgotten too: the machine loads it again from there, and that load is what finishes playing it, so each
+    /// segment is counted once.
     mutating func dropFlushed() {
         guard let session = machine.state.session else { return }
-        queue.removeAll { $0.start >= session.bufferedUntilSeconds - 1e-6 }
+        queue.removeAll { $0.end > session.bufferedUntilSeconds + 1e-6 }
     }
 
     /// Moves media the playhead has passed from the queue to the played list.
