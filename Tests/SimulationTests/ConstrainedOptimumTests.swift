@@ -95,7 +95,8 @@ import Testing
         let constrained = try OfflineOptimum.compute(
             manifest: Self.manifest, trace: trace, bufferCapSeconds: 60,
             constraints: try ViewerConstraints(actions: actions, manifest: Self.manifest, viewport: nil))
-        #expect(constrained.qoeLin >= session.summary.qoeLin - 1e-6, "\(constrained.qoeLin) vs \(session.summary.qoeLin)")
+        #expect(
+            constrained.qoeLin >= session.summary.qoeLin - 1e-6, "\(constrained.qoeLin) vs \(session.summary.qoeLin)")
     }
 
     /// On seeded random traces with random manual picks: the session ≤ the optimum under its picks ≤ the optimum
