@@ -64,4 +64,17 @@ struct InitSectionRuleTests {
         let codes = Self.audit(halved, iFramesOnly: false).map(\.code)
         #expect(codes.filter { $0 == .initMismatch }.count == 2, "\(codes)")
     }
+
+    /// Video with unsigned composition offsets (`trun` version 0, no edit list): the first frame presented two
+    /// frames after the fragment's `tfdt`. Signed offsets present it at `tfdt`.
+    @Test func videoPresentedAfterItsFragmentsDecodingTimeIsReported() {
+        var late = Self.fragment(start: 10, frames: 60)
+        for index in late.tracks[0].frames.indices { late.tracks[0].frames[index].presentationTime! += 6000 }
+        let findings = Self.audit([late], iFramesOnly: false)
+        #expect(findings.map(\.code) == [.presentationAfterDecode], "\(findings)")
+        #expect(findings.first?.message.contains("67 ms after") == true, "\(findings)")
+        #expect(Self.audit([Self.fragment(start: 10, frames: 60)], iFramesOnly: false).isEmpty)
+        // An I-frame range holds one frame: its presentation is the I-frame playlists' business.
+        #expect(Self.audit([late, late], iFramesOnly: true).allSatisfy { $0.code != .presentationAfterDecode })
+    }
 }

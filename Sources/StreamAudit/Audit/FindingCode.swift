@@ -20,12 +20,13 @@ public enum FindingCode: String, CaseIterable, Hashable, Sendable {
     case timestampMapWrong = "webvtt.timestamp-map-wrong"
     case iFrameRangeNotIDR = "iframes.range-not-idr"
     case initMismatch = "fmp4.init-mismatch"
+    case presentationAfterDecode = "fmp4.presentation-after-decode"
     case keyUnusable = "key.unusable"
     case segmentUnreadable = "segment.unreadable"
 
     public var severity: FindingSeverity {
         switch self {
-        case .peakOverTwiceAverage, .segmentsNotAligned, .idrInterval: .should
+        case .peakOverTwiceAverage, .segmentsNotAligned, .idrInterval, .presentationAfterDecode: .should
         default: .must
         }
     }
@@ -49,6 +50,7 @@ public enum FindingCode: String, CaseIterable, Hashable, Sendable {
         case .timestampMapMissing, .timestampMapWrong: "RFC 8216bis §3.1.4; Apple HLS Authoring 5.3"
         case .iFrameRangeNotIDR: "RFC 8216bis §4.4.3.6"
         case .initMismatch: "RFC 8216bis §3.1.2, §4.4.4.5; Apple HLS Authoring 8.20"
+        case .presentationAfterDecode: "CMAF (ISO/IEC 23000-19) fragments; RFC 8216bis §3.1.2"
         case .keyUnusable: "RFC 8216bis §5.2, §4.4.4.4"
         case .segmentUnreadable: "RFC 8216bis §3"
         }
@@ -78,6 +80,8 @@ public enum FindingCode: String, CaseIterable, Hashable, Sendable {
         case .iFrameRangeNotIDR: "write each I-frame byte range over exactly one whole IDR access unit of the segment"
         case .initMismatch:
             "write the init section that the segments were muxed with (same track ids, parameter sets and timescale)"
+        case .presentationAfterDecode:
+            "write video with negative composition offsets (trun version 1), so each fragment is presented from its tfdt"
         case .keyUnusable: "serve the key URI as exactly 16 bytes, reachable with the same headers as the media"
         case .segmentUnreadable: "make every listed segment loadable and complete"
         }

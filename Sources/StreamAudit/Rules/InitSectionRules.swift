@@ -3,7 +3,8 @@ import HLS
 /// An fMP4 segment fits the init section in effect: its fragments' track ids are the init's, any parameter
 /// set it carries in band is the one the init's configuration record holds (RFC 8216bis §3.1.2), and the
 /// init's timescale (`mdhd`, the clock of every `tfdt` and sample duration) is the one the segment was muxed
-/// with.
+/// with; and a media segment's video is presented from its fragment's decoding time (`tfdt`), as players that
+/// place fragments by `tfdt` expect.
 enum InitSectionRules {
     static func check(_ context: AuditContext) -> [Finding] {
         var findings: [Finding] = []
@@ -27,6 +28,9 @@ enum InitSectionRules {
                 if let finding = timescaleMismatch(segment, facts, videoSpan: span, playlist: audited.uri) {
                     findings.append(finding)
                 }
+                if !audited.playlist.iFramesOnly, let finding = presentationAfterDecode(segment, facts, audited.uri) {
+                    findings.append(finding)
+                }
                 for track in facts.tracks {
                     guard let configured = track.configurationSPS, !track.inBandSPS.isEmpty,
                         !track.inBandSPS.contains(configured)
@@ -47,6 +51,23 @@ enum InitSectionRules {
             }
         }
         return findings
+    }
+
+    /// The fragment's video presented later than its first sample is decoded (its `tfdt`): unsigned composition
+    /// offsets with no edit list leave the first frame presented a frame or more after `tfdt`, a gap at the start
+    /// of every segment for a player that places fragments by `tfdt`. More than a millisecond counts.
+    static func presentationAfterDecode(_ segment: Segment, _ facts: SegmentFacts, _ playlist: String) -> Finding? {
+        guard let video = facts.video, let decoded = video.frames.first?.decodingTime,
+            let presented = video.frames.lazy.compactMap(\.presentationTime).min()
+        else { return nil }
+        let (late, overflow) = presented.subtractingReportingOverflow(decoded)
+        guard !overflow, video.seconds(late) > 0.001 else { return nil }
+        return Finding(
+            .presentationAfterDecode, playlist: playlist, segment: segment.uri,
+            message:
+                "the fragment's video is first presented \(Int(saturating: (video.seconds(late) * 1000).rounded())) ms after its decoding time (tfdt)",
+            measured: "earliest presentation \(video.seconds(presented)) s",
+            declared: "tfdt \(video.seconds(decoded)) s")
     }
 
     /// The time an I-frame entry stands for, by the init section's clock: from its I-frame to the next entry's
