@@ -1,9 +1,10 @@
 import Foundation
 
-/// GStreamer 1.22 playing a stream headless: `gst-launch-1.0 -v playbin3` (its HLS demuxer is `hlsdemux2`, its
-/// decoders libav's) into two `fakesink`s without clock sync, so it runs as fast as it decodes. Each sink prints
-/// every decoded buffer it receives (`last-message = chain … pts: H:MM:SS.NNNNNNNNN`), which is how the frames
-/// are counted and timed.
+/// GStreamer 1.22 playing a stream headless: `gst-launch-1.0 playbin3` (its HLS demuxer is `hlsdemux2`, its
+/// decoders libav's) into two `fakesink`s without clock sync, so it runs as fast as it decodes. Its base sink's
+/// debug log names every decoded buffer a sink receives (`…chain_unlocked:<vsink> got times start: H:MM:SS.N…`),
+/// which is how the frames are counted and timed: unlike the sinks' `last-message` notifications, which are
+/// dropped when buffers come fast, the log has a line for each.
 public enum GStreamerPlayer {
     /// Why GStreamer cannot run here (nil when `gst-launch-1.0` and `hlsdemux2` are installed).
     public static var unavailableReason: String? {
@@ -37,10 +38,10 @@ public enum GStreamerPlayer {
     /// Plays `url` to its end (or until `timeoutSeconds`, then the process is killed).
     public static func play(_ url: String, timeoutSeconds: Double = 90) throws -> Report {
         let run = try ExternalTool.run(
-            "gst-launch-1.0",
+            "env",
             [
-                "-v", "playbin3", "uri=\(url)", "video-sink=fakesink name=vsink silent=false sync=false",
-                "audio-sink=fakesink name=asink silent=false sync=false",
+                "GST_DEBUG=basesink:5", "GST_DEBUG_NO_COLOR=1", "gst-launch-1.0", "playbin3", "uri=\(url)",
+                "video-sink=fakesink name=vsink sync=false", "audio-sink=fakesink name=asink sync=false",
             ], timeoutSeconds: timeoutSeconds)
         return report(exitCode: run.exitCode, output: run.stdout + run.stderr)
     }
@@ -50,8 +51,8 @@ public enum GStreamerPlayer {
         var video: [Double] = [], audio: [Double] = [], errors: [String] = []
         let lines = output.split(separator: "\n")
         for (index, line) in lines.enumerated() {
-            if line.contains("last-message = chain"), let pts = presentationTime(line) {
-                if line.contains("vsink:") { video.append(pts) } else if line.contains("asink:") { audio.append(pts) }
+            if line.contains("chain_unlocked:<"), let pts = presentationTime(line) {
+                if line.contains("<vsink>") { video.append(pts) } else if line.contains("<asink>") { audio.append(pts) }
             } else if line.hasPrefix("ERROR:") || line.contains("Caught SIG") {
                 errors.append(lines[index...].prefix(3).joined(separator: " "))
             }
@@ -61,9 +62,9 @@ public enum GStreamerPlayer {
             reachedEnd: output.contains("Got EOS from element"))
     }
 
-    /// `pts: 0:00:10.066666666` as seconds.
+    /// `got times start: 0:00:10.066666666, …` as seconds.
     static func presentationTime(_ line: Substring) -> Double? {
-        guard let range = line.range(of: "pts: ") else { return nil }
+        guard let range = line.range(of: "got times start: ") else { return nil }
         let field = line[range.upperBound...].prefix { $0 != "," }
         let parts = field.split(separator: ":")
         guard parts.count == 3, let hours = Double(parts[0]), let minutes = Double(parts[1]),
