@@ -124,7 +124,9 @@ struct LiveServingTests {
                     }
                 }
             } catch {
-                log.problems.append("\(playlistURL): \(error)")
+                // What the process held then: a reset from our own server would mean it refused the connection
+                // unread, as it does when the process runs out of descriptors.
+                log.problems.append("\(playlistURL): \(error) (\(DescriptorUse.now))")
             }
             Thread.sleep(forTimeInterval: Double(pause) / 1000)
         }
