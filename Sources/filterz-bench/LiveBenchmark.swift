@@ -11,11 +11,13 @@ import Parallel
 #endif
 
 /// `filterz-bench live [--seconds S]`: the camera recorded live with `warm-film` on the default ladder, once with
-/// plain `--live` and once with `--live --low-latency`, each served by `filterz serve` and played by hls.js in
-/// headless Chromium for `S` seconds (default 60). Prints, for each: the latency between the wall clock and the
-/// program date time of the frame playing (median, p95), hls.js's own latency, stalls, blocking-reload hold
-/// times and (low latency) the part publication delay from `--timing-log`; then the ratio of the medians and a
-/// JSON line. Both runs use 2 s segments, so the difference is what the parts, hints and blocking reload make.
+/// plain `--live` and twice with `--live --low-latency`, each served by `filterz serve` and played by hls.js in
+/// headless Chromium for `S` seconds (default 60): regular and the first low-latency recording by hls.js as
+/// docs/LIVE.md configures it (`lowLatencyMode`, `maxLiveSyncPlaybackRate: 1.5`), the second by a stock hls.js
+/// (`lowLatencyMode` only). Prints, for each: the latency between the wall clock and the program date time of the
+/// frame playing (median, p95), hls.js's own latency, how playback began, stalls, blocking-reload hold times and
+/// (low latency) the part publication delay from `--timing-log`; then the ratio of the medians and a JSON line.
+/// Every run uses 2 s segments, so the difference is what the parts, hints and blocking reload make.
 enum LiveBenchmark {
     struct Run {
         var report: HLSJSPlayer.Report
@@ -58,8 +60,12 @@ enum LiveBenchmark {
             printRun("regular --live", regular)
             let low = try record(
                 binary: binary, folder: root.appendingPathComponent("ll"), seconds: seconds, lowLatency: true)
-            printRun("--live --low-latency", low)
+            printRun("--live --low-latency, hls.js as docs/LIVE.md configures it", low)
             printHeld(low)
+            let stock = try record(
+                binary: binary, folder: root.appendingPathComponent("ll-stock"), seconds: seconds, lowLatency: true,
+                catchUp: false)
+            printRun("--live --low-latency, stock hls.js (lowLatencyMode only)", stock)
             let llMedian = percentile(low.report.latencies, 0.5)
             let regularMedian = percentile(regular.report.latencies, 0.5)
             let ratio = regularMedian / max(llMedian, 0.001)
@@ -71,6 +77,9 @@ enum LiveBenchmark {
                     ("ll_latency_p95_s", ResultLine.number(percentile(low.report.latencies, 0.95), places: 3)),
                     ("regular_latency_p50_s", ResultLine.number(regularMedian, places: 3)),
                     ("stalls", .integer(low.report.stalls)),
+                    ("stock_ll_latency_p50_s", ResultLine.number(percentile(stock.report.latencies, 0.5), places: 3)),
+                    ("stock_ll_latency_p95_s", ResultLine.number(percentile(stock.report.latencies, 0.95), places: 3)),
+                    ("stock_stalls", .integer(stock.report.stalls)),
                     ("part_publish_p95_ms", ResultLine.number(percentile(low.renameDelays, 0.95), places: 1)),
                 ])
             return 0
@@ -84,6 +93,7 @@ enum LiveBenchmark {
         let r = run.report
         print("\(name): \(run.speed)")
         if let error = r.error { print("  hls.js error: \(error)") }
+        for line in r.startup { print("  start: \(line)") }
         print(
             String(
                 format: "  latency (wall clock − playing PDT): median %.3f s, p95 %.3f s (%d samples)",
@@ -129,7 +139,9 @@ enum LiveBenchmark {
     }
 
     /// Records into `folder/live`, serves `folder`, plays it, stops both.
-    static func record(binary: String, folder: URL, seconds: Double, lowLatency: Bool) throws -> Run {
+    static func record(binary: String, folder: URL, seconds: Double, lowLatency: Bool, catchUp: Bool = true) throws
+        -> Run
+    {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let video = folder.appendingPathComponent("live")
         let timingLog = folder.appendingPathComponent("timing.jsonl")
@@ -173,7 +185,7 @@ enum LiveBenchmark {
             do {
                 try await browser.open(url)
                 let report = try await HLSJSPlayer.play(
-                    url + "live/master.m3u8", in: browser, seconds: seconds, lowLatency: lowLatency)
+                    url + "live/master.m3u8", in: browser, seconds: seconds, lowLatency: lowLatency, catchUp: catchUp)
                 await browser.quit()
                 return report
             } catch {
@@ -182,7 +194,7 @@ enum LiveBenchmark {
             }
         }
         var held: (msn: Int, part: Int, answers: [Double])?
-        if lowLatency, let port = URL(string: url)?.port.map({ UInt16($0) }),
+        if lowLatency, catchUp, let port = URL(string: url)?.port.map({ UInt16($0) }),
             let next = HeldRequests.nextSegmentStart(of: video.appendingPathComponent("720p/index.m3u8"))
         {
             let answers = HeldRequests.firstByteTimes(

@@ -7,6 +7,10 @@ import Testing
 @testable import FilterzCLI
 @testable import Inspect
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A real browser nobody here wrote: Debian's headless Chromium, driven over WebDriver, opens the index page
 /// of our server and plays a recorded stream from the page's `<video>` element for 10 s — through the
 /// browser's own decoders, fed by native HLS or by the page's small Media Source player, whichever the page
@@ -102,6 +106,95 @@ struct BrowserPlaybackTests {
         print("Chromium screenshot red/blue at 5 s: warm-film \(warm), neutral \(neutral)")
         #expect(warm > neutral * 1.05, "warm-film (red/blue \(warm)) is not warmer than neutral (\(neutral))")
     }
+
+    /// A live recording on the index page: a viewer who paused for 3 s is back at the stream's hold-back (three
+    /// target durations) behind the live edge within 20 s, by playing faster for a while, as hls.js does with
+    /// `maxLiveSyncPlaybackRate: 1.5`; a player that never plays faster keeps the pause in its latency for good.
+    @Test func aLiveViewerWhoPausedCatchesUpToTheHoldBack() async throws {
+        let folder = try TemporaryFolder(prefix: "filterz-browser-live")
+        let video = folder.url.appendingPathComponent("live")
+        let child = try FilterzChild(
+            [
+                "record", "--preset", "neutral", "--size", "160x90", "--ladder", "160x90@150k", "--live",
+                "--segment-duration", "1", "--duration", "90", "--out", video.path,
+            ],
+            logs: folder.url)
+        defer {
+            child.signal(SIGKILL)
+            _ = child.waitForExit(timeoutSeconds: 10)
+        }
+        // Four segments listed, so that the page starts three from the end.
+        let playlist = video.appendingPathComponent("90p/index.m3u8")
+        var listed = 0
+        for _ in 0..<600 where listed < 4 {
+            listed =
+                ((try? String(contentsOf: playlist, encoding: .utf8)) ?? "").components(separatedBy: "#EXTINF").count
+                - 1
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        try #require(listed >= 4, "record --live listed \(listed) segments in 60 s: \(child.stderr)")
+        var configuration = ServerConfiguration(root: folder.url.path)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+
+        let browser = try await HeadlessChromium.start()
+        do {
+            try await browser.open(server.baseURL + "/")
+            let started = try await browser.runAsync(Self.startPlaying, ["live"], as: ScriptOutcome.self)
+            try #require(started.error == nil, "play() on the index page's live video: \(started.error ?? "")")
+            try #require(started.player == "mse", "the page played the live stream with \(started.player ?? "nothing")")
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            _ = try await browser.run(Self.pauseOrPlay, ["live", true], as: LiveState.self)
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            let resumed = try await browser.run(Self.pauseOrPlay, ["live", false], as: LiveState.self)
+            let samples = try await browser.runAsync(Self.watch, ["live", 20], as: [LiveState].self)
+            let holdBack = 3.0
+            let settled = samples.suffix(6).compactMap(\.behind)
+            print(
+                "index page, live: \(resumed.behind.map { String(format: "%.2f", $0) } ?? "?") s behind the edge after "
+                    + "a 3 s pause; then \(samples.compactMap(\.behind).map { String(format: "%.1f", $0) })")
+            #expect(samples.contains { $0.rate > 1 }, "the page never played faster: \(samples)")
+            #expect(
+                (settled.min() ?? .infinity) <= holdBack + 0.6,
+                "still \(settled) s behind the live edge 20 s after the pause (hold-back \(holdBack) s)")
+            #expect(samples.last?.rate == 1, "still playing at \(samples.last?.rate ?? 0)x after catching up")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+    struct LiveState: Decodable, CustomStringConvertible {
+        var time: Double
+        var rate: Double
+        var behind: Double?
+        var description: String { "t \(time) rate \(rate) behind \(behind.map { String($0) } ?? "?")" }
+    }
+
+    /// Pauses (true) or plays (false) the article's video, or only reads it (null): its time, rate and how far
+    /// behind the live edge the page's player says it plays.
+    static let pauseOrPlay = """
+        const [id, pause] = arguments;
+        const video = document.querySelector('article[id="' + id + '"] video');
+        if (pause === true) video.pause(); else if (pause === false) video.play();
+        const behind = video.getAttribute('data-behind-live-edge');
+        return {time: video.currentTime, rate: video.playbackRate, behind: behind === null ? null : Number(behind)};
+        """
+
+    /// The article's video every half second for `seconds`: its time, rate and distance from the live edge.
+    static let watch = """
+        const [id, seconds, done] = arguments;
+        const video = document.querySelector('article[id="' + id + '"] video');
+        const samples = [];
+        const timer = setInterval(() => {
+            const behind = video.getAttribute('data-behind-live-edge');
+            samples.push({time: video.currentTime, rate: video.playbackRate, behind: behind === null ? null : Number(behind)});
+            if (samples.length >= seconds * 2) { clearInterval(timer); done(samples); }
+        }, 500);
+        """
 
     /// Finds the article's `<video>`, records error events (also those of its `<source>`, which do not
     /// bubble), and starts playback.

@@ -70,4 +70,31 @@ import Testing
                     == 200)
         }
     }
+
+    /// The live catch-up rule (hls.js's `maxLiveSyncPlaybackRate: 1.5` in the page's own player): faster only
+    /// while more than half a second behind the hold-back with a second buffered, easing off as it nears it.
+    @Test(.enabled(if: ExternalTool.isInstalled("node")))
+    func aLivePlayerBehindItsHoldBackPlaysFasterUntilItIsBack() throws {
+        let folder = try TemporaryFolder(prefix: "filterz-player")
+        let player = folder.url.appendingPathComponent("player.js")
+        try IndexPagePlayer.script.write(to: player, atomically: true, encoding: .utf8)
+        // behind the edge, hold-back, buffered ahead, rate now → rate wanted
+        let cases: [(Double, Double, Double, Double, Double)] = [
+            (6.0, 6, 3, 1, 1),  // at its hold-back
+            (6.3, 6, 3, 1, 1),  // a little behind: not worth a change of speed
+            (7.0, 6, 3, 1, 1.5),  // a second behind
+            (16, 6, 3, 1, 1.5),  // far behind: never above 1.5
+            (6.3, 6, 3, 1.2, 1.15),  // catching up, nearly there: eases off
+            (6.05, 6, 3, 1.5, 1),  // back
+            (9.0, 6, 0.5, 1, 1),  // behind, but the buffer runs low
+        ]
+        let calls = cases.map { "p.catchUpRate(\($0.0), \($0.1), \($0.2), \($0.3))" }.joined(separator: ", ")
+        let result = try ExternalTool.run(
+            "node",
+            ["-e", "const p = require(\(String(reflecting: player.path))); console.log(JSON.stringify([\(calls)]))"],
+            timeoutSeconds: 30)
+        try #require(result.exitCode == 0, "\(result.stderr)")
+        let rates = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Double])
+        #expect(rates == cases.map(\.4))
+    }
 }

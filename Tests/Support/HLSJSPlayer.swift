@@ -54,10 +54,16 @@ public enum HLSJSPlayer {
         public var httpErrors: [String]
         /// Distinct key URIs hls.js loaded.
         public var keysLoaded: Int
+        /// How playback began, one line each, in seconds after `loadSource`: the multivariant and first media
+        /// playlists (with the live edge and the latency hls.js aims at), the first media requested and buffered,
+        /// and the first frame playing (its position, hls.js's latency and the wall-clock latency then).
+        public var startup: [String]
+        /// Seconds from `loadSource` to the first frame playing.
+        public var startupSeconds: Double?
     }
 
     static let harness = #"""
-        const [source, url, seconds, lowLatency, switchAt] = arguments;
+        const [source, url, seconds, lowLatency, switchAt, catchUp] = arguments;
         const done = arguments[arguments.length - 1];
         (async () => {
           const module = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
@@ -70,7 +76,7 @@ public enum HLSJSPlayer {
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
             switchTime: null, levelCount: 0, error: null, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [],
-            httpErrors: [], keysLoaded: 0};
+            httpErrors: [], keysLoaded: 0, startup: [], startupSeconds: null};
           const keyURIs = new Set(), lastFragEvent = {}, keyLoading = {};
           const t0 = performance.now();
           const now = () => ((performance.now() - t0) / 1000).toFixed(2);
@@ -83,7 +89,26 @@ public enum HLSJSPlayer {
             report.recentEvents = [].concat(recent.main, recent.audio, recent.subtitle, recent.other);
           };
           const fragName = (f, part) => `${f.type} level ${f.level} sn ${f.sn}` + (part ? ` part ${part.index}` : "");
-          const hls = new Hls({lowLatencyMode: lowLatency, liveDurationInfinity: true, maxLiveSyncPlaybackRate: lowLatency ? 1.5 : 1});
+          const hls = new Hls(Object.assign({lowLatencyMode: lowLatency, liveDurationInfinity: true},
+            lowLatency && catchUp ? {maxLiveSyncPlaybackRate: 1.5} : {}));
+          const firstTimes = new Set();
+          const first = (what, text) => {
+            if (firstTimes.has(what)) return;
+            firstTimes.add(what);
+            report.startup.push(`${now()} s: ${text}`);
+          };
+          hls.on(Hls.Events.MANIFEST_PARSED, () => first("manifest", "multivariant playlist parsed"));
+          hls.on(Hls.Events.LEVEL_LOADED, (_, data) => {
+            const d = data.details, stats = data.stats;
+            const took = stats && stats.loading ? ` (request took ${((stats.loading.end - stats.loading.start) / 1000).toFixed(2)} s)` : "";
+            first("level", `level ${data.level} loaded${took}: media sequence ${d.startSN}–${d.endSN}, ` +
+              `${d.partList ? d.partList.length : 0} parts of the last segment, edge ${d.edge.toFixed(2)} s, ` +
+              `part hold back ${d.partHoldBack}, hold back ${d.holdBack}, target latency ${Number(hls.targetLatency).toFixed(2)} s`);
+          });
+          hls.on(Hls.Events.FRAG_LOADING, (_, data) => { if (data.frag.type === "main") first("loading",
+            `first media requested: ${fragName(data.frag, data.part)} (starts at ${(data.part || data.frag).start.toFixed(2)} s)`); });
+          hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => { if (data.frag.type === "main") first("buffered",
+            `first media buffered: ${fragName(data.frag, data.part)}`); });
           // Media activity of a stream; a key load followed by 3 s or more without any is a parked stream.
           const fragActivity = (type) => {
             const at = performance.now(), key = keyLoading[type];
@@ -134,6 +159,13 @@ public enum HLSJSPlayer {
           });
           let playing = false, stalledSince = null;
           video.addEventListener("playing", () => {
+            if (!playing) {
+              report.startupSeconds = (performance.now() - t0) / 1000;
+              const wall = hls.playingDate ? ((Date.now() - hls.playingDate.getTime()) / 1000).toFixed(2) + " s" : "unknown";
+              first("playing", `playing from ${video.currentTime.toFixed(2)} s: hls.js latency ${Number(hls.latency).toFixed(2)} s ` +
+                `(target ${Number(hls.targetLatency).toFixed(2)} s), wall-clock latency ${wall}, ` +
+                `${(video.buffered.length ? video.buffered.end(video.buffered.length - 1) - video.currentTime : 0).toFixed(2)} s buffered ahead`);
+            }
             playing = true;
             if (stalledSince !== null) { report.stallSeconds += (performance.now() - stalledSince) / 1000; stalledSince = null; }
           });
@@ -171,17 +203,21 @@ public enum HLSJSPlayer {
         })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
           blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
           endTime: 0, switchTime: null, levelCount: 0, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [], httpErrors: [],
-          keysLoaded: 0}));
+          keysLoaded: 0, startup: [], startupSeconds: null}));
         """#
 
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)
-    /// and reports. `switchAt`: seconds after the start at which to ask for another quality.
+    /// and reports. `switchAt`: seconds after the start at which to ask for another quality. `catchUp`: for
+    /// low latency, `maxLiveSyncPlaybackRate: 1.5` as docs/LIVE.md tells users to set (false: hls.js's default of
+    /// 1, a stock player).
     public static func play(
-        _ url: String, in browser: HeadlessChromium, seconds: Double, lowLatency: Bool, switchAt: Double? = nil
+        _ url: String, in browser: HeadlessChromium, seconds: Double, lowLatency: Bool, switchAt: Double? = nil,
+        catchUp: Bool = true
     ) async throws -> Report {
         let source = try String(contentsOf: modulePath, encoding: .utf8)
         try await browser.setScriptTimeout(seconds: seconds + 60)
         return try await browser.runAsync(
-            harness, [source, url, seconds, lowLatency, switchAt.map { $0 as Any } ?? NSNull()], as: Report.self)
+            harness, [source, url, seconds, lowLatency, switchAt.map { $0 as Any } ?? NSNull(), catchUp],
+            as: Report.self)
     }
 }

@@ -2,21 +2,24 @@
 /// the browser's Media Source can take the stream, else leaves it to native HLS (Safari, iOS).
 /// Written here, for the streams `filterz record`/`package` make: one variant (the richest within 4 Mb/s; no
 /// adaptive switching), MPEG-TS or fMP4 (EXT-X-MAP), an optional AUDIO rendition, finished or live (the
-/// media playlist is re-read every half target duration). When the browser cannot play a track's type (e.g.
+/// media playlist is re-read every half target duration; the player catches up to its hold-back behind the live
+/// edge after start-up or a stall by playing up to 1.5× as fast, as hls.js does with `maxLiveSyncPlaybackRate:
+/// 1.5`, see docs/LIVE.md). When the browser cannot play a track's type (e.g.
 /// MPEG-TS in Firefox) and there is no native HLS either, or a request fails, a `<p class="player-note">` with
 /// the playlist link follows the video. `?autoplay` on the page starts every video at once, muted (for
 /// browser tests).
 ///
-/// `parseMultivariant` and `parseMedia` are exported under Node (`module.exports`) for tests.
+/// `parseMultivariant`, `parseMedia` and `catchUpRate` are exported under Node (`module.exports`) for tests.
 enum IndexPagePlayer {
     static let script = #"""
         // Plays each <video data-master="…"> of the index page through Media Source Extensions when the browser has no
         // native HLS. Written for what filterz record/package make: one video variant (MPEG-TS or fMP4 with
         // EXT-X-MAP), an optional AUDIO rendition, finished or live. No adaptive switching: the richest variant within
-        // 4 Mb/s is played. Anything else gets a note with the playlist link instead of a silent black box.
+        // 4 Mb/s is played. Anything else gets a note with the playlist link instead of a silent black box. Live, it
+        // plays up to 1.5x as fast while it is behind its hold-back from the live edge (after start-up or a stall).
         "use strict";
         (function () {
-          var aheadSeconds = 30, bitsPerSecondCap = 4e6;
+          var aheadSeconds = 30, bitsPerSecondCap = 4e6, catchUpMaximum = 1.5;
 
           function attributes(text) {
             var out = {}, pattern = /([A-Z0-9-]+)=("[^"]*"|[^,]*)/g, match;
@@ -47,8 +50,9 @@ enum IndexPagePlayer {
           }
 
           function parseMedia(text, base) {
-            var playlist = { init: null, segments: [], ended: false, targetSeconds: 6, sequence: 0, byteRanges: false };
+            var playlist = { init: null, segments: [], durations: [], ended: false, targetSeconds: 6, sequence: 0, byteRanges: false };
             lines(text).forEach(function (line) {
+              if (line.indexOf("#EXTINF:") === 0) playlist.durations.push(parseFloat(line.slice(8)) || 0);
               if (line.indexOf("#EXT-X-MAP:") === 0) playlist.init = resolve(attributes(line.slice(11)).URI, base);
               else if (line.indexOf("#EXT-X-TARGETDURATION:") === 0) playlist.targetSeconds = Number(line.slice(22)) || 6;
               else if (line.indexOf("#EXT-X-MEDIA-SEQUENCE:") === 0) playlist.sequence = Number(line.slice(22)) || 0;
@@ -56,7 +60,19 @@ enum IndexPagePlayer {
               else if (line === "#EXT-X-ENDLIST") playlist.ended = true;
               else if (line.charAt(0) !== "#") playlist.segments.push(resolve(line, base));
             });
+            playlist.holdBackSeconds = 3 * playlist.targetSeconds;
             return playlist;
+          }
+
+          // The playback rate for a live stream `behind` seconds behind its live edge that aims at `target` seconds
+          // behind, with `ahead` seconds buffered, now playing at `rate`: up to 1.5x while it is more than half a second
+          // behind its aim and has a second buffered, back to 1x within a tenth of a second of it (or when the buffer
+          // runs low), so that start-up and stalls are won back instead of adding up.
+          function catchUpRate(behind, target, ahead, rate) {
+            var excess = behind - target;
+            if (ahead < 1 || excess < 0.1) return 1;
+            if (rate > 1 || excess > 0.5) return Math.min(catchUpMaximum, 1 + excess / 2);
+            return 1;
           }
 
           function load(url, kind) {
@@ -71,6 +87,8 @@ enum IndexPagePlayer {
           // One SourceBuffer fed from one media playlist, segment by media sequence number.
           function Track(source, video, url, playlist, mime) {
             this.video = video; this.url = url; this.playlist = playlist; this.initDone = false;
+            // Media seconds appended so far ("sequence" mode lays them end to end from 0), and when the playlist was read.
+            this.appendedSeconds = 0; this.loadedAt = performance.now();
             this.buffer = source.addSourceBuffer(mime);
             // Segments are appended in order, so "sequence" mode lays them end to end from 0: the page's clock reads
             // the stream's own time (0:05 is five seconds in), whatever the first timestamp of the MPEG-TS is.
@@ -97,14 +115,32 @@ enum IndexPagePlayer {
               var index = this.next - this.playlist.sequence;
               if (index < this.playlist.segments.length) {
                 await this.append(await load(this.playlist.segments[index]));
+                this.appendedSeconds += this.playlist.durations[index] || 0;
                 this.next++;
                 // MPEG-TS timestamps rarely start at 0: start where the media does.
                 if (video.buffered.length && video.currentTime < video.buffered.start(0)) video.currentTime = video.buffered.start(0);
               } else {
                 await sleep(Math.max(1, this.playlist.targetSeconds / 2));
                 this.playlist = parseMedia(await load(this.url, "text"), this.url);
+                this.loadedAt = performance.now();
               }
             }
+          };
+          // Seconds between the live edge (the end of the last listed segment, moved on by the time since the playlist
+          // was read) and the playhead.
+          Track.prototype.behindLiveEdge = function () {
+            var listed = 0;
+            for (var i = this.next - this.playlist.sequence; i < this.playlist.durations.length; i++) listed += this.playlist.durations[i];
+            return this.appendedSeconds + listed + (performance.now() - this.loadedAt) / 1000 - this.video.currentTime;
+          };
+          Track.prototype.keepUp = function () {
+            var video = this.video, ranges = video.buffered;
+            if (this.playlist.ended || video.paused || !ranges.length) { if (video.playbackRate !== 1) video.playbackRate = 1; return; }
+            var ahead = ranges.end(ranges.length - 1) - video.currentTime, behind = this.behindLiveEdge();
+            // For the curious (and the browser tests): how far behind the live edge the page plays, in seconds.
+            video.setAttribute("data-behind-live-edge", behind.toFixed(2));
+            var rate = catchUpRate(behind, this.playlist.holdBackSeconds, ahead, video.playbackRate);
+            if (rate !== video.playbackRate) video.playbackRate = rate;
           };
 
           function note(video, text, master) {
@@ -169,7 +205,8 @@ enum IndexPagePlayer {
             video.addEventListener("play", function () {
               opened.then(function () {
                 var tracks = plan.map(function (track) { return new Track(source, video, track.url, track.playlist, track.mime); });
-                return Promise.all(tracks.map(function (track) { return track.feed(); }));
+                var keepingUp = setInterval(function () { tracks[0].keepUp(); }, 500);
+                return Promise.all(tracks.map(function (track) { return track.feed(); })).finally(function () { clearInterval(keepingUp); });
               }).then(function () {
                 if (source.readyState === "open") source.endOfStream();
               }, function (error) {
@@ -181,7 +218,7 @@ enum IndexPagePlayer {
           }
 
           if (typeof document !== "undefined") document.querySelectorAll("video[data-master]").forEach(start);
-          if (typeof module !== "undefined") module.exports = { parseMultivariant: parseMultivariant, parseMedia: parseMedia };
+          if (typeof module !== "undefined") module.exports = { parseMultivariant: parseMultivariant, parseMedia: parseMedia, catchUpRate: catchUpRate };
         })();
         """#
 }
