@@ -105,10 +105,11 @@ public enum HLSJSPlayer {
               `${d.partList ? d.partList.length : 0} parts of the last segment, edge ${d.edge.toFixed(2)} s, ` +
               `part hold back ${d.partHoldBack}, hold back ${d.holdBack}, target latency ${Number(hls.targetLatency).toFixed(2)} s`);
           });
-          hls.on(Hls.Events.FRAG_LOADING, (_, data) => { if (data.frag.type === "main") first("loading",
-            `first media requested: ${fragName(data.frag, data.part)} (starts at ${(data.part || data.frag).start.toFixed(2)} s)`); });
-          hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => { if (data.frag.type === "main") first("buffered",
-            `first media buffered: ${fragName(data.frag, data.part)}`); });
+          // The main stream's requests and appends until it plays.
+          hls.on(Hls.Events.FRAG_LOADING, (_, data) => { if (data.frag.type === "main" && !playing) report.startup.push(
+            `${now()} s: requested ${fragName(data.frag, data.part)} (${(data.part || data.frag).start.toFixed(2)}–${(data.part || data.frag).end.toFixed(2)} s${data.part ? (data.part.independent ? ", independent" : "") : ""})`); });
+          hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => { if (data.frag.type === "main" && !playing) report.startup.push(
+            `${now()} s: buffered ${fragName(data.frag, data.part)}`); });
           // Media activity of a stream; a key load followed by 3 s or more without any is a parked stream.
           const fragActivity = (type) => {
             const at = performance.now(), key = keyLoading[type];
