@@ -54,7 +54,9 @@ let package = Package(
         .target(
             name: "Media",
             dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
-        .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"]),
+        .target(
+            name: "Server", dependencies: ["JSON", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
+            resources: [.embedInCode("Catalogue/IndexPagePlayer.js")]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto", "Platform"]),
