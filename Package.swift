@@ -20,11 +20,13 @@ let package = Package(
         .target(name: "MediaTime"),
         // Concurrency helpers on the standard library alone: result slots filled by index, detached threads.
         .target(name: "Parallel"),
-        .target(name: "HLS", dependencies: ["JSON"]),
+        // Text notations shared by playlists and HTTP: calendar dates and ISO 8601 date-times, percent-encoding.
+        .target(name: "Notation"),
+        .target(name: "HLS", dependencies: ["JSON", "Notation"]),
         .target(name: "FilterKit", dependencies: ["JSON", "MediaTime"]),
         .target(name: "Playback", dependencies: ["HLS"]),
         .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup"]),
-        .target(name: "Packaging", dependencies: ["HLS", "MediaTime"]),
+        .target(name: "Packaging", dependencies: ["Notation", "HLS", "MediaTime"]),
         .target(name: "PhotoMetadata"),
         // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
         .target(name: "StreamAudit", dependencies: ["HLS"]),
@@ -55,7 +57,8 @@ let package = Package(
             name: "Media",
             dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
         .target(
-            name: "Server", dependencies: ["JSON", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
+            name: "Server",
+            dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
             resources: [.embedInCode("Catalogue/IndexPagePlayer.js")]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
@@ -64,7 +67,7 @@ let package = Package(
         // Command line. `CLIKit`: commands, typed options, parsing, help screens, exit codes (no C, no I/O
         // beyond the outputs it is given). `Inspect`: playlist inspection and its reports, on HLS alone.
         .target(name: "CLIKit", dependencies: ["JSON"]),
-        .target(name: "Inspect", dependencies: ["CLIKit", "JSON", "HLS", "Parallel"]),
+        .target(name: "Inspect", dependencies: ["CLIKit", "JSON", "Notation", "HLS", "Parallel"]),
         .target(
             name: "FilterzCLI",
             dependencies: [
@@ -81,8 +84,8 @@ let package = Package(
         .executableTarget(
             name: "filterz-bench",
             dependencies: [
-                "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media", "Server",
-                "PhotoMetadata",
+                "JSON", "Notation", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media",
+                "Server", "PhotoMetadata",
                 "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "FilterzTestSupport", "Parallel",
             ]),
 
@@ -96,7 +99,7 @@ let package = Package(
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"]),
         .testTarget(
-            name: "HLSTests", dependencies: ["JSON", "HLS", "Parallel", "FilterzTestSupport"],
+            name: "HLSTests", dependencies: ["JSON", "Notation", "HLS", "Parallel", "FilterzTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),

@@ -22,7 +22,7 @@ case "$target" in
     binary="$work/fuzz-playlist"
     module=HLSFuzz
     sources=(Sources/HLS/*.swift Sources/HLS/*/*.swift Sources/HLS/*/*/*.swift Fuzz/PlaylistFuzzer.swift)
-    libraries=(JSON)
+    libraries=(JSON Notation)
     dictionary=Fuzz/hls.dict
     ;;
   photo-metadata)
@@ -44,7 +44,7 @@ case "$target" in
       Sources/Server/Files/{FileKind,FileStamp,OpenFile}.swift Sources/Server/HandlerAnswer.swift
       Sources/Server/Signing/{TokenRewriter,SameVideoReference}.swift Sources/Server/Catalogue/CatalogueURLs.swift
       Fuzz/ServerPlaylistFuzzer.swift)
-    libraries=(JSON HLS)
+    libraries=(JSON Notation HLS)
     dictionary="$work/server-playlist.dict"  # the playlist keywords and the query's (made below)
     ;;
   stream-audit)
@@ -52,7 +52,7 @@ case "$target" in
     binary="$work/fuzz-stream-audit"
     module=StreamAuditFuzz
     sources=(Sources/StreamAudit/*/*.swift Fuzz/StreamAuditFuzzer.swift)
-    libraries=(JSON HLS)
+    libraries=(JSON Notation HLS)
     dictionary=Fuzz/stream-audit.dict
     ;;
   *)

@@ -1,6 +1,7 @@
 import CLIKit
 import Glibc
 import HLS
+import Notation
 
 /// Where inspected playlists come from: a file path, an http(s) URL, or `-` for standard input. The lean
 /// `filterz` reads files only (``PlaylistFile``); `filterz-full`'s loader adds HTTP.
@@ -46,7 +47,7 @@ public enum PlaylistLocation {
         if isHTTP(location) { return location }
         let reference = URIReference(location)
         if reference.scheme?.lowercased() == "file" { return reference.path }
-        if reference.scheme == nil { return URIReference.percentDecoded(reference.path) ?? reference.path }
+        if reference.scheme == nil { return PercentEncoding.percentDecoded(reference.path) ?? reference.path }
         return location
     }
 }

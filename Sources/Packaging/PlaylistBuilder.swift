@@ -1,4 +1,5 @@
 import HLS
+import Notation
 
 /// Turns segment records into HLS playlists (shaka-packager's `MediaPlaylist`/`HlsNotifier` role):
 /// media playlists, I-frame playlists and the multivariant playlist, each as an `HLS` model that

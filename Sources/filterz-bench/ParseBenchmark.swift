@@ -17,6 +17,7 @@ import Foundation
 import HLS
 import Inspect
 import JSON
+import Notation
 import Parallel
 
 enum ParseBenchmark {

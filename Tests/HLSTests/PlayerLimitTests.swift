@@ -1,3 +1,4 @@
+import Notation
 import Testing
 
 @testable import HLS

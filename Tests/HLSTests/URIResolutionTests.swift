@@ -1,3 +1,4 @@
+import Notation
 import Testing
 
 @testable import HLS
@@ -106,12 +107,12 @@ import Testing
         ("plain/path.m3u8", "plain/path.m3u8"),
     ])
     func escapesBecomeTheirBytes(text: String, decoded: String) {
-        #expect(URIReference.percentDecoded(text) == decoded)
+        #expect(PercentEncoding.percentDecoded(text) == decoded)
     }
 
     @Test(arguments: ["100%", "%4", "%G1", "%+1", "a%2", "%C3"])
     func aMalformedEscapeOrBytesThatAreNotUTF8GiveNil(text: String) {
-        #expect(URIReference.percentDecoded(text) == nil)
+        #expect(PercentEncoding.percentDecoded(text) == nil)
     }
 
     /// A form-encoded component: a server refuses what a player keeps (URLSearchParams keeps a malformed
@@ -122,7 +123,7 @@ import Testing
             ("a%2", nil, "a%2"), ("%C3", nil, "\u{FFFD}"), ("", "", ""),
         ] as [(String, String?, String)])
     func formDecodingRefusesOrKeepsWhatIsMalformed(text: String, refused: String?, kept: String) {
-        #expect(URIReference.formDecoded(text.utf8, malformed: .refuse) == refused)
-        #expect(URIReference.formDecoded(text.utf8, malformed: .keep) == kept)
+        #expect(PercentEncoding.formDecoded(text.utf8, malformed: .refuse) == refused)
+        #expect(PercentEncoding.formDecoded(text.utf8, malformed: .keep) == kept)
     }
 }

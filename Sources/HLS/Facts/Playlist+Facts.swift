@@ -1,4 +1,5 @@
 import JSON
+import Notation
 
 extension Playlist {
     /// The playlist's facts in the schema of the shared conformance corpus (`corpus/README.md`), plus

@@ -1,3 +1,5 @@
+import Notation
+
 /// A media segment: its URI line, its EXTINF and the segment tags written before it (RFC 8216bis §4.4.4).
 ///
 /// Tags that apply "to every following segment" (EXT-X-KEY, EXT-X-MAP, EXT-X-BITRATE) are attached to the

@@ -1,3 +1,5 @@
+import Notation
+
 /// A tag's attribute list described as data: each attribute's wire name, value type, whether the tag requires
 /// it and which model field holds it. The parser reads attribute lists through it and the writer writes them
 /// back through it, so the two cannot disagree about a name, a type or the order attributes are written in.

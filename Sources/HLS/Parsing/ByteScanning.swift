@@ -1,3 +1,5 @@
+import Notation
+
 /// Reading playlist bytes: digits, decimals, dates and comparisons over an input buffer. These live on the
 /// buffer (16 bytes, cheap to pass) rather than on the parser, whose state is large.
 extension UnsafeBufferPointer where Element == UInt8 {

@@ -1,3 +1,5 @@
+import Notation
+
 /// One handler per tag: reads the value or attribute list into the model.
 extension PlaylistParser {
     mutating func handleTag(_ tag: TagName, value: Range<Int>?) {

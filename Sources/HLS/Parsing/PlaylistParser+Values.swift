@@ -1,3 +1,5 @@
+import Notation
+
 /// Attribute lists (RFC 8216bis §4.2) and the typed value readers: decimal-integer, decimal-floating-point,
 /// hexadecimal-sequence, quoted-string, enumerated-string, decimal-resolution, dates and byte ranges.
 extension PlaylistParser {

@@ -1,3 +1,5 @@
+import Notation
+
 /// Variable substitution (RFC 8216bis §4.3): `{$name}` in URI lines, quoted strings and hexadecimal sequences
 /// is replaced by the value of the EXT-X-DEFINE named `name`. An undefined name is an error (the reference is
 /// then left as written).
@@ -85,8 +87,9 @@ extension PlaylistParser {
                 if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
                 for pair in query.split(separator: "&") {
                     let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    let key = URIReference.formDecoded(parts[0].utf8, malformed: .keep) ?? ""
-                    let value = parts.count > 1 ? URIReference.formDecoded(parts[1].utf8, malformed: .keep) ?? "" : ""
+                    let key = PercentEncoding.formDecoded(parts[0].utf8, malformed: .keep) ?? ""
+                    let value =
+                        parts.count > 1 ? PercentEncoding.formDecoded(parts[1].utf8, malformed: .keep) ?? "" : ""
                     if parameters[key] == nil { parameters[key] = value }
                 }
             }

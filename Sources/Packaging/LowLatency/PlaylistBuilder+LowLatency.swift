@@ -1,4 +1,5 @@
 import HLS
+import Notation
 
 /// The live edge of one low-latency track: the segment being produced, its parts so far and the part that
 /// comes next (the preload hint).

@@ -1,5 +1,6 @@
 import HLS
 import JSON
+import Notation
 
 /// One video of the catalogue: a folder of the served directory with a `master.m3u8`, as the app lists it.
 public struct CatalogueVideo: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import HLS
+import Notation
 
 /// Turns the request path exactly as the client sent it into safe path segments below the served folder, or a
 /// rejection. The only place percent-escapes are decoded (once: `%252e` stays the three characters `%2e`).
@@ -53,7 +53,8 @@ public enum PathGuard {
             var byte = raw[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < raw.endIndex,
-                    let high = URIReference.hexValue(raw[index + 1]), let low = URIReference.hexValue(raw[index + 2])
+                    let high = PercentEncoding.hexValue(raw[index + 1]),
+                    let low = PercentEncoding.hexValue(raw[index + 2])
                 else { return .failure(.badRequest("malformed percent-escape")) }
                 byte = high << 4 | low
                 index += 3

@@ -1,4 +1,4 @@
-import HLS
+import Notation
 
 /// Access log lines in the Common Log Format:
 /// `127.0.0.1 - - [29/Nov/2026:19:15:44 +0000] "GET /v1/videos HTTP/1.1" 200 512`.

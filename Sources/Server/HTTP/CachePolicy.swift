@@ -1,5 +1,3 @@
-import HLS
-
 /// The `Cache-Control` value for each kind of response, so browsers and CDNs cache what never changes for a
 /// year and re-fetch live playlists in time for the next segment.
 ///

@@ -1,4 +1,4 @@
-import HLS
+import Notation
 
 /// HTTP dates in the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7), as whole seconds
 /// since the Unix epoch. Pure arithmetic (proleptic Gregorian calendar, UTC): no clock, no locale.

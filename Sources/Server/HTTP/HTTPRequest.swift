@@ -1,4 +1,4 @@
-import HLS
+import Notation
 
 /// One request as the rules see it: the method, the path and query exactly as sent (nothing decoded yet), and
 /// the request headers the server acts on.
@@ -57,7 +57,7 @@ public struct HTTPRequest: Sendable, Hashable {
         var found: Substring?
         for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard URIReference.formDecoded(parts[0].utf8, malformed: .refuse) == "token" else { continue }
+            guard PercentEncoding.formDecoded(parts[0].utf8, malformed: .refuse) == "token" else { continue }
             guard parts[0] == "token", found == nil, parts.count == 2 else { return nil }
             found = parts[1]
         }
@@ -71,8 +71,9 @@ public struct HTTPRequest: Sendable, Hashable {
         var parameters: [String: String] = [:]
         for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = URIReference.formDecoded(parts[0].utf8, malformed: .refuse) else { return nil }
-            guard let value = parts.count > 1 ? URIReference.formDecoded(parts[1].utf8, malformed: .refuse) : "" else {
+            guard let name = PercentEncoding.formDecoded(parts[0].utf8, malformed: .refuse) else { return nil }
+            guard let value = parts.count > 1 ? PercentEncoding.formDecoded(parts[1].utf8, malformed: .refuse) : ""
+            else {
                 return nil
             }
             if parameters[name] == nil { parameters[name] = value }

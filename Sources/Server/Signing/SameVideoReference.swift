@@ -1,4 +1,5 @@
 import HLS
+import Notation
 
 /// Decides whether a URI inside a served playlist leads, for a browser, back to this server and into the same
 /// video, so that the viewer's token may be appended to it. Players resolve playlist URIs with the WHATWG URL
@@ -36,7 +37,7 @@ public enum SameVideoReference {
                 if !segments.isEmpty { segments.removeLast() }
             case .none:
                 if part.isEmpty { continue }
-                guard let decoded = URIReference.percentDecoded(part), !decoded.contains("/") else { return false }
+                guard let decoded = PercentEncoding.percentDecoded(part), !decoded.contains("/") else { return false }
                 segments.append(decoded)
             }
         }

@@ -1,10 +1,12 @@
-extension URIReference {
+/// Percent-encoding (RFC 3986 §2.1) and form encoding (`application/x-www-form-urlencoded`) read back: what a
+/// playlist's URIs and variables, a WebVTT file's and an HTTP request's targets need.
+public enum PercentEncoding {
     /// `text` with every `%XX` escape replaced by its byte (RFC 3986 §2.1), or nil when an escape is malformed
     /// (`%` not followed by two hexadecimal digits) or the decoded bytes are not UTF-8. `+` stays `+`: it means
     /// a space only in form-encoded queries, not in a path.
     ///
-    ///     URIReference.percentDecoded("a%20b/c%2Fd")  // "a b/c/d"
-    ///     URIReference.percentDecoded("100%")         // nil
+    ///     PercentEncoding.percentDecoded("a%20b/c%2Fd")  // "a b/c/d"
+    ///     PercentEncoding.percentDecoded("100%")         // nil
     public static func percentDecoded<Text: Collection<UInt8>>(_ text: Text) -> String? {
         decoded(text, plusIsSpace: false, malformed: .refuse)
     }
@@ -19,8 +21,8 @@ extension URIReference {
     /// A component of a form-encoded query (`application/x-www-form-urlencoded`): `+` is a space and `%XX` its
     /// byte. Nil only with `.refuse`, for a malformed escape or bytes that are not UTF-8.
     ///
-    ///     URIReference.formDecoded("a+b%21".utf8, malformed: .refuse)  // "a b!"
-    ///     URIReference.formDecoded("100%".utf8, malformed: .keep)      // "100%"
+    ///     PercentEncoding.formDecoded("a+b%21".utf8, malformed: .refuse)  // "a b!"
+    ///     PercentEncoding.formDecoded("100%".utf8, malformed: .keep)      // "100%"
     public static func formDecoded<Text: Collection<UInt8>>(_ text: Text, malformed: Malformed) -> String? {
         decoded(text, plusIsSpace: true, malformed: malformed)
     }
