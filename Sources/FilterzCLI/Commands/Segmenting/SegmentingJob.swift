@@ -30,9 +30,6 @@ struct SegmentingJob {
     /// LL-HLS parts (`record --live --low-latency`), or nil.
     var lowLatency: LowLatencySettings? = nil
 
-    /// Which frame becomes the poster: one second in (or the last frame of a shorter input).
-    var posterFrameIndex: Int { max(0, Int((1 / frameDuration.seconds).rounded())) }
-
     /// Runs the job; `next(i)` gives input `i` or nil at the end.
     func run(totalFrames: Int?, next: (Int) throws -> Input?) throws -> Int32 {
         LibavLogging.setQuiet(true)
@@ -82,56 +79,32 @@ struct SegmentingJob {
         StopSignal.install()
         defer { StopSignal.uninstall() }
         var progress = ProgressLine(totalFrames: totalFrames, frameDurationSeconds: frameDuration.seconds)
-        var index = 0
+        var schedule = RecordingSchedule(
+            frameDuration: frameDuration, framesPerSegment: configuration.framesPerSegment, live: live,
+            framesPerPart: lowLatency.map { max(1, Int(($0.partDuration.seconds / frameDuration.seconds).rounded())) })
         var lastInput: Input?
-        var firstTime: Timestamp?
-        var wrotePoster = false
-        var stopAt: Timestamp?
-        var late = false
-        let framesPerPart = max(1, Int(((lowLatency?.partDuration.seconds ?? 1) / frameDuration.seconds).rounded()))
-        var droppedFrames = 0
-        let framesPerSegment = configuration.framesPerSegment
         do {
-            while let input = try next(index) {
-                if let stopAt, input.time >= stopAt { break }
-                let origin = firstTime ?? input.time
-                firstTime = origin
+            while let input = try next(schedule.framesPlaced), let due = schedule.dueSeconds(of: input.time) {
+                var late = 0.0
                 if live {
                     // Paced like a camera: a frame is not available before its capture time.
-                    let wait = start.addingTimeInterval((input.time - origin).seconds).timeIntervalSinceNow
+                    let wait = start.addingTimeInterval(due).timeIntervalSinceNow
                     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                    late = lowLatency != nil && wait < -2 * frameDuration.seconds
+                    late = -wait
                 }
-                if late && index % framesPerPart != 0 {
-                    // Low latency keeps the capture clock: a frame more than two frames behind it is not encoded
-                    // (its sound still is); the timestamps of the frames kept stay true, and the first frame of
-                    // every part is always kept, so parts keep their lengths.
-                    if droppedFrames == 0 {
-                        context.stderr.line(
-                            "filterz record: encoding is behind real time; frames are dropped to keep the latency bounded"
-                        )
-                    }
-                    droppedFrames += 1
-                } else {
+                let placement = schedule.place(lateBySeconds: late)
+                if placement.encodesVideo {
                     try segmenter.append(input.frame, at: input.time)
+                } else if placement.isFirstDrop {
+                    context.stderr.line(
+                        "filterz record: encoding is behind real time; frames are dropped to keep the latency bounded")
                 }
                 try segmenter.append(audio: input.audio)
-                if !wrotePoster && index >= posterFrameIndex {
-                    try writePoster(input.frame, into: folder)
-                    wrotePoster = true
-                }
+                if placement.isPoster { try writePoster(input.frame, into: folder) }
                 lastInput = input
-                index += 1
-                progress.update(frames: index, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stderr)
-                let signals = StopSignal.received
-                if signals >= 2 { break }
-                if signals == 1 && stopAt == nil {
-                    // Finish the segment in progress: stop at the next segment boundary.
-                    let segment = frameDuration * Int64(framesPerSegment)
-                    let elapsed = input.time - origin
-                    let segmentsDone = Int64((elapsed.seconds / segment.seconds).rounded(.down)) + 1
-                    stopAt = origin + segment * segmentsDone
-                }
+                progress.update(
+                    frames: schedule.framesPlaced, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stderr)
+                if schedule.stopRequested(signals: StopSignal.received, after: input.time) { break }
             }
         } catch let error as CLIError {
             segmenter.abandon()
@@ -147,7 +120,7 @@ struct SegmentingJob {
             segmenter.abandon()
             throw CLIError.failure("no frames to encode")
         }
-        if !wrotePoster {
+        if !schedule.posterWritten {
             do {
                 try writePoster(lastInput.frame, into: folder)
             } catch {
@@ -172,7 +145,8 @@ struct SegmentingJob {
         summary.masterPlaylistPath = options.outputFolder + "/master.m3u8"
         SegmentingSummary.print(
             summary, ladder: ladder, elapsedSeconds: -start.timeIntervalSinceNow, output: context.stdout)
-        if droppedFrames > 0 {
+        if schedule.framesDropped > 0 {
+            let index = schedule.framesPlaced, droppedFrames = schedule.framesDropped
             let kept = Double(index - droppedFrames) / Double(max(index, 1)) / frameDuration.seconds
             context.stderr.line(
                 "filterz record: dropped \(droppedFrames) of \(index) frames to keep real time "
