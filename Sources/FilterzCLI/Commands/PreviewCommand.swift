@@ -25,8 +25,7 @@ enum PreviewCommand {
             action: run)
     }
 
-    static let preset = Option.required(
-        "--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path.")
+    static let preset = PresetLocator.option
     static let seed = Option.integer(
         "--seed", placeholder: "n", default: 1, in: 0...Int.max,
         help: "Camera seed: the same seed gives the same frame.")
@@ -42,7 +41,7 @@ enum PreviewCommand {
         let seed = try args.get(Self.seed)
         let seconds = try args.get(Self.at)
         let (width, height) = try parseSize(args.get(Self.size))
-        let preset = try PresetLocator(environment: context.environment).load(presetArgument)
+        let preset = try PresetLocator(context).load(presetArgument)
 
         let camera = SimulatedCamera(
             .init(

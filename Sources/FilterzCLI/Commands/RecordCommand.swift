@@ -56,7 +56,7 @@ enum RecordCommand {
     }
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        var options = try SegmentingOptions.parse(args)
+        var options = try SegmentingOptions.parse(args, context)
         let duration = try args.get(Self.duration)
         let fps = try args.get(Self.fps)
         let seed = try args.get(Self.seed)
