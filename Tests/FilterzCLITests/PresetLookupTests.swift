@@ -92,13 +92,13 @@ struct PresetLookupTests {
     func withoutFilterzPresetsTheNameIsNotFoundAndTheErrorSaysWhereItLooked(_ taker: PresetTaker) throws {
         let setup = try Setup(taker)
         let work = setup.folder.url.appendingPathComponent("work")
-        let result = runFilterz(taker.arguments(preset: setup.name, folder: work, input: setup.video))
+        let result = runFilterz(taker.arguments(preset: setup.name, folder: work, input: setup.video), environment: [:])
         #expect(result.code == ExitCode.usage)
         let message = result.err
         #expect(message.contains("preset '\(setup.name)' not found"), "\(message)")
         #expect(message.contains("$FILTERZ_PRESETS (not set)"), "\(message)")
-        let executableFolder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().path
+        let executable = try #require(RunningExecutable.path)
+        let executableFolder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         #expect(message.contains("SampleMedia/presets in \(executableFolder) and every folder above it"), "\(message)")
         #expect(message.contains("./SampleMedia/presets (\(FileManager.default.currentDirectoryPath))"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: work.path), "nothing written")
@@ -116,5 +116,26 @@ struct PresetLookupTests {
             ])
         let unset = PresetLocator(environment: ["FILTERZ_PRESETS": ""], executable: "/bin/filterz")
         #expect(unset.searchFolders == ["/bin/SampleMedia/presets", here + "/SampleMedia/presets"])
+    }
+
+    /// The built `filterz` (which runs `filterz-full` under the name `filterz`) started from a folder outside the
+    /// checkout, without `$FILTERZ_PRESETS`, finds the checkout's presets beside its binaries.
+    @Test(.enabled(if: FilterzChild.binary != nil, "needs the built filterz (swift build)"))
+    func theBuiltBinaryFindsThePresetsBesideItFromAnyFolder() throws {
+        let elsewhere = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(FilterzChild.binary))
+        process.arguments = ["preset", "show", "noir"]
+        process.currentDirectoryURL = elsewhere.url
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "FILTERZ_PRESETS" }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(complaint)")
+        #expect(printed.hasPrefix("noir"), "\(printed)")
     }
 }

@@ -14,10 +14,10 @@ import Foundation
 /// Parsing is FilterKit's (`Preset.parse`): lenient like the app (clamping, legacy rules).
 struct PresetLocator {
     var environment: [String: String]
-    /// The running executable (`CommandLine.arguments[0]`): the presets beside it are searched.
+    /// The running executable (its file, not the name it was started by): the presets beside it are searched.
     var executable: String
 
-    init(environment: [String: String], executable: String = CommandLine.arguments.first ?? ".") {
+    init(environment: [String: String], executable: String = RunningExecutable.path ?? CommandLine.arguments[0]) {
         self.environment = environment
         self.executable = executable
     }
