@@ -104,6 +104,26 @@ struct PresetLookupTests {
         #expect(!FileManager.default.fileExists(atPath: work.path), "nothing written")
     }
 
+    /// A bad option of `record` or `package` is named before the preset is looked for: usage errors come
+    /// before any file is opened.
+    @Test(arguments: [
+        UsageCase(arguments: ["record", "--size", "huge"], message: "--size"),
+        UsageCase(arguments: ["record", "--window", "3"], message: "--window needs --live"),
+        UsageCase(arguments: ["record", "--live", "--low-latency", "--part-duration", "5"], message: "part"),
+        UsageCase(arguments: ["record", "--format", "mkv"], message: "--format"),
+        UsageCase(arguments: ["record", "--keys", "/tmp/k"], message: "--keys needs --encrypt"),
+        UsageCase(arguments: ["package", "/no/such/clip.mp4", "--ladder", "big"], message: "--ladder"),
+    ])
+    func aBadOptionIsNamedBeforeThePresetIsLookedFor(_ usage: UsageCase) throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("out").path
+        let result = runFilterz(
+            usage.arguments + ["--preset", "no-such-preset-anywhere", "--out", out], environment: [:])
+        #expect(result.code == usage.code)
+        #expect(result.err.contains(usage.message), "\(result.err)")
+        #expect(!result.err.contains("not found"), "\(result.err)")
+    }
+
     /// The folders, in order: the variable's, the executable's and those above it, then the current directory's;
     /// never the source tree the CLI was built from.
     @Test func theSearchOrderIsTheVariableBesideTheExecutableThenTheCurrentFolder() {

@@ -40,8 +40,9 @@ struct SegmentingOptions {
     static let x264Presets = LadderSegmenter.Configuration.x264Presets
 
     /// The options of `args`, the preset found with the context's environment (as every command finds presets).
+    /// Every option is checked before the preset is read, so a usage error comes before any file is opened.
     static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> SegmentingOptions {
-        let preset = try PresetLocator(context).load(try args.get(Self.preset))
+        let presetArgument = try args.get(Self.preset)
         let out = try args.get(Self.out)
         var ladder = Ladder.standard
         if let text = try args.get(Self.ladder) {
@@ -58,7 +59,8 @@ struct SegmentingOptions {
         }
         let encryption = try EncryptionOptions.parse(args, outputFolder: out, environment: context.environment)
         return SegmentingOptions(
-            preset: preset, outputFolder: out, ladder: ladder, segmentDuration: segmentDuration,
+            preset: try PresetLocator(context).load(presetArgument), outputFolder: out, ladder: ladder,
+            segmentDuration: segmentDuration,
             container: container, mode: .vod, x264Preset: x264Preset, encryption: encryption)
     }
 
