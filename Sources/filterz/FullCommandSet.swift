@@ -1,3 +1,4 @@
+import CLIKit
 import Glibc
 
 /// `filterz-full`, the executable with every command, installed in the same folder as `filterz`.
@@ -19,12 +20,5 @@ enum FullCommandSet {
     }
 
     /// `name` in the folder of the running executable (`/proc/self/exe`, symbolic links resolved).
-    static func besideThisExecutable(_ name: String) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return name }
-        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return name }
-        return String(path[...slash]) + name
-    }
+    static func besideThisExecutable(_ name: String) -> String { (RunningExecutable.folder ?? "") + name }
 }

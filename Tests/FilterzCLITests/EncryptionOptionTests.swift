@@ -56,9 +56,14 @@ import Testing
     }
 
     @Test func theDefaultKeysFolderIsAnAbsoluteFilterzKeysFolder() {
-        let folder = EncryptionOptions.defaultKeysFolder
+        let folder = EncryptionOptions.defaultKeysFolder([:])
         #expect(folder.hasSuffix("/filterz/keys"))
         #expect(folder.hasPrefix("/"))
+    }
+
+    @Test func theDefaultKeysFolderFollowsTheCommandsEnvironment() {
+        #expect(EncryptionOptions.defaultKeysFolder(["XDG_STATE_HOME": "/state"]) == "/state/filterz/keys")
+        #expect(EncryptionOptions.defaultKeysFolder(["HOME": "/home/ana"]) == "/home/ana/.local/state/filterz/keys")
     }
 }
 

@@ -6,10 +6,12 @@ import Testing
 @testable import Inspect
 
 /// Runs `filterz <arguments>` in process, the way every CLI test does: its exit code and everything it wrote to
-/// standard output and standard error. `stderrIsTerminal`: standard error says it is a terminal (progress lines
-/// are drawn only there).
+/// standard output and standard error. `environment` is the command's whole environment: by default it names
+/// `SampleMedia/presets` (as `FilterzChild` does), so a preset name never depends on where the test binary was
+/// built. `stderrIsTerminal`: standard error says it is a terminal (progress lines are drawn only there).
 func runFilterz(
-    _ arguments: [String], environment: [String: String] = [:], stdin: [UInt8] = [], stderrIsTerminal: Bool = false
+    _ arguments: [String], environment: [String: String] = samplePresets, stdin: [UInt8] = [],
+    stderrIsTerminal: Bool = false
 ) -> (code: Int32, out: String, err: String) {
     let out = CapturedOutput(), err = CapturedOutput(isTerminal: stderrIsTerminal)
     let code = CLI.run(

@@ -192,6 +192,7 @@ import Testing
         (["--grid", "0"], "--grid"),
         (["--latency", "fast"], "--latency"),
         (["--abr", "bola", "--abr", "mpc"], "--abr"),
+        (["--abr", "fastest"], "--abr"),
         (["--trace", "x.json"], "--trace"),
     ]
 
@@ -213,5 +214,21 @@ import Testing
             #expect(run.code == 2, "\(run.stderr)")
             #expect(run.stderr.split(separator: "\n").first?.contains(path) == true, "\(run.stderr)")
         }
+    }
+
+    /// Every bad value the command line alone shows is refused before the stream is read or fetched: with a
+    /// stream file that does not exist, and with a URL whose server would never answer (it is never contacted).
+    @Test(arguments: badValues.indices.filter { badValues[$0].arguments != ["--select", "5:4k"] })
+    func aBadValueIsRefusedBeforeTheStreamIsReadOrFetched(_ index: Int) throws {
+        let (arguments, says) = Self.badValues[index]
+        let silent = try SilentListener()
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).json").path
+        for stream in [missing, "http://127.0.0.1:\(silent.port)/master.m3u8"] {
+            let run = runFilterz(["simulate", stream, "--bandwidth", "3mbps"] + arguments)
+            #expect(run.code == 2, "\(arguments): \(run.err)")
+            let first = run.err.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.contains(says), "\(stream) \(arguments): \(first)")
+        }
+        #expect(!silent.wasContacted, "\(arguments): the stream's server was contacted")
     }
 }

@@ -29,7 +29,7 @@ enum PackageCommand {
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
         let path = try args.positional(0, "input")
-        let options = try SegmentingOptions.parse(args)
+        let options = try SegmentingOptions.parse(args, context)
         LibavLogging.setQuiet(true)
         let reader: VideoFileReader
         do {

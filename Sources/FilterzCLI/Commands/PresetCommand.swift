@@ -22,14 +22,15 @@ enum PresetCommand {
                 name: "show",
                 abstract: "Print a preset's 12 values (after clamping and the legacy rules), in the order they apply.",
                 discussion: """
-                    <preset> is a name (looked up in $FILTERZ_PRESETS, ./SampleMedia/presets, then SampleMedia/presets \
-                    beside the executable or in the package) or a path to a preset .json file.
+                    <preset> is a path to a preset .json file (anything containing / or ending in .json) or a \
+                    name, looked up as <name>.json in $FILTERZ_PRESETS, then SampleMedia/presets in the folder of \
+                    the executable and every folder above it, then ./SampleMedia/presets.
                     """,
                 arguments: [ArgumentSpec("preset", help: "A preset name (e.g. warm-film) or a preset file path.")],
                 options: [showJSON.spec],
                 examples: ["filterz preset show noir", "filterz preset show --json ./looks/teal.json"]),
             action: { args, context in
-                let preset = try PresetLocator(environment: context.environment).load(try args.positional(0, "preset"))
+                let preset = try PresetLocator(context).load(try args.positional(0, "preset"))
                 if try args.get(Self.showJSON) {
                     context.stdout.line(String(decoding: preset.jsonBytes(), as: UTF8.self))
                     return ExitCode.success

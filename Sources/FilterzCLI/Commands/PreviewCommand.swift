@@ -25,8 +25,7 @@ enum PreviewCommand {
             action: run)
     }
 
-    static let preset = Option.required(
-        "--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path.")
+    static let preset = PresetLocator.option
     static let seed = Option.integer(
         "--seed", placeholder: "n", default: 1, in: 0...Int.max,
         help: "Camera seed: the same seed gives the same frame.")
@@ -36,31 +35,51 @@ enum PreviewCommand {
         "--at", placeholder: "seconds", default: 1, in: 0...86_400, help: "Camera time of the frame.")
     static let output = Option.required("--output", "-o", placeholder: "file.png", help: "Where to write the PNG.")
 
-    static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let presetArgument = try args.get(Self.preset)
-        let output = try args.get(Self.output)
-        let seed = try args.get(Self.seed)
-        let seconds = try args.get(Self.at)
-        let (width, height) = try parseSize(args.get(Self.size))
-        let preset = try PresetLocator(environment: context.environment).load(presetArgument)
+    /// A checked `preview` command line: the preset read, the frame chosen, where the PNG goes.
+    struct Plan {
+        var preset: Preset
+        var output: String
+        var seed: Int
+        var seconds: Double
+        var width: Int
+        var height: Int
 
+        /// Checks every option, then reads the preset (found with the context's environment).
+        static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
+            let presetArgument = try args.get(PreviewCommand.preset)
+            let output = try args.get(PreviewCommand.output)
+            let seed = try args.get(PreviewCommand.seed)
+            let seconds = try args.get(PreviewCommand.at)
+            let (width, height) = try parseSize(args.get(PreviewCommand.size))
+            return Plan(
+                preset: try PresetLocator(context).load(presetArgument), output: output, seed: seed, seconds: seconds,
+                width: width, height: height)
+        }
+    }
+
+    static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        try run(Plan.parse(args, context), context)
+    }
+
+    /// Renders the frame before and after the preset and writes the PNG.
+    static func run(_ plan: Plan, _ context: CommandContext) throws(CLIError) -> Int32 {
         let camera = SimulatedCamera(
             .init(
-                width: width, height: height, framesPerSecond: 30, durationSeconds: seconds + 1,
-                orientation: height > width ? .portrait : .landscape, seed: UInt64(seed)))
-        let before = camera.frame(atSeconds: seconds).image
-        let after = FilterRenderer(values: preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
+                width: plan.width, height: plan.height, framesPerSecond: 30, durationSeconds: plan.seconds + 1,
+                orientation: plan.height > plan.width ? .portrait : .landscape, seed: UInt64(plan.seed)))
+        let before = camera.frame(atSeconds: plan.seconds).image
+        let after = FilterRenderer(values: plan.preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
             .renderImage(before)
-        let sheet = sideBySide(before, after, leftLabel: "BEFORE", rightLabel: "AFTER: \(preset.name)")
+        let sheet = sideBySide(before, after, leftLabel: "BEFORE", rightLabel: "AFTER: \(plan.preset.name)")
         let png: [UInt8]
         do {
             png = try PNGEncoder.png(from: sheet)
         } catch {
-            throw CLIError.failure("\(output): PNG encoding failed: \(error)")
+            throw CLIError.failure("\(plan.output): PNG encoding failed: \(error)")
         }
-        try writeAtomically(png, to: output)
+        try writeAtomically(png, to: plan.output)
         context.stdout.line(
-            "\(output): \(sheet.width)x\(sheet.height) PNG, camera frame at \(PresetCommand.format(seconds)) s (seed \(seed)) before and after '\(preset.name)'"
+            "\(plan.output): \(sheet.width)x\(sheet.height) PNG, camera frame at \(PresetCommand.format(plan.seconds)) s (seed \(plan.seed)) before and after '\(plan.preset.name)'"
         )
         return ExitCode.success
     }

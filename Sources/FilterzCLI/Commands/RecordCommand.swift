@@ -56,7 +56,7 @@ enum RecordCommand {
     }
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        var options = try SegmentingOptions.parse(args)
+        // Every option is checked before the preset is read (the last step of `SegmentingOptions.parse`).
         let duration = try args.get(Self.duration)
         let fps = try args.get(Self.fps)
         let seed = try args.get(Self.seed)
@@ -70,17 +70,24 @@ enum RecordCommand {
             throw CLIError.usage("--orientation expects landscape or portrait, got '\(orientationText)'")
         }
         let live = try args.get(Self.live)
+        var mode = PlaylistBuilder.Mode.vod
         if let window = try args.get(Self.window) {
             guard live else { throw CLIError.usage("--window needs --live") }
             guard let count = Int(window), count >= 1 else {
                 throw CLIError.usage("--window expects a whole number ≥ 1, got '\(window)'")
             }
-            options.mode = .slidingWindow(segments: count)
+            mode = .slidingWindow(segments: count)
         } else if live {
-            options.mode = .event
+            mode = .event
         }
+        let lowLatency = try lowLatencySettings(args, live: live, fps: fps)
 
-        let lowLatency = try lowLatencySettings(args, options: &options, live: live, fps: fps)
+        var options = try SegmentingOptions.parse(args, context)
+        options.mode = mode
+        if let lowLatency {
+            options.container = .fragmentedMP4
+            options.segmentDuration = lowLatency.segmentDuration
+        }
 
         let camera = SimulatedCamera(
             SimulatedCamera.Configuration(
@@ -93,7 +100,7 @@ enum RecordCommand {
             timescale: SimulatedCamera.timescale,
             audio: LadderSegmenter.AudioFormat(
                 sampleRate: microphone.configuration.sampleRate, channels: microphone.configuration.channelCount),
-            live: live, context: context, lowLatency: lowLatency)
+            live: live, context: context, lowLatency: lowLatency?.settings)
         // Frames are filtered side by side, one per core, each on a single thread (drawn by the camera on that
         // thread first), rather than one at a time split across the cores: no hand-overs between row bands
         // (single-threaded filtering costs less CPU per frame), and while one frame waits for the encoders
@@ -119,11 +126,11 @@ enum RecordCommand {
         }
     }
 
-    /// `--low-latency`, `--part-duration`, `--timing-log`: fMP4, 2 s segments unless asked otherwise, the
-    /// part length checked against the frame rate and the segment.
+    /// `--low-latency`, `--part-duration`, `--timing-log`: fMP4 in 2 s segments unless `--segment-duration` is
+    /// given, the part length checked against the frame rate and the segment. Nil without `--low-latency`.
     static func lowLatencySettings(
-        _ args: ParsedArguments, options: inout SegmentingOptions, live: Bool, fps: Int
-    ) throws(CLIError) -> LowLatencySettings? {
+        _ args: ParsedArguments, live: Bool, fps: Int
+    ) throws(CLIError) -> (settings: LowLatencySettings, segmentDuration: Double)? {
         guard try args.get(lowLatency) else {
             if args.isGiven(partDuration) { throw .usage("\(partDuration.name) needs --low-latency") }
             if args.isGiven(timingLog) { throw .usage("\(timingLog.name) needs --low-latency") }
@@ -134,8 +141,8 @@ enum RecordCommand {
         if args.isGiven(SegmentingOptions.format), format != ContainerFormat.fragmentedMP4.rawValue {
             throw .usage("--low-latency writes fMP4 parts; --format \(format) cannot be used with it")
         }
-        options.container = .fragmentedMP4
-        if !args.isGiven(SegmentingOptions.segmentDuration) { options.segmentDuration = 2 }
+        let segmentDuration =
+            args.isGiven(SegmentingOptions.segmentDuration) ? try args.get(SegmentingOptions.segmentDuration) : 2
         var requested: Double?
         if let text = try args.get(partDuration) {
             guard let seconds = Double(text), seconds.isFinite else {
@@ -144,14 +151,15 @@ enum RecordCommand {
             requested = seconds
         }
         let frameDuration = Timestamp(1, timescale: Int32(fps))
-        let framesPerSegment = max(1, Int((options.segmentDuration * Double(fps)).rounded()))
+        let framesPerSegment = max(1, Int((segmentDuration * Double(fps)).rounded()))
         switch PartDuration.frames(
             requestedSeconds: requested, frameDuration: frameDuration, framesPerSegment: framesPerSegment)
         {
         case .failure(let problem): throw .usage(problem.description)
         case .success(let frames):
-            return LowLatencySettings(
+            let settings = LowLatencySettings(
                 partDuration: frameDuration * Int64(frames), timingLogPath: try args.get(timingLog))
+            return (settings, segmentDuration)
         }
     }
 }

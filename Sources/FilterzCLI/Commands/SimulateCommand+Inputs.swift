@@ -43,33 +43,6 @@ enum TraceLoader {
         }
         return traces
     }
-
-    /// `--trace FILE`, or `--bandwidth RATE [--latency TIME]`.
-    static func network(_ args: ParsedArguments) throws(CLIError) -> NetworkTrace {
-        if let path = try args.get(SimulateCommand.trace) {
-            if try args.get(SimulateCommand.bandwidth) != nil {
-                throw .usage("give either --trace or --bandwidth, not both")
-            }
-            return try load(path)
-        }
-        guard let rate = try args.get(SimulateCommand.bandwidth) else {
-            throw .usage("missing network: --trace FILE, --traces DIR or --bandwidth RATE")
-        }
-        let bitsPerSecond = try Quantity.bitsPerSecond(rate, option: "--bandwidth")
-        guard SimulationLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
-            throw .usage("--bandwidth expects a rate in 1kbps…100gbps, got '\(rate)'")
-        }
-        let latencyText = try args.get(SimulateCommand.latency)
-        let latency = try Quantity.seconds(latencyText, option: "--latency")
-        guard SimulationLimits.latencyMilliseconds.contains(latency * 1000) else {
-            throw .usage("--latency expects a time in 0…60s, got '\(latencyText)'")
-        }
-        do {
-            return try NetworkTrace.constant(bitsPerSecond: bitsPerSecond, latencySeconds: latency)
-        } catch {
-            throw .usage("--bandwidth: \(error.description)")
-        }
-    }
 }
 
 /// The files `simulate` reads whole (a trace, a movie manifest): at most `maximumBytes`, so that a huge file is
@@ -137,15 +110,15 @@ enum Screen {
 struct ViewerSchedule {
     enum Entry {
         case rotate(Double, Orientation)
-        case select(Double, QualityChoice, String)
+        /// A quality as given (a name, an index or auto): only the stream says which it is.
+        case select(Double, String)
         case seek(Double, Double)
         case subtitles(String?)
     }
 
     var entries: [Entry] = []
-    var isEmpty: Bool { entries.isEmpty }
 
-    static func parse(_ args: ParsedArguments, manifest: StreamManifest) throws(CLIError) -> ViewerSchedule {
+    static func parse(_ args: ParsedArguments) throws(CLIError) -> ViewerSchedule {
         var schedule = ViewerSchedule()
         for text in try args.get(SimulateCommand.rotate) {
             let (time, value) = try split(text, option: "--rotate")
@@ -156,17 +129,7 @@ struct ViewerSchedule {
         }
         for text in try args.get(SimulateCommand.select) {
             let (time, value) = try split(text, option: "--select")
-            if value.lowercased() == "auto" {
-                schedule.entries.append(.select(time, .auto, "auto"))
-            } else if let level = manifest.levelNames.firstIndex(where: { $0.lowercased() == value.lowercased() }) {
-                schedule.entries.append(.select(time, .fixed(variantIndex: level), manifest.levelNames[level]))
-            } else if let level = Int(value), manifest.levelNames.indices.contains(level) {
-                schedule.entries.append(.select(time, .fixed(variantIndex: level), manifest.levelNames[level]))
-            } else {
-                throw .usage(
-                    "--select: no quality '\(value)'; the stream has \(manifest.levelNames.joined(separator: ", ")) (or auto, or an index)"
-                )
-            }
+            schedule.entries.append(.select(time, value))
         }
         for text in try args.get(SimulateCommand.seek) {
             let (time, value) = try split(text, option: "--seek")
@@ -189,22 +152,40 @@ struct ViewerSchedule {
         return (time, parts[1])
     }
 
-    /// The schedule as actions, ordered by time (stable for equal times).
-    func actions(screen: DeviceScreen?) -> [ViewerAction] {
-        let actions = entries.map { entry -> ViewerAction in
+    /// The schedule as actions on `manifest`, ordered by time (stable for equal times).
+    /// - Throws: a usage error for a `--select` quality the stream does not have.
+    func actions(screen: DeviceScreen?, manifest: StreamManifest) throws(CLIError) -> [ViewerAction] {
+        var actions: [ViewerAction] = []
+        for entry in entries {
             switch entry {
             case .rotate(let t, let orientation):
-                return ViewerAction(timeSeconds: t, kind: .rotate(orientation, viewport: screen?.viewport(orientation)))
-            case .select(let t, let choice, let name):
-                return ViewerAction(timeSeconds: t, kind: .select(choice, name: name))
+                actions.append(
+                    ViewerAction(timeSeconds: t, kind: .rotate(orientation, viewport: screen?.viewport(orientation))))
+            case .select(let t, let value):
+                let (choice, name) = try Self.quality(value, of: manifest)
+                actions.append(ViewerAction(timeSeconds: t, kind: .select(choice, name: name)))
             case .seek(let t, let target):
-                return ViewerAction(timeSeconds: t, kind: .seek(toSeconds: target))
+                actions.append(ViewerAction(timeSeconds: t, kind: .seek(toSeconds: target)))
             case .subtitles(let language):
-                return ViewerAction(timeSeconds: 0, kind: .subtitles(language))
+                actions.append(ViewerAction(timeSeconds: 0, kind: .subtitles(language)))
             }
         }
         return actions.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }
             .map(\.element)
+    }
+
+    /// The quality a `--select` value names: auto, a level name of the stream (any case), or a level index.
+    static func quality(_ value: String, of manifest: StreamManifest) throws(CLIError) -> (QualityChoice, String) {
+        if value.lowercased() == "auto" { return (.auto, "auto") }
+        if let level = manifest.levelNames.firstIndex(where: { $0.lowercased() == value.lowercased() }) {
+            return (.fixed(variantIndex: level), manifest.levelNames[level])
+        }
+        if let level = Int(value), manifest.levelNames.indices.contains(level) {
+            return (.fixed(variantIndex: level), manifest.levelNames[level])
+        }
+        throw .usage(
+            "--select: no quality '\(value)'; the stream has \(manifest.levelNames.joined(separator: ", ")) (or auto, or an index)"
+        )
     }
 }
 

@@ -75,56 +75,44 @@ enum SimulateCommand {
     }
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let streamArgument = try args.positional(0, "stream")
-        let rules = try args.get(Self.abr).map { (name: String) throws(CLIError) -> ABRRuleKind in
-            guard let rule = ABRRuleKind(rawValue: name) else {
-                throw .usage(
-                    "--abr expects one of \(ABRRuleKind.allCases.map(\.rawValue).joined(separator: "|")), got '\(name)'"
-                )
-            }
-            return rule
-        }
-        let manifest = try StreamLoader.load(streamArgument)
-        var configuration = SessionConfiguration()
-        configuration.bufferCapSeconds = try args.get(Self.buffer)
-        if let startup = try args.get(Self.startup) {
-            configuration.startupThresholdSeconds = startup
-        }
-        let screen = try args.get(Self.viewport).map { (text: String) throws(CLIError) in try Screen.parse(text) }
-        configuration.viewport = screen?.viewport(.portrait)
-        let grid = try args.get(Self.grid)
-        let withOptimum = try !args.get(Self.noOptimum)
-        let schedule = try ViewerSchedule.parse(args, manifest: manifest)
+        try run(Plan.parse(args), context)
+    }
 
-        if let folder = try args.get(Self.traces) {
+    /// Runs a checked command line: reads the stream and the network, simulates, reports.
+    static func run(_ plan: Plan, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let manifest = try StreamLoader.load(plan.stream)
+        let actions = try plan.schedule.actions(screen: plan.screen, manifest: manifest)
+        var configuration = plan.configuration
+        let grid = plan.gridMilliseconds
+        let trace: NetworkTrace
+        switch plan.network {
+        case .traces(let folder):
             let traces = try TraceLoader.loadFolder(folder)
-            let chosen = rules.isEmpty ? [ABRRuleKind.filterz] : rules
+            let chosen = plan.rules.isEmpty ? [ABRRuleKind.filterz] : plan.rules
             let results = BatchSimulation.run(
                 manifest: manifest, traces: traces, rules: chosen, configuration: configuration,
-                withOptimum: withOptimum, gridMilliseconds: grid)
+                withOptimum: plan.withOptimum, gridMilliseconds: grid)
             if let unfinished = results.lazy.compactMap(\.unfinished).first { throw .failure(unfinished.description) }
             let report = BatchReport(results: results, rules: chosen)
-            if try args.get(Self.json) {
+            if plan.json {
                 context.stdout.line(report.json().rendered(indent: nil))
             } else {
                 context.stdout.write(report.text())
             }
             return ExitCode.success
+        case .trace(let path): trace = try TraceLoader.load(path)
+        case .constant(let link): trace = link
         }
-
-        let trace = try TraceLoader.network(args)
-        configuration.rule = rules.first ?? .filterz
-        if rules.count > 1 { throw .usage("several --abr need --traces DIR; give one --abr for a single trace") }
+        configuration.rule = plan.rules.first ?? .filterz
         var result: SessionResult
-        let actions = schedule.actions(screen: screen)
-        if schedule.isEmpty {
+        if actions.isEmpty {
             result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration)
         } else {
             result = PlaybackRunner.run(
                 manifest: manifest, trace: trace, configuration: configuration, schedule: actions)
         }
         if let unfinished = result.unfinished { throw .failure(unfinished.description) }
-        if withOptimum {
+        if plan.withOptimum {
             do {
                 let optimum = try OfflineOptimum.compute(
                     manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
@@ -151,7 +139,7 @@ enum SimulateCommand {
                 }
             }
         }
-        if let path = try args.get(Self.plot) {
+        if let path = plan.plotPath {
             let svg = TimelinePlot.svg(result, manifest: manifest, trace: trace)
             do {
                 try AtomicFile.write(svg, to: path)  // a viewer never sees half a plot
@@ -159,7 +147,7 @@ enum SimulateCommand {
                 throw .input("cannot write \(path): \(error.reason)")
             }
         }
-        if try args.get(Self.json) {
+        if plan.json {
             context.stdout.line(SessionReport.json(result, manifest: manifest).rendered(indent: nil))
         } else {
             context.stdout.write(SessionReport.text(result, manifest: manifest))

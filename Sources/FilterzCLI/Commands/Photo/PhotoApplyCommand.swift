@@ -8,8 +8,7 @@ import Platform
 /// `filterz photo apply IN… --preset P (-o OUT | --out-dir D)`: filtered, upright copies with the metadata carried.
 enum PhotoApplyCommand {
     static let defaultQuality = 92
-    static let preset = Option.required(
-        "--preset", placeholder: "name-or-file", help: "A preset name (e.g. warm-film) or a preset .json path.")
+    static let preset = PresetLocator.option
     static let output = Option.optional(
         "--output", "-o", placeholder: "file",
         help: "Where to write the result of a single input (.jpg, .jpeg, .png or .heic).")
@@ -79,7 +78,7 @@ enum PhotoApplyCommand {
         if let output, PhotoFormat.forOutput(output) == nil {
             throw CLIError.usage(PhotoError.unsupportedOutput(output).description)
         }
-        let preset = try PresetLocator(environment: context.environment).load(presetArgument)
+        let preset = try PresetLocator(context).load(presetArgument)
         for folder in [outDir, keepOriginal].compactMap({ $0 }) {
             do {
                 try AtomicFile.makeFolder(folder)

@@ -24,8 +24,10 @@ struct EncryptionOptions {
 
     static let specs: [OptionSpec] = [encrypt.spec, keyRotation.spec, keys.spec]
 
-    /// Nil without `--encrypt`.
-    static func parse(_ args: ParsedArguments, outputFolder: String) throws(CLIError) -> EncryptionOptions? {
+    /// Nil without `--encrypt`. `environment` (the command's) places the default keys folder.
+    static func parse(
+        _ args: ParsedArguments, outputFolder: String, environment: [String: String]
+    ) throws(CLIError) -> EncryptionOptions? {
         guard let method = try args.get(encrypt) else {
             if args.isGiven(keyRotation) { throw .usage("\(keyRotation.name) needs --encrypt aes-128") }
             if args.isGiven(keys) { throw .usage("\(keys.name) needs --encrypt aes-128") }
@@ -33,7 +35,7 @@ struct EncryptionOptions {
         }
         guard method == "aes-128" else { throw .usage("--encrypt expects aes-128, got '\(method)'") }
         let segmentsPerKey = try args.get(keyRotation)
-        let keys = absolute(try args.get(Self.keys) ?? defaultKeysFolder)
+        let keys = absolute(try args.get(Self.keys) ?? defaultKeysFolder(environment))
         let out = absolute(outputFolder)
         if keys == out || keys.hasPrefix(out + "/") {
             throw .usage("--keys \(keys) is inside --out \(out), where anyone who can read the segments reads the keys")
@@ -43,8 +45,7 @@ struct EncryptionOptions {
 
     /// `$XDG_STATE_HOME/filterz/keys`, or `~/.local/state/filterz/keys`: outside every folder a package is
     /// written to or served from.
-    static var defaultKeysFolder: String {
-        let environment = ProcessInfo.processInfo.environment
+    static func defaultKeysFolder(_ environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/filterz/keys" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/filterz/keys"
     }

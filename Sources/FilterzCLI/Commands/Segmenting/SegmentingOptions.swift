@@ -15,9 +15,7 @@ struct SegmentingOptions {
     /// `--encrypt`: nil for clear segments.
     var encryption: EncryptionOptions?
 
-    static let preset = Option.required(
-        "--preset", placeholder: "name|file.json",
-        help: "The filter preset: a name from SampleMedia/presets or a JSON file.")
+    static let preset = PresetLocator.option
     static let out = Option.required(
         "--out", "-o", placeholder: "folder",
         help: "Output folder, replaced whole once the ladder is complete (--live: written in place).")
@@ -41,8 +39,10 @@ struct SegmentingOptions {
 
     static let x264Presets = LadderSegmenter.Configuration.x264Presets
 
-    static func parse(_ args: ParsedArguments) throws(CLIError) -> SegmentingOptions {
-        let preset = try PresetArgument.load(try args.get(Self.preset))
+    /// The options of `args`, the preset found with the context's environment (as every command finds presets).
+    /// Every option is checked before the preset is read, so a usage error comes before any file is opened.
+    static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> SegmentingOptions {
+        let presetArgument = try args.get(Self.preset)
         let out = try args.get(Self.out)
         var ladder = Ladder.standard
         if let text = try args.get(Self.ladder) {
@@ -57,9 +57,10 @@ struct SegmentingOptions {
         guard x264Presets.contains(x264Preset) else {
             throw .usage("--x264-preset expects one of \(x264Presets.joined(separator: ", ")), got '\(x264Preset)'")
         }
-        let encryption = try EncryptionOptions.parse(args, outputFolder: out)
+        let encryption = try EncryptionOptions.parse(args, outputFolder: out, environment: context.environment)
         return SegmentingOptions(
-            preset: preset, outputFolder: out, ladder: ladder, segmentDuration: segmentDuration,
+            preset: try PresetLocator(context).load(presetArgument), outputFolder: out, ladder: ladder,
+            segmentDuration: segmentDuration,
             container: container, mode: .vod, x264Preset: x264Preset, encryption: encryption)
     }
 
