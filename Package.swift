@@ -51,9 +51,7 @@ let package = Package(
         // One blocking HTTP(S) request through libcurl, its body bounded as it arrives (inspect's and simulate's
         // downloads).
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(
-            name: "Media",
-            dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg"]),
         .target(name: "Server", dependencies: ["JSON", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"]),
         .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.

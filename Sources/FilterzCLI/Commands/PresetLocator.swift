@@ -54,16 +54,6 @@ struct PresetLocator {
         )
     }
 
-    /// The names of the presets in the first search folder that exists.
-    func availableNames() -> [String] {
-        for folder in searchFolders {
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-                return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-            }
-        }
-        return []
-    }
-
     /// Reads and parses the preset a `--preset` argument refers to.
     /// - Throws: `CLIError.input` (missing/unreadable file) or `.failure` (invalid preset, naming the key).
     func load(_ argument: String) throws(CLIError) -> Preset {
