@@ -24,12 +24,12 @@ let package = Package(
         .target(name: "Notation"),
         .target(name: "HLS", dependencies: ["JSON", "Notation"]),
         .target(name: "FilterKit", dependencies: ["JSON", "MediaTime"]),
-        .target(name: "Playback", dependencies: ["HLS"]),
+        .target(name: "Playback", dependencies: ["JSON", "HLS"]),
         .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup"]),
         .target(name: "Packaging", dependencies: ["Notation", "HLS", "MediaTime"]),
-        .target(name: "PhotoMetadata"),
+        .target(name: "PhotoMetadata", dependencies: ["JSON"]),
         // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
-        .target(name: "StreamAudit", dependencies: ["HLS"]),
+        .target(name: "StreamAudit", dependencies: ["JSON", "HLS"]),
         .target(name: "Markup"),
 
         // C libraries (Debian -dev packages, found through pkg-config).
@@ -53,14 +53,13 @@ let package = Package(
         // One blocking HTTP(S) request through libcurl, its body bounded as it arrives (inspect's and simulate's
         // downloads).
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(
-            name: "Media",
-            dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg", "CLinux"]),
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg"]),
         .target(
             name: "Server",
             dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
             resources: [.embedInCode("Catalogue/IndexPagePlayer.js")]),
-        .target(name: "Photos", dependencies: ["FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
+        .target(
+            name: "Photos", dependencies: ["JSON", "FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto", "Platform"]),
 

@@ -30,7 +30,7 @@ case "$target" in
     binary="$work/fuzz-photo-metadata"
     module=PhotoMetadataFuzz
     sources=(Sources/PhotoMetadata/*.swift Sources/PhotoMetadata/*/*.swift Fuzz/PhotoMetadataFuzzer.swift)
-    libraries=()
+    libraries=(JSON)
     dictionary=Fuzz/photo-metadata.dict
     ;;
   server-playlist)

@@ -1,5 +1,6 @@
 import CLIKit
 import HLS
+import JSON
 
 /// The human-readable `filterz inspect` report: what the playlist is, then its problems.
 public enum InspectTextReport {
@@ -167,8 +168,8 @@ public enum InspectTextReport {
             let durations =
                 stats.segmentCount == 0
                 ? ""
-                : "\(DisplayFormat.seconds(stats.totalSeconds)) (min \(DisplayFormat.fixed(stats.minimumSeconds, digits: 3)), "
-                    + "avg \(DisplayFormat.fixed(stats.averageSeconds, digits: 3)), max \(DisplayFormat.fixed(stats.maximumSeconds, digits: 3)))"
+                : "\(DisplayFormat.seconds(stats.totalSeconds)) (min \(fixedNumber(stats.minimumSeconds, digits: 3)), "
+                    + "avg \(fixedNumber(stats.averageSeconds, digits: 3)), max \(fixedNumber(stats.maximumSeconds, digits: 3)))"
             var state = media.endList ? "ended" : "live"
             if stats.discontinuityCount > 0 {
                 state +=

@@ -1,4 +1,5 @@
 import CLIKit
+import JSON
 
 /// Left-aligned text columns separated by two spaces, for the human-readable reports.
 ///
@@ -68,40 +69,23 @@ public enum DisplayFormat {
 
     /// Bits per second: `65 kb/s`, `928 kb/s`, `2.63 Mb/s`.
     public static func bitrate(_ bitsPerSecond: Int) -> String {
-        if bitsPerSecond >= 1_000_000 { return fixed(Double(bitsPerSecond) / 1_000_000, digits: 2) + " Mb/s" }
+        if bitsPerSecond >= 1_000_000 { return fixedNumber(Double(bitsPerSecond) / 1_000_000, digits: 2) + " Mb/s" }
         if bitsPerSecond >= 1_000 { return "\(Int((Double(bitsPerSecond) / 1_000).rounded())) kb/s" }
         return "\(bitsPerSecond) b/s"
     }
 
     /// Seconds with three decimals: `6.006 s`.
-    public static func seconds(_ value: Double) -> String { fixed(value, digits: 3) + " s" }
+    public static func seconds(_ value: Double) -> String { fixedNumber(value, digits: 3) + " s" }
 
     /// A frame rate without needless zeros: `30`, `29.97`, `23.976`.
     public static func frameRate(_ value: Double) -> String {
-        var text = fixed(value, digits: 3)
+        var text = fixedNumber(value, digits: 3)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
-    public static func oneDecimal(_ value: Double) -> String { fixed(value, digits: 1) }
-
-    /// `value` rounded to `digits` decimals, always showing them (no Foundation `String(format:)`).
-    public static func fixed(_ value: Double, digits: Int) -> String {
-        guard value.isFinite else { return String(value) }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return String(value) }
-        let whole = Int(scaled) / Int(scale)
-        let fraction = Int(scaled) % Int(scale)
-        var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
-        if digits > 0 {
-            let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
-        }
-        return text
-    }
+    public static func oneDecimal(_ value: Double) -> String { fixedNumber(value, digits: 1) }
 
     /// `1 error`, `2 errors`; `count(2, "discontinuit", plural: "ies", singular: "y")` for irregular words.
     public static func count(_ value: Int, _ stem: String, plural: String = "s", singular: String = "") -> String {

@@ -1,3 +1,5 @@
+import HLS
+
 /// One subtitle cue: text shown from `start` to `end` (recording time, 0 = the first video frame).
 public struct CaptionCue: Hashable, Sendable {
     public var start: Timestamp
@@ -72,11 +74,6 @@ public enum WebVTTSegment {
 
     /// `hh:mm:ss.ttt`.
     static func timestamp(_ time: Timestamp) -> String {
-        let milliseconds = max(0, time.converted(to: 1000).value)
-        let hours = milliseconds / 3_600_000, minutes = milliseconds / 60_000 % 60
-        let seconds = milliseconds / 1000 % 60, fraction = milliseconds % 1000
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let three = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(two(hours)):\(two(minutes)):\(two(seconds)).\(three)"
+        WebVTTTimestamp.format(Int(max(0, time.converted(to: 1000).value)))
     }
 }

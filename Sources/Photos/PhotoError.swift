@@ -1,3 +1,4 @@
+import JSON
 import PhotoMetadata
 
 /// Why a photo could not be decoded or encoded. The C libraries' own messages are kept (`library`).
@@ -94,6 +95,6 @@ public struct PhotoLimits: Sendable, Hashable {
 
     /// "196 MP", "0.5 MP": megapixels for messages.
     static func megapixels(_ pixels: Int) -> String {
-        DetailFormat.decimal(Double(pixels) / 1e6, places: 1, trimmingZeros: true) + " MP"
+        fixedNumber(Double(pixels) / 1e6, digits: 1, trimmingZeros: true) + " MP"
     }
 }

@@ -96,15 +96,15 @@ enum ABRBenchmark {
             let group = rows.filter(include)
             guard !group.isEmpty else { continue }
             let qoe = rules.indices.map { r in
-                DisplayFormat.fixed(average(group.map { $0.qoe[r] }), digits: 2) + " "
-                    + DisplayFormat.fixed(percent(group, r), digits: 1) + "%"
+                fixedNumber(average(group.map { $0.qoe[r] }), digits: 2) + " "
+                    + fixedNumber(percent(group, r), digits: 1) + "%"
             }
             table.append(
-                [name, String(group.count), DisplayFormat.fixed(average(group.map { $0.optimum }), digits: 2)] + qoe)
+                [name, String(group.count), fixedNumber(average(group.map { $0.optimum }), digits: 2)] + qoe)
         }
         table.append(
             ["rebuffer s (all)", "", ""]
-                + rules.indices.map { r in DisplayFormat.fixed(average(rows.map { $0.rebuffer[r] }), digits: 2) })
+                + rules.indices.map { r in fixedNumber(average(rows.map { $0.rebuffer[r] }), digits: 2) })
         for line in table.lines(indent: 0) { print(line) }
         var fields: [(String, JSONValue)] = []
         for r in rules.indices {

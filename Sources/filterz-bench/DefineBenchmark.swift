@@ -54,7 +54,7 @@ enum DefineBenchmark {
             let small = parseSeconds(make(1250)), large = parseSeconds(make(10_000))
             let ratio = large / max(small, 1e-9)
             print(
-                "  \(name): N = 1,250: \(DisplayFormat.fixed(small * 1000, digits: 2)) ms; N = 10,000: \(DisplayFormat.fixed(large * 1000, digits: 2)) ms; ratio \(DisplayFormat.fixed(ratio, digits: 1)) (linear 8, quadratic 64)"
+                "  \(name): N = 1,250: \(fixedNumber(small * 1000, digits: 2)) ms; N = 10,000: \(fixedNumber(large * 1000, digits: 2)) ms; ratio \(fixedNumber(ratio, digits: 1)) (linear 8, quadratic 64)"
             )
             fields.append((name + "_ratio", ResultLine.number(ratio, places: 1)))
         }

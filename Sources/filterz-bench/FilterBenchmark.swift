@@ -155,8 +155,8 @@ enum FilterBenchmark {
         }
         print(
             "ratio (all-12, 720p, all cores, one frame split by rows): "
-                + "\(DisplayFormat.fixed(ours720 / anchor, digits: 2))x; "
-                + "frames side by side: \(DisplayFormat.fixed(oursSideBySide720 / anchor, digits: 2))x")
+                + "\(fixedNumber(ours720 / anchor, digits: 2))x; "
+                + "frames side by side: \(fixedNumber(oursSideBySide720 / anchor, digits: 2))x")
         ResultLine.print(
             "filter",
             [
@@ -223,8 +223,8 @@ enum FilterBenchmark {
         let wall =
             threads == 1
             ? ""
-            : ", wall per frame fastest \(DisplayFormat.fixed(frameWall[0] * 1000, digits: 2)) ms, "
-                + "median \(DisplayFormat.fixed(frameWall[count / 2] * 1000, digits: 2)) ms"
+            : ", wall per frame fastest \(fixedNumber(frameWall[0] * 1000, digits: 2)) ms, "
+                + "median \(fixedNumber(frameWall[count / 2] * 1000, digits: 2)) ms"
         print(
             String(
                 format:

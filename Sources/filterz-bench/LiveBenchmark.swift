@@ -69,7 +69,7 @@ enum LiveBenchmark {
             let llMedian = percentile(low.report.latencies, 0.5)
             let regularMedian = percentile(regular.report.latencies, 0.5)
             let ratio = regularMedian / max(llMedian, 0.001)
-            print("latency ratio (regular / low latency, medians): \(DisplayFormat.fixed(ratio, digits: 2))")
+            print("latency ratio (regular / low latency, medians): \(fixedNumber(ratio, digits: 2))")
             ResultLine.print(
                 "live",
                 [

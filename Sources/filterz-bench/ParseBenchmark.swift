@@ -77,8 +77,8 @@ enum ParseBenchmark {
                 format: "ours   media:        %8.1f MB/s  (median %.2f ms CPU, %.2f ms wall)", oursMBps,
                 mediaSeconds * 1000, mediaWall * 1000))
         print(
-            "ours   media, halves on two threads: \(DisplayFormat.fixed(halvesWall * 1000, digits: 2)) ms wall "
-                + "(\(DisplayFormat.fixed(mediaWall / halvesWall, digits: 2))x the one pass's wall)")
+            "ours   media, halves on two threads: \(fixedNumber(halvesWall * 1000, digits: 2)) ms wall "
+                + "(\(fixedNumber(mediaWall / halvesWall, digits: 2))x the one pass's wall)")
         print(String(format: "ours   multivariant: %8.1f MB/s  (median %.3f ms CPU)", masterMBps, masterSeconds * 1000))
         if let memory, let peakRatio {
             print(String(format: "ours   peak memory:  %8.1f MB = %.2f x input", Double(memory) / 1e6, peakRatio))
@@ -109,8 +109,8 @@ enum ParseBenchmark {
                 Double(anchor.peakBytes) / Double(media.count)))
         let ratio = oursMBps / anchorMBps
         print(
-            "ratio: \(DisplayFormat.fixed(ratio, digits: 0))x m3u8 throughput (media), "
-                + "\(DisplayFormat.fixed(masterMBps / anchorMasterMBps, digits: 0))x (multivariant); "
+            "ratio: \(fixedNumber(ratio, digits: 0))x m3u8 throughput (media), "
+                + "\(fixedNumber(masterMBps / anchorMasterMBps, digits: 0))x (multivariant); "
                 + "target >= 100x and >= 600 MB/s, peak < 3x input")
         var inspectFields: [(String, JSONValue)] = []
         if let whole = measureWholeProcess(media: media) {
@@ -121,8 +121,8 @@ enum ParseBenchmark {
                         "whole process: filterz inspect %.3f s, inspect --json %.3f s; python3 m3u8.loads %.3f s (its parse alone %.3f s CPU)",
                     whole.textSeconds, whole.jsonSeconds, whole.pythonSeconds, anchor.mediaSeconds))
             print(
-                "inspect ratio: \(DisplayFormat.fixed(anchor.mediaSeconds / slowest, digits: 1))x m3u8's parse "
-                    + "(slower of text/--json), \(DisplayFormat.fixed(whole.pythonSeconds / slowest, digits: 1))x "
+                "inspect ratio: \(fixedNumber(anchor.mediaSeconds / slowest, digits: 1))x m3u8's parse "
+                    + "(slower of text/--json), \(fixedNumber(whole.pythonSeconds / slowest, digits: 1))x "
                     + "python's whole process; target >= 50x")
             inspectFields = [
                 ("inspect_text_s", ResultLine.number(whole.textSeconds, places: 3)),

@@ -93,7 +93,7 @@ enum PhotoBenchmark {
             String(
                 format: "  ours         %6.2f s (runs %@), peak %.0f MB = %.2f× the photo's RGBA (%.0f MB)",
                 oursSeconds,
-                oursRuns.map { DisplayFormat.fixed($0.seconds, digits: 2) }.joined(separator: ", "), megabytes(peak),
+                oursRuns.map { fixedNumber($0.seconds, digits: 2) }.joined(separator: ", "), megabytes(peak),
                 Double(peak) / Double(rgba12), megabytes(rgba12)))
         let imageMagickSeconds = imageMagick.flatMap { $0.exitCode == 0 ? $0.seconds : nil }
         if let imageMagick {
@@ -110,7 +110,7 @@ enum PhotoBenchmark {
             print(
                 String(
                     format: "  vips         %6.2f s (runs %@), largest step's peak %.0f MB", vipsSeconds,
-                    vipsRuns.map { DisplayFormat.fixed($0, digits: 2) }.joined(separator: ", "), megabytes(vipsPeak)))
+                    vipsRuns.map { fixedNumber($0, digits: 2) }.joined(separator: ", "), megabytes(vipsPeak)))
         } else {
             print("  vips         not run (make deps installs libvips-tools)")
         }

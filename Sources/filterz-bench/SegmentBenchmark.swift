@@ -140,7 +140,7 @@ enum SegmentBenchmark {
             String(
                 format: "  anchor  %.2f s  (%.2fx real time)  CPU %.1f s (%.2f cores busy)",
                 anchor, Double(seconds) / anchor, anchorCPU, anchorCPU / anchor))
-        print("ratio (ours / ffmpeg wall time): \(DisplayFormat.fixed(ours / anchor, digits: 2))")
+        print("ratio (ours / ffmpeg wall time): \(fixedNumber(ours / anchor, digits: 2))")
         ResultLine.print(
             "segment",
             presetFields + encryptedFields + [

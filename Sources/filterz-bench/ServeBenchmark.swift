@@ -148,9 +148,9 @@ enum ServeBenchmark {
                     if verbose {
                         print(
                             "  round \(round) \(name) \(file): "
-                                + "\(DisplayFormat.fixed(run.requestsPerSecond, digits: 0)) req/s, "
-                                + "p50 \(DisplayFormat.fixed(run.p50Milliseconds, digits: 3)) ms, "
-                                + "p99 \(DisplayFormat.fixed(run.p99Milliseconds, digits: 3)) ms")
+                                + "\(fixedNumber(run.requestsPerSecond, digits: 0)) req/s, "
+                                + "p50 \(fixedNumber(run.p50Milliseconds, digits: 3)) ms, "
+                                + "p99 \(fixedNumber(run.p99Milliseconds, digits: 3)) ms")
                     }
                 }
             }
@@ -188,9 +188,9 @@ enum ServeBenchmark {
             oursPlaylist.p99Milliseconds / nginxPlaylist.p99Milliseconds,
             oursSegment.p99Milliseconds / nginxSegment.p99Milliseconds)
         print(
-            "ratios (ours ÷ nginx): playlist \(DisplayFormat.fixed(playlistRatio, digits: 3)), "
-                + "segment \(DisplayFormat.fixed(segmentRatio, digits: 3)), "
-                + "p99 (worse of the two) \(DisplayFormat.fixed(p99Ratio, digits: 3))")
+            "ratios (ours ÷ nginx): playlist \(fixedNumber(playlistRatio, digits: 3)), "
+                + "segment \(fixedNumber(segmentRatio, digits: 3)), "
+                + "p99 (worse of the two) \(fixedNumber(p99Ratio, digits: 3))")
         // The same ratios round by round (ours and nginx measured within seconds of each other): their spread shows
         // how much the load of the moment moved the figure above.
         for (label, file) in [("playlist", "index.m3u8"), ("segment", "seg_00000.ts")] {
@@ -200,8 +200,8 @@ enum ServeBenchmark {
             guard let lowest = ratios.min(), let highest = ratios.max() else { continue }
             print(
                 "  \(label) ours ÷ nginx round by round: "
-                    + "median \(DisplayFormat.fixed(Measuring.median(ratios), digits: 3)), "
-                    + "from \(DisplayFormat.fixed(lowest, digits: 3)) to \(DisplayFormat.fixed(highest, digits: 3))")
+                    + "median \(fixedNumber(Measuring.median(ratios), digits: 3)), "
+                    + "from \(fixedNumber(lowest, digits: 3)) to \(fixedNumber(highest, digits: 3))")
         }
         print("targets: playlist ≥ 0.9, segment ≥ 0.9, p99 ≤ 2.0")
         ResultLine.print(

@@ -237,8 +237,8 @@ enum SimulateBenchmark {
                     + "simulator such as Sabre is run, one trace per run): \(format(pythonPerProcessRate)) sessions/s")
         }
         print(
-            "ratio fast/machine-driven \(DisplayFormat.fixed(fastRate / machineRate, digits: 1))x   "
-                + "[checksum \(DisplayFormat.fixed(checksum, digits: 1))]"
+            "ratio fast/machine-driven \(fixedNumber(fastRate / machineRate, digits: 1))x   "
+                + "[checksum \(fixedNumber(checksum, digits: 1))]"
         )
         /// Whole sessions per second at 10 and above, two decimals below (as the text lines print them).
         func rate(_ value: Double?) -> JSONValue {
@@ -277,7 +277,7 @@ enum SimulateBenchmark {
 
     static func whole(_ rate: Double) -> Int { Int(rate.rounded()) }
     /// Two decimals below 10, whole numbers above.
-    static func format(_ value: Double) -> String { DisplayFormat.fixed(value, digits: value < 10 ? 2 : 0) }
+    static func format(_ value: Double) -> String { fixedNumber(value, digits: value < 10 ? 2 : 0) }
 
     /// Runs `body` repeatedly for `seconds` of this thread's CPU time, in `windows` equal windows; returns the
     /// calls per CPU second of each window and their median. CPU time, not wall time, so a loaded machine (other
@@ -307,7 +307,7 @@ enum SimulateBenchmark {
         let low = Int((measured.rates.min() ?? 0).rounded())
         let high = Int((measured.rates.max() ?? 0).rounded())
         return
-            "(median of \(measured.rates.count) windows of \(DisplayFormat.fixed(seconds / Double(windows), digits: 1)) s; \(low)–\(high))"
+            "(median of \(measured.rates.count) windows of \(fixedNumber(seconds / Double(windows), digits: 1)) s; \(low)–\(high))"
     }
 
     static func makeManifest(segments: Int) throws -> StreamManifest {

@@ -46,7 +46,7 @@ enum XMPBenchmark {
         let large = try applySeconds(try png(repeating: 320_000), pipeline)
         let ratio = large / max(small, 1e-9)
         print(
-            "  N = 40,000: \(DisplayFormat.fixed(small * 1000, digits: 1)) ms; N = 320,000: \(DisplayFormat.fixed(large * 1000, digits: 1)) ms; ratio \(DisplayFormat.fixed(ratio, digits: 1)) (linear 8, quadratic 64)"
+            "  N = 40,000: \(fixedNumber(small * 1000, digits: 1)) ms; N = 320,000: \(fixedNumber(large * 1000, digits: 1)) ms; ratio \(fixedNumber(ratio, digits: 1)) (linear 8, quadratic 64)"
         )
         ResultLine.print(
             "xmp",

@@ -44,14 +44,15 @@ import Testing
         #expect(try AES128CBC.decrypt(sealed, key: key, iv: iv) == plain)
     }
 
-    @Test func aWrongKeyIsReportedAsBadPaddingOrGivesOtherBytes() throws {
+    /// With a wrong key the last block decrypts to noise, which ends in valid PKCS#7 padding about once in 256
+    /// keys; this seed's key is one of the other 255.
+    @Test func aWrongKeyIsReportedAsBadPadding() throws {
         var generator = SeededGenerator(seed: 7)
         let plain = generator.bytes(4096), key = generator.bytes(16), iv = generator.bytes(16)
         let sealed = try AES128CBC.encrypt(plain, key: key, iv: iv)
         var wrong = key
         wrong[0] ^= 1
-        let opened = try? AES128CBC.decrypt(sealed, key: wrong, iv: iv)
-        #expect(opened != plain)
+        #expect(throws: EncryptionError.badPadding) { try AES128CBC.decrypt(sealed, key: wrong, iv: iv) }
     }
 
     @Test func aTruncatedCiphertextIsNotBlockAligned() throws {

@@ -96,7 +96,6 @@ struct InspectRobustnessTests {
         #expect(DisplayFormat.frameRate(29.97) == "29.97")
         #expect(DisplayFormat.frameRate(30) == "30")
         #expect(DisplayFormat.seconds(3.0035) == "3.004 s")
-        #expect(DisplayFormat.fixed(-0.25, digits: 1) == "-0.3")
         #expect(TextTable.displayWidth("한국어") == 6)
     }
 }

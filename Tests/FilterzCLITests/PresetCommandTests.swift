@@ -35,6 +35,16 @@ import Testing
         #expect(result.out.contains("* contrast          4 "))
     }
 
+    @Test func valuesShowAtMostFourDecimalsWithoutTrailingZeros() {
+        #expect(PresetCommand.format(0.85) == "0.85")
+        #expect(PresetCommand.format(4800) == "4800")
+        #expect(PresetCommand.format(-0.125) == "-0.125")
+        #expect(PresetCommand.format(1.23456) == "1.2346")
+        // Below the fourth decimal: a zero, not "0." (nor "-0.").
+        #expect(PresetCommand.format(0.00001) == "0")
+        #expect(PresetCommand.format(-0.00001) == "0")
+    }
+
     @Test func showJSONWritesAllTwelveKeys() throws {
         let result = runFilterz(
             ["preset", "show", "--json", "legacy-zero"], environment: samplePresets)

@@ -1,3 +1,4 @@
+import JSON
 import Notation
 import Testing
 
@@ -21,6 +22,37 @@ import Testing
         #expect(playlist.map(inEffectAt: 3)?.uri == "init1.mp4")
         #expect(MediaPlaylist().keys(inEffectAt: 0).isEmpty)
         #expect(MediaPlaylist().map(inEffectAt: 5) == nil)
+    }
+
+    @Test func bothKindsOfVariantShareTheirStreamInfAttributes() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=1800000,CODECS="avc1.64001f,mp4a.40.2",\
+            RESOLUTION=1280x720,FRAME-RATE=30.000,VIDEO-RANGE=PQ,AUDIO="a"
+            720p.m3u8
+            #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=300000,CODECS="avc1.64001f",RESOLUTION=1280x720,VIDEO-RANGE=PQ,\
+            URI="720p-iframes.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",URI="en.m3u8"
+
+            """
+        let multivariant = try #require(parse(Array(text.utf8)).playlist?.multivariant)
+        let variant = try #require(multivariant.variants.first)
+        var iFrames = try #require(multivariant.iFrameVariants.first)
+        #expect(variant.codecList == ["avc1.64001f", "mp4a.40.2"] && iFrames.codecList == ["avc1.64001f"])
+        #expect(variant.videoRange == .pq && iFrames.streamInf.videoRange == .pq)
+        #expect(variant.resolution == iFrames.resolution)
+        iFrames.bandwidth = 350_000
+        #expect(iFrames.streamInf.bandwidth == 350_000)
+        let facts = Playlist.multivariant(multivariant).facts()
+        #expect(
+            facts["iframe_variants"]?.rendered(indent: nil)
+                == #"[{"uri":"720p-iframes.m3u8","bandwidth":300000,"average_bandwidth":null,"#
+                + #""codecs":"avc1.64001f","resolution":[1280,720]}]"#)
+        #expect(
+            facts["variants"]?.rendered(indent: nil)
+                == #"[{"uri":"720p.m3u8","bandwidth":2000000,"average_bandwidth":1800000,"#
+                + #""codecs":"avc1.64001f,mp4a.40.2","resolution":[1280,720],"frame_rate":30.0,"audio":"a","#
+                + #""subtitles":null,"closed_captions":null}]"#)
     }
 
     @Test func durationHelpers() {

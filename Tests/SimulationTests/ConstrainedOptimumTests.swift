@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import JSON
 import Testing
 
 @testable import Playback
@@ -45,8 +46,8 @@ import Testing
         let percent = try #require(result.summary.fractionOfConstrainedOptimum) * 100
         #expect(
             line.contains(
-                "(optimum under the viewer's actions \(format2(constrained.qoeLin)), \(Simulation.format1(percent))%; "
-                    + "ignoring them \(format2(free.qoeLin)))"), "\(line)")
+                "(optimum under the viewer's actions \(fixedNumber(constrained.qoeLin, digits: 2)), \(fixedNumber(percent, digits: 1))%; "
+                    + "ignoring them \(fixedNumber(free.qoeLin, digits: 2)))"), "\(line)")
         let json = SessionReport.json(result, manifest: Self.manifest).rendered(indent: nil)
         #expect(json.contains("\"constrained_optimal_qoe_lin\":"), "\(json)")
         #expect(json.contains("\"percent_of_constrained_optimum\":"), "\(json)")

@@ -92,10 +92,4 @@ public struct Frame: Sendable, Hashable {
         }
         return out
     }
-
-    /// True when both frames have the same format, size and pixel bytes (padding ignored).
-    public func hasSamePixels(as other: Frame) -> Bool {
-        guard format == other.format, width == other.width, height == other.height else { return false }
-        return planes.indices.allSatisfy { packedBytes(plane: $0) == other.packedBytes(plane: $0) }
-    }
 }

@@ -1,6 +1,7 @@
 import CLIKit
 import FilterKit
 import Foundation
+import JSON
 
 /// `filterz preset show|check`: print a preset's 12 values, or validate a preset file key by key.
 enum PresetCommand {
@@ -87,10 +88,6 @@ enum PresetCommand {
             "\(marker) \(name) \(number.padding(toLength: 10, withPad: " ", startingAt: 0)) (\(key.rangeDescription), default \(format(key.defaultValue)))"
     }
 
-    static func format(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e9 { return String(Int(value)) }
-        var text = String(format: "%.4f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
-    }
+    /// At most four decimals, without trailing zeros: `0.85`, `4800`, `-0.125`.
+    static func format(_ value: Double) -> String { fixedNumber(value, digits: 4, trimmingZeros: true) }
 }

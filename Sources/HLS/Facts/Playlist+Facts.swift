@@ -102,27 +102,26 @@ extension Playlist {
     }
 
     static func facts(of variant: Variant) -> JSONValue {
-        .object([
-            ("uri", .string(variant.uri)),
-            ("bandwidth", .integer(variant.bandwidth)),
-            ("average_bandwidth", variant.averageBandwidth.map(JSONValue.integer) ?? .null),
-            ("codecs", variant.codecs.map(JSONValue.string) ?? .null),
-            ("resolution", facts(of: variant.resolution)),
-            ("frame_rate", variant.frameRate.map(JSONValue.number) ?? .null),
-            ("audio", variant.audio.map(JSONValue.string) ?? .null),
-            ("subtitles", variant.subtitles.map(JSONValue.string) ?? .null),
-            ("closed_captions", variant.closedCaptions.map { .string($0.groupID ?? "NONE") } ?? .null),
-        ])
+        .object(
+            sharedFacts(of: variant) + [
+                ("frame_rate", variant.frameRate.map(JSONValue.number) ?? .null),
+                ("audio", variant.audio.map(JSONValue.string) ?? .null),
+                ("subtitles", variant.subtitles.map(JSONValue.string) ?? .null),
+                ("closed_captions", variant.closedCaptions.map { .string($0.groupID ?? "NONE") } ?? .null),
+            ])
     }
 
-    static func facts(of variant: IFrameVariant) -> JSONValue {
-        .object([
+    static func facts(of variant: IFrameVariant) -> JSONValue { .object(sharedFacts(of: variant)) }
+
+    /// The facts both kinds of variant have, in the order the JSON report writes them.
+    private static func sharedFacts(of variant: some StreamInfElement) -> [(String, JSONValue)] {
+        [
             ("uri", .string(variant.uri)),
             ("bandwidth", .integer(variant.bandwidth)),
             ("average_bandwidth", variant.averageBandwidth.map(JSONValue.integer) ?? .null),
             ("codecs", variant.codecs.map(JSONValue.string) ?? .null),
             ("resolution", facts(of: variant.resolution)),
-        ])
+        ]
     }
 
     static func facts(of resolution: Resolution?) -> JSONValue {

@@ -1,7 +1,7 @@
-/// EXT-X-STREAM-INF and its URI line: one variant stream (RFC 8216bis §4.4.6.2).
-public struct Variant: Hashable, Sendable {
-    /// The URI line after the tag (substituted, not resolved).
-    public var uri: String
+/// The attributes EXT-X-STREAM-INF and EXT-X-I-FRAME-STREAM-INF share: an I-frame stream tag takes every attribute
+/// of EXT-X-STREAM-INF except FRAME-RATE, AUDIO, SUBTITLES and CLOSED-CAPTIONS (RFC 8216bis §4.4.6.3).
+/// `Variant` and `IFrameVariant` hold them in `streamInf` (see ``StreamInfElement``).
+public struct StreamInfAttributes: Hashable, Sendable {
     /// BANDWIDTH, bits per second (peak). REQUIRED; 0 when it was missing (reported).
     public var bandwidth: Int
     /// AVERAGE-BANDWIDTH, bits per second.
@@ -13,8 +13,6 @@ public struct Variant: Hashable, Sendable {
     /// SUPPLEMENTAL-CODECS.
     public var supplementalCodecs: String?
     public var resolution: Resolution?
-    /// FRAME-RATE, frames per second.
-    public var frameRate: Double?
     public var hdcpLevel: HDCPLevel?
     /// ALLOWED-CPC.
     public var allowedCPC: String?
@@ -22,16 +20,73 @@ public struct Variant: Hashable, Sendable {
     /// REQ-VIDEO-LAYOUT.
     public var requiredVideoLayout: String?
     public var stableVariantID: String?
-    /// AUDIO group id.
-    public var audio: String?
     /// VIDEO group id.
     public var video: String?
-    /// SUBTITLES group id.
-    public var subtitles: String?
-    public var closedCaptions: ClosedCaptionsReference?
     public var pathwayID: String?
     /// PROGRAM-ID (removed in protocol version 6; kept when present).
     public var programID: Int?
+
+    public init(
+        bandwidth: Int, averageBandwidth: Int? = nil, score: Double? = nil, codecs: String? = nil,
+        supplementalCodecs: String? = nil, resolution: Resolution? = nil, hdcpLevel: HDCPLevel? = nil,
+        allowedCPC: String? = nil, videoRange: VideoRange? = nil, requiredVideoLayout: String? = nil,
+        stableVariantID: String? = nil, video: String? = nil, pathwayID: String? = nil, programID: Int? = nil
+    ) {
+        self.bandwidth = bandwidth
+        self.averageBandwidth = averageBandwidth
+        self.score = score
+        self.codecs = codecs
+        self.supplementalCodecs = supplementalCodecs
+        self.resolution = resolution
+        self.hdcpLevel = hdcpLevel
+        self.allowedCPC = allowedCPC
+        self.videoRange = videoRange
+        self.requiredVideoLayout = requiredVideoLayout
+        self.stableVariantID = stableVariantID
+        self.video = video
+        self.pathwayID = pathwayID
+        self.programID = programID
+    }
+
+    /// CODECS split at commas, e.g. `["avc1.64001f", "mp4a.40.2"]`.
+    public var codecList: [String] {
+        guard let codecs else { return [] }
+        return codecs.split(separator: ",").map { String($0) }
+    }
+}
+
+/// A variant of either kind: its shared attributes read and write as its own members (`variant.bandwidth` is
+/// `variant.streamInf.bandwidth`).
+@dynamicMemberLookup
+public protocol StreamInfElement {
+    var uri: String { get }
+    var streamInf: StreamInfAttributes { get set }
+}
+
+extension StreamInfElement {
+    public subscript<Value>(dynamicMember path: WritableKeyPath<StreamInfAttributes, Value>) -> Value {
+        get { streamInf[keyPath: path] }
+        set { streamInf[keyPath: path] = newValue }
+    }
+
+    public subscript<Value>(dynamicMember path: KeyPath<StreamInfAttributes, Value>) -> Value {
+        streamInf[keyPath: path]
+    }
+}
+
+/// EXT-X-STREAM-INF and its URI line: one variant stream (RFC 8216bis §4.4.6.2).
+public struct Variant: StreamInfElement, Hashable, Sendable {
+    /// The URI line after the tag (substituted, not resolved).
+    public var uri: String
+    /// BANDWIDTH, CODECS, RESOLUTION and the other attributes I-frame variants have too.
+    public var streamInf: StreamInfAttributes
+    /// FRAME-RATE, frames per second.
+    public var frameRate: Double?
+    /// AUDIO group id.
+    public var audio: String?
+    /// SUBTITLES group id.
+    public var subtitles: String?
+    public var closedCaptions: ClosedCaptionsReference?
     /// Attributes the spec does not define for this tag, in written order.
     public var otherAttributes: [Attribute]
     /// Unknown tags and comments between the tag and its URI line.
@@ -53,56 +108,27 @@ public struct Variant: Hashable, Sendable {
         verbatimLines: [VerbatimLine] = [], source: SourceSpan? = nil
     ) {
         self.uri = uri
-        self.bandwidth = bandwidth
-        self.averageBandwidth = averageBandwidth
-        self.score = score
-        self.codecs = codecs
-        self.supplementalCodecs = supplementalCodecs
-        self.resolution = resolution
+        self.streamInf = StreamInfAttributes(
+            bandwidth: bandwidth, averageBandwidth: averageBandwidth, score: score, codecs: codecs,
+            supplementalCodecs: supplementalCodecs, resolution: resolution, hdcpLevel: hdcpLevel,
+            allowedCPC: allowedCPC, videoRange: videoRange, requiredVideoLayout: requiredVideoLayout,
+            stableVariantID: stableVariantID, video: video, pathwayID: pathwayID, programID: programID)
         self.frameRate = frameRate
-        self.hdcpLevel = hdcpLevel
-        self.allowedCPC = allowedCPC
-        self.videoRange = videoRange
-        self.requiredVideoLayout = requiredVideoLayout
-        self.stableVariantID = stableVariantID
         self.audio = audio
-        self.video = video
         self.subtitles = subtitles
         self.closedCaptions = closedCaptions
-        self.pathwayID = pathwayID
-        self.programID = programID
         self.otherAttributes = otherAttributes
         self.verbatimLines = verbatimLines
         self.source = source
     }
-
-    /// CODECS split at commas, e.g. `["avc1.64001f", "mp4a.40.2"]`.
-    public var codecList: [String] { Variant.splitList(codecs) }
-
-    static func splitList(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        return text.split(separator: ",").map { String($0) }
-    }
 }
 
 /// EXT-X-I-FRAME-STREAM-INF: an I-frame-only variant (RFC 8216bis §4.4.6.3).
-public struct IFrameVariant: Hashable, Sendable {
+public struct IFrameVariant: StreamInfElement, Hashable, Sendable {
     /// URI attribute: the I-frame media playlist.
     public var uri: String
-    public var bandwidth: Int
-    public var averageBandwidth: Int?
-    public var score: Double?
-    public var codecs: String?
-    public var supplementalCodecs: String?
-    public var resolution: Resolution?
-    public var hdcpLevel: HDCPLevel?
-    public var allowedCPC: String?
-    public var videoRange: VideoRange?
-    public var requiredVideoLayout: String?
-    public var stableVariantID: String?
-    public var video: String?
-    public var pathwayID: String?
-    public var programID: Int?
+    /// BANDWIDTH, CODECS, RESOLUTION and the other attributes it shares with EXT-X-STREAM-INF.
+    public var streamInf: StreamInfAttributes
     public var otherAttributes: [Attribute]
     /// Where the element was parsed from; nil when built in code. Takes no part in equality.
     public var source: SourceSpan? {
@@ -119,25 +145,14 @@ public struct IFrameVariant: Hashable, Sendable {
         otherAttributes: [Attribute] = [], source: SourceSpan? = nil
     ) {
         self.uri = uri
-        self.bandwidth = bandwidth
-        self.averageBandwidth = averageBandwidth
-        self.score = score
-        self.codecs = codecs
-        self.supplementalCodecs = supplementalCodecs
-        self.resolution = resolution
-        self.hdcpLevel = hdcpLevel
-        self.allowedCPC = allowedCPC
-        self.videoRange = videoRange
-        self.requiredVideoLayout = requiredVideoLayout
-        self.stableVariantID = stableVariantID
-        self.video = video
-        self.pathwayID = pathwayID
-        self.programID = programID
+        self.streamInf = StreamInfAttributes(
+            bandwidth: bandwidth, averageBandwidth: averageBandwidth, score: score, codecs: codecs,
+            supplementalCodecs: supplementalCodecs, resolution: resolution, hdcpLevel: hdcpLevel,
+            allowedCPC: allowedCPC, videoRange: videoRange, requiredVideoLayout: requiredVideoLayout,
+            stableVariantID: stableVariantID, video: video, pathwayID: pathwayID, programID: programID)
         self.otherAttributes = otherAttributes
         self.source = source
     }
-
-    public var codecList: [String] { Variant.splitList(codecs) }
 }
 
 /// EXT-X-MEDIA: an alternative rendition (RFC 8216bis §4.4.6.1).

@@ -133,7 +133,7 @@ extension WebVTTTimestampMap {
 }
 
 /// WebVTT timestamps: `HH:MM:SS.mmm` (hours two or more digits) or `MM:SS.mmm`.
-enum WebVTTTimestamp {
+public enum WebVTTTimestamp {
     /// The timestamp in milliseconds, or nil when `text` is not exactly a WebVTT timestamp.
     static func milliseconds(_ text: Substring) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -157,8 +157,9 @@ enum WebVTTTimestamp {
         return Int(text)
     }
 
-    /// `HH:MM:SS.mmm`, always with hours (what the writer emits).
-    static func format(_ milliseconds: Int) -> String {
+    /// `HH:MM:SS.mmm`, always with hours (what the writer and the packager's caption segments emit), for a
+    /// non-negative count of milliseconds.
+    public static func format(_ milliseconds: Int) -> String {
         let millis = milliseconds % 1000
         let totalSeconds = milliseconds / 1000
         func pad(_ value: Int, _ width: Int) -> String {

@@ -36,11 +36,6 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
     static func missing(_ function: StaticString) -> FFmpegError {
         FFmpegError(code: fz_AVERROR(ENOSYS), function: "\(function)")
     }
-
-    /// True for `AVERROR_EOF`.
-    public var isEndOfFile: Bool { code == fz_AVERROR_EOF() }
-    /// True for `AVERROR(EAGAIN)`.
-    public var isTryAgain: Bool { code == fz_AVERROR_EAGAIN() }
 }
 
 /// Returns `result` when it is not negative; otherwise throws it as an `FFmpegError` naming `function`.

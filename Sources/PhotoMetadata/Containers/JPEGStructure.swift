@@ -29,8 +29,6 @@ public struct JPEGStructure: Sendable {
         public var componentIDs: [UInt8]
         /// Progressive DCT (SOF2, SOF6, SOF10, SOF14).
         public var isProgressive: Bool { [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
-        /// Lossless or hierarchical frames, which libjpeg-turbo does not decode to pixels here.
-        public var isBaselineOrProgressive: Bool { [0xC0, 0xC1, 0xC2].contains(marker) }
     }
 
     public static let maximumSegments = 4096

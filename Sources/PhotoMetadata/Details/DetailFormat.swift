@@ -1,28 +1,34 @@
+import JSON
+
 /// How a photo's detail screen writes its numbers (pure functions, no locale: the app's English screen).
 public enum DetailFormat {
     /// "ƒ/1.8", "ƒ/2", "ƒ/11": one decimal at most, a trailing ".0" dropped.
-    public static func aperture(_ fNumber: Double) -> String { "ƒ/" + decimal(fNumber, places: 1, trimmingZeros: true) }
+    public static func aperture(_ fNumber: Double) -> String {
+        "ƒ/" + fixedNumber(fNumber, digits: 1, trimmingZeros: true)
+    }
 
     /// Exposure time: "1/120 s" below 0.3 s (1/N with N the nearest whole number to 1/t, or the fraction as written
     /// when its numerator is 1), else seconds with one decimal at most: "0.3 s", "2.5 s", "30 s" — the way cameras
     /// show shutter speeds.
     public static func shutter(_ exposure: Rational) -> String? {
         guard let seconds = exposure.doubleValue, seconds > 0 else { return nil }
-        if seconds >= 0.3 { return decimal(seconds, places: 1, trimmingZeros: true) + " s" }
+        if seconds >= 0.3 { return fixedNumber(seconds, digits: 1, trimmingZeros: true) + " s" }
         if exposure.numerator == 1 { return "1/\(exposure.denominator) s" }
         return "1/\(Int((1 / seconds).rounded())) s"
     }
 
     /// "4.2 mm", "26 mm".
     public static func focalLength(_ millimetres: Double) -> String {
-        decimal(millimetres, places: 1, trimmingZeros: true) + " mm"
+        fixedNumber(millimetres, digits: 1, trimmingZeros: true) + " mm"
     }
 
     /// Decimal degrees with six decimals (about 0.1 m): "35.658581", "-0.127500".
-    public static func coordinate(_ degrees: Double) -> String { decimal(degrees, places: 6, trimmingZeros: false) }
+    public static func coordinate(_ degrees: Double) -> String { fixedNumber(degrees, digits: 6) }
 
     /// "12.3 m", "-4 m".
-    public static func altitude(_ metres: Double) -> String { decimal(metres, places: 1, trimmingZeros: true) + " m" }
+    public static func altitude(_ metres: Double) -> String {
+        fixedNumber(metres, digits: 1, trimmingZeros: true) + " m"
+    }
 
     /// A file size for people, in decimal units as phones and file browsers show them (1 KB = 1,000 bytes):
     /// "0 bytes", "1 byte", "999 bytes"; from 1,000 bytes the largest unit whose value stays below 1,000 when
@@ -55,23 +61,5 @@ public enum DetailFormat {
         case 8: "Rotate 270 CW"
         default: nil
         }
-    }
-
-    /// `value` rounded to `places` decimals (halves away from zero), optionally without trailing zeros.
-    public static func decimal(_ value: Double, places: Int, trimmingZeros: Bool) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9e15 else { return "\(value)" }
-        let units = Int64(scaled), divisor = Int64(scale)
-        var text = (value < 0 && units != 0 ? "-" : "") + String(units / divisor)
-        if places > 0 {
-            let fraction = String(units % divisor)
-            var digits = String(repeating: "0", count: places - fraction.count) + fraction
-            if trimmingZeros { while digits.last == "0" { digits.removeLast() } }
-            if !digits.isEmpty { text += "." + digits }
-        }
-        return text
     }
 }

@@ -99,12 +99,3 @@ public struct PlaybackMachine: Sendable {
         return .failed(Failure(reason: failure, positionSeconds: session.positionSeconds))
     }
 }
-
-/// The functional form of `PlaybackMachine.handle(_:)`: the machine after `event`, and the effects to perform.
-public func reducePlayback(
-    _ machine: PlaybackMachine, _ event: PlaybackMachine.Event
-) -> (PlaybackMachine, [PlaybackMachine.Effect]) {
-    var next = machine
-    let effects = next.handle(event)
-    return (next, effects)
-}

@@ -76,11 +76,6 @@ public struct NetworkTrace: Sendable, Hashable {
 
     /// Length of one pass over the trace, milliseconds.
     public var durationMilliseconds: Double { periods.reduce(0) { $0 + $1.durationMilliseconds } }
-
-    /// Time-averaged bandwidth of one pass, kbit/s.
-    public var meanBandwidthKilobitsPerSecond: Double {
-        periods.reduce(0) { $0 + $1.durationMilliseconds * $1.bandwidthKilobitsPerSecond } / durationMilliseconds
-    }
 }
 
 extension NetworkTrace {

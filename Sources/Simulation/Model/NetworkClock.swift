@@ -35,9 +35,6 @@ public struct NetworkClock: Sendable {
         idle(milliseconds: milliseconds - nowMilliseconds)
     }
 
-    /// The period in force now.
-    public var currentPeriod: NetworkTrace.Period { trace.periods[index] }
-
     private mutating func nextPeriod() {
         index += 1
         if index == trace.periods.count { index = 0 }

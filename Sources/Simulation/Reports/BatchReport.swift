@@ -67,24 +67,27 @@ public struct BatchReport: Sendable {
         for result in results {
             var line =
                 pad(String(result.traceName.suffix(nameWidth)), nameWidth) + "  "
-                + lpad(result.offlineOptimum.map { format2($0.qoeLin) } ?? "-", 9)
-            for s in result.summaries { line += "  " + lpad(format2(s.qoeLin), 10) }
+                + lpad(result.offlineOptimum.map { fixedNumber($0.qoeLin, digits: 2) } ?? "-", 9)
+            for s in result.summaries { line += "  " + lpad(fixedNumber(s.qoeLin, digits: 2), 10) }
             lines.append(line)
         }
         lines.append("")
         lines.append(
-            "\(traceCount) traces" + (meanOptimum.map { ", mean offline optimum QoE_lin \(format2($0))" } ?? ""))
+            "\(traceCount) traces"
+                + (meanOptimum.map { ", mean offline optimum QoE_lin \(fixedNumber($0, digits: 2))" } ?? ""))
         lines.append(
             pad("abr", 10) + lpad("mean QoE", 10) + lpad("median", 10) + lpad("% opt", 8) + lpad("med %", 8)
                 + lpad("gap", 8) + lpad("kbps", 8) + lpad("rebuf s", 9) + lpad("switches", 10))
         for row in rows {
             lines.append(
-                pad(row.rule, 10) + lpad(format2(row.meanQoE), 10) + lpad(format2(row.medianQoE), 10)
-                    + lpad(row.percentOfOptimumOfMeans.map(format1) ?? "-", 8)
-                    + lpad(row.medianPercentOfOptimum.map(format1) ?? "-", 8)
-                    + lpad(row.meanGapToOptimum.map(format2) ?? "-", 8)
+                pad(row.rule, 10) + lpad(fixedNumber(row.meanQoE, digits: 2), 10)
+                    + lpad(fixedNumber(row.medianQoE, digits: 2), 10)
+                    + lpad(row.percentOfOptimumOfMeans.map { fixedNumber($0, digits: 1) } ?? "-", 8)
+                    + lpad(row.medianPercentOfOptimum.map { fixedNumber($0, digits: 1) } ?? "-", 8)
+                    + lpad(row.meanGapToOptimum.map { fixedNumber($0, digits: 2) } ?? "-", 8)
                     + lpad(String(Int(row.averageBitrateKilobitsPerSecond.rounded())), 8)
-                    + lpad(format2(row.meanRebufferSeconds), 9) + lpad(format1(row.meanSwitches), 10))
+                    + lpad(fixedNumber(row.meanRebufferSeconds, digits: 2), 9)
+                    + lpad(fixedNumber(row.meanSwitches, digits: 1), 10))
         }
         let beyond = results.filter { $0.offlineOptimumError != nil }
         if !beyond.isEmpty {

@@ -68,17 +68,18 @@ public enum SessionReport {
         let s = result.summary
         var lines: [String] = []
         lines.append("trace \(result.traceName), abr \(result.rule), \(s.playedSegments) segments")
-        var qoe = "QoE_lin            \(format2(s.qoeLin))"
+        var qoe = "QoE_lin            \(fixedNumber(s.qoeLin, digits: 2))"
         var optima: [String] = []
         if let optimum = s.constrainedOptimalQoeLin {
             // A session with viewer actions: its share of what was possible under them comes first.
             optima.append(
-                "optimum under the viewer's actions \(format2(optimum))"
-                    + (s.fractionOfConstrainedOptimum.map { ", \(format1($0 * 100))%" } ?? ""))
-            if let free = s.offlineOptimalQoeLin { optima.append("ignoring them \(format2(free))") }
+                "optimum under the viewer's actions \(fixedNumber(optimum, digits: 2))"
+                    + (s.fractionOfConstrainedOptimum.map { ", \(fixedNumber($0 * 100, digits: 1))%" } ?? ""))
+            if let free = s.offlineOptimalQoeLin { optima.append("ignoring them \(fixedNumber(free, digits: 2))") }
         } else if let optimum = s.offlineOptimalQoeLin {
             optima.append(
-                "offline optimum \(format2(optimum))" + (s.fractionOfOptimum.map { ", \(format1($0 * 100))%" } ?? ""))
+                "offline optimum \(fixedNumber(optimum, digits: 2))"
+                    + (s.fractionOfOptimum.map { ", \(fixedNumber($0 * 100, digits: 1))%" } ?? ""))
         }
         if !optima.isEmpty { qoe += "   (" + optima.joined(separator: "; ") + ")" }
         lines.append(qoe)
@@ -88,9 +89,9 @@ public enum SessionReport {
         }
         lines.append("average bitrate    \(Int(s.averageBitrateKilobitsPerSecond.rounded())) kbps")
         lines.append(
-            "rebuffering        \(format2(s.rebufferSeconds)) s in \(s.rebufferEvents) stalls (ratio \(format2(s.rebufferRatio * 100))%)"
+            "rebuffering        \(fixedNumber(s.rebufferSeconds, digits: 2)) s in \(s.rebufferEvents) stalls (ratio \(fixedNumber(s.rebufferRatio * 100, digits: 2))%)"
         )
-        lines.append("start-up           \(format2(s.startupSeconds)) s")
+        lines.append("start-up           \(fixedNumber(s.startupSeconds, digits: 2)) s")
         lines.append(
             "switches           \(s.switches) (total \(Int(s.switchMagnitudeKilobitsPerSecond.rounded())) kbps)")
         var counts = [Int](repeating: 0, count: manifest.levelCount)
@@ -105,17 +106,10 @@ public enum SessionReport {
             lines.append("events:")
             for e in result.events {
                 lines.append(
-                    "  \(format2(e.time)) s  \(e.kind.rawValue) \(e.detail): position \(format2(e.positionBeforeSeconds)) -> \(format2(e.positionAfterSeconds)) s, "
+                    "  \(fixedNumber(e.time, digits: 2)) s  \(e.kind.rawValue) \(e.detail): position \(fixedNumber(e.positionBeforeSeconds, digits: 2)) -> \(fixedNumber(e.positionAfterSeconds, digits: 2)) s, "
                         + "\(e.playingBefore ? "playing" : "paused") -> \(e.playingAfter ? "playing" : "paused")")
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
-}
-
-/// One decimal (a value too large for that prints as Swift prints it).
-func format1(_ value: Double) -> String {
-    guard abs(value) < 1e15 else { return String(value) }
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Markup
 
 /// An SVG timeline of one session, readable without the numbers: the trace's bandwidth (shaded) with the
@@ -47,13 +48,13 @@ public enum TimelinePlot {
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         let s = result.summary
         var title =
-            "\(HTMLText.escape(result.traceName)) · \(HTMLText.escape(result.rule)) · QoE_lin \(format2(s.qoeLin))"
+            "\(HTMLText.escape(result.traceName)) · \(HTMLText.escape(result.rule)) · QoE_lin \(fixedNumber(s.qoeLin, digits: 2))"
         if let optimum = s.constrainedOptimalQoeLin {
-            title += " (optimum under the viewer's actions \(format2(optimum)))"
+            title += " (optimum under the viewer's actions \(fixedNumber(optimum, digits: 2)))"
         } else if let optimum = s.offlineOptimalQoeLin {
-            title += " (optimum \(format2(optimum)))"
+            title += " (optimum \(fixedNumber(optimum, digits: 2)))"
         }
-        title += " · rebuffer \(format2(s.rebufferSeconds)) s · \(s.switches) switches"
+        title += " · rebuffer \(fixedNumber(s.rebufferSeconds, digits: 2)) s · \(s.switches) switches"
         svg += "<text x=\"\(n(left))\" y=\"24\" font-size=\"15\" font-weight=\"bold\">\(title)</text>\n"
 
         // Stalls, shaded across both panels.
@@ -62,7 +63,7 @@ public enum TimelinePlot {
             svg +=
                 "<rect x=\"\(n(x(event.time)))\" y=\"\(n(top))\" width=\"\(n(max(x(event.time + duration) - x(event.time), 1.5)))\" "
             svg +=
-                "height=\"\(n(2 * panelHeight + gap))\" fill=\"#e53935\" fill-opacity=\"0.18\"><title>stall \(format2(duration)) s</title></rect>\n"
+                "height=\"\(n(2 * panelHeight + gap))\" fill=\"#e53935\" fill-opacity=\"0.18\"><title>stall \(fixedNumber(duration, digits: 2)) s</title></rect>\n"
         }
 
         // Panel frames, grids and axes.
@@ -75,7 +76,7 @@ public enum TimelinePlot {
                 svg +=
                     "<line x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y))\" stroke=\"#eee\"/>\n"
                 svg +=
-                    "<text x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\" fill=\"#555\">\(format1(value)) \(unit)</text>\n"
+                    "<text x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\" fill=\"#555\">\(fixedNumber(value, digits: 1)) \(unit)</text>\n"
             }
         }
         let step = niceStep(end / 10)
@@ -192,7 +193,7 @@ public enum TimelinePlot {
     }
 
     /// Coordinates with one decimal.
-    static func n(_ value: Double) -> String { format1(value) }
+    static func n(_ value: Double) -> String { fixedNumber(value, digits: 1) }
 
     static func niceStep(_ raw: Double) -> Double {
         let candidates: [Double] = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 3600]

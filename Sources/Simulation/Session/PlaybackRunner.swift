@@ -1,3 +1,4 @@
+import JSON
 import Playback
 
 /// The one effect runner of the simulator: drives a `PlaybackMachine` in virtual time over the network model
@@ -199,7 +200,7 @@ struct Runner {
             if case .fixed = choice { dropFlushed() }
         case .seek(let target):
             kind = .seek
-            detail = "to \(format2(target)) s"
+            detail = "to \(fixedNumber(target, digits: 2)) s"
             perform(machine.handle(.seek(toSeconds: target)))
             dropFlushed()
             queue.removeAll { $0.end <= (machine.positionSeconds ?? 0) + 1e-6 }
@@ -296,7 +297,7 @@ struct Runner {
             } else if let index = openStall {
                 events[index].durationSeconds = duration
                 events[index].time = now - duration
-                events[index].detail += " \(format2(duration)) s"
+                events[index].detail += " \(fixedNumber(duration, digits: 2)) s"
                 rebufferSeconds += duration
                 rebufferEvents += 1
                 openStall = nil

@@ -1,3 +1,4 @@
+import JSON
 import Playback
 
 /// The fast inner loop: one session, segment by segment, over the model of `NetworkClock` with the same
@@ -117,7 +118,8 @@ struct SegmentLoop {
                     events.append(
                         SessionEvent(
                             time: (requestAt + bufferMilliseconds) / 1000, kind: .stall,
-                            detail: String(format2(stall / 1000)) + " s", positionBeforeSeconds: position,
+                            detail: fixedNumber(stall / 1000, digits: 2) + " s",
+                            positionBeforeSeconds: position,
                             positionAfterSeconds: position, playingBefore: true, playingAfter: true,
                             durationSeconds: stall / 1000))
                 }
@@ -208,17 +210,6 @@ struct SegmentLoop {
         }
         return result
     }
-}
-
-/// Two decimals, without Foundation's locale-dependent formatting (a value too large for that, e.g. a ratio
-/// to a near-zero optimum, prints as Swift prints it).
-func format2(_ value: Double) -> String {
-    guard abs(value) < 1e15 else { return String(value) }
-    let scaled = (value * 100).rounded()
-    let negative = scaled < 0
-    let magnitude = Int(abs(scaled))
-    let text = "\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100)"
-    return negative ? "-" + text : text
 }
 
 extension SessionSimulator {

@@ -1,3 +1,5 @@
+import JSON
+
 /// Segment boundaries and discontinuities at the same places in every variant (Apple 8.22, 8.15).
 enum AlignmentRules {
     static func check(_ context: AuditContext) -> [Finding] {
@@ -23,8 +25,8 @@ enum AlignmentRules {
                     Finding(
                         .segmentsNotAligned, playlist: other.uri, segment: other.playlist.segments[index].uri,
                         message:
-                            "segment \(index) starts \(String(format2: (start - expected) * 1000, decimals: 1)) ms away from \(reference.uri)'s",
-                        measured: String(format2: start, decimals: 3), declared: String(format2: expected, decimals: 3))
+                            "segment \(index) starts \(fixedNumber((start - expected) * 1000, digits: 1)) ms away from \(reference.uri)'s",
+                        measured: fixedNumber(start, digits: 3), declared: fixedNumber(expected, digits: 3))
                 )
                 break
             }

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// BANDWIDTH and AVERAGE-BANDWIDTH against what the segments measure (audio renditions included). A live
 /// window is held to the live peak limit and not to the average, which describes the whole presentation.
@@ -65,7 +66,7 @@ enum BandwidthRules {
                 Finding(
                     .peakOverTwiceAverage, playlist: uri,
                     message:
-                        "the measured peak is \(String(format2: Double(measured) / Double(measuredAverage)))× the measured average",
+                        "the measured peak is \(fixedNumber(Double(measured) / Double(measuredAverage), digits: 2))× the measured average",
                     measured: "\(measured)", declared: "\(Int(saturating: 2 * Double(measuredAverage)))"))
         }
         return findings
@@ -94,24 +95,6 @@ enum Percent {
     /// `+12.3 %` / `-4.0 %` for a ratio of measured to declared.
     static func signed(_ ratio: Double) -> String {
         let percent = ((ratio - 1) * 1000).rounded() / 10
-        return (percent >= 0 ? "+" : "") + String(format2: percent == 0 ? 0 : percent, decimals: 1) + " %"
-    }
-}
-
-extension String {
-    /// `value` with a fixed number of decimals, without Foundation.
-    init(format2 value: Double, decimals: Int = 2) {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if let dot = text.firstIndex(of: ".") {
-            let fraction = text[text.index(after: dot)...].count
-            if fraction < decimals { text += String(repeating: "0", count: decimals - fraction) }
-            if decimals == 0 { text = String(text[..<dot]) }
-        } else if decimals > 0 {
-            text += "." + String(repeating: "0", count: decimals)
-        }
-        self = text
+        return (percent >= 0 ? "+" : "") + fixedNumber(percent, digits: 1) + " %"
     }
 }

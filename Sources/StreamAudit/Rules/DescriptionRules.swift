@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// CODECS, RESOLUTION and FRAME-RATE of each variant against what its streams are.
 enum DescriptionRules {
@@ -14,7 +15,7 @@ enum DescriptionRules {
                 findings.append(
                     Finding(
                         .frameRateMismatch, playlist: audited.uri, message: "FRAME-RATE does not match the video",
-                        measured: String(format2: rate, decimals: 3), declared: String(format2: declared, decimals: 3)))
+                        measured: fixedNumber(rate, digits: 3), declared: fixedNumber(declared, digits: 3)))
             }
         }
         for (variant, audited) in context.iFrameVariants {

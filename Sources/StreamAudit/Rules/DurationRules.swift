@@ -1,3 +1,5 @@
+import JSON
+
 /// EXTINF against the segment's real media duration, one by one and summed over every run (Apple 8.1).
 enum DurationRules {
     static func check(_ context: AuditContext) -> [Finding] {
@@ -18,9 +20,9 @@ enum DurationRules {
                         Finding(
                             .durationMismatch, playlist: audited.uri, segment: segment.uri,
                             message:
-                                "\(what) is off the media by \(String(format2: abs(difference) > tolerance ? difference : drift, decimals: 3)) s (allowed: one frame, \(String(format2: tolerance, decimals: 3)) s)",
-                            measured: String(format2: measured, decimals: 3),
-                            declared: String(format2: segment.duration, decimals: 3)))
+                                "\(what) is off the media by \(fixedNumber(abs(difference) > tolerance ? difference : drift, digits: 3)) s (allowed: one frame, \(fixedNumber(tolerance, digits: 3)) s)",
+                            measured: fixedNumber(measured, digits: 3),
+                            declared: fixedNumber(segment.duration, digits: 3)))
                     drift = 0
                 }
             }

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// Each I-frame playlist range holds one whole IDR access unit, outside the init section, that is an IDR of
 /// the main variant (RFC 8216bis §4.4.3.6).
@@ -39,7 +40,7 @@ enum IFrameRules {
                             problem = "the range cuts the IDR short (\(frames[0].size) of \(idr.size) bytes)"
                         }
                     } else {
-                        problem = "no IDR of the main variant is at \(String(format2: seconds, decimals: 3)) s"
+                        problem = "no IDR of the main variant is at \(fixedNumber(seconds, digits: 3)) s"
                     }
                 }
                 if let problem {

@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// An fMP4 segment fits the init section in effect: its fragments' track ids are the init's, any parameter
 /// set it carries in band is the one the init's configuration record holds (RFC 8216bis §3.1.2), and the
@@ -102,10 +103,10 @@ enum InitSectionRules {
                 return Finding(
                     .initMismatch, playlist: playlist, segment: segment.uri,
                     message: "at the init section's video timescale \(timescale(video)) the segment lasts "
-                        + "\(String(format2: ratio, decimals: 2))× its EXTINF: it was muxed with a timescale of about "
+                        + "\(fixedNumber(ratio, digits: 2))× its EXTINF: it was muxed with a timescale of about "
                         + "\(Int(saturating: intended.rounded()))",
-                    measured: "\(String(format2: measured, decimals: 3)) s",
-                    declared: "EXTINF \(String(format2: segment.duration, decimals: 3)) s")
+                    measured: "\(fixedNumber(measured, digits: 3)) s",
+                    declared: "EXTINF \(fixedNumber(segment.duration, digits: 3)) s")
             }
         }
         if let audio = facts.audio, audio.codec == .aac, let rate = audio.sampleRate, rate > 0 {
@@ -118,10 +119,10 @@ enum InitSectionRules {
                 return Finding(
                     .initMismatch, playlist: playlist, segment: segment.uri,
                     message: "at the init section's audio timescale \(timescale(audio)) an AAC frame lasts "
-                        + "\(String(format2: seconds * 1000, decimals: 2)) ms, where 1024 samples at \(rate) Hz last "
-                        + "\(String(format2: expected * 1000, decimals: 2)) ms",
-                    measured: "\(String(format2: seconds * 1000, decimals: 2)) ms per frame",
-                    declared: "\(String(format2: expected * 1000, decimals: 2)) ms per frame")
+                        + "\(fixedNumber(seconds * 1000, digits: 2)) ms, where 1024 samples at \(rate) Hz last "
+                        + "\(fixedNumber(expected * 1000, digits: 2)) ms",
+                    measured: "\(fixedNumber(seconds * 1000, digits: 2)) ms per frame",
+                    declared: "\(fixedNumber(expected * 1000, digits: 2)) ms per frame")
             }
         }
         return nil

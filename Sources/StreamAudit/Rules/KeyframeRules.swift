@@ -1,3 +1,5 @@
+import JSON
+
 /// Where the IDRs are: at the start of every video segment (Apple 7.4), and at least every 2 s (Apple 1.13).
 enum KeyframeRules {
     static let longestIntervalSeconds = 2.0
@@ -25,8 +27,8 @@ enum KeyframeRules {
                     Finding(
                         .idrInterval, playlist: audited.uri, segment: interval.longestAt,
                         message:
-                            "IDRs are up to \(String(format2: longest)) s apart (average \(String(format2: interval.averageSeconds ?? 0)) s, deviation \(String(format2: interval.deviationSeconds ?? 0)) s)",
-                        measured: String(format2: longest), declared: "≤ 2.00"))
+                            "IDRs are up to \(fixedNumber(longest, digits: 2)) s apart (average \(fixedNumber(interval.averageSeconds ?? 0, digits: 2)) s, deviation \(fixedNumber(interval.deviationSeconds ?? 0, digits: 2)) s)",
+                        measured: fixedNumber(longest, digits: 2), declared: "≤ 2.00"))
             }
         }
         return findings

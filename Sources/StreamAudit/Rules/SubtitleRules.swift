@@ -1,4 +1,5 @@
 import HLS
+import JSON
 
 /// Every WebVTT segment carries X-TIMESTAMP-MAP, mapping its cue times onto the media's own timeline
 /// (RFC 8216bis §3.1.4): MPEGTS − LOCAL equals the media's presentation time at cue time 0, modulo 2^33.
@@ -49,7 +50,7 @@ enum SubtitleRules {
                     Finding(
                         .timestampMapWrong, playlist: audited.uri, segment: wrong.segment,
                         message:
-                            "X-TIMESTAMP-MAP puts cue time 0 at \(String(format2: wrong.offset, decimals: 3)) s of the media; it is at \(String(format2: expectedOffset, decimals: 3)) s",
+                            "X-TIMESTAMP-MAP puts cue time 0 at \(fixedNumber(wrong.offset, digits: 3)) s of the media; it is at \(fixedNumber(expectedOffset, digits: 3)) s",
                         measured: "MPEGTS:\(ticks(expectedOffset)) for LOCAL 0",
                         declared: "MPEGTS:\(ticks(wrong.offset)) for LOCAL 0"))
             }

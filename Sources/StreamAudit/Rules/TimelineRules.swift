@@ -1,3 +1,5 @@
+import JSON
+
 /// Presentation times run on from segment to segment unless EXT-X-DISCONTINUITY says otherwise, and the
 /// frame rate does not change without one (RFC 8216bis §3, Apple 8.13, 8.14).
 enum TimelineRules {
@@ -22,17 +24,17 @@ enum TimelineRules {
                         Finding(
                             .timelineGap, playlist: audited.uri, segment: next.segment.uri,
                             message:
-                                "\(String(format2: delta, decimals: 3)) s of media missing before this segment, with no EXT-X-DISCONTINUITY",
-                            measured: "starts at \(String(format2: start, decimals: 3)) s",
-                            declared: "starts at \(String(format2: end, decimals: 3)) s"))
+                                "\(fixedNumber(delta, digits: 3)) s of media missing before this segment, with no EXT-X-DISCONTINUITY",
+                            measured: "starts at \(fixedNumber(start, digits: 3)) s",
+                            declared: "starts at \(fixedNumber(end, digits: 3)) s"))
                 } else if delta < -tolerance {
                     findings.append(
                         Finding(
                             .timelineOverlap, playlist: audited.uri, segment: next.segment.uri,
                             message:
-                                "this segment repeats \(String(format2: -delta, decimals: 3)) s of the previous one's media, with no EXT-X-DISCONTINUITY",
-                            measured: "starts at \(String(format2: start, decimals: 3)) s",
-                            declared: "starts at \(String(format2: end, decimals: 3)) s"))
+                                "this segment repeats \(fixedNumber(-delta, digits: 3)) s of the previous one's media, with no EXT-X-DISCONTINUITY",
+                            measured: "starts at \(fixedNumber(start, digits: 3)) s",
+                            declared: "starts at \(fixedNumber(end, digits: 3)) s"))
                 }
                 if let rateBefore = previous.facts.video?.framesPerSecond,
                     let rateAfter = next.facts.video?.framesPerSecond,
@@ -42,9 +44,9 @@ enum TimelineRules {
                         Finding(
                             .frameRateChanged, playlist: audited.uri, segment: next.segment.uri,
                             message:
-                                "the frame rate changes from \(String(format2: rateBefore, decimals: 3)) to \(String(format2: rateAfter, decimals: 3)) fps with no EXT-X-DISCONTINUITY",
-                            measured: String(format2: rateAfter, decimals: 3),
-                            declared: String(format2: rateBefore, decimals: 3)))
+                                "the frame rate changes from \(fixedNumber(rateBefore, digits: 3)) to \(fixedNumber(rateAfter, digits: 3)) fps with no EXT-X-DISCONTINUITY",
+                            measured: fixedNumber(rateAfter, digits: 3),
+                            declared: fixedNumber(rateBefore, digits: 3)))
                 }
             }
         }

@@ -29,7 +29,7 @@ enum PhotoInfoReport {
                 "Pixels",
                 "\(width) × \(height)"
                     + (megapixels >= 0.1
-                        ? " (\(DetailFormat.decimal(megapixels, places: 1, trimmingZeros: false)) MP)" : ""))
+                        ? " (\(fixedNumber(megapixels, digits: 1)) MP)" : ""))
         }
         // "6 — Rotate 90 CW": a dash, since exiftool's names have parentheses of their own ("Horizontal (normal)").
         add(

@@ -1,5 +1,6 @@
 import CLIKit
 import Inspect
+import JSON
 import Markup
 import Media
 import Platform
@@ -112,7 +113,7 @@ enum DeepHTMLReport {
                 + variant.samples.map(\.bitsPerSecond)).max() ?? 1)
         let scaleY = (height - bottom - top) / max(1, highest * 1.1)
         let scaleX = (width - left - 10) / max(0.001, totalSeconds)
-        func y(_ bits: Double) -> String { DisplayFormat.fixed(height - bottom - bits * scaleY, digits: 1) }
+        func y(_ bits: Double) -> String { fixedNumber(height - bottom - bits * scaleY, digits: 1) }
         var svg =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\">"
         svg +=
@@ -122,7 +123,7 @@ enum DeepHTMLReport {
             let barWidth = max(1, sample.durationSeconds * scaleX - 1)
             let barHeight = Double(sample.bitsPerSecond) * scaleY
             svg +=
-                "<rect x=\"\(DisplayFormat.fixed(x, digits: 1))\" y=\"\(y(Double(sample.bitsPerSecond)))\" width=\"\(DisplayFormat.fixed(barWidth, digits: 1))\" height=\"\(DisplayFormat.fixed(barHeight, digits: 1))\" fill=\"#5b8def\"/>"
+                "<rect x=\"\(fixedNumber(x, digits: 1))\" y=\"\(y(Double(sample.bitsPerSecond)))\" width=\"\(fixedNumber(barWidth, digits: 1))\" height=\"\(fixedNumber(barHeight, digits: 1))\" fill=\"#5b8def\"/>"
         }
         if let declared = variant.declaredBandwidth {
             svg +=
@@ -136,7 +137,7 @@ enum DeepHTMLReport {
         }
         svg += "<text x=\"\(left)\" y=\"\(Int(height) - 6)\" font-size=\"11\">0 s</text>"
         svg +=
-            "<text x=\"\(Int(width) - 60)\" y=\"\(Int(height) - 6)\" font-size=\"11\">\(DisplayFormat.fixed(totalSeconds, digits: 1)) s</text>"
+            "<text x=\"\(Int(width) - 60)\" y=\"\(Int(height) - 6)\" font-size=\"11\">\(fixedNumber(totalSeconds, digits: 1)) s</text>"
         return svg + "</svg>"
     }
 

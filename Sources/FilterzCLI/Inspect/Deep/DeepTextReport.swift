@@ -1,5 +1,6 @@
 import CLIKit
 import Inspect
+import JSON
 import StreamAudit
 
 /// The text of `inspect --deep`: a table per variant (declared against measured), then the findings under
@@ -57,7 +58,7 @@ enum DeepTextReport {
     /// `2.00 s ±0.00`, or `-` when no interval was measured.
     static func idrText(_ variant: VariantSummary) -> String {
         guard let average = variant.idrIntervalSeconds else { return "-" }
-        return DisplayFormat.fixed(average, digits: 2) + " s ±"
-            + DisplayFormat.fixed(variant.idrIntervalDeviationSeconds ?? 0, digits: 2)
+        return fixedNumber(average, digits: 2) + " s ±"
+            + fixedNumber(variant.idrIntervalDeviationSeconds ?? 0, digits: 2)
     }
 }

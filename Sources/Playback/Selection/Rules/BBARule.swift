@@ -1,3 +1,5 @@
+import JSON
+
 /// Buffer-based rule BBA-0 (Huang et al., SIGCOMM 2014): below the reservoir the lowest variant; above
 /// reservoir + cushion the highest; in between the rate map climbs linearly. The level only changes when the
 /// map crosses the next rate up (then the highest rate below the map) or the next rate down (then the lowest
@@ -41,6 +43,7 @@ public struct BBARule: ABRRule {
         lastLevel = level
         // The reason only when it is shown: formatting it costs more than the decision.
         guard input.explains else { return Selection(variantIndex: level, reason: "buffer map") }
-        return Selection(variantIndex: level, reason: "buffer \(format1(buffer)) s -> map \(kbps(mapped)) kbps")
+        return Selection(
+            variantIndex: level, reason: "buffer \(fixedNumber(buffer, digits: 1)) s -> map \(kbps(mapped)) kbps")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// BOLA basic (Spiteri, Urgaonkar, Sitaraman, INFOCOM 2016; Sabre `bola -ab`): picks the variant maximising
 /// (V·(υ_m + γp) − Q) / S_m, with utility υ_m = ln(S_m/S_1), V = (Q_max − p)/(υ_M + γp) and Q the buffer
@@ -43,7 +44,7 @@ public struct BOLARule: ABRRule {
         lastLevel = level
         // The reason only when it is shown: formatting it costs more than the decision.
         guard input.explains else { return Selection(variantIndex: level, reason: "buffer") }
-        var reason = "buffer \(format1(input.bufferSeconds)) s"
+        var reason = "buffer \(fixedNumber(input.bufferSeconds, digits: 1)) s"
         if let limit {
             reason +=
                 limit.held
@@ -51,11 +52,4 @@ public struct BOLARule: ABRRule {
         }
         return Selection(variantIndex: level, reason: reason)
     }
-}
-
-/// One decimal, for reasons (a value too large for that prints as Swift prints it).
-func format1(_ value: Double) -> String {
-    guard abs(value) < 1e15 else { return String(value) }
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// The Filterz default: RobustMPC's look-ahead with a value on the buffer it leaves behind.
 ///
 /// - Prediction: the harmonic mean of the last five throughput samples divided by (1 + the largest recent
@@ -69,7 +71,7 @@ public struct FilterzRule: ABRRule {
         return Selection(
             variantIndex: level,
             reason:
-                "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(format1(error * 100))%)), reserve \(format1(planner.terminalTarget)) s"
+                "plan \(steps) at \(kbps(predicted)) kbps (hm/(1+\(fixedNumber(error * 100, digits: 1))%)), reserve \(fixedNumber(planner.terminalTarget, digits: 1)) s"
         )
     }
 

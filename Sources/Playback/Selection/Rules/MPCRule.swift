@@ -1,3 +1,5 @@
+import JSON
+
 /// RobustMPC (Yin et al., SIGCOMM 2015; as in Pensieve's `mpc.py`): predicts throughput as the harmonic mean
 /// of the last five samples divided by (1 + the largest relative error of recent predictions), enumerates
 /// every level sequence over the next `horizon` segments, simulates the buffer for each (latency + size /
@@ -30,6 +32,6 @@ public struct MPCRule: ABRRule {
         let level = planner.bestFirstLevel(steps: steps, scratch: &scratch)
         guard input.explains else { return Selection(variantIndex: level, reason: "plan") }
         return Selection(
-            variantIndex: level, reason: "hm \(kbps(harmonic)) kbps / (1+\(format1(error * 100))%)")
+            variantIndex: level, reason: "hm \(kbps(harmonic)) kbps / (1+\(fixedNumber(error * 100, digits: 1))%)")
     }
 }
