@@ -85,12 +85,17 @@ let package = Package(
             dependencies: [
                 "JSON", "Notation", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media",
                 "Server", "PhotoMetadata",
-                "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "FilterzTestSupport", "Parallel",
+                "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "RealClients", "Parallel",
             ]),
 
         // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
         // makes test photos (generated frames encoded by Photos, EXIF written by exiftool).
-        .target(name: "FilterzTestSupport", dependencies: ["FilterKit"], path: "Tests/Support", exclude: ["Photos"]),
+        // The real clients tests and benchmarks judge the output with: headless Chromium over WebDriver and hls.js
+        // in it, GStreamer, VLC, outside tools run with a deadline, a raw HTTP/1.1 client, the shared data.
+        .target(name: "RealClients"),
+        .target(
+            name: "FilterzTestSupport", dependencies: ["FilterKit", "RealClients"], path: "Tests/Support",
+            exclude: ["Photos"]),
         .target(
             name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
             path: "Tests/Support/Photos"),

@@ -1,10 +1,10 @@
 import CLIKit
 import FilterzCLI
-import FilterzTestSupport
 import Foundation
 import Inspect
 import JSON
 import Playback
+import RealClients
 import Simulation
 
 /// `filterz-bench abr [--shared DIR] [--traces DIR]`: every rule on every shared trace (Pensieve manifest, 60 s

@@ -1,9 +1,9 @@
 import CLIKit
 import FilterKit
 import FilterzCLI
-import FilterzTestSupport
 import Foundation
 import JSON
+import RealClients
 
 /// `filterz-bench deep`: `filterz inspect --deep` on the 20 s 3-rung demo recording (720p/540p/360p, 2 s
 /// MPEG-TS segments, audio, subtitles, I-frame playlists) against ffprobe doing the nearest job in the same

@@ -1,10 +1,10 @@
 import CLIKit
 import FilterzCLI
-import FilterzTestSupport
 import Foundation
 import Inspect
 import JSON
 import Parallel
+import RealClients
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import CLIKit
-import FilterzTestSupport
 import Foundation
+import RealClients
 
 /// The parse bench's whole-process part: `filterz inspect FILE` and `filterz inspect --json FILE` on the
 /// 100,000-segment playlist as processes of their own (reading, parsing, validating, reporting, writing),

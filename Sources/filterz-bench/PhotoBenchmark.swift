@@ -1,12 +1,12 @@
 import CLIKit
 import FilterKit
-import FilterzTestSupport
 import Foundation
 import HLS
 import Inspect
 import JSON
 import PhotoMetadata
 import Photos
+import RealClients
 
 /// `filterz-bench photo`: a 12-megapixel camera JPEG through the all-12 preset to JPEG, as a whole `filterz photo
 /// apply` process, against ImageMagick and libvips doing the nearest chain, in the same run.

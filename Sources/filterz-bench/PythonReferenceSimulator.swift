@@ -1,8 +1,8 @@
 import CLIKit
-import FilterzTestSupport
 import Foundation
 import JSON
 import Playback
+import RealClients
 import Simulation
 
 /// The Python reference simulator (`Benchmarks/reference_simulator.py`) run as a child process on the bench's

@@ -1,9 +1,9 @@
 import CLIKit
 import FilterzCLI
-import FilterzTestSupport
 import Foundation
 import Inspect
 import JSON
+import RealClients
 import Server
 
 /// `filterz-bench serve`: wrk against our server and against nginx (sendfile, keep-alive, worker_processes

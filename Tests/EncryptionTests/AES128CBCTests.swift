@@ -1,6 +1,7 @@
 import Encryption
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Testing
 
 @Suite struct AES128CBCTests {

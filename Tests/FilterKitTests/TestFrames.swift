@@ -1,6 +1,7 @@
 import FilterKit
 import FilterzTestSupport
 import Foundation
+import RealClients
 
 /// Seeded inputs for the renderer tests.
 enum TestFrames {

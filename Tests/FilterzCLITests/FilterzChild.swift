@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import RealClients
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Testing
 
 /// `inspect --header` sends the user's headers only to the origin (scheme, host, port) of the URL the user

@@ -1,5 +1,6 @@
 import FilterzCLI
 import FilterzTestSupport
+import RealClients
 import Testing
 
 @testable import CLIKit

@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Testing
 
 #if canImport(Glibc)

@@ -5,6 +5,7 @@ import Media
 import PhotoMetadata
 import PhotoTestSupport
 import Photos
+import RealClients
 import Testing
 
 @testable import CLIKit

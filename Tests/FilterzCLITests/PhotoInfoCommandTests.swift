@@ -4,6 +4,7 @@ import Foundation
 import PhotoMetadata
 import PhotoTestSupport
 import Photos
+import RealClients
 import Testing
 
 @testable import CLIKit

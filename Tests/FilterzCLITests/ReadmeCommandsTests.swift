@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Testing
 
 /// Runs every README code block marked runnable, so the walk-through a newcomer follows keeps working.

@@ -2,6 +2,7 @@ import CLIKit
 import FilterzCLI
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Testing
 
 /// Every `filterz` command line in README.md's code blocks, the examples that are shown but not run included,

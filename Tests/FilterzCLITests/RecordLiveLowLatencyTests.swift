@@ -2,6 +2,7 @@ import Encryption
 import FilterzTestSupport
 import Foundation
 import HLS
+import RealClients
 import Testing
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import FilterzTestSupport
 import Foundation
 import PhotoMetadata
 import Photos
+import RealClients
 import Testing
 
 @testable import CLIKit

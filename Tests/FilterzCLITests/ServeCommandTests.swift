@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Server
 import Testing
 

@@ -1,6 +1,7 @@
 import FilterKit
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Testing
 
 @testable import Media

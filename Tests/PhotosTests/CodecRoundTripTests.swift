@@ -3,6 +3,7 @@ import FilterzTestSupport
 import Foundation
 import PhotoMetadata
 import PhotoTestSupport
+import RealClients
 import Testing
 
 @testable import Photos

@@ -2,6 +2,7 @@ import FilterzTestSupport
 import Foundation
 import HLS
 import Playback
+import RealClients
 
 /// The shared playlist corpus (`../shared/corpus/playlists`), parsed with the HLS module.
 enum CorpusPlaylists {

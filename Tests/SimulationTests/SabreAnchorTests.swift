@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import Playback
+import RealClients
 import Testing
 
 @testable import Simulation

@@ -1,4 +1,5 @@
 import Foundation
+import RealClients
 
 /// Phil Harvey's exiftool (Debian `libimage-exiftool-perl`), the independent client the photo tests read and write
 /// metadata with.

@@ -1,4 +1,5 @@
 import Foundation
+import RealClients
 
 /// A Python script run as one or more HTTP servers on 127.0.0.1 for a test: it prints the ports it listens on
 /// (separated by spaces) on its first line, and ends when its standard input closes, that is when this value

@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import HLS
+import RealClients
 import Testing
 
 @testable import Server

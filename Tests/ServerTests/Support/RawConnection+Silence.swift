@@ -1,4 +1,5 @@
 import FilterzTestSupport
+import RealClients
 
 #if canImport(Glibc)
     import Glibc

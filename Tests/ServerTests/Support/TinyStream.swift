@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import RealClients
 import Server
 
 /// A real, tiny HLS video made by the ffmpeg CLI (4 s of 160×90 test pattern at 10 fps, 1 s segments) in

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -170,14 +169,4 @@ private struct WebDriverAnswer<Value: Decodable>: Decodable {
 private struct WebDriverFailure: Decodable {
     var error: String
     var message: String
-}
-
-extension Trait where Self == ConditionTrait {
-    /// Runs only where headless Chromium can (`HeadlessChromium.unavailableReason` is nil); skipped, saying why,
-    /// elsewhere.
-    public static var needsHeadlessChromium: Self {
-        .enabled(
-            if: HeadlessChromium.unavailableReason == nil,
-            Comment(rawValue: HeadlessChromium.unavailableReason ?? ""))
-    }
 }
