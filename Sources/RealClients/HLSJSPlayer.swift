@@ -58,8 +58,6 @@ public enum HLSJSPlayer {
         /// playlists (with the live edge and the latency hls.js aims at), the first media requested and buffered,
         /// and the first frame playing (its position, hls.js's latency and the wall-clock latency then).
         public var startup: [String]
-        /// Seconds from `loadSource` to the first frame playing.
-        public var startupSeconds: Double?
     }
 
     static let harness = #"""
@@ -76,7 +74,7 @@ public enum HLSJSPlayer {
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
             switchTime: null, levelCount: 0, error: null, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [],
-            httpErrors: [], keysLoaded: 0, startup: [], startupSeconds: null};
+            httpErrors: [], keysLoaded: 0, startup: []};
           const keyURIs = new Set(), lastFragEvent = {}, keyLoading = {};
           const t0 = performance.now();
           const now = () => ((performance.now() - t0) / 1000).toFixed(2);
@@ -161,7 +159,6 @@ public enum HLSJSPlayer {
           let playing = false, stalledSince = null;
           video.addEventListener("playing", () => {
             if (!playing) {
-              report.startupSeconds = (performance.now() - t0) / 1000;
               const wall = hls.playingDate ? ((Date.now() - hls.playingDate.getTime()) / 1000).toFixed(2) + " s" : "unknown";
               first("playing", `playing from ${video.currentTime.toFixed(2)} s: hls.js latency ${Number(hls.latency).toFixed(2)} s ` +
                 `(target ${Number(hls.targetLatency).toFixed(2)} s), wall-clock latency ${wall}, ` +
@@ -204,7 +201,7 @@ public enum HLSJSPlayer {
         })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
           blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
           endTime: 0, switchTime: null, levelCount: 0, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [], httpErrors: [],
-          keysLoaded: 0, startup: [], startupSeconds: null}));
+          keysLoaded: 0, startup: []}));
         """#
 
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)
