@@ -23,7 +23,7 @@ let package = Package(
         // Text notations shared by playlists and HTTP: calendar dates and ISO 8601 date-times, percent-encoding.
         .target(name: "Notation"),
         .target(name: "HLS", dependencies: ["JSON", "Notation"]),
-        .target(name: "FilterKit", dependencies: ["JSON", "MediaTime"]),
+        .target(name: "FilterKit", dependencies: ["JSON", "MediaTime", "Parallel"]),
         .target(name: "Playback", dependencies: ["JSON", "HLS"]),
         .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup"]),
         .target(name: "Packaging", dependencies: ["Notation", "HLS", "MediaTime"]),
@@ -59,7 +59,8 @@ let package = Package(
             dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
             resources: [.embedInCode("Catalogue/IndexPagePlayer.js")]),
         .target(
-            name: "Photos", dependencies: ["JSON", "FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
+            name: "Photos",
+            dependencies: ["JSON", "FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto", "Platform"]),
 
@@ -105,10 +106,12 @@ let package = Package(
         .testTarget(
             name: "HLSTests", dependencies: ["JSON", "Notation", "HLS", "Parallel", "FilterzTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "FilterzTestSupport"]),
+        .testTarget(
+            name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "Parallel", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(
-            name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "Parallel", "FilterzTestSupport"]),
+            name: "SimulationTests",
+            dependencies: ["JSON", "Simulation", "Playback", "HLS", "Parallel", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "FilterzTestSupport"]),
         .testTarget(name: "EncryptionTests", dependencies: ["Encryption", "FilterzTestSupport"]),
@@ -124,7 +127,7 @@ let package = Package(
             name: "FilterzCLITests",
             dependencies: [
                 "CLIKit", "Inspect", "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos",
-                "FilterzTestSupport", "PhotoTestSupport",
+                "Parallel", "FilterzTestSupport", "PhotoTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

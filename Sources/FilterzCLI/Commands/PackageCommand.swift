@@ -3,6 +3,7 @@ import FilterKit
 import Foundation
 import Media
 import Packaging
+import Parallel
 
 /// `filterz package`: a video file → the same filtered HLS ladder `record` makes.
 enum PackageCommand {
@@ -43,7 +44,7 @@ enum PackageCommand {
             options: options, sourceWidth: info.width, sourceHeight: info.height, frameDuration: info.frameDuration,
             timescale: info.timescale, audio: audio, live: false, context: context)
         let renderer = FilterRenderer(
-            values: options.preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
+            values: options.preset.values, threads: .allCores)
         let totalFrames = info.durationSeconds.map { Int(($0 / info.frameDuration.seconds).rounded()) }
         var audioBacklog: [Float] = []
         // Decoding runs ahead on a thread of its own while this one filters.

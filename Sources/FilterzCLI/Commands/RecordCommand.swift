@@ -3,6 +3,7 @@ import FilterKit
 import Foundation
 import Media
 import Packaging
+import Parallel
 
 /// `filterz record`: filtered frames from the simulated camera (and microphone) → an HLS ladder.
 enum RecordCommand {
@@ -106,7 +107,7 @@ enum RecordCommand {
         // (single-threaded filtering costs less CPU per frame), and while one frame waits for the encoders
         // the next is already being made.
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let renderer = FilterRenderer(values: options.preset.values, threads: 1)
+        let renderer = FilterRenderer(values: options.preset.values, threads: .callingThread)
         // Per worker: its queue (2) and the encoders' input queue (≤ 4 frames in all) hold its frames.
         let rings = (0..<workers).map { _ in FrameRing(count: 6, width: camera.width, height: camera.height) }
         let filtered = Prefetcher<Frame>(workers: workers, depth: 2, name: "camera-filter") { index -> Frame? in

@@ -1,7 +1,7 @@
 import CLIKit
 import Foundation
-import Platform
 import Parallel
+import Platform
 import Playback
 import Simulation
 
