@@ -15,7 +15,7 @@ import Testing
         }
     }
 
-    var segment: [UInt8] { TestSite.bytes(count: 2000, seed: 0) }
+    var segment: [UInt8] { SiteFolder.bytes(count: 2000, seed: 0) }
 
     @Test func servesWholeFilesWithTypeValidatorsAndCORS() throws {
         let response = try fetch(site.port, "GET", "/vod/v0/seg_0.ts")
@@ -72,7 +72,7 @@ import Testing
         let notModified = try connection.request("GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": tag])
         #expect(notModified.status == 304)
         #expect(notModified.header("content-length") == nil || notModified.header("content-length") == "2001")
-        #expect(try connection.request("GET", "/vod/v0/seg_2.ts").body == TestSite.bytes(count: 2002, seed: 2))
+        #expect(try connection.request("GET", "/vod/v0/seg_2.ts").body == SiteFolder.bytes(count: 2002, seed: 2))
         let changed = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": "\"x\""])
         #expect(changed.status == 200)
         let older = try fetch(
