@@ -78,11 +78,9 @@ final class InProcessSite {
 
     /// The answer to one request, which must not be held (`SiteError.held`; use `send` for one that may be).
     func fetch(_ method: String = "GET", _ target: String, headers: [String: String] = [:]) throws -> RawResponse {
-        try answered(send(method, target, headers: headers), target)
+        guard let response = try send(method, target, headers: headers).response else { throw SiteError.held(target) }
+        return response
     }
-
-    /// The same for a raw head (`"GET / HTTP/1.1\r\nHost: x\r\n\r\n"`).
-    func fetch(head text: String) throws -> RawResponse { try answered(send(head: text), text) }
 
     /// Sends one request as a client would write it (HTTP/1.1, `Host`, then `headers` in name order).
     func send(_ method: String = "GET", _ target: String, headers: [String: String] = [:]) throws -> Exchange {
@@ -91,7 +89,8 @@ final class InProcessSite {
         return try send(head: text + "\r\n")
     }
 
-    /// Sends one raw request head: parsed, admitted, then answered or held.
+    /// Sends one raw request head (`"GET / HTTP/1.1\r\nHost: x\r\n\r\n"`): parsed, admitted, then answered or
+    /// held.
     func send(head text: String) throws -> Exchange {
         let head: RequestHead
         switch parser.parse(Array(text.utf8)) {
@@ -111,9 +110,6 @@ final class InProcessSite {
         }
         return exchange
     }
-
-    /// Requests held now.
-    var heldCount: Int { held.count }
 
     // MARK: - Changes and time
 
@@ -141,11 +137,6 @@ final class InProcessSite {
     func advance(seconds: Int64) { advance(milliseconds: seconds * 1000) }
 
     // MARK: - Answers as sent
-
-    private func answered(_ exchange: Exchange, _ what: String) throws -> RawResponse {
-        guard let response = exchange.response else { throw SiteError.held(what) }
-        return response
-    }
 
     /// `response` as the client receives it: the header fields `ResponseHead` writes (`Content-Length` included),
     /// and the body unless the method or status sends none.
