@@ -10,16 +10,9 @@ extension RequestHandler {
             guard kind == .playlist else {
                 return .response(wholeFile(file, target, kind: kind, token: token).answer(to: request))
             }
-            let made = PlaylistRequest(target: target, file: file, token: token, query: query, request: request)
-            guard isQuick(made) else {
-                return .slow(
-                    SlowAnswer {
-                        do throws(EarlyAnswer) { return .response(try self.playlist(made).answer(to: request)) } catch {
-                            return error.answer
-                        }
-                    })
-            }
-            return .response(try playlist(made).answer(to: request))
+            let asked = PlaylistRequest(target: target, file: file, token: token, query: query, request: request)
+            guard isQuick(asked) else { return .slow(SlowAnswer { self.playlistAnswer(asked) }) }
+            return .ready(playlistAnswer(asked))
         } catch {
             return .ready(error.answer)
         }

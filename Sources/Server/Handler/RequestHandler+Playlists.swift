@@ -35,6 +35,15 @@ extension RequestHandler {
             && (!asked.wantsGzip || playlists.playlist(asked.file, key: key).holdsVariant("gzip"))
     }
 
+    /// The answer to a playlist request: its body (directives, token, encoding), then its conditions and range.
+    func playlistAnswer(_ asked: PlaylistRequest) -> HandlerAnswer {
+        do throws(EarlyAnswer) {
+            return .response(try playlist(asked).answer(to: asked.request))
+        } catch {
+            return error.answer
+        }
+    }
+
     /// The whole answer a playlist request gets before its conditions and range: directives, token, encoding.
     func playlist(_ asked: PlaylistRequest) throws(EarlyAnswer) -> FileRepresentation {
         let file = asked.file
