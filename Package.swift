@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(
-            name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),
+            name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "Parallel", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "FilterzTestSupport"]),
         .testTarget(name: "EncryptionTests", dependencies: ["Encryption", "FilterzTestSupport"]),
