@@ -94,16 +94,18 @@ extension EventLoop {
         if let sharingKey, let shared = sharedAnswers?[sharingKey] {
             return apply(shared, for: request, on: connection)
         }
-        if let answer = core.handler.quickAnswer(to: request, now: now) {
+        let slow: SlowAnswer
+        switch core.handler.decide(request, now: now) {
+        case .ready(let answer):
             if let sharingKey { sharedAnswers?[sharingKey] = answer }
             return apply(answer, for: request, on: connection)
+        case .slow(let work):
+            slow = work
         }
         let descriptor = connection.descriptor, serial = connection.serial
-        let handler = core.handler
         let asked = MonotonicClock.milliseconds()
         let submitted = core.workers(for: request).submit { [self] in
-            let answer = handler.answer(to: request, now: now)
-            post(Completion(descriptor: descriptor, serial: serial, answer: answer, asked: asked))
+            post(Completion(descriptor: descriptor, serial: serial, answer: slow.make(), asked: asked))
         }
         return submitted
             ? nil : queue(refusalResponse(RequestRefusal(503, "the server is busy")), for: nil, on: connection)
