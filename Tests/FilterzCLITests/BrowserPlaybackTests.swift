@@ -17,7 +17,7 @@ import Testing
 /// browser's own decoders, fed by native HLS or by the page's small Media Source player, whichever the page
 /// picks (the test prints which). Then the same frame of a `warm-film` and a `neutral` recording,
 /// as the browser paints it, shows the filter: the warm one has the higher red/blue ratio.
-@Suite(.serialized, .needsHeadlessChromium, .tags(.browser), .fullRunOnly)
+@Suite(.serialized, .needsHeadlessChromium, .browser)
 struct BrowserPlaybackTests {
     /// What the page's `<video>` reports while playing.
     struct VideoState: Decodable, CustomStringConvertible {

@@ -17,8 +17,7 @@ import Testing
 /// `inspect --deep` on clean `filterz record` output (TS and fMP4, VOD and live: no finding) and on copies
 /// of it with one defect each, manufactured as people make them: exactly the expected codes fire.
 @Suite(
-    .serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow),
-    .fullRunOnly)
+    .serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .slow)
 struct DeepInspectTests {
     typealias Fixture = DeepInspectFixture
 

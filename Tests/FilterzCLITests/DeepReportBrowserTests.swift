@@ -9,7 +9,7 @@ import Testing
 
 /// `inspect --deep --report` opened in headless Chromium: the page is self-contained, has a chart per
 /// variant whose bars and declared lines are painted inside it, and the findings are listed.
-@Suite(.serialized, .needsHeadlessChromium, .tags(.browser), .fullRunOnly)
+@Suite(.serialized, .needsHeadlessChromium, .browser)
 struct DeepReportBrowserTests {
     struct Layout: Decodable {
         var charts: Int

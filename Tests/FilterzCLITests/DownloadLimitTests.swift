@@ -10,7 +10,7 @@ import Testing
 /// `inspect` and `simulate` against a hostile origin on 127.0.0.1 (python3): endless bodies, huge declared
 /// lengths, a gzip bomb, a trickle, and slow HEAD answers. Every download is cut at the size limit or the
 /// deadline, with a message that says which.
-@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3"), .serialized, .tags(.network), .fullRunOnly)
+@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3"), .serialized, .network)
 struct DownloadLimitTests {
     static let serverScript = #"""
         import gzip, http.server, json, os, sys, threading, time

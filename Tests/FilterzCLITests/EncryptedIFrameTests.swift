@@ -14,7 +14,7 @@ import Testing
 /// entry of an I-frame playlist is one I-frame); their BANDWIDTH measured from those resources; `inspect --deep`
 /// clean on the served, signed ladder; a live window deleting them with their segments.
 @Suite(
-    .serialized, .tags(.slow), .fullRunOnly,
+    .serialized, .slow,
     .enabled(if: !StreamGate.ffmpegMissing && ExternalTool.isInstalled("openssl"), "needs ffmpeg and openssl"))
 struct EncryptedIFrameTests {
     /// `EncryptedStreamTests`' recordings (three 2 s segments, a key every 2 segments), TS and fMP4.

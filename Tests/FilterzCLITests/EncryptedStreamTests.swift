@@ -14,7 +14,7 @@ import Testing
 /// fMP4, checked with clients we did not write: ffmpeg decodes it over HTTP from our server with a token, Python
 /// m3u8 reads its key URIs and IVs, `openssl enc -d` decrypts every segment to media, hls.js plays it in Chromium.
 @Suite(
-    .serialized, .tags(.slow), .fullRunOnly,
+    .serialized, .slow,
     .enabled(if: !StreamGate.ffmpegMissing && ExternalTool.isInstalled("openssl"), "needs ffmpeg and openssl"))
 struct EncryptedStreamTests {
     static let secret = "enc-s3cret"
@@ -398,7 +398,7 @@ struct EncryptedStreamTests {
     }
 
     @Test(
-        .tags(.browser), .fullRunOnly,
+        .browser,
         .enabled(if: HLSJSPlayer.unavailableReason == nil, Comment(rawValue: HLSJSPlayer.unavailableReason ?? "")),
         arguments: ["ts", "fmp4"])
     func hlsJSPlaysTheEncryptedStreamWithAToken(format: String) async throws {

@@ -72,7 +72,7 @@ import Testing
 /// earlier ones, so a failed run leaves the earlier keys and segments as they were, and a finished one leaves
 /// exactly the keys its segments use.
 @Suite(
-    .serialized, .tags(.slow), .fullRunOnly,
+    .serialized, .slow,
     .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"))
 struct EncryptedPackageReplacementTests {
     @Test func aFailedRunLeavesTheEarlierKeysWithTheirSegmentsAndASuccessfulOneOnlyItsOwn() throws {

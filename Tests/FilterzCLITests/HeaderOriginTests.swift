@@ -6,7 +6,7 @@ import Testing
 /// `inspect --header` sends the user's headers only to the origin (scheme, host, port) of the URL the user
 /// named: not to child playlists on another origin, and not after a redirect to one. Two origins on
 /// 127.0.0.1 (python3), on different ports, record which headers each request carried.
-@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3"), .serialized, .tags(.network), .fullRunOnly)
+@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3"), .serialized, .network)
 struct HeaderOriginTests {
     static let serverScript = #"""
         import http.server, json, os, sys, threading

@@ -10,7 +10,7 @@ import Testing
 /// `filterz inspect` over HTTP against a tiny loopback server (python3 http.server on an ephemeral port of
 /// 127.0.0.1) that serves SampleMedia/playlists only to requests carrying `X-Filterz-Key: secret` (or, given a
 /// second argument, to every request).
-@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3"), .serialized, .tags(.network), .fullRunOnly)
+@Suite(.enabled(if: ExternalTool.isInstalled("python3"), "needs python3"), .serialized, .network)
 struct InspectHTTPTests {
     /// The server: prints its port, answers 403 without the key header, exits when its standard input closes
     /// (or by itself after 300 s).

@@ -16,7 +16,7 @@ import Testing
 /// playlist's duration after it leaves the playlist). A client starved for longer than that by a loaded machine
 /// (the sliding window deletes old segments) is counted as late, not as a server fault.
 @Suite(
-    .enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"), .tags(.slow), .fullRunOnly
+    .enabled(if: FilterzChild.binary != nil, "needs the built filterz binary (swift build)"), .slow
 )
 struct LiveServingTests {
     struct ClientLog: Sendable {

@@ -11,7 +11,7 @@ import Testing
 /// `filterz record --live --low-latency` writes it: it loads parts, makes blocking playlist reloads, and keeps
 /// playing across a quality switch.
 @Suite(
-    .serialized, .tags(.browser), .fullRunOnly,
+    .serialized, .browser,
     .enabled(
         if: HLSJSPlayer.unavailableReason == nil && LiveRecording.binary != nil,
         Comment(rawValue: HLSJSPlayer.unavailableReason ?? "needs the built filterz binary")))

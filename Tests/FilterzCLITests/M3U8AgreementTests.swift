@@ -15,7 +15,7 @@ enum PythonM3U8 {
     }()
 }
 
-@Suite(.enabled(if: PythonM3U8.isInstalled, "needs python3 with m3u8 (make deps)"), .tags(.network), .fullRunOnly)
+@Suite(.enabled(if: PythonM3U8.isInstalled, "needs python3 with m3u8 (make deps)"), .network)
 struct M3U8AgreementTests {
     /// Reads the playlist with m3u8 and our JSON from a file, prints every field where they differ.
     static let compareScript = """

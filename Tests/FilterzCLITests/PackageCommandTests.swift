@@ -12,7 +12,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(if: ExternalTool.isInstalled("ffmpeg") && ExternalTool.isInstalled("ffprobe"), "needs ffmpeg (make deps)"),
-    .tags(.slow), .fullRunOnly)
+    .slow)
 struct PackageCommandTests {
     static let ladder = ["--ladder", "320x180@400k,160x90@150k", "--segment-duration", "1"]
 

@@ -17,8 +17,7 @@ import Testing
 /// sibling and replaces the folder whole only once complete, so a damaged input, a failure or `kill -9` leaves
 /// the earlier package byte for byte, and a reader never sees old playlists beside new segments.
 @Suite(
-    .serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .tags(.slow),
-    .fullRunOnly)
+    .serialized, .enabled(if: ExternalTool.isInstalled("ffmpeg"), "needs ffmpeg (make deps)"), .slow)
 struct PackageReplacementTests {
     static let ladder = ["--ladder", "160x90@150k", "--segment-duration", "1"]
 

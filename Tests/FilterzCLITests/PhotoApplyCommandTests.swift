@@ -15,7 +15,7 @@ import Testing
 
 /// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the
 /// same bytes as the video path, batches with bad files among good ones, nothing half-written.
-@Suite(.tags(.slow), .fullRunOnly) struct PhotoApplyCommandTests {
+@Suite(.slow) struct PhotoApplyCommandTests {
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         runFilterz(arguments, environment: samplePresets)
     }

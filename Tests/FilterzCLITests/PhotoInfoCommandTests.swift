@@ -230,7 +230,7 @@ import Testing
     /// `photo info` reads the file once, into one buffer of its size (it used to hold it twice: 2.1 GB for 1 GiB):
     /// on a 320 MiB file — a small picture, then padding (bytes after JPEG's EOI and PNG's IEND, a HEIF `free`
     /// box) — the process's peak (GNU time's maximum resident set) stays under 1.5 times the file.
-    @Test(.tags(.slow), .fullRunOnly, arguments: PhotoFormat.allCases)
+    @Test(.slow, arguments: PhotoFormat.allCases)
     func aLargeFileIsReadOnce(_ format: PhotoFormat) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             Issue.record("GNU time (/usr/bin/time, package time) is not installed; the peak is not measured")

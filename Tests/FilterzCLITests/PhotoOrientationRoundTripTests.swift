@@ -14,7 +14,7 @@ import Testing
 /// turns an upright picture into the pixels a camera stores with that orientation, exiftool tags it, and the output
 /// of `photo apply` must be the upright picture filtered (within the codecs' loss), with Orientation 1 and every
 /// other tag kept. HEIF files turned by their own `irot`/`imir` properties come out upright too.
-@Suite(.tags(.slow), .fullRunOnly) struct PhotoOrientationRoundTripTests {
+@Suite(.slow) struct PhotoOrientationRoundTripTests {
     static var canRun: Bool { ExifTool.isInstalled && ExternalTool.isInstalled("convert") }
     static let missing =
         "needs exiftool and ImageMagick's convert (make deps installs libimage-exiftool-perl and imagemagick)"

@@ -8,7 +8,7 @@ import Testing
 /// Convention (also in the README's "Tests" section): a fenced `sh` block directly after a line
 /// `<!-- runnable -->` is run with `bash -e`, one command per line, in a fresh temporary folder holding a
 /// symlink to the checkout's `SampleMedia`, with the debug `filterz` first on `PATH`; within 120 s.
-@Suite(.tags(.slow), .fullRunOnly) struct ReadmeCommandsTests {
+@Suite(.slow) struct ReadmeCommandsTests {
     struct Block: CustomTestStringConvertible, Sendable {
         var line: Int
         var commands: String

@@ -11,7 +11,7 @@ import Testing
 /// GStreamer 1.22 (`playbin3`, `hlsdemux2`, as fast as it decodes) and VLC 3.0 (in real time), each kind of
 /// output — TS and fMP4, clear and AES-128, VOD and a live sliding window — to its end, every frame decoded.
 @Suite(
-    .serialized, .tags(.slow, .network), .fullRunOnly,
+    .serialized, .slow, .network,
     .enabled(if: !StreamGate.ffmpegMissing, "needs ffmpeg (make deps)"))
 struct RealPlayerTests {
     /// 4 s at 15 fps in two 2 s segments, two video variants, one audio track, subtitles.

@@ -11,8 +11,7 @@ import Testing
 
 /// `filterz record` end to end on a tiny ladder (320×180 + 160×90, 2–3 s) so CI stays quick.
 @Suite(
-    .serialized, .enabled(if: ExternalTool.isInstalled("ffprobe"), "needs ffprobe (make deps)"), .tags(.slow),
-    .fullRunOnly)
+    .serialized, .enabled(if: ExternalTool.isInstalled("ffprobe"), "needs ffprobe (make deps)"), .slow)
 struct RecordCommandTests {
     static let smallLadder = ["--size", "320x180", "--ladder", "320x180@400k,160x90@150k"]
 

@@ -14,7 +14,7 @@ import Testing
 /// `--encrypt`, parts that decrypt with their segment's key and IV.
 @Suite(
     .serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"),
-    .tags(.slow), .fullRunOnly)
+    .slow)
 struct RecordLiveLowLatencyTests {
     static let lowLatency = ["--low-latency", "--duration", "30"]
 

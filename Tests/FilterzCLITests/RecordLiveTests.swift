@@ -11,7 +11,7 @@ import Testing
 /// `filterz record --live` as a real process: playlists while recording, Ctrl-C, and `kill -9`.
 @Suite(
     .serialized, .enabled(if: LiveRecording.binary != nil, "needs the built filterz binary (swift build)"),
-    .tags(.slow), .fullRunOnly)
+    .slow)
 struct RecordLiveTests {
     @Test func playlistsAreEventPlaylistsWhileRecordingAndEndAfterCtrlC() throws {
         let temporary = try TemporaryFolder()

@@ -9,7 +9,7 @@ import Testing
 
 /// The gate every recorded stream must pass over HTTP (`StreamGate`): a short `record`, TS and fMP4, played
 /// by ffmpeg without a single warning and inspected with `--recursive --strict` through our server.
-@Suite(.serialized, .tags(.slow), .fullRunOnly) struct RecordedStreamGateTests {
+@Suite(.serialized, .slow) struct RecordedStreamGateTests {
     @Test(.enabled(if: !StreamGate.ffmpegMissing, "needs ffmpeg (make deps)"), arguments: ["ts", "fmp4"])
     func recordedStreamPlaysInFFmpegWithoutWarningsAndInspectsClean(format: String) throws {
         let folder = try TemporaryFolder(prefix: "filterz-gate")

@@ -15,7 +15,7 @@ import Testing
 @Suite(
     .enabled(
         if: FilterzChild.binary != nil && ExternalTool.isInstalled("ffmpeg"),
-        "needs the built filterz binary and ffmpeg"), .tags(.slow), .fullRunOnly)
+        "needs the built filterz binary and ffmpeg"), .slow)
 struct ReliabilitySweepTests {
     struct KillRun: CustomStringConvertible, Sendable {
         var index: Int

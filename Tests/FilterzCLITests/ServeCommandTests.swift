@@ -8,7 +8,7 @@ import Testing
 @testable import FilterzCLI
 @testable import Inspect
 
-@Suite(.tags(.slow), .fullRunOnly) struct ServeCommandTests {
+@Suite(.slow) struct ServeCommandTests {
     @Test func helpListsEveryFlag() {
         let help = runFilterz(["serve", "--help"])
         #expect(help.code == 0)

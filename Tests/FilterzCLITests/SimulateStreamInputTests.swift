@@ -10,7 +10,7 @@ import Testing
 
 /// `filterz simulate` on a real stream: the folder `filterz record` wrote and the same stream over HTTP from
 /// `filterz serve` must give the same simulation (segment sizes from the files and from Content-Length agree).
-@Suite(.tags(.slow), .fullRunOnly) struct SimulateStreamInputTests {
+@Suite(.slow) struct SimulateStreamInputTests {
     @Test func aRecordedFolderAndTheSameStreamServedOverHTTPSimulateIdentically() throws {
         let folder = try TemporaryFolder(prefix: "filterz-simulate-input")
         let video = folder.url.appendingPathComponent("clip")

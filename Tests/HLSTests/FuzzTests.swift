@@ -5,7 +5,7 @@ import Testing
 @testable import HLS
 
 /// Seeded random mutations of corpus playlists: the parser must never trap, hang or lose bytes.
-@Suite(.enabled(if: Corpus.isAvailable, "shared corpus not found"), .tags(.slow), .fullRunOnly)
+@Suite(.enabled(if: Corpus.isAvailable, "shared corpus not found"), .slow)
 struct FuzzTests {
     static let seeds: [UInt64] = (1...8).map { UInt64($0) &* 0x1234_5678_9ABC }
     static let mutationsPerSeed = 12_500  // 8 × 12,500 = 100,000 mutated playlists

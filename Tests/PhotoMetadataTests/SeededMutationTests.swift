@@ -7,7 +7,7 @@ import Testing
 /// counts replaced by extreme values, files cut short): every reader must return, within its limits, and what it
 /// read must write and read back unchanged. The libFuzzer target (`Fuzz/PhotoMetadataFuzzer.swift`) explores
 /// further; this runs in every `swift test` and is replayable from its seed.
-@Suite(.tags(.slow), .fullRunOnly) struct SeededMutationTests {
+@Suite(.slow) struct SeededMutationTests {
     static let rounds = 1500
 
     /// One mutation of `bytes`, chosen by `random`.

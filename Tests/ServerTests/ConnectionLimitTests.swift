@@ -11,7 +11,7 @@ import Testing
 
 /// Clients that hold connections without finishing a request: a whole-request deadline, a cap per address, and
 /// a full server that still answers a newcomer. Many clients are simulated from the addresses of 127.0.0.0/8.
-@Suite(.serialized, .tags(.slow), .fullRunOnly) struct ConnectionLimitTests {
+@Suite(.serialized, .slow) struct ConnectionLimitTests {
     @Test func aHeadTrickledInIsCutOffAtItsDeadlineWhateverTheRate() throws {
         let site = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.timeouts.requestHeadSeconds = 1 })
         let connection = try RawConnection(port: site.port, timeoutSeconds: 10)

@@ -7,7 +7,7 @@ import Testing
 
 /// Requests crafted to escape the served folder or to wear the server down. Sent on raw sockets, byte for byte
 /// (curl would normalise `..` and escapes). Every one must get a 4xx and no byte of the secret outside.
-@Suite(.tags(.network), .fullRunOnly) struct HostileInputTests {
+@Suite(.network) struct HostileInputTests {
     static let secret = "TOP-SECRET-OUTSIDE-THE-ROOT"
 
     struct Case: Sendable, CustomTestStringConvertible {

@@ -11,7 +11,7 @@ import Testing
 
 /// Many clients at once, and a slow one among them. Bounded in count and time; no timing assertions beyond
 /// "finishes before a generous deadline".
-@Suite(.serialized, .tags(.slow), .fullRunOnly) struct LoadTests {
+@Suite(.serialized, .slow) struct LoadTests {
     /// Opens `connections` keep-alive connections at once; each fetches `requests` paths in turn and checks status
     /// and length. Prints one JSON line: {"ok": n, "failed": n, "errors": [...]}.
     static let client = #"""

@@ -7,7 +7,7 @@ import Testing
 
 /// ffmpeg and ffprobe play through our server; nginx with the generated configuration answers the same key
 /// headers for the same folder.
-@Suite(.serialized, .enabled(if: TinyStream.isAvailable), .tags(.network), .fullRunOnly) struct RealClientTests {
+@Suite(.serialized, .enabled(if: TinyStream.isAvailable), .network) struct RealClientTests {
     static let site: TestSite? = try? TestSite { site in
         try TinyStream.make(in: site.root, id: "clip")
         try Data("secret".utf8).write(to: site.root.appendingPathComponent(".env"))

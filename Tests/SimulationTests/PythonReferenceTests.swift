@@ -11,7 +11,7 @@ import Testing
 /// within 1e-6 relative, on traces chosen to exercise each part of the model.
 @Suite(
     .enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/reference_simulator.py"),
-    .tags(.slow), .fullRunOnly)
+    .slow)
 struct PythonReferenceTests {
     static let script = SharedData.packageRoot.appendingPathComponent("Benchmarks/reference_simulator.py").path
 

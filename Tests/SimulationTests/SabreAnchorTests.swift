@@ -13,8 +13,7 @@ import Testing
 /// round-robin over the traces; that the levels are read from Sabre's log, an abandoned download replaced by
 /// its retry; and that a script which is not Sabre is refused instead of timed.
 @Suite(
-    .enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/sabre_anchor.py"), .tags(.slow),
-    .fullRunOnly)
+    .enabled(if: ExternalTool.isInstalled("python3"), "needs python3 to run Benchmarks/sabre_anchor.py"), .slow)
 struct SabreAnchorTests {
     static let driver = SharedData.packageRoot.appendingPathComponent("Benchmarks/sabre_anchor.py").path
 

@@ -11,7 +11,7 @@ import Testing
 @Suite(
     .enabled(
         if: RunningNginx.isAvailable && ExternalTool.isInstalled("openssl") && ExternalTool.isInstalled("curl")
-            && ExternalTool.isInstalled("python3")), .serialized, .tags(.network), .fullRunOnly)
+            && ExternalTool.isInstalled("python3")), .serialized, .network)
 struct NginxEdgeTests {
     final class Edge {
         let site: TestSite
