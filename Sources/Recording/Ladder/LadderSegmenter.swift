@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import HLS
+import Media
 import Packaging
 import Platform
 
@@ -118,8 +119,7 @@ public final class LadderSegmenter {
                 globalHeader: configuration.container == .fragmentedMP4, preset: configuration.x264Preset,
                 threads: configuration.encoderThreads, zeroLatency: partDuration != nil)
             let setup = RenditionWorker.Setup(
-                index: index, rung: rung, sourceWidth: configuration.sourceWidth,
-                sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
+                index: index, rung: rung, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
                 encryptSegment: configuration.encryptSegment,
