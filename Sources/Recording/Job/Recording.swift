@@ -83,65 +83,71 @@ public struct Recording {
     /// Runs the recording to the end of the source (or the stop point after Ctrl-C).
     public func run(report: (Event) -> Void = { _ in }) throws(RecordingError) -> Summary {
         LibavLogging.setQuiet(true)
+        // The source starts working ahead while the output is prepared.
+        let frames = source.filtered(by: settings.preset.values)
         let format = source.format
-        let out = settings.outputFolder
         let ladder = settings.ladder.fitted(toSourceWidth: format.width, height: format.height)
-        var staged: AtomicFolder?
-        var committed = false
-        defer { if !committed { staged?.discard() } }
-        if settings.isLive {
-            do {
-                try AtomicFile.makeFolder(out)
-            } catch {
-                throw .outputUnwritable(error.description)
-            }
-            // A master playlist from an earlier run must not pass for this recording's.
-            AtomicFile.remove(out + "/master.m3u8")
-        } else {
-            try PackageFolder.checkReplaceable(out)
-            do {
-                staged = try AtomicFolder.begin(replacing: out)
-            } catch {
-                throw .outputUnwritable(error.description)
-            }
-        }
-        let keys = try settings.keys.map { keys throws(RecordingError) in
-            try KeyOutput(keys, outputFolder: out, live: settings.isLive)
-        }
-        defer { if !committed { keys?.discard() } }
-        let folder = staged?.stagingPath ?? out
-        do {
-            try AtomicFile.write(settings.preset.jsonBytes(), to: folder + "/filter.json")
-        } catch {
-            throw .outputUnwritable(error.description)
-        }
+        let output = try RecordingOutput.prepare(settings)
+        var published = false
+        defer { if !published { output.discard() } }
         let start = Date()
-        let frameDuration = format.frameDuration
-        let configuration = LadderSegmenter.Configuration(
-            outputFolder: folder, ladder: ladder, sourceWidth: format.width, sourceHeight: format.height,
-            frameDuration: frameDuration, videoTimescale: format.timescale, segmentDuration: settings.segmentDuration,
-            container: settings.container, mode: settings.mode, audio: format.audio,
-            captions: RecordingCaptions(presetName: settings.preset.name),
-            wallClockOrigin: settings.isLive ? Int64(start.timeIntervalSince1970 * 1000) : nil,
-            x264Preset: settings.x264Preset, encryption: keys?.plan, encryptSegment: keys?.encryptor,
-            lowLatency: settings.lowLatency)
         let segmenter: LadderSegmenter
         do {
-            segmenter = try LadderSegmenter(configuration)
+            segmenter = try LadderSegmenter(configuration(ladder: ladder, output: output, start: start))
         } catch {
             throw .failed(error.description)
         }
         StopSignal.install()
         defer { StopSignal.uninstall() }
         var schedule = RecordingSchedule(
-            frameDuration: frameDuration, framesPerSegment: configuration.framesPerSegment, live: settings.isLive,
+            frameDuration: format.frameDuration, framesPerSegment: segmenter.configuration.framesPerSegment,
+            live: settings.isLive,
             framesPerPart: settings.lowLatency.map {
-                max(1, Int(($0.partDuration.seconds / frameDuration.seconds).rounded()))
+                max(1, Int(($0.partDuration.seconds / format.frameDuration.seconds).rounded()))
             })
-        let next = source.filtered(by: settings.preset.values)
-        var lastInput: SourceFrame?
+        let last: SourceFrame
         do {
-            while let input = try next(), let due = schedule.dueSeconds(of: input.time) {
+            last = try feed(segmenter, from: frames, &schedule, start: start, folder: output.folder, report)
+            if !schedule.posterWritten { try Self.writePoster(last.frame, into: output.folder) }
+        } catch {
+            segmenter.abandon()
+            throw error
+        }
+        var summary: LadderSegmenter.Summary
+        do {
+            summary = try segmenter.finish(endTime: last.time + format.frameDuration)
+        } catch {
+            throw .failed(error.description)
+        }
+        try output.publish()
+        published = true
+        summary.masterPlaylistPath = settings.outputFolder + "/master.m3u8"
+        return Summary(
+            ladder: summary, renditions: ladder, elapsedSeconds: -start.timeIntervalSinceNow,
+            framesPlaced: schedule.framesPlaced, framesDropped: schedule.framesDropped)
+    }
+
+    private func configuration(ladder: Ladder, output: RecordingOutput, start: Date) -> LadderSegmenter.Configuration {
+        let format = source.format
+        return LadderSegmenter.Configuration(
+            outputFolder: output.folder, ladder: ladder, sourceWidth: format.width, sourceHeight: format.height,
+            frameDuration: format.frameDuration, videoTimescale: format.timescale,
+            segmentDuration: settings.segmentDuration, container: settings.container, mode: settings.mode,
+            audio: format.audio, captions: RecordingCaptions(presetName: settings.preset.name),
+            wallClockOrigin: settings.isLive ? Int64(start.timeIntervalSince1970 * 1000) : nil,
+            x264Preset: settings.x264Preset, encryption: output.keys?.plan, encryptSegment: output.keys?.encryptor,
+            lowLatency: settings.lowLatency)
+    }
+
+    /// Feeds the source's frames to the segmenter as `schedule` decides: paced like a camera when live, late
+    /// frames left out, the poster written, ended at the stop point. Returns the last frame placed.
+    private func feed(
+        _ segmenter: LadderSegmenter, from frames: () throws -> SourceFrame?, _ schedule: inout RecordingSchedule,
+        start: Date, folder: String, _ report: (Event) -> Void
+    ) throws(RecordingError) -> SourceFrame {
+        var last: SourceFrame?
+        do {
+            while let input = try frames(), let due = schedule.dueSeconds(of: input.time) {
                 var late = 0.0
                 if settings.isLive {
                     // Paced like a camera: a frame is not available before its capture time.
@@ -157,44 +163,15 @@ public struct Recording {
                 }
                 try segmenter.append(audio: input.audio)
                 if placement.isPoster { try Self.writePoster(input.frame, into: folder) }
-                lastInput = input
+                last = input
                 report(.progress(frames: schedule.framesPlaced, elapsedSeconds: -start.timeIntervalSinceNow))
                 if schedule.stopRequested(signals: StopSignal.received, after: input.time) { break }
             }
         } catch {
-            segmenter.abandon()
             throw (error as? RecordingError) ?? .failed("\(error)")
         }
-        guard let lastInput else {
-            segmenter.abandon()
-            throw .failed("no frames to encode")
-        }
-        if !schedule.posterWritten {
-            do {
-                try Self.writePoster(lastInput.frame, into: folder)
-            } catch {
-                segmenter.abandon()
-                throw error
-            }
-        }
-        var summary: LadderSegmenter.Summary
-        do {
-            summary = try segmenter.finish(endTime: lastInput.time + frameDuration)
-        } catch {
-            throw .failed(error.description)
-        }
-        do {
-            try staged?.commit()
-        } catch {
-            throw .failed("cannot put the new ladder in place of \(out): \(error.reason)")
-        }
-        committed = true
-        // Only now that no published ladder uses them.
-        keys?.retireReplacedKeys()
-        summary.masterPlaylistPath = out + "/master.m3u8"
-        return Summary(
-            ladder: summary, renditions: ladder, elapsedSeconds: -start.timeIntervalSinceNow,
-            framesPlaced: schedule.framesPlaced, framesDropped: schedule.framesDropped)
+        guard let last else { throw .failed("no frames to encode") }
+        return last
     }
 
     private static func writePoster(_ frame: Frame, into folder: String) throws(RecordingError) {

@@ -56,7 +56,7 @@ public struct SourceFormat: Sendable, Equatable {
 public struct SourceFrame: Sendable {
     /// RGBA at the source's size.
     public var frame: Frame
-    /// Presentation time (in the source's timescale once converted; exact).
+    /// Presentation time, exact (the segmenter counts it in the source's timescale).
     public var time: Timestamp
     /// Interleaved float samples (−1…1) in the source's audio format; empty without audio.
     public var audio: [Float]

@@ -5,17 +5,16 @@ import Packaging
 
 /// A decoded video file as a recording's source: upright RGBA frames, each with the audio decoded since the
 /// frame before. Decoding runs ahead on a thread of its own (up to `depth` items), so it overlaps filtering and
-/// encoding instead of taking turns with them; the reader belongs to that thread from the first pull on.
+/// encoding instead of taking turns with them; the reader belongs to that thread from here on.
 public final class VideoFileSource: RecordingSource {
     public let format: SourceFormat
-    private let reader: VideoFileReader
-    private let depth: Int
-    private var items: Prefetcher<Result<VideoFileReader.Item, MediaInputError>>?
+    private let items: Prefetcher<Result<VideoFileReader.Item, MediaInputError>>
     private var audioBacklog: [Float] = []
 
+    /// Starts decoding `reader` on a thread of its own.
     public init(_ reader: VideoFileReader, depth: Int = 8) {
-        self.reader = reader
-        self.depth = depth
+        let decoding = DecodingState(reader)
+        items = Prefetcher(workers: 1, depth: depth, name: "decode") { _ in decoding.next() }
         let info = reader.info
         format = SourceFormat(
             width: info.width, height: info.height, frameDuration: info.frameDuration, timescale: info.timescale,
@@ -25,12 +24,8 @@ public final class VideoFileSource: RecordingSource {
 
     /// Throws the reader's `MediaInputError` (naming the file) when decoding fails.
     public func next() throws -> SourceFrame? {
-        if items == nil {
-            let decoding = DecodingState(reader)
-            items = Prefetcher(workers: 1, depth: depth, name: "decode") { _ in decoding.next() }
-        }
         while true {
-            switch try items?.next()?.get() {
+            switch try items.next()?.get() {
             case nil:
                 return nil
             case .audio(let samples)?:
