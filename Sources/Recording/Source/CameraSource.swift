@@ -35,7 +35,7 @@ public final class CameraSource: RecordingSource {
     /// is already being made.
     public func filtered(by values: FilterValues) -> () throws -> SourceFrame? {
         let camera = camera
-        let workers = ProcessorCount.active
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let renderer = FilterRenderer(values: values, threads: 1)
         // Per worker: its queue (2) and the encoders' input queue (≤ 4 frames in all) hold its frames.
         let rings = (0..<workers).map { _ in FrameRing(count: 6, width: camera.width, height: camera.height) }

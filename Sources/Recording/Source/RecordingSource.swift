@@ -70,16 +70,11 @@ public struct SourceFrame: Sendable {
 
 extension RecordingSource {
     public func filtered(by values: FilterValues) -> () throws -> SourceFrame? {
-        let renderer = FilterRenderer(values: values, threads: ProcessorCount.active)
+        let renderer = FilterRenderer(values: values, threads: ProcessInfo.processInfo.activeProcessorCount)
         return { [self] in
             guard var item = try next() else { return nil }
             item.frame = renderer.renderFrame(item.frame)
             return item
         }
     }
-}
-
-/// The cores this process may use.
-enum ProcessorCount {
-    static var active: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }
