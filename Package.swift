@@ -23,7 +23,7 @@ let package = Package(
         // Text notations shared by playlists and HTTP: calendar dates and ISO 8601 date-times, percent-encoding.
         .target(name: "Notation"),
         .target(name: "HLS", dependencies: ["JSON", "Notation"]),
-        .target(name: "FilterKit", dependencies: ["JSON", "MediaTime"]),
+        .target(name: "FilterKit", dependencies: ["JSON", "MediaTime", "Parallel"]),
         .target(name: "Playback", dependencies: ["JSON", "HLS"]),
         .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup"]),
         .target(name: "Packaging", dependencies: ["Notation", "HLS", "MediaTime"]),
@@ -58,13 +58,15 @@ let package = Package(
         // How a recording is made: a source pulled frame by frame, the job's decisions performed, the encoder
         // threads, segment and part files, keys and playlists (no C of its own: libav through `Media`).
         .target(
-            name: "Recording", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "Encryption", "Platform"]),
+            name: "Recording",
+            dependencies: ["Media", "Packaging", "FilterKit", "HLS", "Encryption", "Platform", "Parallel"]),
         .target(
             name: "Server",
             dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
             resources: [.embedInCode("Catalogue/IndexPagePlayer.js")]),
         .target(
-            name: "Photos", dependencies: ["JSON", "FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
+            name: "Photos",
+            dependencies: ["JSON", "FilterKit", "PhotoMetadata", "CTurboJPEG", "CHeif", "CPNG", "CZlib"]),
         // AES-128-CBC and content keys (libcrypto, getrandom): segments encrypted for HLS METHOD=AES-128.
         .target(name: "Encryption", dependencies: ["CCrypto", "Platform"]),
 
@@ -110,10 +112,12 @@ let package = Package(
         .testTarget(
             name: "HLSTests", dependencies: ["JSON", "Notation", "HLS", "Parallel", "FilterzTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "FilterzTestSupport"]),
+        .testTarget(
+            name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "Parallel", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
         .testTarget(
-            name: "SimulationTests", dependencies: ["JSON", "Simulation", "Playback", "HLS", "FilterzTestSupport"]),
+            name: "SimulationTests",
+            dependencies: ["JSON", "Simulation", "Playback", "HLS", "Parallel", "FilterzTestSupport"]),
         .testTarget(name: "PackagingTests", dependencies: ["Packaging", "HLS", "FilterzTestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "FilterzTestSupport"]),
         .testTarget(name: "EncryptionTests", dependencies: ["Encryption", "FilterzTestSupport"]),
@@ -131,7 +135,7 @@ let package = Package(
             name: "FilterzCLITests",
             dependencies: [
                 "CLIKit", "Inspect", "FilterzCLI", "Recording", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata",
-                "Photos", "FilterzTestSupport", "PhotoTestSupport",
+                "Photos", "Parallel", "FilterzTestSupport", "PhotoTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -41,7 +41,7 @@ case "$target" in
     sources=(Sources/Server/LowLatency/*.swift Sources/Server/Playlists/PlaylistFacts*.swift
       Sources/Server/Playlists/TokenBodies.swift Sources/Server/HTTP/{CachePolicy,RequestRefusal,HTTPDate}.swift
       Sources/Server/HTTP/{Validators,ByteRangeAnswer,Substring+HeaderText,HTTPResponse}.swift
-      Sources/Server/Files/{FileKind,FileStamp,OpenFile}.swift Sources/Server/HandlerAnswer.swift
+      Sources/Server/Files/{FileKind,FileStamp,OpenFile}.swift Sources/Server/Handler/HandlerAnswer.swift
       Sources/Server/Signing/{TokenRewriter,SameVideoReference}.swift Sources/Server/Catalogue/CatalogueURLs.swift
       Fuzz/ServerPlaylistFuzzer.swift)
     libraries=(JSON Notation HLS)

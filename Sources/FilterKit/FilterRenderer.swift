@@ -1,6 +1,8 @@
+import Parallel
+
 /// Applies one set of `FilterValues` to frames: the one renderer for stills, previews and video.
 ///
-///     let renderer = FilterRenderer(values: preset.values, threads: 1)
+///     let renderer = FilterRenderer(values: preset.values, threads: .callingThread)
 ///     let filtered = renderer.renderImage(photo)                 // a still
 ///     renderer.renderFrame(cameraFrame, into: &encoderFrame)     // video: reuses the output buffers
 ///
@@ -12,7 +14,7 @@
 /// Two paths compute the same function (`ColourTransform` + `SpatialSteps`):
 /// - `.reference`: `Double` per pixel, direct window sums — obviously correct and slow, the yardstick;
 /// - `.fast`: the colour steps fused into a `ColourLUT` (built once here, per preset, see `ColourMethod`), the
-///   spatial steps as running-sum passes on `SIMD4<Float>` pixels, split by rows across `threads` cores.
+///   spatial steps as running-sum passes on `SIMD4<Float>` pixels, split by rows across the threads the caller lends.
 ///   Presets with colour steps switch to an `ExactByteTable` once it pays (see `ByteTableUse`): same
 ///   output, one table load per pixel.
 /// Tests hold them within ±1 code value on ≥ 99.9 % of samples and ±2 on all.
@@ -21,8 +23,8 @@ public struct FilterRenderer: Sendable {
 
     public let values: FilterValues
     public let path: Path
-    /// How many threads the fast path may use (1 = on the calling thread only), as the caller gave it.
-    public let threads: Int
+    /// The threads the fast path may use, lent by the caller (`.callingThread`: none but the caller's).
+    public let threads: LentThreads
     let transform: ColourTransform
     /// How the fast path applies the colour steps, with the tables it needs.
     let colourStep: ColourStep
@@ -83,19 +85,21 @@ public struct FilterRenderer: Sendable {
     public static let lookupTableTolerance = 0.45
 
     /// Prepares a renderer (for `.fast`, builds the colour LUT unless the colour steps are all neutral).
-    /// - Parameter threads: how many threads the fast path may use (at least 1; the caller decides, typically
-    ///   the cores it has to spare). The output does not depend on it.
-    public init(values: FilterValues, path: Path = .fast, threads: Int) {
+    /// - Parameter threads: the threads the fast path may use (the caller decides, typically the cores it has to
+    ///   spare; FilterKit starts none of its own). The output does not depend on them.
+    public init(values: FilterValues, path: Path = .fast, threads: LentThreads) {
         self.init(values: values, path: path, threads: threads, byteTable: .whenItPays)
     }
 
     /// `init(values:path:threads:)` with a choice of when colour-only frames use the exact byte table (the
     /// output is the same either way), for benchmarks and tests.
-    @_spi(Benchmarks) public init(values: FilterValues, path: Path = .fast, threads: Int, byteTable: ByteTableUse) {
+    @_spi(Benchmarks) public init(
+        values: FilterValues, path: Path = .fast, threads: LentThreads, byteTable: ByteTableUse
+    ) {
         self.values = values
         self.byteTable = byteTable
         self.path = path
-        self.threads = max(1, threads)
+        self.threads = threads
         transform = ColourTransform(values)
         guard !transform.isIdentity else {
             (colourStep, lookupTableError) = (.none, nil)

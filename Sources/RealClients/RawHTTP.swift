@@ -21,6 +21,16 @@ public struct RawResponse: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
+extension RawResponse {
+    /// A response made without a socket (a test site in process). `fields`: names in any case (kept in lower
+    /// case); the last value of a name wins.
+    public init(status: Int, fields: [(String, String)], body: [UInt8]) {
+        var headers: [String: String] = [:]
+        for (name, value) in fields { headers[name.lowercased()] = value }
+        self.init(status: status, headers: headers, body: body)
+    }
+}
+
 public enum RawHTTPError: Error, CustomStringConvertible {
     case socket(Int32)
     case connect(Int32)

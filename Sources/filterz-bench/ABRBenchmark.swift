@@ -3,6 +3,7 @@ import FilterzCLI
 import Foundation
 import Inspect
 import JSON
+import Parallel
 import Playback
 import RealClients
 import Simulation
@@ -70,7 +71,7 @@ enum ABRBenchmark {
         let configuration = SessionConfiguration(bufferCapSeconds: 60)
         let results = BatchSimulation.run(
             manifest: manifest, traces: traces.map(\.trace), rules: rules, configuration: configuration,
-            withOptimum: true)
+            withOptimum: true, threads: .allCores)
         let rows = zip(traces, results).map { trace, result in
             Row(
                 folder: trace.folder, half: trace.half, optimum: result.offlineOptimum?.qoeLin ?? 0,

@@ -4,6 +4,7 @@ import FilterzCLI
 import Foundation
 import Inspect
 import JSON
+import Parallel
 import Synchronization
 
 /// `filterz-bench filter`: FilterKit's fast path on simulated camera frames against the `ffmpeg` CLI running
@@ -99,7 +100,8 @@ enum FilterBenchmark {
             for (name, values, byteTable) in cases {
                 for threads in [1, cores] {
                     let start = Date()
-                    let renderer = FilterRenderer(values: values, threads: threads, byteTable: byteTable)
+                    let renderer = FilterRenderer(
+                        values: values, threads: .dispatch(width: threads), byteTable: byteTable)
                     let setup = Date().timeIntervalSince(start)
                     let (fps, cpuFPS, firstFrame) = measure(renderer, frames)
                     let colour = renderer.byteTableIsBuilt ? "byte table" : renderer.colourMethod.rawValue
@@ -117,7 +119,7 @@ enum FilterBenchmark {
             }
             // The video path's way to use every core: frames side by side, each on one thread.
             let (fps, cpuFPS) = measureSideBySide(
-                FilterRenderer(values: allTwelve, threads: 1, byteTable: .always), frames,
+                FilterRenderer(values: allTwelve, threads: .callingThread, byteTable: .always), frames,
                 workers: cores)
             print(
                 String(
@@ -129,7 +131,7 @@ enum FilterBenchmark {
         for (name, values) in [("colour-only", colourOnly), ("all-12", allTwelve)] {
             for threads in [1, cores] {
                 // A 2×2 frame with the table forced on: the time is the table's set-up (entries fill on demand).
-                let renderer = FilterRenderer(values: values, threads: threads, byteTable: .always)
+                let renderer = FilterRenderer(values: values, threads: .dispatch(width: threads), byteTable: .always)
                 let start = Date(), cpuStart = Measuring.processCPUSeconds()
                 _ = renderer.renderFrame(Frame(rgbaWidth: 2, height: 2))
                 print(
@@ -179,7 +181,7 @@ enum FilterBenchmark {
         let frames = cameraFrames(width: width, height: height)
         let label = String(format: "  ours   %4dx%-4d %@", width, height, name)
         for threads in [1, cores] {
-            let renderer = FilterRenderer(values: values, threads: threads, byteTable: .always)
+            let renderer = FilterRenderer(values: values, threads: .dispatch(width: threads), byteTable: .always)
             let (fps, cpuFPS, _) = measure(renderer, frames, seconds: seconds)
             let digest = outputDigest(renderer, frames[0])
             print(
@@ -188,7 +190,7 @@ enum FilterBenchmark {
                     label, threads == 1 ? "1 thread  " : "\(threads) threads", fps, cpuFPS, digest))
         }
         let (fps, cpuFPS) = measureSideBySide(
-            FilterRenderer(values: values, threads: 1, byteTable: .always), frames,
+            FilterRenderer(values: values, threads: .callingThread, byteTable: .always), frames,
             workers: cores, seconds: seconds)
         print(
             String(
@@ -201,7 +203,7 @@ enum FilterBenchmark {
     /// fixed amount of work, so `perf stat -e cycles:u` compares builds on a busy machine where the timed loops swing.
     static func countedAllTwelve(frames count: Int, threads: Int) -> Int32 {
         let frames = cameraFrames(width: 1280, height: 720)
-        let renderer = FilterRenderer(values: allTwelve, threads: threads, byteTable: .always)
+        let renderer = FilterRenderer(values: allTwelve, threads: .dispatch(width: threads), byteTable: .always)
         var output = frames[0]
         renderer.renderFrame(frames[0], into: &output)
         // CPU seconds per frame: this thread's alone on one thread (other processes do not count), the process's

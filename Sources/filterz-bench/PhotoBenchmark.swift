@@ -4,6 +4,7 @@ import Foundation
 import HLS
 import Inspect
 import JSON
+import Parallel
 import PhotoMetadata
 import Photos
 import RealClients
@@ -216,7 +217,7 @@ enum PhotoBenchmark {
     static func inProcessBreakdown(_ input: String) {
         guard let data = FileManager.default.contents(atPath: input) else { return }
         let renderer = FilterRenderer(
-            values: FilterBenchmark.allTwelve, threads: ProcessInfo.processInfo.activeProcessorCount)
+            values: FilterBenchmark.allTwelve, threads: .allCores)
         do {
             let start = Date()
             let photo = try PhotoReader.decode([UInt8](data))

@@ -8,6 +8,7 @@ import CLIKit
 import FilterKit
 import Inspect
 import JSON
+import Parallel
 import PhotoMetadata
 import Photos
 
@@ -41,7 +42,7 @@ enum XMPBenchmark {
     }
 
     static func run() throws -> Int32 {
-        let pipeline = PhotoPipeline(renderer: FilterRenderer(values: FilterValues(), threads: 1))
+        let pipeline = PhotoPipeline(renderer: FilterRenderer(values: FilterValues(), threads: .callingThread))
         let small = try applySeconds(try png(repeating: 40_000), pipeline)
         let large = try applySeconds(try png(repeating: 320_000), pipeline)
         let ratio = large / max(small, 1e-9)

@@ -1,6 +1,7 @@
 import FilterKit
 import FilterzTestSupport
 import Foundation
+import Parallel
 import Testing
 
 /// Each adjustment alone moves pixels the documented way (on both render paths).
@@ -8,7 +9,7 @@ import Testing
     static let paths: [FilterRenderer.Path] = [.fast, .reference]
 
     static func render(_ values: FilterValues, _ frame: Frame, _ path: FilterRenderer.Path) -> Frame {
-        FilterRenderer(values: values, path: path, threads: allCores).renderImage(frame)
+        FilterRenderer(values: values, path: path, threads: .allCores).renderImage(frame)
     }
 
     /// Mean of each channel (0…255) over the frame or a rectangle of it.

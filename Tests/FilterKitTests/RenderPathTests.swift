@@ -1,4 +1,5 @@
 @_spi(Benchmarks) import FilterKit
+import Parallel
 import Testing
 
 @Suite struct RenderPathTests {
@@ -8,7 +9,7 @@ import Testing
 
     @Test(arguments: [FilterRenderer.Path.fast, .reference])
     func stillAndVideoPathsGiveTheSameBytes(path: FilterRenderer.Path) {
-        let renderer = FilterRenderer(values: Self.allTwelve, path: path, threads: allCores)
+        let renderer = FilterRenderer(values: Self.allTwelve, path: path, threads: .allCores)
         let frame = TestFrames.camera()
         let still = renderer.renderImage(frame)
         var video = Frame(rgbaWidth: 1, height: 1)
@@ -22,14 +23,14 @@ import Testing
     @Test func neutralReturnsTheInputBitForBit() {
         let frame = TestFrames.random(width: 33, height: 17, seed: 4, bytesPerRow: 33 * 4 + 12)
         for path in [FilterRenderer.Path.fast, .reference] {
-            let out = FilterRenderer(values: .neutral, path: path, threads: allCores).renderImage(frame)
+            let out = FilterRenderer(values: .neutral, path: path, threads: .allCores).renderImage(frame)
             #expect(out == frame)  // padding bytes included
             var video = TestFrames.camera()
-            FilterRenderer(values: .neutral, path: path, threads: allCores).renderFrame(frame, into: &video)
+            FilterRenderer(values: .neutral, path: path, threads: .allCores).renderFrame(frame, into: &video)
             #expect(video == frame)
         }
         let yuv = YUV420Conversion.yuv420(from: TestFrames.camera())
-        #expect(FilterRenderer(values: .neutral, threads: allCores).renderImage(yuv) == yuv)
+        #expect(FilterRenderer(values: .neutral, threads: .allCores).renderImage(yuv) == yuv)
     }
 
     @Test func paddedRowsRenderLikePackedRows() {
@@ -40,14 +41,14 @@ import Testing
                 padded.planes[0].bytes[y * padded.planes[0].bytesPerRow + x] = packed.planes[0].bytes[y * 84 + x]
             }
         }
-        let renderer = FilterRenderer(values: Self.allTwelve, threads: allCores)
+        let renderer = FilterRenderer(values: Self.allTwelve, threads: .allCores)
         #expect(renderer.renderImage(padded).packedBytes() == renderer.renderImage(packed).packedBytes())
     }
 
     @Test func singleThreadedAndMultiThreadedFastPathsAgreeExactly() {
         let frame = TestFrames.camera(width: 96, height: 54)
-        let one = FilterRenderer(values: Self.allTwelve, threads: 1).renderImage(frame)
-        let many = FilterRenderer(values: Self.allTwelve, threads: 4).renderImage(frame)
+        let one = FilterRenderer(values: Self.allTwelve, threads: .callingThread).renderImage(frame)
+        let many = FilterRenderer(values: Self.allTwelve, threads: .dispatch(width: 4)).renderImage(frame)
         #expect(one == many)
     }
 
@@ -60,8 +61,8 @@ import Testing
             Self.allTwelve, FilterValues(sharpness: 1.5, vignette: 1, noiseReduction: 0.5),
             FilterValues(sharpness: 1, blur: 3),
         ] {
-            let one = FilterRenderer(values: values, threads: 1).renderImage(frame)
-            let many = FilterRenderer(values: values, threads: 8).renderImage(frame)
+            let one = FilterRenderer(values: values, threads: .callingThread).renderImage(frame)
+            let many = FilterRenderer(values: values, threads: .dispatch(width: 8)).renderImage(frame)
             #expect(one == many, "\(values)")
         }
     }
@@ -77,7 +78,7 @@ import Testing
         }
         for values in [Self.allTwelve, FilterValues(blur: 2, vignette: 1)] {
             for threads in [1, 3, 8] {
-                let out = FilterRenderer(values: values, threads: threads).renderImage(frame)
+                let out = FilterRenderer(values: values, threads: .dispatch(width: threads)).renderImage(frame)
                 for y in 0..<24 {
                     for x in 0..<40 {
                         let o = out.planes[0].bytes[y * out.planes[0].bytesPerRow + 4 * x + 3]
@@ -93,9 +94,9 @@ import Testing
     @Test func aOneRowFrameWithABlurRendersTheSameOnEveryThreadCount() {
         let frame = TestFrames.random(width: 700, height: 1, seed: 11)
         let values = FilterValues(sharpness: 0.5, blur: 3, vignette: 0.5, noiseReduction: 0.3)
-        let expected = FilterRenderer(values: values, threads: 1).renderImage(frame)
+        let expected = FilterRenderer(values: values, threads: .callingThread).renderImage(frame)
         for threads in [2, 3] {
-            let renderer = FilterRenderer(values: values, threads: threads)
+            let renderer = FilterRenderer(values: values, threads: .dispatch(width: threads))
             for _ in 0..<20 { #expect(renderer.renderImage(frame) == expected, "\(threads) threads") }
         }
     }
@@ -103,7 +104,7 @@ import Testing
     @Test func yuvFramesRenderInYUVAndMatchTheRGBARenderWithinConversionError() {
         let rgba = TestFrames.camera()
         let yuv = YUV420Conversion.yuv420(from: rgba)
-        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000), threads: allCores)
+        let renderer = FilterRenderer(values: FilterValues(contrast: 1.2, temperature: 5000), threads: .allCores)
         let out = renderer.renderImage(yuv)
         #expect(out.format == .yuv420p && out.width == yuv.width && out.height == yuv.height)
         let expected = YUV420Conversion.yuv420(from: renderer.renderImage(YUVConversion.toRGBA(yuv)))
@@ -129,8 +130,9 @@ import Testing
         #expect(presets.count == names.count, "sample presets found: \(presets.map(\.name))")
         for preset in presets {
             #expect(
-                FilterRenderer(values: preset.values, threads: allCores).colourMethod == .lookupTable, "\(preset.name)")
+                FilterRenderer(values: preset.values, threads: .allCores).colourMethod == .lookupTable, "\(preset.name)"
+            )
         }
-        #expect(FilterRenderer(values: .neutral, threads: allCores).colourMethod == .none)
+        #expect(FilterRenderer(values: .neutral, threads: .allCores).colourMethod == .none)
     }
 }

@@ -1,4 +1,5 @@
 import FilterzTestSupport
+import Parallel
 import Testing
 
 @testable import FilterKit
@@ -38,11 +39,11 @@ import Testing
     func sectionsGiveTheBytesOfTheWholeFrame(_ c: Case) {
         let frame = TestFrames.camera(width: c.width, height: c.height, seed: 11)
         let noisy = TestFrames.random(width: c.width, height: c.height, seed: 12)
-        let whole = FilterRenderer(values: c.values, threads: 1)
+        let whole = FilterRenderer(values: c.values, threads: .callingThread)
         let expected = [whole.renderImage(frame), whole.renderImage(noisy)]
         for threads in [1, 2] {
             for blocks in [1, 3] {
-                var renderer = FilterRenderer(values: c.values, threads: threads)
+                var renderer = FilterRenderer(values: c.values, threads: .dispatch(width: threads))
                 renderer.sectionPixels = c.width * Planar.verticalBlockRows * blocks
                 let sections = BlurSections(
                     width: c.width, height: c.height, box: SpatialSteps.ExtendedBox(sigma: c.values.blur),

@@ -2,6 +2,7 @@ import FilterKit
 import FilterzTestSupport
 import Foundation
 import Media
+import Parallel
 import PhotoMetadata
 import PhotoTestSupport
 import Photos
@@ -137,7 +138,7 @@ import Testing
         #expect(result.code == 0, "\(result.err)")
         let values = try PresetLocator(environment: samplePresets).load(preset).values
         let video = FrameRing(count: 6, width: 640, height: 360).render(
-            frame, with: FilterRenderer(values: values, threads: 1))
+            frame, with: FilterRenderer(values: values, threads: .callingThread))
         let photo = try PhotoReader.decode(Self.bytes(output)).frame
         let same = photo.packedBytes() == video.packedBytes()
         #expect(same, "photo apply and the video path give different bytes")

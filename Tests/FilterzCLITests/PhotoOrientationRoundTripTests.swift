@@ -1,6 +1,7 @@
 import FilterKit
 import FilterzTestSupport
 import Foundation
+import Parallel
 import PhotoMetadata
 import PhotoTestSupport
 import RealClients
@@ -109,7 +110,7 @@ import Testing
         let stored = try Self.storedPicture(upright, orientation: orientation, as: source, in: folder.url)
         try ExifTool.write(TestPhotos.cameraTags(orientation: orientation), to: stored)
         let values = try PresetLocator(environment: samplePresets).load(Self.preset).values
-        let expected = FilterRenderer(values: values, threads: 1).renderImage(upright)
+        let expected = FilterRenderer(values: values, threads: .callingThread).renderImage(upright)
         let formats: [PhotoFormat] = Self.canWriteHEIC ? [.jpeg, .png, .heif] : [.jpeg, .png]
         for format in formats {
             try Self.checkOutput(
@@ -137,7 +138,7 @@ import Testing
         let info = runFilterz(["photo", "info", path])
         #expect(PhotoInfoCommandTests.row("Pixels", in: info.out) == "48 × 32", "\(info.out)")
         let values = try PresetLocator(environment: samplePresets).load(Self.preset).values
-        let expected = FilterRenderer(values: values, threads: 1).renderImage(upright)
+        let expected = FilterRenderer(values: values, threads: .callingThread).renderImage(upright)
         for format in [PhotoFormat.jpeg, .png] {
             let output = folder.url.appendingPathComponent("out.\(format.fileExtension)").path
             let result = runFilterz(

@@ -245,13 +245,17 @@ import Testing
         #expect(idle.count == 300 && child.isRunning)
     }
 
-    /// `--max-connections` beyond what the descriptor limit leaves room for is a usage error naming the limit.
+    /// `--max-connections` beyond what the descriptor limit leaves room for is a usage error naming the limit,
+    /// reported before the folder is read (here it does not exist).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary.path)))
     func maxConnectionsBeyondTheDescriptorLimitIsAUsageError() throws {
         let folder = try TemporaryFolder()
         for (value, message) in [("1000", "descriptors than the limit of 256 allows"), ("0", "--max-connections")] {
             let child = try FilterzChild(
-                ["serve", folder.url.path, "--port", "0", "--max-connections", value],
+                [
+                    "serve", folder.url.appendingPathComponent("missing").path, "--port", "0", "--max-connections",
+                    value,
+                ],
                 launcher: ["bash", "-c", "ulimit -n 256 && exec \"$0\" \"$@\""], logs: folder.url)
             #expect(child.waitForExit(timeoutSeconds: 30) == 2, "\(value)")
             #expect(child.stderr.contains(message) && child.stderr.contains("--max-connections"), "\(child.stderr)")

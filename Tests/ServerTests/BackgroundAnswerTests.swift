@@ -25,12 +25,12 @@ import Testing
     }
 
     @Test func aLargePlaylistNotYetParsedIsLeftToTheBackground() throws {
-        let site = try TestSite { site in
+        let site = try InProcessSite { site in
             try site.addVideo("a")
             try site.write("a/v0/big.m3u8", Self.largePlaylist(bytes: 200_000))
         }
-        let handler = site.server.handler
-        let now = Int64(time(nil))
+        let handler = site.handler
+        let now = site.secondsSinceEpoch
         func quickStatus(_ target: String, headers: [String: String] = [:]) -> Int? {
             guard
                 case .response(let response) = handler.quickAnswer(
@@ -54,9 +54,37 @@ import Testing
         #expect(quickStatus("/a/v0/big.m3u8?_HLS_skip=YES") == nil)
     }
 
+    /// A slow answer is decided once: the work handed to a worker makes the answer `answer` gives, and nothing
+    /// quick is left to make it twice.
+    @Test func aSlowAnswerIsTheWorkThatMakesTheAnswer() throws {
+        let site = try InProcessSite { site in
+            try site.addVideo("a")
+            try site.write("a/v0/big.m3u8", Self.largePlaylist(bytes: 200_000))
+        }
+        let request = HTTPRequest(method: "GET", target: "/a/v0/big.m3u8", headers: ["range": "bytes=0-99"])
+        guard case .slow(let slow) = site.handler.decide(request, now: site.secondsSinceEpoch) else {
+            Issue.record("a large playlist not yet parsed was decided at once")
+            return
+        }
+        guard case .response(let made) = slow.make() else {
+            Issue.record("held")
+            return
+        }
+        let expected = site.handler.respond(to: request, now: site.secondsSinceEpoch)
+        #expect(made.status == 206 && expected.status == 206)
+        #expect(made.bodyBytes() == expected.bodyBytes() && made.bodyBytes().count == 100)
+        #expect(made.headers.map(\.0) == expected.headers.map(\.0))
+        #expect(made.header("access-control-allow-origin") == "*")
+        // Now parsed and kept: decided at once.
+        guard case .ready = site.handler.decide(request, now: site.secondsSinceEpoch) else {
+            Issue.record("a kept playlist was left to the background")
+            return
+        }
+    }
+
     @Test func theCatalogueHasAWorkerOfItsOwn() throws {
-        let site = try TestSite { try $0.addVideo("a") }
-        let handler = site.server.handler
+        let site = try InProcessSite { try $0.addVideo("a") }
+        let handler = site.handler
         for (target, lane) in [
             ("/", RequestHandler.BackgroundLane.catalogue), ("/v1/videos?limit=2", .catalogue),
             ("/v1/videos/a/stream", .catalogue), ("/v1/videos/a/master.m3u8", .files), ("/a/v0/index.m3u8", .files),

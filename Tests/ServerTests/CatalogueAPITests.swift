@@ -108,7 +108,7 @@ import Testing
                 try fetch(site.port, "GET", "/v1/videos?limit=3" + (next.isEmpty ? "" : "&next=" + next)))
             seen += (page["data"] as? [[String: Any]] ?? []).compactMap { $0["video_id"] as? String }
             next = page["next_cursor"] as? String ?? "0"
-            try site.addVideo("new-\(added)")  // appears while the client pages
+            try site.files.addVideo("new-\(added)")  // appears while the client pages
             added += 1
         } while next != "0" && added < 10
         #expect(seen == (0..<7).reversed().map { "old-\($0)" })
@@ -168,7 +168,7 @@ import Testing
     @Test func aVideoFolderSwappedForAnotherIsReadAgain() throws {
         let site = try TestSite { try $0.addVideo("clip", filter: "Before") }
         #expect(try Self.json(try fetch(site.port, "GET", "/v1/videos/clip/stream"))["video_id"] as? String == "clip")
-        try site.addVideo("staged", filter: "After")
+        try site.files.addVideo("staged", filter: "After")
         try FileManager.default.removeItem(at: site.root.appendingPathComponent("clip"))
         try FileManager.default.moveItem(
             at: site.root.appendingPathComponent("staged"), to: site.root.appendingPathComponent("clip"))

@@ -97,7 +97,7 @@ import Testing
         let site = try #require(Self.site)
         let response = try fetch(site.port, "GET", "/a/inside.ts")
         #expect(response.status == 200)
-        #expect(response.body == TestSite.bytes(count: 2000, seed: 0))
+        #expect(response.body == SiteFolder.bytes(count: 2000, seed: 0))
     }
 
     @Test func theServerStillWorksAfterwards() throws {

@@ -9,9 +9,8 @@ import Testing
 /// `/v1/videos/{id}/keys/{n}.key` from `--keys`: exactly the 16 bytes, never cached, only with the video's token.
 @Suite struct KeyRouteTests {
     let keys: TemporaryFolder
-    let site: TestSite
+    let site: InProcessSite
     let signer = URLSigner(secret: "s3cret")
-    let now = Int64(Date().timeIntervalSince1970)
     static let keyBytes: [UInt8] = Array(0x10...0x1F)
 
     init() throws {
@@ -27,7 +26,7 @@ import Testing
         try write("a/1.key", Array(repeating: 7, count: 15))
         try write("a/2.key", Array(repeating: 7, count: 17))
         try write("b/0.key", Array(repeating: 0xB0, count: 16))
-        site = try TestSite(
+        site = try InProcessSite(
             populate: { site in
                 try site.addVideo("a")
                 try site.addVideo("b")
@@ -56,20 +55,22 @@ import Testing
             })
     }
 
+    var now: Int64 { site.secondsSinceEpoch }
+
     func token(_ id: String, expiresIn seconds: Int64 = 600) -> String {
         signer.token(videoID: id, expiresAt: now + seconds)
     }
 
     @Test func aKeyIsSixteenBytesPrivateAndNeverStored() throws {
-        let response = try fetch(site.port, "GET", "/v1/videos/a/keys/0.key?token=\(token("a"))")
+        let response = try site.fetch("GET", "/v1/videos/a/keys/0.key?token=\(token("a"))")
         #expect(response.status == 200)
         #expect(response.body == Self.keyBytes)
         #expect(response.header("content-type") == "application/octet-stream")
         #expect(response.header("cache-control") == "private, no-store")
         #expect(response.header("content-length") == "16")
         #expect(response.header("etag") == nil)
-        let ranged = try fetch(
-            site.port, "GET", "/v1/videos/a/keys/0.key?token=\(token("a"))", headers: ["Range": "bytes=0-3"])
+        let ranged = try site.fetch(
+            "GET", "/v1/videos/a/keys/0.key?token=\(token("a"))", headers: ["Range": "bytes=0-3"])
         #expect(ranged.status == 200 && ranged.body == Self.keyBytes)
     }
 
@@ -80,7 +81,7 @@ import Testing
             ("none", ""), ("other video", "?token=\(token("b"))"), ("expired", "?token=\(token("a", expiresIn: -1))"),
             ("forged", "?token=\(forged)"),
         ] {
-            let response = try fetch(site.port, "GET", "/v1/videos/a/keys/0.key\(query)")
+            let response = try site.fetch("GET", "/v1/videos/a/keys/0.key\(query)")
             #expect(response.status == 403, "\(name)")
             #expect(response.body.isEmpty, "\(name)")
         }
@@ -88,14 +89,14 @@ import Testing
 
     @Test(arguments: ["9.key", "1.key", "2.key", "0.txt", "x.key", ".key", "00000000001.key"])
     func unknownMalformedAndWrongSizedKeysAre404(name: String) throws {
-        let response = try fetch(site.port, "GET", "/v1/videos/a/keys/\(name)?token=\(token("a"))")
+        let response = try site.fetch("GET", "/v1/videos/a/keys/\(name)?token=\(token("a"))")
         #expect(response.status == 404)
         #expect(!response.body.starts(with: [7, 7, 7]))
     }
 
     @Test func theKeysFolderIsNotReachableThroughTheMediaRoutes() throws {
         for path in ["/a/keys/0.key", "/v1/videos/a/../../keys/a/0.key", "/v1/videos/a/keys/0.key/x"] {
-            let response = try fetch(site.port, "GET", "\(path)?token=\(token("a"))")
+            let response = try site.fetch("GET", "\(path)?token=\(token("a"))")
             #expect(response.status != 200, "\(path)")
             #expect(response.body != Self.keyBytes, "\(path)")
         }
@@ -104,7 +105,7 @@ import Testing
     @Test(arguments: ["/a/v0/enc.m3u8", "/v1/videos/a/v0/enc.m3u8"])
     func tokenRewritingSignsTheVideosKeyURIsAndNotAnotherVideos(path: String) throws {
         let token = token("a")
-        let response = try fetch(site.port, "GET", "\(path)?token=\(token)")
+        let response = try site.fetch("GET", "\(path)?token=\(token)")
         #expect(response.status == 200)
         let text = response.bodyText
         #expect(text.contains("URI=\"/v1/videos/a/keys/0.key?token=\(token)\""), "\(text)")
@@ -113,8 +114,8 @@ import Testing
     }
 
     @Test func theCatalogueAndIndexNeverNameAKey() throws {
-        let list = try fetch(site.port, "GET", "/v1/videos", headers: ["X-API-Key": "app-key"])
-        let stream = try fetch(site.port, "GET", "/v1/videos/a/stream", headers: ["X-API-Key": "app-key"])
+        let list = try site.fetch("GET", "/v1/videos", headers: ["X-API-Key": "app-key"])
+        let stream = try site.fetch("GET", "/v1/videos/a/stream", headers: ["X-API-Key": "app-key"])
         #expect(list.status == 200 && stream.status == 200)
         for text in [list.bodyText, stream.bodyText] {
             #expect(!text.contains("keys/") && !text.contains(".key"), "\(text)")
@@ -122,8 +123,8 @@ import Testing
     }
 
     @Test func withoutAKeysFolderEveryKeyURIIs404() throws {
-        let plain = try TestSite(populate: { try $0.addVideo("a") })
-        #expect(try fetch(plain.port, "GET", "/v1/videos/a/keys/0.key").status == 404)
+        let plain = try InProcessSite(populate: { try $0.addVideo("a") })
+        #expect(try plain.fetch("GET", "/v1/videos/a/keys/0.key").status == 404)
     }
 
     @Test func theNginxEdgePassesKeysToTheOriginUncached() {

@@ -12,7 +12,7 @@ import Testing
 
 /// Numbers in the files the server reads — a playlist's sequence numbers and target duration, a file's
 /// modification time — at the edges of what they can hold. None may trap the server: each was a crash that took
-/// every viewer down. Over real HTTP on 127.0.0.1.
+/// every viewer down. In process, on a manual clock.
 @Suite struct ServedNumbersTests {
     /// A live LL-HLS playlist: three complete segments of four parts, two parts of the next and a hint.
     static func livePlaylist(mediaSequence: Int, targetDuration: Int = 4) -> String {
@@ -36,47 +36,49 @@ import Testing
     @Test(arguments: [Int.max, Int.max - 1, PlayerLimits.maximumSequenceNumber - 3])
     func aMediaSequenceNoPlayerCanCountIsServedAsItIs(_ sequence: Int) throws {
         let playlist = Self.livePlaylist(mediaSequence: sequence)
-        let site = try TestSite(populate: { try $0.write("live/index.m3u8", playlist) })
+        let site = try InProcessSite(populate: { try $0.write("live/index.m3u8", playlist) })
         for query in [
             "", "?_HLS_msn=0", "?_HLS_msn=1&_HLS_part=2", "?_HLS_msn=999999999999999",
             "?_HLS_msn=999999999999999&_HLS_part=0", "?_HLS_skip=YES", "?_HLS_msn=0&_HLS_skip=v2",
         ] {
-            let response = try fetch(site.port, "GET", "/live/index.m3u8" + query)
+            let response = try site.fetch("GET", "/live/index.m3u8" + query)
             #expect(response.status == 200 && response.bodyText == playlist, "\(query)")
         }
         // The hinted part is not held: without blocking reloads the hint is not followed.
-        #expect(try fetch(site.port, "GET", "/live/p3.2.mp4").status == 404)
+        #expect(try site.fetch("GET", "/live/p3.2.mp4").status == 404)
     }
 
     @Test func aMediaSequenceAPlayerCanCountStillBlocks() throws {
         // The furthest number a request may name is the limit itself.
-        let site = try TestSite(populate: {
+        let site = try InProcessSite(populate: {
             try $0.write("live/index.m3u8", Self.livePlaylist(mediaSequence: PlayerLimits.maximumSequenceNumber - 4))
         })
         let limit = PlayerLimits.maximumSequenceNumber
-        let connection = try RawConnection(port: site.port, timeoutSeconds: 10)
-        try connection.send("GET /live/index.m3u8?_HLS_msn=\(limit)&_HLS_part=0 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(connection.staysSilent())
-        #expect(try fetch(site.port, "GET", "/live/index.m3u8?_HLS_msn=\(limit - 2)").status == 200)
+        let held = try site.send("GET", "/live/index.m3u8?_HLS_msn=\(limit)&_HLS_part=0")
+        #expect(held.isHeld)
+        #expect(try site.fetch("GET", "/live/index.m3u8?_HLS_msn=\(limit - 2)").status == 200)
         // A number past the limit is refused, not held.
-        #expect(try fetch(site.port, "GET", "/live/index.m3u8?_HLS_msn=\(limit + 1)").status == 400)
+        #expect(try site.fetch("GET", "/live/index.m3u8?_HLS_msn=\(limit + 1)").status == 400)
     }
 
     @Test(arguments: [10_000_000_000_000_000, Int.max])
     func aHugeTargetDurationHoldsAndCachesForABoundedTime(_ target: Int) throws {
         let playlist = Self.livePlaylist(mediaSequence: 0, targetDuration: target)
-        let site = try TestSite(populate: { try $0.write("live/index.m3u8", playlist) })
+        let site = try InProcessSite(populate: { try $0.write("live/index.m3u8", playlist) })
         // Held: segment 3 is in progress.
-        let held = try RawConnection(port: site.port, timeoutSeconds: 10)
-        try held.send("GET /live/index.m3u8?_HLS_msn=3 HTTP/1.1\r\nHost: x\r\n\r\n")
-        let heldPart = try RawConnection(port: site.port, timeoutSeconds: 10)
-        try heldPart.send("GET /live/index.m3u8?_HLS_msn=3&_HLS_part=2 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(held.staysSilent() && heldPart.staysSilent())
+        let held = try site.send("GET", "/live/index.m3u8?_HLS_msn=3")
+        let heldPart = try site.send("GET", "/live/index.m3u8?_HLS_msn=3&_HLS_part=2")
+        #expect(held.isHeld && heldPart.isHeld)
+        // For three of the longest target durations a player can use, then 503.
+        site.advance(milliseconds: Int64(Hold.maximumSeconds * 1000) - 1)
+        #expect(held.isHeld && heldPart.isHeld)
+        site.advance(milliseconds: 1)
+        #expect(held.response?.status == 503 && heldPart.response?.status == 503)
         // Answered at once, cached for six of the longest target durations a player can wait for.
-        let answered = try fetch(site.port, "GET", "/live/index.m3u8?_HLS_msn=2&_HLS_part=1")
+        let answered = try site.fetch("GET", "/live/index.m3u8?_HLS_msn=2&_HLS_part=1")
         #expect(answered.status == 200 && answered.bodyText == playlist)
         #expect(answered.header("cache-control") == "public, max-age=\(6 * PlayerLimits.maximumTargetDurationSeconds)")
-        #expect(try fetch(site.port, "GET", "/live/index.m3u8").status == 200)
+        #expect(try site.fetch("GET", "/live/index.m3u8").status == 200)
     }
 
     /// Sets the modification time of `url` to `seconds` since the epoch; false when the file system cannot
@@ -91,7 +93,7 @@ import Testing
     @Test func modificationTimesOutsideWhatHTTPDatesNameAreClampedLikeNginx() throws {
         // tmpfs keeps any 64-bit time; ext4 and most others clamp to their own range.
         let memory = URL(fileURLWithPath: "/dev/shm")
-        let site = try TestSite(
+        let site = try InProcessSite(
             populate: { site in
                 try site.write("a/past.ts", "x")
                 try site.write("a/future.ts", "x")
@@ -102,12 +104,12 @@ import Testing
         try #require(Self.setModified(site.root.appendingPathComponent("a/future.ts"), seconds: Int.max))
         let first = "Thu, 01 Jan 1970 00:00:00 GMT", last = "Fri, 31 Dec 9999 23:59:59 GMT"
         for (path, date) in [("/a/past.ts", first), ("/a/index.m3u8", first), ("/a/future.ts", last)] {
-            let response = try fetch(site.port, "GET", path)
+            let response = try site.fetch("GET", path)
             #expect(response.status == 200 && response.header("last-modified") == date, "\(path)")
             // Conditions compare the date that was sent.
-            #expect(try fetch(site.port, "GET", path, headers: ["If-Modified-Since": date]).status == 304, "\(path)")
+            #expect(try site.fetch("GET", path, headers: ["If-Modified-Since": date]).status == 304, "\(path)")
             #expect(
-                try fetch(site.port, "GET", path, headers: ["If-Unmodified-Since": date]).status == 200, "\(path)")
+                try site.fetch("GET", path, headers: ["If-Unmodified-Since": date]).status == 200, "\(path)")
         }
     }
 }

@@ -7,12 +7,11 @@ import Testing
 @testable import Server
 
 @Suite struct SignedURLTests {
-    let site: TestSite
+    let site: InProcessSite
     let signer = URLSigner(secret: "s3cret")
-    let now = Int64(Date().timeIntervalSince1970)
 
     init() throws {
-        site = try TestSite(
+        site = try InProcessSite(
             populate: { site in
                 try site.addVideo("a")
                 try site.addVideo("b")
@@ -24,6 +23,8 @@ import Testing
             })
     }
 
+    var now: Int64 { site.secondsSinceEpoch }
+
     func token(_ id: String, expiresIn seconds: Int64 = 600) -> String {
         signer.token(videoID: id, expiresAt: now + seconds)
     }
@@ -31,8 +32,13 @@ import Testing
     @Test func aValidTokenOpensEveryFileOfItsVideo() throws {
         let token = token("a")
         for path in ["/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/v1/videos/a/subs/ko_1.vtt"] {
-            #expect(try fetch(site.port, "GET", "\(path)?token=\(token)").status == 200, "\(path)")
+            #expect(try site.fetch("GET", "\(path)?token=\(token)").status == 200, "\(path)")
         }
+        // Until it expires.
+        site.advance(seconds: 599)
+        #expect(try site.fetch("GET", "/a/v0/seg_0.ts?token=\(token)").status == 200)
+        site.advance(seconds: 1)
+        #expect(try site.fetch("GET", "/a/v0/seg_0.ts?token=\(token)").status == 403)
     }
 
     @Test func missingExpiredForgedAndOtherVideosTokensAre403WithoutDetail() throws {
@@ -57,7 +63,7 @@ import Testing
             for path in [
                 "/v1/videos/a/master.m3u8", "/a/v0/seg_0.ts", "/a/nonexistent.ts", "/v1/videos/a/keys/0.key",
             ] {
-                let response = try fetch(site.port, "GET", path + query)
+                let response = try site.fetch("GET", path + query)
                 #expect(response.status == 403, "\(name) \(path)")
                 #expect(response.body.isEmpty, "\(name) \(path)")
             }
@@ -66,10 +72,10 @@ import Testing
 
     @Test func theCatalogueNeedsTheAppsKeyAndLinksSignedURLs() throws {
         for headers in [[:], ["X-API-Key": "wrong"], ["X-API-Key": "app-ke"]] {
-            #expect(try fetch(site.port, "GET", "/v1/videos", headers: headers).status == 403)
-            #expect(try fetch(site.port, "GET", "/v1/videos/a/stream", headers: headers).status == 403)
+            #expect(try site.fetch("GET", "/v1/videos", headers: headers).status == 403)
+            #expect(try site.fetch("GET", "/v1/videos/a/stream", headers: headers).status == 403)
         }
-        let list = try fetch(site.port, "GET", "/v1/videos", headers: ["X-API-Key": "app-key"])
+        let list = try site.fetch("GET", "/v1/videos", headers: ["X-API-Key": "app-key"])
         #expect(list.status == 200)
         let body = try #require(JSONSerialization.jsonObject(with: Data(list.body)) as? [String: Any])
         let entries = try #require(body["data"] as? [[String: Any]])
@@ -77,15 +83,15 @@ import Testing
         for entry in entries {
             let thumbnail = try #require(entry["thumbnail_url"] as? String)
             #expect(thumbnail.contains("?token="))
-            #expect(try fetch(site.port, "GET", thumbnail).status == 200, "\(thumbnail)")
+            #expect(try site.fetch("GET", thumbnail).status == 200, "\(thumbnail)")
         }
         // The index would link tokenless URLs: it is off unless asked for.
-        #expect(try fetch(site.port, "GET", "/").status == 404)
+        #expect(try site.fetch("GET", "/").status == 404)
     }
 
     @Test func playlistsComeBackWithTheTokenOnEveryURI() throws {
         let token = token("a")
-        let master = try fetch(site.port, "GET", "/v1/videos/a/master.m3u8?token=\(token)")
+        let master = try site.fetch("GET", "/v1/videos/a/master.m3u8?token=\(token)")
         guard case .multivariant(let parsed) = HLS.parse(master.body).playlist else {
             Issue.record("not a multivariant playlist: \(master.bodyText)")
             return
@@ -95,7 +101,7 @@ import Testing
         for uri in uris {
             #expect(uri.hasSuffix("?token=\(token)"), "\(uri)")
             // The player resolves it against the master URL and gets in.
-            let media = try fetch(site.port, "GET", "/v1/videos/a/" + uri)
+            let media = try site.fetch("GET", "/v1/videos/a/" + uri)
             #expect(media.status == 200, "\(uri)")
             guard case .media(let playlist) = HLS.parse(media.body).playlist else {
                 Issue.record("not a media playlist")
@@ -104,11 +110,11 @@ import Testing
             for segment in playlist.segments {
                 #expect(segment.uri.hasSuffix("?token=\(token)"))
                 let folder = uri.split(separator: "?")[0].split(separator: "/").dropLast().joined(separator: "/")
-                #expect(try fetch(site.port, "GET", "/v1/videos/a/\(folder)/\(segment.uri)").status == 200)
+                #expect(try site.fetch("GET", "/v1/videos/a/\(folder)/\(segment.uri)").status == 200)
             }
         }
         // Different tokens give different validators for the different bodies.
-        let other = try fetch(site.port, "GET", "/v1/videos/a/master.m3u8?token=\(self.token("a", expiresIn: 900))")
+        let other = try site.fetch("GET", "/v1/videos/a/master.m3u8?token=\(self.token("a", expiresIn: 900))")
         #expect(other.header("etag") != master.header("etag"))
     }
 
@@ -116,24 +122,24 @@ import Testing
     @Test func answersThatCarryATokenArePrivate() throws {
         let token = token("a")
         for path in ["/v1/videos/a/master.m3u8", "/a/v0/index.m3u8"] {
-            let playlist = try fetch(site.port, "GET", "\(path)?token=\(token)")
+            let playlist = try site.fetch("GET", "\(path)?token=\(token)")
             #expect(playlist.status == 200)
             #expect(playlist.header("cache-control")?.hasPrefix("private, max-age=") == true, "\(path)")
         }
-        let segment = try fetch(site.port, "GET", "/a/v0/seg_0.ts?token=\(token)")
+        let segment = try site.fetch("GET", "/a/v0/seg_0.ts?token=\(token)")
         #expect(segment.header("cache-control") == CachePolicy.immutable)
         for path in ["/v1/videos/a/stream", "/v1/videos"] {
-            let answer = try fetch(site.port, "GET", path, headers: ["X-API-Key": "app-key"])
+            let answer = try site.fetch("GET", path, headers: ["X-API-Key": "app-key"])
             #expect(answer.status == 200)
             #expect(answer.header("cache-control") == "private, no-cache", "\(path)")
         }
-        let unsigned = try TestSite(populate: { try $0.addVideo("a") })
-        let plain = try fetch(unsigned.port, "GET", "/v1/videos/a/master.m3u8")
+        let unsigned = try InProcessSite(populate: { try $0.addVideo("a") })
+        let plain = try unsigned.fetch("GET", "/v1/videos/a/master.m3u8")
         #expect(plain.header("cache-control") == CachePolicy.multivariantPlaylist)
     }
 
     @Test func theStreamEndpointHandsOutSignedURLs() throws {
-        let response = try fetch(site.port, "GET", "/v1/videos/b/stream", headers: ["X-API-Key": "app-key"])
+        let response = try site.fetch("GET", "/v1/videos/b/stream", headers: ["X-API-Key": "app-key"])
         let body = try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         let stream = try #require(body["stream_url"] as? String)
         let token = try #require(stream.split(separator: "=").last.map(String.init))
@@ -141,31 +147,31 @@ import Testing
         #expect(signer.isValid(token, videoID: "b", now: now + 800))
         #expect(!signer.isValid(token, videoID: "b", now: now + 1000))
         #expect(!signer.isValid(token, videoID: "a", now: now))
-        #expect(try fetch(site.port, "GET", stream).status == 200)
+        #expect(try site.fetch("GET", stream).status == 200)
         let qualities = try #require(body["qualities"] as? [[String: Any]])
         for quality in qualities {
-            #expect(try fetch(site.port, "GET", try #require(quality["stream_url"] as? String)).status == 200)
+            #expect(try site.fetch("GET", try #require(quality["stream_url"] as? String)).status == 200)
         }
     }
 
     @Test func withoutAnAPIKeyTheSignedCatalogueIsClosedAndTheIndexCanBeAskedFor() throws {
-        let closed = try TestSite(populate: { try $0.addVideo("a") }, configure: { $0.tokenSecret = "s3cret" })
-        #expect(try fetch(closed.port, "GET", "/v1/videos").status == 403)
-        #expect(try fetch(closed.port, "GET", "/v1/videos/a/stream").status == 403)
-        let open = try TestSite(
+        let closed = try InProcessSite(populate: { try $0.addVideo("a") }, configure: { $0.tokenSecret = "s3cret" })
+        #expect(try closed.fetch("GET", "/v1/videos").status == 403)
+        #expect(try closed.fetch("GET", "/v1/videos/a/stream").status == 403)
+        let open = try InProcessSite(
             populate: { try $0.addVideo("a") },
             configure: {
                 $0.tokenSecret = "s3cret"
                 $0.servesIndexWhenSigned = true
             })
-        let page = try fetch(open.port, "GET", "/")
+        let page = try open.fetch("GET", "/")
         #expect(page.status == 200)
         #expect(page.header("cache-control") == "private, no-cache")
         let master = try #require(
             page.bodyText.components(separatedBy: "data-master=\"").dropFirst().first?.components(separatedBy: "\"")
                 .first)
         #expect(master.contains("?token="))
-        #expect(try fetch(open.port, "GET", master).status == 200)
+        #expect(try open.fetch("GET", master).status == 200)
     }
 
     @Test func rewritingKeepsAbsoluteURLsAndAddsToExistingQueries() {

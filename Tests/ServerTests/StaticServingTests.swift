@@ -1,24 +1,25 @@
 import FilterzTestSupport
 import Foundation
-import RealClients
 import Testing
 
 @testable import Server
 
+/// Files as the handler answers them: types, validators, conditions, ranges, cache rules, CORS (in process;
+/// what needs a connection is in `StaticServingSocketTests`).
 @Suite struct StaticServingTests {
-    let site: TestSite
+    let site: InProcessSite
 
     init() throws {
-        site = try TestSite { site in
+        site = try InProcessSite { site in
             try site.addVideo("vod")
             try site.addVideo("live", live: true, targetDuration: 6)
         }
     }
 
-    var segment: [UInt8] { TestSite.bytes(count: 2000, seed: 0) }
+    var segment: [UInt8] { SiteFolder.bytes(count: 2000, seed: 0) }
 
     @Test func servesWholeFilesWithTypeValidatorsAndCORS() throws {
-        let response = try fetch(site.port, "GET", "/vod/v0/seg_0.ts")
+        let response = try site.fetch("GET", "/vod/v0/seg_0.ts")
         #expect(response.status == 200)
         #expect(response.body == segment)
         #expect(response.header("content-type") == "video/mp2t")
@@ -43,75 +44,48 @@ import Testing
             ("bytes=9-3", 200, nil, 0..<2000),
         ] as [(String, Int, String?, Range<Int>)])
     func rangeRequestsAnswerTheRightBytes(range: String, status: Int, contentRange: String?, bytes: Range<Int>) throws {
-        let response = try fetch(site.port, "GET", "/vod/v0/seg_0.ts", headers: ["Range": range])
+        let response = try site.fetch("GET", "/vod/v0/seg_0.ts", headers: ["Range": range])
         #expect(response.status == status)
         #expect(response.header("content-range") == contentRange)
         #expect(response.body == Array(segment[bytes]))
     }
 
     @Test func ifRangeWithAnOldTagGetsTheWholeFile() throws {
-        let response = try fetch(
-            site.port, "GET", "/vod/v0/seg_0.ts", headers: ["Range": "bytes=0-9", "If-Range": "\"old\""])
+        let response = try site.fetch(
+            "GET", "/vod/v0/seg_0.ts", headers: ["Range": "bytes=0-9", "If-Range": "\"old\""])
         #expect(response.status == 200)
         #expect(response.body.count == 2000)
     }
 
     @Test func conditionalRequestsAnswer304WithoutABody() throws {
-        let first = try fetch(site.port, "GET", "/vod/v0/seg_1.ts")
+        let first = try site.fetch("GET", "/vod/v0/seg_1.ts")
         let tag = try #require(first.header("etag"))
         let modified = try #require(first.header("last-modified"))
         for headers in [["If-None-Match": tag], ["If-Modified-Since": modified], ["If-None-Match": "\"x\", \(tag)"]] {
-            let again = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: headers)
+            let again = try site.fetch("GET", "/vod/v0/seg_1.ts", headers: headers)
             #expect(again.status == 304)
             #expect(again.body.isEmpty)
             #expect(again.header("etag") == tag)
             #expect(again.header("cache-control") == CachePolicy.immutable)
         }
-        // On a keep-alive connection the next response follows right after the 304 (no stray body bytes).
-        let connection = try RawConnection(port: site.port)
-        let notModified = try connection.request("GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": tag])
-        #expect(notModified.status == 304)
-        #expect(notModified.header("content-length") == nil || notModified.header("content-length") == "2001")
-        #expect(try connection.request("GET", "/vod/v0/seg_2.ts").body == TestSite.bytes(count: 2002, seed: 2))
-        let changed = try fetch(site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": "\"x\""])
+        let changed = try site.fetch("GET", "/vod/v0/seg_1.ts", headers: ["If-None-Match": "\"x\""])
         #expect(changed.status == 200)
-        let older = try fetch(
-            site.port, "GET", "/vod/v0/seg_1.ts", headers: ["If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])
+        let older = try site.fetch(
+            "GET", "/vod/v0/seg_1.ts", headers: ["If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"])
         #expect(older.status == 200)
     }
 
     @Test func rewrittenFileGetsANewTag() throws {
-        let before = try fetch(site.port, "GET", "/vod/poster.jpg")
+        let before = try site.fetch("GET", "/vod/poster.jpg")
         try site.write("vod/poster.jpg", [1, 2, 3])
-        let after = try fetch(
-            site.port, "GET", "/vod/poster.jpg", headers: ["If-None-Match": before.header("etag") ?? ""])
+        let after = try site.fetch("GET", "/vod/poster.jpg", headers: ["If-None-Match": before.header("etag") ?? ""])
         #expect(after.status == 200)
         #expect(after.body == [1, 2, 3])
     }
 
-    @Test func headSendsHeadersOnly() throws {
-        let connection = try RawConnection(port: site.port)
-        let head = try connection.request("HEAD", "/vod/v0/seg_2.ts")
-        #expect(head.status == 200)
-        #expect(head.header("content-length") == "2002")
-        #expect(head.body.isEmpty)
-        // The connection is still in step: the next response is the next request's.
-        let get = try connection.request("GET", "/vod/poster.jpg")
-        #expect(get.status == 200 && get.header("content-type") == "image/jpeg")
-    }
-
-    @Test func keepAliveConnectionsServeManyRequests() throws {
-        let connection = try RawConnection(port: site.port)
-        for index in 0..<20 {
-            let response = try connection.request("GET", "/vod/v1/seg_\(index % 3).ts")
-            #expect(response.status == 200)
-            #expect(response.header("connection")?.lowercased() != "close")
-        }
-    }
-
     @Test func preflightAnswers204WithTheAllowedMethodsAndHeaders() throws {
-        let response = try fetch(
-            site.port, "OPTIONS", "/vod/master.m3u8",
+        let response = try site.fetch(
+            "OPTIONS", "/vod/master.m3u8",
             headers: [
                 "Origin": "https://app.example", "Access-Control-Request-Method": "GET",
                 "Access-Control-Request-Headers": "range",
@@ -125,7 +99,7 @@ import Testing
 
     @Test func otherMethodsAre405() throws {
         for method in ["POST", "PUT", "DELETE", "PATCH", "BREW"] {
-            let response = try fetch(site.port, method, "/vod/master.m3u8")
+            let response = try site.fetch(method, "/vod/master.m3u8")
             #expect(response.status == 405, "\(method)")
             #expect(response.header("allow") == "GET, HEAD, OPTIONS")
         }
@@ -142,43 +116,37 @@ import Testing
         ("/v1/videos", "no-cache"),
     ])
     func cacheControlFollowsWhatTheFileIs(path: String, cacheControl: String) throws {
-        let response = try fetch(site.port, "GET", path)
+        let response = try site.fetch("GET", path)
         #expect(response.status == 200)
         #expect(response.header("cache-control") == cacheControl)
     }
 
     @Test func aLivePlaylistThatEndsBecomesFinished() throws {
         let path = "/live/v1/index.m3u8"
-        #expect(try fetch(site.port, "GET", path).header("cache-control") == "public, max-age=3")
+        #expect(try site.fetch("GET", path).header("cache-control") == "public, max-age=3")
         let text = try String(contentsOf: site.root.appendingPathComponent("live/v1/index.m3u8"), encoding: .utf8)
         try site.write("live/v1/index.m3u8", text + "#EXT-X-ENDLIST\n")
-        #expect(try fetch(site.port, "GET", path).header("cache-control") == "public, max-age=60")
+        #expect(try site.fetch("GET", path).header("cache-control") == "public, max-age=60")
     }
 
     @Test func contentTypesFollowExtensions() throws {
         #expect(
-            try fetch(site.port, "GET", "/vod/master.m3u8").header("content-type") == "application/vnd.apple.mpegurl")
-        #expect(try fetch(site.port, "GET", "/vod/subs/en_1.vtt").header("content-type") == "text/vtt")
-        #expect(try fetch(site.port, "GET", "/vod/filter.json").header("content-type") == "application/json")
+            try site.fetch("GET", "/vod/master.m3u8").header("content-type") == "application/vnd.apple.mpegurl")
+        #expect(try site.fetch("GET", "/vod/subs/en_1.vtt").header("content-type") == "text/vtt")
+        #expect(try site.fetch("GET", "/vod/filter.json").header("content-type") == "application/json")
     }
 
     @Test func restrictedOriginIsNamedAndVaried() throws {
-        let restricted = try TestSite(
+        let restricted = try InProcessSite(
             populate: { try $0.addVideo("a") }, configure: { $0.corsOrigin = "https://app.example" })
-        let response = try fetch(restricted.port, "GET", "/a/master.m3u8")
+        let response = try restricted.fetch("GET", "/a/master.m3u8")
         #expect(response.header("access-control-allow-origin") == "https://app.example")
         #expect(response.header("vary") == "Origin")
     }
 
-    @Test func aPortInUseIsAnErrorNotASharedPort() throws {
-        var configuration = site.server.configuration
-        configuration.port = site.port
-        #expect(throws: ServerError.self) { _ = try HTTPServer(configuration: configuration) }
-    }
-
     @Test func missingFilesAndFoldersAre404() throws {
-        #expect(try fetch(site.port, "GET", "/vod/v0/seg_9.ts").status == 404)
-        #expect(try fetch(site.port, "GET", "/vod/v0").status == 404)
-        #expect(try fetch(site.port, "GET", "/nothing").status == 404)
+        #expect(try site.fetch("GET", "/vod/v0/seg_9.ts").status == 404)
+        #expect(try site.fetch("GET", "/vod/v0").status == 404)
+        #expect(try site.fetch("GET", "/nothing").status == 404)
     }
 }

@@ -20,33 +20,33 @@ import Testing
     @Test func aRewriteIsMadeOncePerTokenAndVersion() throws {
         let playlist = Self.largePlaylist(segments: 4000)
         #expect(playlist.utf8.count > Int(RequestHandler.inlinePlaylistBytes))
-        let site = try TestSite(
+        let site = try InProcessSite(
             populate: { try $0.write("a/v0/index.m3u8", playlist) }, configure: { $0.tokenSecret = "s3cret" })
-        let bodies = site.server.handler.playlists.tokenBodies
-        let now = Int64(Date().timeIntervalSince1970)
+        let bodies = site.handler.playlists.tokenBodies
+        let now = site.secondsSinceEpoch
         let token = Self.signer.token(videoID: "a", expiresAt: now + 600)
-        let first = try fetch(site.port, "GET", "/a/v0/index.m3u8?token=\(token)")
+        let first = try site.fetch("GET", "/a/v0/index.m3u8?token=\(token)")
         #expect(first.status == 200 && first.bodyText.contains("seg_3999.ts?token=\(token)\n"))
         #expect(bodies.madeCount == 1)
         for _ in 0..<3 {
-            let again = try fetch(site.port, "GET", "/a/v0/index.m3u8?token=\(token)")
+            let again = try site.fetch("GET", "/a/v0/index.m3u8?token=\(token)")
             #expect(again.body == first.body && again.header("etag") == first.header("etag"))
         }
         #expect(bodies.madeCount == 1)
         // Compressed: made once more (the gzip of the kept rewrite), then kept too.
         let gzip = ["Accept-Encoding": "gzip"]
-        let zipped = try fetch(site.port, "GET", "/a/v0/index.m3u8?token=\(token)", headers: gzip)
+        let zipped = try site.fetch("GET", "/a/v0/index.m3u8?token=\(token)", headers: gzip)
         #expect(zipped.header("content-encoding") == "gzip" && bodies.madeCount == 2)
-        #expect(try fetch(site.port, "GET", "/a/v0/index.m3u8?token=\(token)", headers: gzip).body == zipped.body)
+        #expect(try site.fetch("GET", "/a/v0/index.m3u8?token=\(token)", headers: gzip).body == zipped.body)
         #expect(bodies.madeCount == 2)
         // Another viewer's token is another rewrite.
         let other = Self.signer.token(videoID: "a", expiresAt: now + 601)
-        #expect(try fetch(site.port, "GET", "/a/v0/index.m3u8?token=\(other)").bodyText.contains("?token=\(other)"))
+        #expect(try site.fetch("GET", "/a/v0/index.m3u8?token=\(other)").bodyText.contains("?token=\(other)"))
         #expect(bodies.madeCount == 3)
         // A new version of the playlist is rewritten afresh, and the old version's bodies go.
         let changed = Self.largePlaylist(segments: 4000, marker: "#EXT-X-INDEPENDENT-SEGMENTS\n")
         try site.write("a/v0/index.m3u8", changed)
-        let fresh = try fetch(site.port, "GET", "/a/v0/index.m3u8?token=\(token)")
+        let fresh = try site.fetch("GET", "/a/v0/index.m3u8?token=\(token)")
         #expect(fresh.bodyText.contains("#EXT-X-INDEPENDENT-SEGMENTS") && bodies.madeCount == 4)
         #expect(bodies.keptBytes == fresh.body.count)
     }

@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aServedPlaylistSignsOnlyTheURIsThatStay() throws {
-        let site = try TestSite(
+        let site = try InProcessSite(
             populate: { site in
                 try site.addVideo("a")
                 try site.write(
@@ -79,8 +79,8 @@ import Testing
                     "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg_0.ts\n#EXTINF:4,\n/\\evil.example/x.ts\n#EXTINF:4,\n../../b/x.ts\n#EXT-X-ENDLIST\n"
                 )
             }, configure: { $0.tokenSecret = "s" })
-        let token = URLSigner(secret: "s").token(videoID: "a", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
-        let body = try fetch(site.port, "GET", "/v1/videos/a/v0/tricky.m3u8?token=\(token)").bodyText
+        let token = URLSigner(secret: "s").token(videoID: "a", expiresAt: site.secondsSinceEpoch + 60)
+        let body = try site.fetch("GET", "/v1/videos/a/v0/tricky.m3u8?token=\(token)").bodyText
         #expect(body.contains("\nseg_0.ts?token=\(token)\n"))
         #expect(body.contains("\n/\\evil.example/x.ts\n"))
         #expect(body.contains("\n../../b/x.ts\n"))
@@ -89,7 +89,7 @@ import Testing
     /// A variable the player substitutes from elsewhere (IMPORT, QUERYPARAM) may name any host, so a URI that
     /// uses one keeps no token; a variable defined in the playlist is judged by its value.
     @Test func aURIWithAVariableFromElsewhereKeepsNoToken() throws {
-        let site = try TestSite(
+        let site = try InProcessSite(
             populate: { site in
                 try site.addVideo("a")
                 try site.write(
@@ -111,8 +111,8 @@ import Testing
 
                     """)
             }, configure: { $0.tokenSecret = "s" })
-        let token = URLSigner(secret: "s").token(videoID: "a", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
-        let body = try fetch(site.port, "GET", "/v1/videos/a/v0/variables.m3u8?cdn=x&token=\(token)").bodyText
+        let token = URLSigner(secret: "s").token(videoID: "a", expiresAt: site.secondsSinceEpoch + 60)
+        let body = try site.fetch("GET", "/v1/videos/a/v0/variables.m3u8?cdn=x&token=\(token)").bodyText
         #expect(body.contains("\n{$cdn}/seg_0.ts\n"), "\(body)")
         #expect(!body.contains("seg_1.ts?token"), "\(body)")
         #expect(body.contains("seg_2.ts?token=\(token)\n"), "\(body)")

@@ -1,3 +1,5 @@
+import Parallel
+
 /// A `ColourTransform` sampled on a 3D grid and read back by trilinear interpolation: the fast path's
 /// single per-pixel step (saturation … black point fused).
 ///
@@ -23,7 +25,7 @@ struct ColourLUT: Sendable {
     /// For each code: its position inside the cell along r, g and b, 0…1 (lane 3 unused).
     let weightStorage: PinnedBuffer<SIMD4<Float>>
 
-    init(_ transform: ColourTransform, threads: Int = 1, nodeCount: Int = ColourLUT.nodeCount) {
+    init(_ transform: ColourTransform, threads: LentThreads = .callingThread, nodeCount: Int = ColourLUT.nodeCount) {
         let size = nodeCount
         let nodes = (0..<3).map { Self.nodeCodes(for: transform, axis: $0, count: size) }
         self.size = size

@@ -1,4 +1,5 @@
 import Foundation  // madvise
+import Parallel
 import Synchronization
 
 /// The fast path's colour step for every one of the 2²⁴ input colours, filled on demand: a frame's colour

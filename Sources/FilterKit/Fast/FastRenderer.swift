@@ -1,3 +1,5 @@
+import Parallel
+
 /// The fast path: colour-only frames through the `ExactByteTable` when the renderer gives one; otherwise
 /// the colour steps through the `ColourLUT`, the spatial steps as running-sum passes (along rows on one
 /// `SIMD4<Float>` per pixel; down columns, and the guided filter's per-sample arithmetic, four floats at a time on

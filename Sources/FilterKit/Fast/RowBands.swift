@@ -1,14 +1,13 @@
-import Dispatch
+import Parallel
 
-/// Splits `0..<count` rows into contiguous bands and runs `body` on each, on up to `threads` cores:
-/// `bandsPerThread` bands per core (several, so a core that finishes early, or was descheduled less, takes
-/// another band; fewer where each band recomputes rows at its edges).
-///
-/// Dispatch's `concurrentPerform` is used (pure computation, no I/O); with `threads == 1` the bands run
-/// in order on the calling thread, which the single-threaded benchmark relies on.
+/// Splits `0..<count` rows into contiguous bands and runs `body` on each, on the threads the caller lent:
+/// `bandsPerThread` bands per lent thread (several, so a thread that finishes early, or was descheduled less,
+/// takes another band; fewer where each band recomputes rows at its edges). FilterKit starts no thread of its
+/// own; with `LentThreads.callingThread` the bands run in order on the calling thread, which the
+/// single-threaded benchmark relies on.
 enum RowBands {
-    static func run(count: Int, threads: Int, bandsPerThread: Int = 4, _ body: (Range<Int>) -> Void) {
-        let bands = ranges(count: count, threads: threads, bandsPerThread: bandsPerThread)
+    static func run(count: Int, threads: LentThreads, bandsPerThread: Int = 4, _ body: (Range<Int>) -> Void) {
+        let bands = ranges(count: count, threads: threads.width, bandsPerThread: bandsPerThread)
         jobs(bands.count, threads: threads) { body(bands[$0]) }
     }
 
@@ -19,16 +18,10 @@ enum RowBands {
         return (0..<bandCount).map { count * $0 / bandCount..<count * ($0 + 1) / bandCount }.filter { !$0.isEmpty }
     }
 
-    /// Runs `body(job)` for every job in `0..<count` on up to `threads` cores. Jobs are taken in increasing order
-    /// (each core takes the next one when it finishes its own), so a job may wait for work that earlier jobs
-    /// do: every earlier job has been taken by a running core by then. One thread runs them in order.
-    static func jobs(_ count: Int, threads: Int, _ body: (Int) -> Void) {
-        if threads <= 1 || count <= 1 {
-            for job in 0..<count { body(job) }
-            return
-        }
-        // The jobs write disjoint parts of buffers the caller owns for the duration of this call.
-        nonisolated(unsafe) let body = body
-        DispatchQueue.concurrentPerform(iterations: count) { body($0) }
+    /// Runs `body(job)` for every job in `0..<count` on the lent threads. Jobs are taken in increasing order
+    /// (each thread takes the next one when it finishes its own), so a job may wait for work that earlier jobs
+    /// do: every earlier job has been taken by a running thread by then. One thread runs them in order.
+    static func jobs(_ count: Int, threads: LentThreads, _ body: (Int) -> Void) {
+        threads.run(count, body)
     }
 }

@@ -1,3 +1,4 @@
+import Parallel
 import Synchronization
 
 /// The source RGBA rows of a frame, and the colour steps that read them: a whole frame to bytes (colour-only
@@ -5,7 +6,7 @@ import Synchronization
 struct SourceRows: @unchecked Sendable {  // reads the caller's source bytes, which outlive every use
     let bytes: UnsafePointer<UInt8>
     let stride: Int
-    let width: Int, height: Int, threads: Int
+    let width: Int, height: Int, threads: LentThreads
 
     /// Applies `step` to every pixel and writes RGBA bytes (alpha copied from the source), split by rows (one
     /// specialised loop per kind of step).

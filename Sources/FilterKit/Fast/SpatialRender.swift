@@ -1,3 +1,5 @@
+import Parallel
+
 /// The fast path for presets with spatial steps, on one frame: the rows stream through the steps band by band
 /// (one band per core) — colour step (inside the guided filter when there is noise reduction) → sharpen
 /// (`SharpenRows`) → the blur's horizontal passes (`HorizontalBlur`) — into a buffer of horizontally blurred rows;
@@ -42,7 +44,7 @@ struct SpatialRender {
             firstAlpha: firstAlpha, rowHasFirstAlpha: rowHasFirstAlpha, writer: writer,
             frame: frame, blurBox: blurBox)
         guard blurs else {
-            let bands = RowBands.ranges(count: height, threads: threads, bandsPerThread: 1)
+            let bands = RowBands.ranges(count: height, threads: threads.width, bandsPerThread: 1)
             RowBands.jobs(bands.count, threads: threads) {
                 rowStage(bands[$0], index: $0, context, blurred: nil, progress: nil)
             }
@@ -73,13 +75,13 @@ struct SpatialRender {
             // One band per core: each band recomputes about ten rows past its edges (the guided filter's and the
             // sharpen mask's windows), and since the strips follow the bands, a core that ends its band early
             // starts on the strips rather than needing a second band to stay busy.
-            let bands = RowBands.ranges(count: fresh.count, threads: threads, bandsPerThread: 1).map {
+            let bands = RowBands.ranges(count: fresh.count, threads: threads.width, bandsPerThread: 1).map {
                 ($0.lowerBound + fresh.lowerBound)..<($0.upperBound + fresh.lowerBound)
             }
             // The vertical passes run as jobs after the bands', each strip following the rows as the bands write
             // them. On one thread the jobs run in order, so every row is written before the first strip; on more,
             // even a single band (a one-row frame) needs the progress.
-            let progress = threads > 1 && !bands.isEmpty ? RowProgress(bands: bands) : nil
+            let progress = threads.width > 1 && !bands.isEmpty ? RowProgress(bands: bands) : nil
             let target = BlurTarget(buffer: buffer, firstRow: window.lowerBound)
             let last = window.upperBound - 1
             RowBands.jobs(bands.count + frame.verticalStrips, threads: threads) { job in

@@ -1,3 +1,5 @@
+import Parallel
+
 /// BT.709 limited-range YUV 4:2:0 → gamma-encoded RGBA, for frames that come as YUV into the renderer (the
 /// other way is `YUV420Conversion`, in fixed point).
 ///
@@ -7,7 +9,7 @@
 /// Chroma is upsampled by repetition (each chroma sample covers its 2×2 block). A → 255.
 public enum YUVConversion {
     /// A YUV 4:2:0 frame as an RGBA frame of the same size.
-    public static func toRGBA(_ frame: Frame, threads: Int = 1) -> Frame {
+    public static func toRGBA(_ frame: Frame, threads: LentThreads = .callingThread) -> Frame {
         precondition(frame.format == .yuv420p)
         let width = frame.width, height = frame.height
         var out = Frame(rgbaWidth: width, height: height)

@@ -2,6 +2,7 @@ import CLIKit
 import FilterKit
 import Foundation
 import Media
+import Parallel
 import Platform
 
 /// `filterz preview`: one simulated camera frame before and after a preset, side by side, as a PNG.
@@ -68,7 +69,7 @@ enum PreviewCommand {
                 width: plan.width, height: plan.height, framesPerSecond: 30, durationSeconds: plan.seconds + 1,
                 orientation: plan.height > plan.width ? .portrait : .landscape, seed: UInt64(plan.seed)))
         let before = camera.frame(atSeconds: plan.seconds).image
-        let after = FilterRenderer(values: plan.preset.values, threads: ProcessInfo.processInfo.activeProcessorCount)
+        let after = FilterRenderer(values: plan.preset.values, threads: .allCores)
             .renderImage(before)
         let sheet = sideBySide(before, after, leftLabel: "BEFORE", rightLabel: "AFTER: \(plan.preset.name)")
         let png: [UInt8]

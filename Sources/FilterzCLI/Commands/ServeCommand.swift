@@ -122,55 +122,94 @@ enum ServeCommand {
         return secret
     }
 
-    private static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let configuration = try configuration(args, context)
-        if try args.get(nginxConfig) {
+    /// A `serve` command line checked whole before the folder is read or a socket opened: option values,
+    /// their combinations, and `--max-connections` against the descriptor limit are usage errors (exit 2) at once.
+    struct Plan {
+        enum Job {
+            /// Serve until SIGINT/SIGTERM; `quiet`: no access log.
+            case serve(quiet: Bool)
+            /// Print nginx's server block (`--nginx-config`), or an edge in front of `upstream` with its TLS pair.
+            case nginxConfig(upstream: String?, certificate: String?, key: String?, cacheFolder: String)
+        }
+
+        var configuration: ServerConfiguration
+        var job: Job
+
+        static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
+            let configuration = try ServeCommand.configuration(args, context)
+            guard try args.get(nginxConfig) else {
+                do throws(ServerError) {
+                    _ = try HTTPServer.connectionCapacity(for: configuration)
+                } catch {
+                    throw .usage("--max-connections: \(error.description)")
+                }
+                return Plan(configuration: configuration, job: .serve(quiet: try args.get(quiet)))
+            }
             // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
             guard configuration.port != 0 else {
-                throw CLIError.usage("--nginx-config needs a real --port (nginx cannot listen on port 0)")
+                throw .usage("--nginx-config needs a real --port (nginx cannot listen on port 0)")
             }
             let certificate = try args.get(tlsCertificate), key = try args.get(tlsKey)
-            guard (certificate == nil) == (key == nil) else {
-                throw CLIError.usage("--tls-cert and --tls-key go together")
-            }
-            let upstream = try args.get(Self.upstream)
+            guard (certificate == nil) == (key == nil) else { throw .usage("--tls-cert and --tls-key go together") }
+            let upstream = try args.get(ServeCommand.upstream)
             if let upstream, !upstream.hasPrefix("http://") || upstream.count <= 7 {
-                throw CLIError.usage("--upstream expects the origin's http://host:port, got '\(upstream)'")
+                throw .usage("--upstream expects the origin's http://host:port, got '\(upstream)'")
             }
-            let cache = try args.get(cacheFolder)
-            do throws(ServerError) {
-                if let upstream {
-                    context.stdout.write(
-                        try NginxEdgeConfig.serverBlock(
-                            for: configuration, upstream: upstream, certificate: certificate, key: key,
-                            cacheFolder: cache))
-                } else {
-                    context.stdout.write(try NginxConfig.serverBlock(for: configuration))
-                }
-            } catch {
-                throw CLIError.input(error.description)
-            }
-            return ExitCode.success
+            return Plan(
+                configuration: configuration,
+                job: .nginxConfig(
+                    upstream: upstream, certificate: certificate, key: key, cacheFolder: try args.get(cacheFolder)))
         }
+    }
+
+    private static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        let plan = try Plan.parse(args, context)
+        switch plan.job {
+        case .nginxConfig(let upstream, let certificate, let key, let cacheFolder):
+            return try printNginxConfig(plan.configuration, upstream, certificate, key, cacheFolder, context)
+        case .serve(let quiet):
+            return try serve(plan.configuration, quiet: quiet, context)
+        }
+    }
+
+    private static func printNginxConfig(
+        _ configuration: ServerConfiguration, _ upstream: String?, _ certificate: String?, _ key: String?,
+        _ cacheFolder: String, _ context: CommandContext
+    ) throws(CLIError) -> Int32 {
+        do throws(ServerError) {
+            if let upstream {
+                context.stdout.write(
+                    try NginxEdgeConfig.serverBlock(
+                        for: configuration, upstream: upstream, certificate: certificate, key: key,
+                        cacheFolder: cacheFolder))
+            } else {
+                context.stdout.write(try NginxConfig.serverBlock(for: configuration))
+            }
+        } catch {
+            throw .input(error.description)
+        }
+        return ExitCode.success
+    }
+
+    private static func serve(_ configuration: ServerConfiguration, quiet: Bool, _ context: CommandContext)
+        throws(CLIError) -> Int32
+    {
         do throws(ServerError) {
             _ = try ServedFolder(path: configuration.root)
         } catch {
-            throw CLIError.input(error.description)
+            throw .input(error.description)
         }
         // Before any server thread starts, so that SIGINT/SIGTERM wait for `TerminationSignals.wait()`.
         TerminationSignals.block()
-        let isQuiet = try args.get(quiet)
         let server: HTTPServer
         do throws(ServerError) {
             let log = SerializedOutput(context.stderr)
             let writeLine: @Sendable (String) -> Void = { line in log.line(line) }
-            let accessLog = isQuiet ? nil : writeLine
-            server = try HTTPServer(configuration: configuration, accessLog: accessLog)
+            server = try HTTPServer(configuration: configuration, accessLog: quiet ? nil : writeLine)
         } catch .folderUnreadable(let path, let reason) {
-            throw CLIError.input("cannot serve '\(path)': \(reason)")
+            throw .input("cannot serve '\(path)': \(reason)")
         } catch {
-            if case .tooManyConnections = error { throw CLIError.usage("--max-connections: \(error.description)") }
-            throw CLIError.failure(error.description)
+            throw .failure(error.description)
         }
         context.stdout.line(server.baseURL + "/")
         let videos = server.handler.catalogue.count

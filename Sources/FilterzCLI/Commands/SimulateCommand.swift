@@ -1,5 +1,6 @@
 import CLIKit
 import Foundation
+import Parallel
 import Platform
 import Playback
 import Simulation
@@ -91,7 +92,7 @@ enum SimulateCommand {
             let chosen = plan.rules.isEmpty ? [ABRRuleKind.filterz] : plan.rules
             let results = BatchSimulation.run(
                 manifest: manifest, traces: traces, rules: chosen, configuration: configuration,
-                withOptimum: plan.withOptimum, gridMilliseconds: grid)
+                withOptimum: plan.withOptimum, gridMilliseconds: grid, threads: .allCores)
             if let unfinished = results.lazy.compactMap(\.unfinished).first { throw .failure(unfinished.description) }
             let report = BatchReport(results: results, rules: chosen)
             if plan.json {

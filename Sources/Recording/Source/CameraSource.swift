@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import Packaging
+import Parallel
 
 /// The simulated camera and microphone as a recording's source: the camera's captures in order (dropped frames
 /// already left out), each with the microphone's samples from its capture time to the next frame's.
@@ -36,7 +37,7 @@ public final class CameraSource: RecordingSource {
     public func filtered(by values: FilterValues) -> () throws -> SourceFrame? {
         let camera = camera
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let renderer = FilterRenderer(values: values, threads: 1)
+        let renderer = FilterRenderer(values: values, threads: .callingThread)
         // Per worker: its queue (2) and the encoders' input queue (≤ 4 frames in all) hold its frames.
         let rings = (0..<workers).map { _ in FrameRing(count: 6, width: camera.width, height: camera.height) }
         let filtered = Prefetcher<Frame>(workers: workers, depth: 2, name: "camera-filter") { index -> Frame? in

@@ -1,6 +1,6 @@
 import FilterKit
-import Foundation
 import Packaging
+import Parallel
 
 /// Where a recording's pictures and sound come from: the simulated camera and microphone (`CameraSource`) and a
 /// decoded video file (`VideoFileSource`) today. The recording only pulls frames from it until the end of the
@@ -70,7 +70,7 @@ public struct SourceFrame: Sendable {
 
 extension RecordingSource {
     public func filtered(by values: FilterValues) -> () throws -> SourceFrame? {
-        let renderer = FilterRenderer(values: values, threads: ProcessInfo.processInfo.activeProcessorCount)
+        let renderer = FilterRenderer(values: values, threads: .allCores)
         return { [self] in
             guard var item = try next() else { return nil }
             item.frame = renderer.renderFrame(item.frame)

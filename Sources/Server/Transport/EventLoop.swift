@@ -15,12 +15,9 @@ final class EventLoop: @unchecked Sendable {
     struct Completion: @unchecked Sendable {
         var descriptor: Int32
         var serial: UInt64
-        var request: HTTPRequest
         var answer: HandlerAnswer
         /// When the worker was asked (monotonic milliseconds): a change after it means the answer may be stale.
         var asked: Int64
-        /// The wait the request was in before it went to the worker.
-        var held: Connection.HeldRequest?
     }
 
     /// A client accepted by another loop that could not make room for it (see `admit`).
@@ -47,8 +44,10 @@ final class EventLoop: @unchecked Sendable {
     private var loopCount = 1
     /// Files below the folder that changed, posted by the folder watcher.
     private let changes = Mutex<[String]>([])
-    /// Held connections by the file they wait on.
-    private var held: [String: [ObjectIdentifier: Connection]] = [:]
+    /// Held connections by the file they wait on (and ones being answered again after it changed).
+    var held: [String: [ObjectIdentifier: Connection]] = [:]
+    /// While held requests are asked again, the quick answers given so far by request (`reconsider`).
+    var sharedAnswers: [String: HandlerAnswer]?
     /// When each watched file last changed (monotonic milliseconds).
     private var lastChange: [String: Int64] = [:]
     private var nextSerial: UInt64 = 0
@@ -120,16 +119,6 @@ final class EventLoop: @unchecked Sendable {
         wake()
     }
 
-    func park(_ connection: Connection, path: String) {
-        held[path, default: [:]][ObjectIdentifier(connection)] = connection
-    }
-
-    func unpark(_ connection: Connection, path: String?) {
-        guard let path else { return }
-        held[path]?[ObjectIdentifier(connection)] = nil
-        if held[path]?.isEmpty == true { held[path] = nil }
-    }
-
     /// Runs until the server terminates, then closes every connection of this loop.
     func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
@@ -153,7 +142,7 @@ final class EventLoop: @unchecked Sendable {
                 nextSweep = now + Self.sweepInterval
             }
         }
-        for connection in Array(connections.values) { close(connection) }
+        for connection in Array(connections.values) { step(connection, .shutdown) }
         for newcomer in newcomers.takeAll() { Glibc.close(newcomer.descriptor) }
     }
 
@@ -203,11 +192,11 @@ final class EventLoop: @unchecked Sendable {
         }
         var yes: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let now = MonotonicClock.milliseconds()
         nextSerial += 1
-        let connection = Connection(
-            descriptor: descriptor, peer: peer, serial: nextSerial, now: now,
-            headDeadline: now + core.timeouts.requestHeadMilliseconds)
+        let machine = ConnectionMachine(
+            now: MonotonicClock.milliseconds(), timeouts: core.timeouts,
+            inputCapacity: core.parser.limits.headBytes + 1)
+        let connection = Connection(descriptor: descriptor, peer: peer, serial: nextSerial, machine: machine)
         var event = epoll_event(
             events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue,
             data: epoll_data_t(u64: UInt64(UInt32(bitPattern: descriptor)) + 2))
@@ -225,17 +214,13 @@ final class EventLoop: @unchecked Sendable {
     /// give up its slot.
     private func makeRoom() -> Bool {
         let now = MonotonicClock.milliseconds()
-        let stall = core.timeouts.stallMilliseconds
         var victim: (connection: Connection, rank: ReclaimRank)?
         for connection in connections.values {
-            guard let rank = connection.reclaimRank(now: now, stallMilliseconds: stall) else { continue }
+            guard let rank = connection.machine.reclaimRank(now: now) else { continue }
             if victim.map({ rank < $0.rank }) ?? true { victim = (connection, rank) }
         }
         guard let victim = victim?.connection else { return false }
-        if victim.isAwaitingHead && victim.headStarted {
-            sendAtOnce(victim.descriptor, RequestRefusal(503, "the server is full"))
-        }
-        close(victim)
+        step(victim, .evicted)
         return true
     }
 
@@ -296,13 +281,9 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - Events and deadlines
 
     private func handle(_ connection: Connection, _ flags: UInt32) {
-        if flags & EPOLLERR.rawValue != 0 {
-            close(connection)
-            return
-        }
-        if flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.inputDrained = false }
-        if flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0 { connection.finSignalled = true }
-        drive(connection)
+        guard flags & EPOLLERR.rawValue == 0 else { return step(connection, .socketFailed) }
+        let hangUp = flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0
+        step(connection, .socketReady(input: hangUp || flags & EPOLLIN.rawValue != 0, hangUp: hangUp))
     }
 
     private func takeWakeUps() {
@@ -321,18 +302,15 @@ final class EventLoop: @unchecked Sendable {
         if !changed.isEmpty { reconsider(Set(changed)) }
         for completion in completions.takeAll() {
             guard let connection = connections[completion.descriptor], connection.serial == completion.serial,
-                case .answering = connection.phase
+                case .answering = connection.machine.state, let request = connection.request
             else { continue }
+            step(connection, apply(completion.answer, for: request, on: connection))
             if case .hold(let hold) = completion.answer, let changedAt = lastChange[hold.watchedPath],
                 changedAt >= completion.asked
             {
                 // The file changed while the worker decided to wait: decide again on what is there now.
-                if let previous = completion.held { connection.phase = .held(previous) }
-                evaluate(completion.request, on: connection)
-            } else {
-                apply(completion.answer, for: completion.request, on: connection, held: completion.held)
+                step(connection, .fileChanged)
             }
-            drive(connection)
         }
     }
 
@@ -342,66 +320,33 @@ final class EventLoop: @unchecked Sendable {
         let now = MonotonicClock.milliseconds()
         // Events were lost: any held request's file may have changed.
         let paths = changed.contains(FolderWatcher.everything) ? changed.union(held.keys) : changed
-        var shared: [String: HandlerAnswer] = [:]
+        sharedAnswers = [:]
+        defer { sharedAnswers = nil }
         for path in paths {
             lastChange[path] = now
             guard let waiting = held[path] else { continue }
-            for connection in waiting.values {
-                guard case .held(let wait) = connection.phase else { continue }
-                let key =
-                    wait.request.isUnconditional
-                    ? PreparedAnswers.key(connection.current?.target ?? "", wait.request) : nil
-                if let key, let answer = shared[key] {
-                    apply(answer, for: wait.request, on: connection)
-                } else if let answer = core.handler.quickAnswer(to: wait.request, now: Int64(time(nil))) {
-                    if let key { shared[key] = answer }
-                    apply(answer, for: wait.request, on: connection)
-                } else {
-                    evaluate(wait.request, on: connection)
-                }
-                drive(connection)
-            }
+            for connection in waiting.values { step(connection, .fileChanged) }
         }
     }
 
-    /// Notes which blocked answers' clients took bytes since the last sweep, then closes the connections whose
-    /// deadline has passed: a head not complete in time gets 408 first, a held request its timeout answer.
-    /// Without a folder watcher, held requests are asked again on every sweep.
+    /// Notes which blocked answers' clients took bytes since the last sweep, then fires the timers of the
+    /// connections whose deadline has passed. Without a folder watcher, held requests are asked again on every
+    /// sweep.
     private func sweep(_ now: Int64) {
         wakeListener()
         if !core.watchesFolder && !held.isEmpty { reconsider(Set(held.keys)) }
         var expired: [Connection] = []
         for connection in connections.values {
-            // An answer in this phase waits for room in the socket: the client may read meanwhile.
-            if case .sending = connection.phase, connection.clientTookBytes(now: now) {
-                connection.deadline = min(connection.answerDeadline, now + core.timeouts.idleMilliseconds)
-            }
-            if connection.deadline <= now { expired.append(connection) }
+            // An answer in this state waits for room in the socket: the client may read meanwhile.
+            if connection.machine.state == .sending, connection.clientTookBytes() { step(connection, .clientTookBytes) }
+            if connection.machine.deadline <= now { expired.append(connection) }
         }
-        for connection in expired {
-            if case .held(let wait) = connection.phase {
-                unpark(connection, path: wait.hold.watchedPath)
-                queue(wait.hold.timeoutResponse, for: wait.request, on: connection)
-                drive(connection)
-                continue
-            }
-            if connection.isAwaitingHead && connection.headStarted {
-                sendAtOnce(connection.descriptor, RequestRefusal(408, "the request head took too long"))
-                log(connection, requestLine: "-", status: 408, bytes: nil)
-            }
-            close(connection)
-        }
+        for connection in expired { step(connection, .timerFired) }
     }
 
-    func close(_ connection: Connection) {
+    /// Closes the connection's socket and gives its slot back (the machine has ended its request and wait).
+    func closeSocket(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
-        switch connection.phase {
-        case .answering, .sending: core.requestEnded()
-        case .held(let wait):
-            unpark(connection, path: wait.hold.watchedPath)
-            core.requestEnded()
-        case .awaitingHead: break
-        }
         Glibc.close(connection.descriptor)
         core.budget.release(connection.peer.text)
         wakeListener()

@@ -30,18 +30,30 @@ public final class HTTPServer: @unchecked Sendable {
     private let threads = Mutex<[pthread_t]>([])
     private let watcher: FolderWatcher?
 
+    /// The connections a server with `configuration` would hold, after raising the descriptor limit to its hard
+    /// limit (what `init` does first, before the folder is read).
+    /// - Throws: `ServerError.tooManyConnections` when `connectionLimit` is more than the descriptors allow.
+    public static func connectionCapacity(for configuration: ServerConfiguration) throws(ServerError)
+        -> ConnectionCapacity
+    {
+        try ConnectionCapacity(
+            descriptorLimit: DescriptorLimit.raiseToHardLimit(), loops: loopCount(configuration),
+            requested: configuration.connectionLimit, perAddress: configuration.connectionsPerAddress)
+    }
+
+    private static func loopCount(_ configuration: ServerConfiguration) -> Int {
+        max(1, configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
     /// Starts listening.
     /// - Parameter accessLog: receives one Common Log Format line per request (without newline); nil: no log.
     /// - Throws: `ServerError.tooManyConnections` when `connectionLimit` is more than the descriptors allow.
     public init(configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerError)
     {
         self.configuration = configuration
+        capacity = try Self.connectionCapacity(for: configuration)
         let handler = try RequestHandler(configuration: configuration)
-        let count = max(
-            1, configuration.threadCount > 0 ? configuration.threadCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        capacity = try ConnectionCapacity(
-            descriptorLimit: DescriptorLimit.raiseToHardLimit(), loops: count,
-            requested: configuration.connectionLimit, perAddress: configuration.connectionsPerAddress)
+        let count = Self.loopCount(configuration)
         // sendfile(2) takes no MSG_NOSIGNAL: a client that goes away mid-file must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         listener = try ListeningSocket(host: configuration.host, port: configuration.port)

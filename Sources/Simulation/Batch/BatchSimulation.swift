@@ -1,9 +1,8 @@
-import Dispatch
 import Parallel
 import Playback
 
-/// Many sessions at once: every trace × every rule, on all cores, with each trace's offline optimum.
-/// Results are placed by index, so the output does not depend on scheduling.
+/// Many sessions at once: every trace × every rule, a trace per job on the threads the caller lends, with each
+/// trace's offline optimum. Results are placed by index, so the output does not depend on scheduling.
 public enum BatchSimulation {
     /// One trace's results.
     public struct TraceResult: Sendable {
@@ -20,10 +19,10 @@ public enum BatchSimulation {
 
     public static func run(
         manifest: StreamManifest, traces: [NetworkTrace], rules: [ABRRuleKind], configuration: SessionConfiguration,
-        withOptimum: Bool = true, gridMilliseconds: Double = 100
+        withOptimum: Bool = true, gridMilliseconds: Double = 100, threads: LentThreads = .callingThread
     ) -> [TraceResult] {
         let results = ResultSlots<TraceResult>(count: traces.count)
-        DispatchQueue.concurrentPerform(iterations: traces.count) { i in
+        threads.run(traces.count) { i in
             let trace = traces[i]
             var optimum: OfflineOptimum?
             var optimumError: SimulationError?

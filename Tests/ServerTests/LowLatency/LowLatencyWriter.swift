@@ -10,6 +10,8 @@ final class LowLatencyWriter {
     private(set) var completeSegments = 0
     private(set) var partsInProgress = 0
     var ended = false
+    /// Called with each file's name once it is in place (a test site is told its files changed).
+    var changed: (String) -> Void = { _ in }
 
     init(folder: URL, targetDuration: Int = 2) throws {
         self.folder = folder
@@ -68,5 +70,6 @@ final class LowLatencyWriter {
         let temporary = folder.appendingPathComponent(".\(name).tmp")
         try data.write(to: temporary)
         _ = rename(temporary.path, folder.appendingPathComponent(name).path)
+        changed(name)
     }
 }

@@ -2,6 +2,7 @@ import CLIKit
 import FilterKit
 import Foundation
 import Media
+import Parallel
 import PhotoMetadata
 import Photos
 import Platform
@@ -98,7 +99,8 @@ struct PhotoBatch {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = max(1, min(cores, jobs.count))
         let pipeline = PhotoPipeline(
-            renderer: FilterRenderer(values: values, threads: max(1, cores / workers)), quality: quality,
+            renderer: FilterRenderer(values: values, threads: .dispatch(width: max(1, cores / workers))),
+            quality: quality,
             limits: limits)
         let shared = Shared(context: context, total: jobs.count)
         let budget = MemoryBudget(bytes: limits.maximumMemoryBytes)

@@ -46,7 +46,10 @@ public final class RequestHandler: Sendable {
     /// What to do with `request` at `now` (seconds since the epoch, for token expiry): answer it, or hold it
     /// until a file changes (a blocking playlist reload, a hinted part).
     public func answer(to request: HTTPRequest, now: Int64) -> HandlerAnswer {
-        route(request, now: now, inline: false).map(withCORS) ?? .response(HTTPResponse(status: 500))
+        switch decide(request, now: now) {
+        case .ready(let answer): answer
+        case .slow(let slow): slow.make()
+        }
     }
 
     /// The response to `request`; a request that would be held gets the answer it would get when its wait ran
@@ -64,7 +67,15 @@ public final class RequestHandler: Sendable {
     /// loops answer with this and pass the rest to background workers, so that one slow answer never holds up the
     /// requests of other clients.
     func quickAnswer(to request: HTTPRequest, now: Int64) -> HandlerAnswer? {
-        route(request, now: now, inline: true).map(withCORS)
+        guard case .ready(let answer) = decide(request, now: now) else { return nil }
+        return answer
+    }
+
+    /// The answer to `request` when it is quick to make (see `quickAnswer`), else the slow work that makes it: a
+    /// caller with workers asks once, and runs `SlowAnswer.make` on one of them.
+    func decide(_ request: HTTPRequest, now: Int64) -> HandlerDecision {
+        let cors = corsHeaders
+        return route(request, now: now).map { $0.adding(cors) }
     }
 
     /// Which workers make a slow answer to `request`: the catalogue's own, or those for files.
@@ -75,17 +86,6 @@ public final class RequestHandler: Sendable {
         let isCatalogue =
             path == "/" || path == "/v1/videos" || (path.hasPrefix("/v1/videos/") && path.hasSuffix("/stream"))
         return isCatalogue ? .catalogue : .files
-    }
-
-    private func withCORS(_ answer: HandlerAnswer) -> HandlerAnswer {
-        switch answer {
-        case .response(var response):
-            response.headers.append(contentsOf: corsHeaders)
-            return .response(response)
-        case .hold(var hold):
-            hold.timeoutResponse.headers.append(contentsOf: corsHeaders)
-            return .hold(hold)
-        }
     }
 
     /// Playlists up to this size are parsed on the event loop (well under a millisecond).
@@ -103,7 +103,7 @@ public final class RequestHandler: Sendable {
         return folder.currentStamp(relativePath: version.relativePath) == version.stamp
     }
 
-    private func route(_ request: HTTPRequest, now: Int64, inline: Bool) -> HandlerAnswer? {
+    private func route(_ request: HTTPRequest, now: Int64) -> HandlerDecision {
         let isAPI = request.rawPath.hasPrefix("/v1/") || request.rawPath == "/v1"
         switch request.method {
         case "GET", "HEAD": break
@@ -128,15 +128,14 @@ public final class RequestHandler: Sendable {
             if signer != nil && !servesIndexWhenSigned {
                 return .response(error(404, "not_found", "no index here", json: false))
             }
-            return inline ? nil : .response(indexPage(query: query, now: now))
+            return .slow(SlowAnswer { .response(self.indexPage(query: query, now: now)) })
         }
         if segments[0] == "v1" {
-            return api(Array(segments.dropFirst()), request, query: query, now: now, inline: inline)
+            return api(Array(segments.dropFirst()), request, query: query, now: now)
         }
         // A plain file: the first segment is the video it belongs to.
-        return file(
-            segments, videoID: segments.count > 1 ? segments[0] : nil, request, query: query, now: now, json: false,
-            inline: inline)
+        let target = FileTarget(segments: segments, videoID: segments.count > 1 ? segments[0] : nil, viaAPI: false)
+        return file(target, request, query: query, now: now)
     }
 
     func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
@@ -164,6 +163,20 @@ public final class RequestHandler: Sendable {
             status: status,
             headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", CachePolicy.dynamic)] + extra,
             body: .bytes(Array("\(status) \(HTTPStatus.reason(status))\n".utf8)))
+    }
+}
+
+extension HandlerAnswer {
+    /// The answer with `headers` added (to the timeout answer of a hold).
+    fileprivate func adding(_ headers: [(String, String)]) -> HandlerAnswer {
+        switch self {
+        case .response(var response):
+            response.headers.append(contentsOf: headers)
+            return .response(response)
+        case .hold(var hold):
+            hold.timeoutResponse.headers.append(contentsOf: headers)
+            return .hold(hold)
+        }
     }
 }
 

@@ -2,34 +2,35 @@ import HLS
 
 /// The catalogue API (`/v1/videos`, `/v1/videos/{id}/stream`) and the index page.
 extension RequestHandler {
-    func api(
-        _ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64, inline: Bool
-    ) -> HandlerAnswer? {
+    func api(_ segments: [String], _ request: HTTPRequest, query: [String: String], now: Int64) -> HandlerDecision {
         guard segments.first == "videos" else {
             return .response(error(404, "not_found", "unknown endpoint", json: true))
         }
         switch segments.count {
         case 1:
             if let refusal = apiRefusal(request) { return .response(refusal) }
-            return inline ? nil : .response(videoList(query: query, now: now).unlessPreconditionFails(request))
+            return .slow(
+                SlowAnswer { .response(self.videoList(query: query, now: now).unlessPreconditionFails(request)) })
         case 3 where segments[2] == "stream":
             if let refusal = apiRefusal(request) { return .response(refusal) }
-            if inline { return nil }
-            let id = segments[1]
-            guard let video = catalogue.video(id) else {
-                return .response(error(404, "video_not_found", "no video '\(id)'", json: true))
-            }
-            let stream = carryingTokens(json(200, video.streamJSON(token: freshToken(videoID: id, now: now))))
-            return .response(stream.unlessPreconditionFails(request))
+            return .slow(SlowAnswer { .response(self.stream(segments[1], request, now: now)) })
         case 2:
             return .response(error(404, "not_found", "unknown endpoint", json: true))
         case 4 where segments[2] == "keys":
             return .response(key(videoID: segments[1], name: segments[3], token: request.signedToken, now: now))
         default:
-            return file(
-                Array(segments.dropFirst()), videoID: segments[1], request, query: query, now: now, json: true,
-                inline: inline)
+            let target = FileTarget(segments: Array(segments.dropFirst()), videoID: segments[1], viaAPI: true)
+            return file(target, request, query: query, now: now)
         }
+    }
+
+    /// `/v1/videos/{id}/stream`: the video's stream, quality and subtitle URLs.
+    private func stream(_ id: String, _ request: HTTPRequest, now: Int64) -> HTTPResponse {
+        guard let video = catalogue.video(id) else {
+            return error(404, "video_not_found", "no video '\(id)'", json: true)
+        }
+        let stream = carryingTokens(json(200, video.streamJSON(token: freshToken(videoID: id, now: now))))
+        return stream.unlessPreconditionFails(request)
     }
 
     /// The answer that keeps a request out of the catalogue API, or nil when it may come in: with an API key
