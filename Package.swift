@@ -53,7 +53,13 @@ let package = Package(
         // One blocking HTTP(S) request through libcurl, its body bounded as it arrives (inspect's and simulate's
         // downloads).
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "HLS", "StreamAudit", "Platform", "CFFmpeg"]),
+        // The libav adapter: decoding, scaling, encoding, muxing, the segment probe. It writes no playlist.
+        .target(name: "Media", dependencies: ["Packaging", "FilterKit", "StreamAudit", "CFFmpeg"]),
+        // How a recording is made: a source pulled frame by frame, the job's decisions performed, the encoder
+        // threads, segment and part files, keys and playlists (no C of its own: libav through `Media`).
+        .target(
+            name: "Recording",
+            dependencies: ["Media", "Packaging", "FilterKit", "HLS", "Encryption", "Platform", "Parallel"]),
         .target(
             name: "Server",
             dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
@@ -72,7 +78,7 @@ let package = Package(
             name: "FilterzCLI",
             dependencies: [
                 "CLIKit", "Inspect", "JSON", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit",
-                "Platform", "Media", "Server",
+                "Platform", "Media", "Recording", "Server",
                 "PhotoMetadata", "Photos", "Encryption", "Parallel", "HTTPClient", "Markup",
             ]),
         // `filterz` is small: it runs a plain `inspect` of a file itself and hands every other command line to
@@ -85,7 +91,7 @@ let package = Package(
             name: "filterz-bench",
             dependencies: [
                 "JSON", "Notation", "HLS", "FilterKit", "Playback", "Simulation", "Packaging", "StreamAudit", "Media",
-                "Server", "PhotoMetadata",
+                "Recording", "Server", "PhotoMetadata",
                 "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "RealClients", "Parallel",
             ]),
 
@@ -118,6 +124,8 @@ let package = Package(
         .testTarget(name: "StreamAuditTests", dependencies: ["StreamAudit", "HLS", "FilterzTestSupport"]),
         .testTarget(
             name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
+        .testTarget(
+            name: "RecordingTests", dependencies: ["Recording", "FilterzTestSupport", "RealClients"]),
         .testTarget(name: "ServerTests", dependencies: ["JSON", "Server", "HLS", "FilterKit", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
         .testTarget(
@@ -126,8 +134,8 @@ let package = Package(
         .testTarget(
             name: "FilterzCLITests",
             dependencies: [
-                "CLIKit", "Inspect", "FilterzCLI", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata", "Photos",
-                "Parallel", "FilterzTestSupport", "PhotoTestSupport",
+                "CLIKit", "Inspect", "FilterzCLI", "Recording", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata",
+                "Photos", "Parallel", "FilterzTestSupport", "PhotoTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,8 @@
 /// The decisions a recording makes frame by frame, as a value: when each frame is due (a live recording is paced
 /// like a camera), which frames are not encoded when encoding falls behind (low latency), which frame becomes the
 /// poster, and where a stop request ends the recording. Pure: the caller reads the clock and the signals and
-/// passes them in; `SegmentingJob` performs what it decides.
+/// passes them in; `Recording` (the Recording module) performs what it decides. Which key encrypts a segment, and
+/// where a key period starts, is decided per segment by `SegmentEncryption`.
 ///
 ///     var schedule = RecordingSchedule(frameDuration: Timestamp(1, 30), framesPerSegment: 60, live: true,
 ///                                      framesPerPart: 10)

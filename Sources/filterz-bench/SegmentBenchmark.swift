@@ -5,7 +5,7 @@ import FilterzCLI
 import Foundation
 import Inspect
 import JSON
-import Media
+import Recording
 
 #if canImport(Glibc)
     import Glibc

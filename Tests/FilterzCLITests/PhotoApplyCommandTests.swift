@@ -12,6 +12,7 @@ import Testing
 @testable import CLIKit
 @testable import FilterzCLI
 @testable import Inspect
+@testable import Recording
 
 /// `filterz photo apply` end to end, in process: upright pixels, every tag kept (exiftool reads both files), the
 /// same bytes as the video path, batches with bad files among good ones, nothing half-written.

@@ -1,9 +1,6 @@
 import CLIKit
-import FilterKit
-import Foundation
 import Media
-import Packaging
-import Parallel
+import Recording
 
 /// `filterz package`: a video file → the same filtered HLS ladder `record` makes.
 enum PackageCommand {
@@ -38,31 +35,6 @@ enum PackageCommand {
         } catch {
             throw CLIError.failure(error.description)
         }
-        let info = reader.info
-        let audio = info.audio.map { LadderSegmenter.AudioFormat(sampleRate: $0.sampleRate, channels: $0.channels) }
-        let job = SegmentingJob(
-            options: options, sourceWidth: info.width, sourceHeight: info.height, frameDuration: info.frameDuration,
-            timescale: info.timescale, audio: audio, live: false, context: context)
-        let renderer = FilterRenderer(
-            values: options.preset.values, threads: .allCores)
-        let totalFrames = info.durationSeconds.map { Int(($0 / info.frameDuration.seconds).rounded()) }
-        var audioBacklog: [Float] = []
-        // Decoding runs ahead on a thread of its own while this one filters.
-        let items = reader.prefetched(depth: 8)
-        return try job.run(totalFrames: totalFrames) { _ in
-            while true {
-                let item: VideoFileReader.Item?
-                do { item = try items.next()?.get() } catch { throw CLIError.failure("\(error)") }
-                switch item {
-                case nil:
-                    return nil
-                case .audio(let samples)?:
-                    audioBacklog += samples
-                case .video(let frame, let time)?:
-                    defer { audioBacklog = [] }
-                    return SegmentingJob.Input(frame: renderer.renderFrame(frame), time: time, audio: audioBacklog)
-                }
-            }
-        }
+        return try RecordingRun.run(Recording(options.recordingSettings(), source: VideoFileSource(reader)), context)
     }
 }

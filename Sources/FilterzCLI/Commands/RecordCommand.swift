@@ -1,9 +1,8 @@
 import CLIKit
 import FilterKit
-import Foundation
 import Media
 import Packaging
-import Parallel
+import Recording
 
 /// `filterz record`: filtered frames from the simulated camera (and microphone) → an HLS ladder.
 enum RecordCommand {
@@ -95,36 +94,10 @@ enum RecordCommand {
                 width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,
                 orientation: orientation, seed: UInt64(seed)))
         let microphone = SimulatedMicrophone(SimulatedMicrophone.Configuration(seed: UInt64(seed)))
-        let job = SegmentingJob(
-            options: options, sourceWidth: camera.width, sourceHeight: camera.height,
-            frameDuration: Timestamp(camera.frameDuration.value, timescale: camera.frameDuration.timescale),
-            timescale: SimulatedCamera.timescale,
-            audio: LadderSegmenter.AudioFormat(
-                sampleRate: microphone.configuration.sampleRate, channels: microphone.configuration.channelCount),
-            live: live, context: context, lowLatency: lowLatency?.settings)
-        // Frames are filtered side by side, one per core, each on a single thread (drawn by the camera on that
-        // thread first), rather than one at a time split across the cores: no hand-overs between row bands
-        // (single-threaded filtering costs less CPU per frame), and while one frame waits for the encoders
-        // the next is already being made.
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let renderer = FilterRenderer(values: options.preset.values, threads: .callingThread)
-        // Per worker: its queue (2) and the encoders' input queue (≤ 4 frames in all) hold its frames.
-        let rings = (0..<workers).map { _ in FrameRing(count: 6, width: camera.width, height: camera.height) }
-        let filtered = Prefetcher<Frame>(workers: workers, depth: 2, name: "camera-filter") { index -> Frame? in
-            guard index < camera.captures.count else { return nil }
-            return rings[index % workers].render(camera.frame(for: camera.captures[index]).image, with: renderer)
-        }
-        let frameSeconds = camera.frameDuration.seconds
-        return try job.run(totalFrames: camera.captures.count) { index in
-            guard let filtered = filtered.next() else { return nil }
-            let capture = camera.captures[index]
-            let time = capture.timestamp
-            let rate = Double(microphone.configuration.sampleRate)
-            let first = Int64((capture.timestamp.seconds * rate).rounded())
-            let last = Int64(((capture.timestamp.seconds + frameSeconds) * rate).rounded())
-            let audio = microphone.chunk(startingAt: first, frameCount: Int(last - first)).samples
-            return SegmentingJob.Input(frame: filtered, time: time, audio: audio)
-        }
+        let recording = Recording(
+            options.recordingSettings(lowLatency: lowLatency?.settings),
+            source: CameraSource(camera: camera, microphone: microphone))
+        return try RecordingRun.run(recording, context)
     }
 
     /// `--low-latency`, `--part-duration`, `--timing-log`: fMP4 in 2 s segments unless `--segment-duration` is

@@ -1,5 +1,6 @@
 import CLIKit
 import Platform
+import Recording
 import Server
 import Synchronization
 
@@ -101,8 +102,8 @@ enum ServeCommand {
         }
         configuration.tokenLifetimeSeconds = Int64(try args.get(tokenTTL))
         configuration.servesIndexWhenSigned = try args.get(index)
-        if let keys = try args.get(Self.keys).map({ EncryptionOptions.absolute($0) }) {
-            let root = EncryptionOptions.absolute(configuration.root)
+        if let keys = try args.get(Self.keys).map({ KeySettings.absolute($0) }) {
+            let root = KeySettings.absolute(configuration.root)
             guard keys != root && !keys.hasPrefix(root + "/") else {
                 throw .usage(
                     "--keys \(keys) is inside the served folder \(root), where its files would be served to anyone")

@@ -2,10 +2,11 @@ internal import CFFmpeg
 
 /// AAC-LC through libavcodec's native encoder: takes interleaved float samples in any amount,
 /// cuts them into the encoder's 1024-sample frames, and passes on packets with sample-count timestamps.
-final class AudioEncoder {
-    let sampleRate: Int
-    let channels: Int
-    let codec: CodecContext
+public final class AudioEncoder {
+    public let sampleRate: Int
+    public let channels: Int
+    /// The opened AAC context (what a `SegmentMuxer` takes its stream parameters from).
+    public let codec: CodecContext
     private let frame: MediaFrame
     private let packet: MediaPacket
     /// Samples per channel waiting for a full frame, planar.
@@ -13,7 +14,7 @@ final class AudioEncoder {
     /// Samples per channel sent to the encoder so far (the next frame's pts).
     private var samplesSent: Int64 = 0
 
-    init(sampleRate: Int = 48_000, channels: Int = 2, bitsPerSecond: Int = 128_000) throws(FFmpegError) {
+    public init(sampleRate: Int = 48_000, channels: Int = 2, bitsPerSecond: Int = 128_000) throws(FFmpegError) {
         self.sampleRate = sampleRate
         self.channels = channels
         codec = try CodecContext(encoderNamed: "aac")
@@ -31,10 +32,10 @@ final class AudioEncoder {
     }
 
     /// Samples per channel in one AAC frame (1024).
-    var frameSize: Int { max(Int(codec.pointer.pointee.frame_size), 1) }
+    public var frameSize: Int { max(Int(codec.pointer.pointee.frame_size), 1) }
 
     /// Feeds interleaved samples (`channels` values per instant, −1…1).
-    func encode(interleaved samples: [Float], _ emit: (EncodedPacket) throws -> Void) throws {
+    public func encode(interleaved samples: [Float], _ emit: (EncodedPacket) throws -> Void) throws {
         for (index, sample) in samples.enumerated() {
             pending[index % channels].append(sample)
         }
@@ -44,7 +45,7 @@ final class AudioEncoder {
     }
 
     /// Encodes what is left (padded with silence) and flushes the encoder.
-    func finish(_ emit: (EncodedPacket) throws -> Void) throws {
+    public func finish(_ emit: (EncodedPacket) throws -> Void) throws {
         if !pending[0].isEmpty {
             let missing = frameSize - pending[0].count
             for channel in 0..<channels { pending[channel].append(contentsOf: repeatElement(0, count: missing)) }

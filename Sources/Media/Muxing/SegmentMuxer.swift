@@ -15,14 +15,14 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
 /// Muxes one elementary stream into a sequence of segment files' bytes (the hls muxer's one inner
 /// context per variant). The caller cuts: `beginSegment()`, `write(_:)`…, `endSegment()`. It only
 /// produces bytes and keyframe positions; it never writes playlists (or files).
-final class SegmentMuxer {
+public final class SegmentMuxer {
     /// What one finished segment holds.
-    struct Segment {
-        var bytes: [UInt8]
-        var keyframes: [KeyframeRange]
+    public struct Segment {
+        public var bytes: [UInt8]
+        public var keyframes: [KeyframeRange]
     }
 
-    let container: ContainerFormat
+    public let container: ContainerFormat
     private let output: OutputFormatContext
     private let encoderTimeBase: AVRational
     private var streamTimeBase = AVRational(num: 1, den: 90_000)
@@ -34,7 +34,7 @@ final class SegmentMuxer {
     private var partBytes: [UInt8] = []
 
     /// A muxer for the stream `encoder` produces (opened, with its parameters final).
-    init(container: ContainerFormat, encoder: CodecContext) throws(FFmpegError) {
+    public init(container: ContainerFormat, encoder: CodecContext) throws(FFmpegError) {
         self.container = container
         output = try OutputFormatContext(formatName: container == .mpegTS ? "mpegts" : "mp4")
         encoderTimeBase = encoder.pointer.pointee.time_base
@@ -43,7 +43,7 @@ final class SegmentMuxer {
     }
 
     /// Writes the container header; returns the init segment (`init.mp4`) for fMP4, empty for MPEG-TS.
-    func start() throws(FFmpegError) -> [UInt8] {
+    public func start() throws(FFmpegError) -> [UInt8] {
         if container == .fragmentedMP4 {
             // frag_discont without edit lists: tfdt carries the absolute decoding time, so audio and video
             // share the container timeline (otherwise each track is shifted to start at zero).
@@ -63,7 +63,7 @@ final class SegmentMuxer {
         return container == .fragmentedMP4 ? header : []
     }
 
-    func beginSegment() throws(FFmpegError) {
+    public func beginSegment() throws(FFmpegError) {
         try output.beginBuffer()
         keyframes = []
         keyframePacketSizes = []
@@ -77,7 +77,7 @@ final class SegmentMuxer {
 
     /// Writes one packet (timestamps in the encoder's time base) into the current segment;
     /// `recordedTime` is the packet's presentation time as the playlists count it.
-    func write(_ encoded: EncodedPacket, recordedTime: Timestamp) throws(FFmpegError) {
+    public func write(_ encoded: EncodedPacket, recordedTime: Timestamp) throws(FFmpegError) {
         packet.unreference()
         try check(av_new_packet(packet.pointer, Int32(encoded.bytes.count)), "av_new_packet")
         defer { packet.unreference() }
@@ -103,7 +103,7 @@ final class SegmentMuxer {
 
     /// Flushes the samples written since the last part as one fragment (fMP4: `moof` + `mdat`) and returns
     /// its bytes, an LL-HLS part; the segment stays open and its bytes will be the concatenation of its parts.
-    func endPart() throws(FFmpegError) -> [UInt8] {
+    public func endPart() throws(FFmpegError) -> [UInt8] {
         guard isInSegment else { return [] }
         try output.flush()
         let bytes = try output.endBuffer()
@@ -113,7 +113,7 @@ final class SegmentMuxer {
     }
 
     /// Flushes and returns the segment's bytes with the byte ranges of its keyframes.
-    func endSegment() throws(FFmpegError) -> Segment {
+    public func endSegment() throws(FFmpegError) -> Segment {
         guard isInSegment else { return Segment(bytes: [], keyframes: []) }
         isInSegment = false
         try output.flush()
@@ -131,7 +131,7 @@ final class SegmentMuxer {
     }
 
     /// Writes the trailer (into a discarded buffer): nothing a player needs follows the last segment.
-    func finish() throws(FFmpegError) {
+    public func finish() throws(FFmpegError) {
         try output.beginBuffer()
         try output.writeTrailer()
         try output.endBuffer()

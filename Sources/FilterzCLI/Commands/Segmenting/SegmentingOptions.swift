@@ -2,6 +2,7 @@ import CLIKit
 import FilterKit
 import Media
 import Packaging
+import Recording
 
 /// The options `record` and `package` share: where the ladder goes and how it is cut.
 struct SegmentingOptions {
@@ -13,7 +14,7 @@ struct SegmentingOptions {
     var mode: PlaylistBuilder.Mode
     var x264Preset: String
     /// `--encrypt`: nil for clear segments.
-    var encryption: EncryptionOptions?
+    var encryption: KeySettings?
 
     static let preset = PresetLocator.option
     static let out = Option.required(
@@ -66,19 +67,11 @@ struct SegmentingOptions {
 
     /// The segment length as an exact fraction (milliseconds).
     var segmentTimestamp: Timestamp { Timestamp(Int64((segmentDuration * 1000).rounded()), timescale: 1000) }
-}
 
-/// Prints the closing summary of a segmenting job.
-enum SegmentingSummary {
-    static func print(_ summary: LadderSegmenter.Summary, ladder: Ladder, elapsedSeconds: Double, output: TextOutput) {
-        let seconds = summary.duration.seconds
-        let speed = elapsedSeconds > 0 ? seconds / elapsedSeconds : 0
-        output.line(
-            "wrote \(summary.masterPlaylistPath): \(ladder.renditions.count) renditions, \(summary.segmentCount) segments, "
-                + "\(ProgressLine.format(seconds, 2)) s of video in \(ProgressLine.format(elapsedSeconds, 2)) s "
-                + "(\(ProgressLine.format(speed, 2))× real time)")
-        for (rung, bandwidth) in zip(ladder.renditions, summary.bandwidths) {
-            output.line("  \(rung.width)x\(rung.height)  target \(rung.bitsPerSecond / 1000)k  BANDWIDTH \(bandwidth)")
-        }
+    /// The recording these options ask for (LL-HLS parts with `lowLatency`).
+    func recordingSettings(lowLatency: LowLatencySettings? = nil) -> Recording.Settings {
+        Recording.Settings(
+            preset: preset, outputFolder: outputFolder, ladder: ladder, segmentDuration: segmentTimestamp,
+            container: container, mode: mode, x264Preset: x264Preset, keys: encryption, lowLatency: lowLatency)
     }
 }

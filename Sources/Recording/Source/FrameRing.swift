@@ -1,4 +1,3 @@
-import CLIKit
 import FilterKit
 
 /// A few frame buffers that a filtering thread renders into in turn, instead of a fresh 3.7 MB array per

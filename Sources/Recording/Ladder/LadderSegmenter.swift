@@ -1,12 +1,14 @@
 import FilterKit
 import Foundation
 import HLS
+import Media
 import Packaging
 import Platform
 
 /// Turns filtered source pictures (and microphone audio) into a complete HLS ladder on disk: one
 /// worker thread per video rendition (scale → libx264 → segments), AAC audio, WebVTT subtitles in
-/// Korean and English, and every playlist written by `PlaylistBuilder` through the HLS writer.
+/// Korean and English. It writes segments and parts, never a playlist: their records go to its
+/// `PlaylistPublisher`, which writes every playlist.
 ///
 ///     let segmenter = try LadderSegmenter(configuration)
 ///     for (index, frame) in frames.enumerated() {
@@ -16,7 +18,8 @@ import Platform
 ///
 /// Output layout: `master.m3u8`; `<rendition>/index.m3u8`, `<rendition>/iframes.m3u8` and segments per
 /// rendition (`720p/seg_00000.ts`, or `init.mp4` + `.m4s`); `audio/…`; `subs/<lang>/index.m3u8` + `.vtt`.
-/// In a live mode the playlists are rewritten after every segment that all tracks have finished.
+/// In a live mode the playlists are rewritten after every segment that all tracks have finished (with LL-HLS
+/// parts, after every part).
 /// Confined to the thread that created it.
 public final class LadderSegmenter {
     /// Every timestamp written into a container is shifted by this much, so that decoding times (which
@@ -24,7 +27,6 @@ public final class LadderSegmenter {
     public static let muxOffset = Timestamp.seconds(10)
 
     public let configuration: Configuration
-    private let builder: PlaylistBuilder
     private let events = Mailbox<TrackEvent>()
     private var workers: [RenditionWorker] = []
     /// Converts each source picture to YUV once before the renditions scale it.
@@ -32,17 +34,12 @@ public final class LadderSegmenter {
     private var renditionFolders: [String] = []
     private var frameCutter: SegmentCutter
     private var audio: (encoder: AudioEncoder, segmenter: TrackSegmenter)?
-    private var records: [TrackID: [SegmentRecord]] = [:]
-    private var codecs: [TrackID: String] = [:]
-    var subtitleRecords: [String: [SegmentRecord]] = [:]
+    /// Every playlist: the tracks' records go to it, and it decides what is published when.
+    let publisher: PlaylistPublisher
     var subtitleSegmentStart: (index: Int, time: Timestamp)?
     var firstVideoTime: Timestamp?
-    var publishedCount = 0
-    /// Segments below this index were deleted after leaving a sliding window (`SegmentRetention`).
-    var deletedCount = 0
     private var failure: String?
     var isClosed = false
-    private var lowLatency: LowLatencyPublisher?
     /// With parts: publishes as soon as a track reports (state shared with the feeding thread under `lock`).
     private var pump: EventPump?
     private let lock = NSRecursiveLock()
@@ -51,7 +48,6 @@ public final class LadderSegmenter {
         guard !configuration.ladder.renditions.isEmpty else { throw .configuration("the ladder has no renditions") }
         self.configuration = configuration
         let exactSegment = configuration.frameDuration * Int64(configuration.framesPerSegment)
-        builder = PlaylistBuilder(mode: configuration.mode, nominalSegmentDuration: exactSegment)
         frameCutter = SegmentCutter(targetDuration: exactSegment)
         let root = configuration.outputFolder
         do {
@@ -64,7 +60,6 @@ public final class LadderSegmenter {
             if configuration.captions != nil {
                 for language in RecordingCaptions.languages {
                     try AtomicFile.makeFolder(root + "/subs/" + language.tag)
-                    subtitleRecords[language.tag] = []
                 }
             }
             if configuration.audio != nil { try AtomicFile.makeFolder(root + "/audio") }
@@ -76,7 +71,7 @@ public final class LadderSegmenter {
         if partDuration != nil && (configuration.container != .fragmentedMP4 || configuration.mode == .vod) {
             throw .configuration("low-latency parts need a live fMP4 recording")
         }
-        var lowLatencyTracks: [LowLatencyPublisher.Track] = []
+        var lowLatencyTracks: [PlaylistPublisher.LowLatencyState.Track] = []
         if let format = configuration.audio {
             do {
                 let encoder = try AudioEncoder(sampleRate: format.sampleRate, channels: format.channels)
@@ -102,7 +97,6 @@ public final class LadderSegmenter {
                             partTarget: partDuration
                                 + Timestamp(Int64(encoder.frameSize), timescale: Int32(format.sampleRate))))
                 }
-                codecs[.audio] = CodecString.aacLowComplexity
             } catch let error as FFmpegError {
                 throw .libav(error)
             } catch {
@@ -118,8 +112,7 @@ public final class LadderSegmenter {
                 globalHeader: configuration.container == .fragmentedMP4, preset: configuration.x264Preset,
                 threads: configuration.encoderThreads, zeroLatency: partDuration != nil)
             let setup = RenditionWorker.Setup(
-                index: index, rung: rung, sourceWidth: configuration.sourceWidth,
-                sourceHeight: configuration.sourceHeight, sourceLayout: .yuv420p, encoder: settings,
+                index: index, rung: rung, encoder: settings,
                 container: configuration.container, folder: renditionFolders[index], segmentDuration: exactSegment,
                 muxOffset: Self.muxOffset.converted(to: configuration.videoTimescale).value, wallClockOrigin: origin,
                 encryptSegment: configuration.encryptSegment,
@@ -134,14 +127,25 @@ public final class LadderSegmenter {
                         partTarget: partDuration))
             }
         }
-        if let settings = configuration.lowLatency {
-            lowLatency = try LowLatencyPublisher(
+        let lowLatency = try configuration.lowLatency.map { settings throws(SegmenterError) in
+            try PlaylistPublisher.LowLatencyState(
                 tracks: lowLatencyTracks,
                 partsPerSegment: max(1, Int((exactSegment.seconds / settings.partDuration.seconds).rounded())),
-                segmentExtension: configuration.container.segmentExtension, root: root,
-                timingLogPath: settings.timingLogPath, encryption: configuration.encryption,
+                segmentExtension: configuration.container.segmentExtension, timingLogPath: settings.timingLogPath,
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } })
         }
+        publisher = PlaylistPublisher(
+            PlaylistPublisher.Layout(
+                root: root,
+                videos: configuration.ladder.renditions.map {
+                    .init(name: $0.name, width: $0.width, height: $0.height)
+                },
+                frameRate: 1 / configuration.frameDuration.seconds, audioChannels: configuration.audio?.channels,
+                hasSubtitles: configuration.captions != nil,
+                initSegmentURI: configuration.container == .fragmentedMP4 ? TrackSegmenter.initSegmentName : nil,
+                encryption: configuration.encryption),
+            builder: PlaylistBuilder(mode: configuration.mode, nominalSegmentDuration: exactSegment),
+            lowLatency: lowLatency)
         converter = ConversionWorker(
             renditions: workers,
             renditionQueueCapacity: partDuration == nil
@@ -231,13 +235,11 @@ public final class LadderSegmenter {
         try collectEvents()
         if let failure { throw .rendition(failure) }
         if let audioError { throw audioError }
-        let count = completeSegmentCount
-        try publish(count: count, finished: true)
-        let presentation = self.presentation(count: count)
+        let presentation = try publisher.publish(finished: true)
         return Summary(
-            segmentCount: count, duration: endTime - (firstVideoTime ?? .zero),
+            segmentCount: publisher.completeSegmentCount, duration: endTime - (firstVideoTime ?? .zero),
             masterPlaylistPath: configuration.outputFolder + "/master.m3u8",
-            bandwidths: builder.multivariantPlaylist(presentation).variants.map(\.bandwidth))
+            bandwidths: presentation.map { publisher.builder.multivariantPlaylist($0).variants.map(\.bandwidth) } ?? [])
     }
 
     /// Stops the workers without writing final playlists (after a failure). Files already written stay;
@@ -273,117 +275,21 @@ public final class LadderSegmenter {
         guard !isClosed else { throw .configuration("the segmenter was already closed") }
     }
 
+    /// Hands what the tracks reported to the publisher, which publishes what changed.
     private func collectEvents() throws(SegmenterError) {
         lock.lock()
         defer { lock.unlock() }
         for event in events.takeAll() {
             switch event {
-            case .codecs(let track, let string): codecs[track] = string
-            case .segment(let track, let index, let record):
-                var list = records[track, default: []]
-                if list.count == index { list.append(record) } else if index < list.count { list[index] = record }
-                records[track] = list
+            case .codecs(let track, let string): publisher.setCodecs(string, of: track)
+            case .segment(let track, let index, let record): publisher.add(record, track: track, index: index)
             case .part(let track, let index, let part, let record, let timing):
-                lowLatency?.add(track: track, segment: index, part: part, record, timing)
+                publisher.addPart(track: track, segment: index, part: part, record, timing)
             case .finished: break
             case .failed(_, let message): if failure == nil { failure = message }
             }
         }
         if let failure { throw .rendition(failure) }
-        if configuration.mode != .vod {
-            let count = completeSegmentCount
-            if count > publishedCount { try publish(count: count, finished: false) }
-            try lowLatency?.publish(
-                records: records, builder: builder, initSegmentURI: TrackSegmenter.initSegmentName, finished: false)
-        }
+        try publisher.publish(finished: false)
     }
-
-    /// Segments finished in every track (video renditions, audio, subtitles).
-    private var completeSegmentCount: Int {
-        var counts = configuration.ladder.renditions.indices.map { records[.video($0)]?.count ?? 0 }
-        if audio != nil { counts.append(records[.audio]?.count ?? 0) }
-        counts.append(contentsOf: subtitleRecords.values.map(\.count))
-        return counts.min() ?? 0
-    }
-
-    private func presentation(count: Int) -> Presentation {
-        let videos = configuration.ladder.renditions.enumerated().map { index, rung in
-            VideoTrack(
-                playlistURI: rung.name + "/index.m3u8", iFramePlaylistURI: rung.name + "/iframes.m3u8",
-                width: rung.width, height: rung.height, frameRate: 1 / configuration.frameDuration.seconds,
-                codecs: codecs[.video(index)] ?? "avc1.640028",
-                segments: Array((records[.video(index)] ?? []).prefix(count)))
-        }
-        let audioTrack = audio.map { _ in
-            AudioTrack(
-                playlistURI: "audio/index.m3u8", name: "Microphone", channels: configuration.audio?.channels ?? 2,
-                segments: Array((records[.audio] ?? []).prefix(count)))
-        }
-        let subtitles =
-            configuration.captions == nil
-            ? []
-            : RecordingCaptions.languages.map { language in
-                SubtitleTrack(
-                    playlistURI: "subs/\(language.tag)/index.m3u8", name: language.name, language: language.tag,
-                    segments: Array((subtitleRecords[language.tag] ?? []).prefix(count)))
-            }
-        return Presentation(
-            videos: videos, audio: audioTrack, subtitles: subtitles,
-            initSegmentURI: configuration.container == .fragmentedMP4 ? TrackSegmenter.initSegmentName : nil,
-            encryption: configuration.encryption)
-    }
-
-    /// How many whole segments a low-latency live recording has before its master playlist appears. hls.js 1.6
-    /// makes no blocking playlist reload while the last whole segment is number 0 (it tests that number for
-    /// truth), so a player that starts then polls once per target duration and stalls; from the second segment
-    /// on, it blocks on every part.
-    static let lowLatencySegmentsBeforeMaster = 2
-
-    /// Rewrites every media playlist, then the master (so the master never names a missing playlist); a
-    /// low-latency live master only from its second whole segment on (``lowLatencySegmentsBeforeMaster``).
-    private func publish(count: Int, finished: Bool) throws(SegmenterError) {
-        let presentation = self.presentation(count: count)
-        let initURI = presentation.initSegmentURI
-        let root = configuration.outputFolder
-        let keys = presentation.encryption
-        func media(_ segments: [SegmentRecord]) -> Playlist {
-            .media(builder.mediaPlaylist(segments, initSegmentURI: initURI, isFinished: finished, encryption: keys))
-        }
-        if let lowLatency {
-            try lowLatency.publish(records: records, builder: builder, initSegmentURI: initURI, finished: finished)
-        }
-        let wholeSegments = lowLatency == nil
-        do {
-            for video in presentation.videos {
-                if wholeSegments {
-                    try AtomicFile.write(
-                        PlaylistBuilder.text(of: media(video.segments)), to: root + "/" + video.playlistURI)
-                }
-                let iFrames = builder.iFramePlaylist(
-                    video.segments, initSegmentURI: initURI, isFinished: finished, encryption: keys)
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: .media(iFrames)), to: root + "/" + video.iFramePlaylistURI)
-            }
-            if let audio = presentation.audio, wholeSegments {
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: media(audio.segments)), to: root + "/" + audio.playlistURI)
-            }
-            for subtitle in presentation.subtitles {
-                try AtomicFile.write(
-                    PlaylistBuilder.text(
-                        of: .media(builder.mediaPlaylist(subtitle.segments, initSegmentURI: nil, isFinished: finished))),
-                    to: root + "/" + subtitle.playlistURI)
-            }
-            if finished || lowLatency == nil || count >= Self.lowLatencySegmentsBeforeMaster {
-                try AtomicFile.write(
-                    PlaylistBuilder.text(of: .multivariant(builder.multivariantPlaylist(presentation))),
-                    to: root + "/master.m3u8")
-            }
-        } catch {
-            throw .output(error.description)
-        }
-        publishedCount = count
-        deleteExpiredSegments(presentation)
-    }
-
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Packaging
 
 // The value types a `LadderSegmenter` is made from and reports with.

@@ -13,7 +13,7 @@ import Synchronization
 /// With `workers` = k, worker w makes items w, w + k, w + 2k, … (at most `depth` waiting each), so `make`
 /// must not depend on the order of calls. The sequence ends at the first nil. Dropping the prefetcher
 /// stops the workers after the item each is making. Confined to the consuming thread.
-public final class Prefetcher<Item: Sendable> {
+final class Prefetcher<Item: Sendable> {
     private final class Shared: Sendable {
         /// One queue per worker; item i is in queue i % workers.
         let queues: [WorkQueue<Item?>]
@@ -26,7 +26,7 @@ public final class Prefetcher<Item: Sendable> {
     private var ended = false
 
     /// Starts the workers: together they call `make(0)`, `make(1)`, … until one returns nil.
-    public init(
+    init(
         workers: Int = 1, depth: Int = 2, name: String = "prefetch", _ make: @escaping @Sendable (Int) -> Item?
     ) {
         let count = max(1, workers)
@@ -53,7 +53,7 @@ public final class Prefetcher<Item: Sendable> {
     }
 
     /// The next item (waiting for its worker if it is not ready), or nil at the end.
-    public func next() -> Item? {
+    func next() -> Item? {
         guard !ended else { return nil }
         guard let item = shared.queues[index % shared.queues.count].pop() else {
             ended = true

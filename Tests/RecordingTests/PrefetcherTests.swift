@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Media
+@testable import Recording
 
 @Suite struct PrefetcherTests {
     @Test func handsOverEveryItemInOrderThenNil() {
@@ -36,17 +36,6 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(20)
         while watched != nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(watched == nil, "the worker thread still holds its closure")
-    }
-}
-
-@Suite struct AudioResamplerFormatTests {
-    @Test(arguments: [
-        (44_100, 1, 44_100, 1), (48_000, 2, 48_000, 2), (22_050, 2, 22_050, 2), (8_000, 1, 8_000, 1),
-        (96_000, 6, 48_000, 2), (37_800, 2, 48_000, 2), (88_200, 1, 48_000, 1), (7_350, 8, 48_000, 2),
-    ])
-    func keepsRatesAACHasAndMakesMonoOrStereo(_ rate: Int, _ channels: Int, _ outRate: Int, _ outChannels: Int) {
-        let format = AudioResampler.outputFormat(sampleRate: rate, channels: channels)
-        #expect(format.sampleRate == outRate && format.channels == outChannels)
     }
 }
 

@@ -1,10 +1,10 @@
-internal import CFFmpeg
 import FilterKit
 import Foundation
+import Media
 import Packaging
 
-/// Encodes one video rendition on its own thread: scale the filtered source picture to the rendition's
-/// size, encode with libx264, cut and mux segments. Every libav object is created and used on that
+/// Encodes one video rendition on its own thread: scale the filtered source picture (YUV 4:2:0) to the
+/// rendition's size, encode with libx264, cut and mux segments. Every libav object is created and used on that
 /// thread only; pictures come in and events go out as values.
 final class RenditionWorker: Sendable {
     /// Work for the thread.
@@ -19,9 +19,6 @@ final class RenditionWorker: Sendable {
     struct Setup: Sendable {
         var index: Int
         var rung: LadderRung
-        var sourceWidth: Int
-        var sourceHeight: Int
-        var sourceLayout: Frame.PixelFormat
         var encoder: VideoEncoder.Settings
         var container: ContainerFormat
         var folder: String
@@ -98,8 +95,6 @@ final class RenditionWorker: Sendable {
 
     /// The libav side of one rendition (thread-confined).
     private final class Pipeline {
-        let scaler: Scaler
-        let frame: MediaFrame
         let encoder: VideoEncoder
         let segmenter: TrackSegmenter
         let track: TrackID
@@ -109,18 +104,12 @@ final class RenditionWorker: Sendable {
         init(_ setup: Setup, events: Mailbox<TrackEvent>) throws {
             track = .video(setup.index)
             self.events = events
-            let sourceFormat = setup.sourceLayout == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P
-            scaler = try Scaler(
-                from: setup.sourceWidth, setup.sourceHeight, sourceFormat,
-                to: setup.rung.width, setup.rung.height, AV_PIX_FMT_YUV420P)
-            frame = try MediaFrame()
             encoder = try VideoEncoder(setup.encoder)
             let muxer = try SegmentMuxer(container: setup.container, encoder: encoder.codec)
-            let timeBase = encoder.timeBase
             let origin = setup.wallClockOrigin
             segmenter = try TrackSegmenter(
                 track: track, muxer: muxer, targetDuration: setup.segmentDuration, gridOrigin: nil,
-                folder: setup.folder, timeBase: (timeBase.num, timeBase.den), muxOffset: setup.muxOffset,
+                folder: setup.folder, timeBase: encoder.timeBase, muxOffset: setup.muxOffset,
                 programDateTime: { time in origin.map { $0 + time.converted(to: 1000).value } },
                 encryptSegment: setup.encryptSegment,
                 partCutter: setup.partDuration.map { PartCutter(partDuration: $0) },
@@ -128,17 +117,7 @@ final class RenditionWorker: Sendable {
         }
 
         func encode(_ picture: Frame, time: Int64, startsSegment: Bool) throws {
-            // One picture buffer for the whole run: the encoder copies what it keeps, and make-writable
-            // only copies if it still holds a reference.
-            if frame.width == 0 {
-                try frame.allocatePicture(
-                    width: encoder.settings.width, height: encoder.settings.height, pixelFormat: AV_PIX_FMT_YUV420P)
-            } else {
-                try frame.makeWritable()
-            }
-            try scaler.scale(picture, into: frame)
-            frame.presentationTime = time
-            try encoder.encode(frame, forceKeyframe: startsSegment) { packet in
+            try encoder.encode(picture, time: time, forceKeyframe: startsSegment) { packet in
                 try segmenter.handle(packet)
                 reportCodecs()
             }

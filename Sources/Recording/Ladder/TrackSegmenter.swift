@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Packaging
 import Platform
 
@@ -18,7 +19,7 @@ final class TrackSegmenter {
     private let folder: String
     private let extensionName: String
     /// The encoder time base as (numerator, denominator).
-    private let timeBase: (num: Int32, den: Int32)
+    private let timeBase: (numerator: Int32, denominator: Int32)
     /// Added to every timestamp written into the container (keeps decoding times positive).
     private let muxOffset: Int64
     private let programDateTime: (Timestamp) -> Int64?
@@ -36,7 +37,8 @@ final class TrackSegmenter {
 
     init(
         track: TrackID, muxer: SegmentMuxer, targetDuration: Timestamp, gridOrigin: Timestamp?, folder: String,
-        timeBase: (num: Int32, den: Int32), muxOffset: Int64, programDateTime: @escaping (Timestamp) -> Int64?,
+        timeBase: (numerator: Int32, denominator: Int32), muxOffset: Int64,
+        programDateTime: @escaping (Timestamp) -> Int64?,
         encryptSegment: SegmentEncryptor? = nil, partCutter: PartCutter? = nil,
         report: @escaping (TrackEvent) -> Void
     ) throws {
@@ -66,7 +68,9 @@ final class TrackSegmenter {
     /// The first keyframe's bytes (for the CODECS string when there is no global header).
     var firstKeyframe: [UInt8]? { firstKeyframeBytes }
 
-    func time(_ ticks: Int64) -> Timestamp { Timestamp(ticks * Int64(timeBase.num), timescale: timeBase.den) }
+    func time(_ ticks: Int64) -> Timestamp {
+        Timestamp(ticks * Int64(timeBase.numerator), timescale: timeBase.denominator)
+    }
 
     /// Takes one packet in decoding order.
     func handle(_ packet: EncodedPacket) throws {

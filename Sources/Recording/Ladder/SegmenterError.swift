@@ -1,3 +1,5 @@
+import Media
+
 /// Why a segmenting job failed: a one-line reason naming what was at fault.
 public enum SegmenterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A libav call failed.
