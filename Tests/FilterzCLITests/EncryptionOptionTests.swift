@@ -1,6 +1,7 @@
 import FilterzTestSupport
 import Foundation
 import RealClients
+import Recording
 import Testing
 
 @testable import CLIKit
@@ -56,15 +57,16 @@ import Testing
         #expect(run.err.contains("is inside the served folder"), "\(run.err)")
     }
 
-    @Test func theDefaultKeysFolderIsAnAbsoluteFilterzKeysFolder() {
-        let folder = EncryptionOptions.defaultKeysFolder([:])
-        #expect(folder.hasSuffix("/filterz/keys"))
-        #expect(folder.hasPrefix("/"))
-    }
-
-    @Test func theDefaultKeysFolderFollowsTheCommandsEnvironment() {
-        #expect(EncryptionOptions.defaultKeysFolder(["XDG_STATE_HOME": "/state"]) == "/state/filterz/keys")
-        #expect(EncryptionOptions.defaultKeysFolder(["HOME": "/home/ana"]) == "/home/ana/.local/state/filterz/keys")
+    @Test func theDefaultKeysFolderFollowsTheCommandsEnvironmentAndNothingElse() throws {
+        #expect(try EncryptionOptions.defaultKeysFolder(["XDG_STATE_HOME": "/state"]) == "/state/filterz/keys")
+        #expect(try EncryptionOptions.defaultKeysFolder(["HOME": "/home/ana"]) == "/home/ana/.local/state/filterz/keys")
+        // The process's own home is not looked up behind the command's back: without one, --keys is asked for.
+        #expect(
+            throws: CLIError.usage("--encrypt needs --keys FOLDER here: neither XDG_STATE_HOME nor HOME names a folder")
+        ) {
+            try EncryptionOptions.defaultKeysFolder([:])
+        }
+        #expect(KeySettings.absolute("~/k", home: "/home/ana") == "/home/ana/k")
     }
 }
 

@@ -102,8 +102,9 @@ enum ServeCommand {
         }
         configuration.tokenLifetimeSeconds = Int64(try args.get(tokenTTL))
         configuration.servesIndexWhenSigned = try args.get(index)
-        if let keys = try args.get(Self.keys).map({ KeySettings.absolute($0) }) {
-            let root = KeySettings.absolute(configuration.root)
+        let home = context.environment["HOME"]
+        if let keys = try args.get(Self.keys).map({ KeySettings.absolute($0, home: home) }) {
+            let root = KeySettings.absolute(configuration.root, home: home)
             guard keys != root && !keys.hasPrefix(root + "/") else {
                 throw .usage(
                     "--keys \(keys) is inside the served folder \(root), where its files would be served to anyone")

@@ -12,9 +12,9 @@ public struct KeySettings: Sendable, Equatable {
         self.keysFolder = keysFolder
     }
 
-    /// `path` made absolute (a leading `~/` is the home folder), without `.`, `..` or a trailing slash.
-    public static func absolute(_ path: String) -> String {
-        let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
+    /// `path` made absolute (a leading `~/` is `home`, when there is one), without `.`, `..` or a trailing slash.
+    public static func absolute(_ path: String, home: String? = nil) -> String {
+        let expanded = path.hasPrefix("~/") ? (home.map { $0 + path.dropFirst() } ?? path) : path
         var text = URL(fileURLWithPath: expanded).standardizedFileURL.path
         while text.count > 1 && text.hasSuffix("/") { text.removeLast() }
         return text

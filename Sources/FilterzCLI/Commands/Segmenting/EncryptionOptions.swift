@@ -27,18 +27,24 @@ enum EncryptionOptions {
         }
         guard method == "aes-128" else { throw .usage("--encrypt expects aes-128, got '\(method)'") }
         let segmentsPerKey = try args.get(keyRotation)
-        let keys = KeySettings.absolute(try args.get(Self.keys) ?? defaultKeysFolder(environment))
-        let out = KeySettings.absolute(outputFolder)
+        let home = environment["HOME"]
+        let folder: String
+        if let given = try args.get(Self.keys) { folder = given } else { folder = try defaultKeysFolder(environment) }
+        let keys = KeySettings.absolute(folder, home: home)
+        let out = KeySettings.absolute(outputFolder, home: home)
         if keys == out || keys.hasPrefix(out + "/") {
             throw .usage("--keys \(keys) is inside --out \(out), where anyone who can read the segments reads the keys")
         }
         return KeySettings(segmentsPerKey: segmentsPerKey, keysFolder: keys)
     }
 
-    /// `$XDG_STATE_HOME/filterz/keys`, or `~/.local/state/filterz/keys`: outside every folder a package is
-    /// written to or served from.
-    static func defaultKeysFolder(_ environment: [String: String]) -> String {
+    /// `$XDG_STATE_HOME/filterz/keys`, or `$HOME/.local/state/filterz/keys` (of the command's environment):
+    /// outside every folder a package is written to or served from. With neither set, `--keys` must be given.
+    static func defaultKeysFolder(_ environment: [String: String]) throws(CLIError) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/filterz/keys" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/filterz/keys"
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw .usage("--encrypt needs --keys FOLDER here: neither XDG_STATE_HOME nor HOME names a folder")
+        }
+        return home + "/.local/state/filterz/keys"
     }
 }

@@ -1,4 +1,5 @@
 import CLIKit
+import JSON
 
 /// The one-line progress display of `record` and `package` on a terminal: frames done, encoding speed,
 /// speed relative to real time, and the time left. Redrawn in place with a carriage return.
@@ -17,7 +18,7 @@ struct ProgressLine {
         let fps = elapsedSeconds > 0 ? Double(frames) / elapsedSeconds : 0
         let speed = fps * frameDurationSeconds
         var text = "frames \(frames)" + (totalFrames.map { "/\($0)" } ?? "")
-        text += "  \(format(fps, 1)) fps  \(format(speed, 2))× real time"
+        text += "  \(fixedNumber(fps, digits: 1)) fps  \(fixedNumber(speed, digits: 2))× real time"
         if let totalFrames, fps > 0 {
             let remaining = Double(max(0, totalFrames - frames)) / fps
             text += "  ETA \(Int(remaining.rounded())) s"
@@ -38,19 +39,5 @@ struct ProgressLine {
     /// Clears the line (on a terminal) before the summary is printed.
     func clear(output: TextOutput) {
         if output.isTerminal { output.write("\r\u{1B}[K") }
-    }
-
-    static func format(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if let dot = text.firstIndex(of: ".") {
-            let fraction = text[text.index(after: dot)...]
-            if fraction.count < decimals { text += String(repeating: "0", count: decimals - fraction.count) }
-        } else if decimals > 0 {
-            text += "." + String(repeating: "0", count: decimals)
-        }
-        return text
     }
 }

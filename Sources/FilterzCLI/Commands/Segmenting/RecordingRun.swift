@@ -1,4 +1,5 @@
 import CLIKit
+import JSON
 import Recording
 
 /// Runs a recording for `record` and `package`: the progress line and the drop warning on stderr while it
@@ -34,7 +35,7 @@ enum RecordingRun {
             let kept = Double(placed - dropped) / Double(max(placed, 1)) / format.frameDuration.seconds
             context.stderr.line(
                 "filterz record: dropped \(dropped) of \(placed) frames to keep real time "
-                    + "(\(ProgressLine.format(kept, 1)) fps achieved)")
+                    + "(\(fixedNumber(kept, digits: 1)) fps achieved)")
         }
         return ExitCode.success
     }
@@ -48,8 +49,8 @@ enum RecordingRun {
         output.line(
             "wrote \(ladder.masterPlaylistPath): \(summary.renditions.renditions.count) renditions, "
                 + "\(ladder.segmentCount) segments, "
-                + "\(ProgressLine.format(seconds, 2)) s of video in \(ProgressLine.format(elapsedSeconds, 2)) s "
-                + "(\(ProgressLine.format(speed, 2))× real time)")
+                + "\(fixedNumber(seconds, digits: 2)) s of video in \(fixedNumber(elapsedSeconds, digits: 2)) s "
+                + "(\(fixedNumber(speed, digits: 2))× real time)")
         for (rung, bandwidth) in zip(summary.renditions.renditions, ladder.bandwidths) {
             output.line("  \(rung.width)x\(rung.height)  target \(rung.bitsPerSecond / 1000)k  BANDWIDTH \(bandwidth)")
         }
