@@ -132,7 +132,7 @@ let package = Package(
             name: "PhotosTests",
             dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
         .testTarget(
-            name: "FilterzCLITests",
+            name: "EndToEndTests",
             dependencies: [
                 "CLIKit", "Inspect", "FilterzCLI", "Recording", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata",
                 "Photos", "Parallel", "FilterzTestSupport", "PhotoTestSupport",
