@@ -101,7 +101,7 @@ let package = Package(
         // in it, GStreamer, VLC, outside tools run with a deadline, a raw HTTP/1.1 client, the shared data.
         .target(name: "RealClients"),
         .target(
-            name: "FilterzTestSupport", dependencies: ["FilterKit", "RealClients"], path: "Tests/Support",
+            name: "FilterzTestSupport", dependencies: ["FilterKit", "CLIKit", "RealClients"], path: "Tests/Support",
             exclude: ["Photos"]),
         .target(
             name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
@@ -131,6 +131,13 @@ let package = Package(
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
+        // The command line without libav: CLIKit alone, and inspection (the lean `filterz` included).
+        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit", "FilterzTestSupport"]),
+        .testTarget(
+            name: "InspectTests",
+            dependencies: ["Inspect", "CLIKit", "HLS", "FilterzTestSupport", "RealClients"]),
+        // Every command of `filterz-full` in process and the built binaries as processes: record, package,
+        // serve, simulate, photo, presets, `inspect` over HTTP and `--deep`, real players and browsers.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
