@@ -95,8 +95,9 @@ let package = Package(
                 "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "RealClients", "Parallel",
             ]),
 
-        // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
-        // makes test photos (generated frames encoded by Photos, EXIF written by exiftool).
+        // Tests (Swift Testing). FilterzTestSupport: scope traits, seeded randomness, the built `filterz` as a child
+        // process, command lines run in process (CLIKit); PhotoTestSupport makes test photos (generated frames
+        // encoded by Photos, EXIF written by exiftool).
         // The real clients tests and benchmarks judge the output with: headless Chromium over WebDriver and hls.js
         // in it, GStreamer, VLC, outside tools run with a deadline, a raw HTTP/1.1 client, the shared data.
         .target(name: "RealClients"),
