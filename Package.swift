@@ -95,13 +95,14 @@ let package = Package(
                 "Photos", "Encryption", "CLIKit", "Inspect", "FilterzCLI", "RealClients", "Parallel",
             ]),
 
-        // Tests (Swift Testing). FilterzTestSupport finds ../shared and runs external clients; PhotoTestSupport
-        // makes test photos (generated frames encoded by Photos, EXIF written by exiftool).
+        // Tests (Swift Testing). FilterzTestSupport: scope traits, seeded randomness, the built `filterz` as a child
+        // process, command lines run in process (CLIKit); PhotoTestSupport makes test photos (generated frames
+        // encoded by Photos, EXIF written by exiftool).
         // The real clients tests and benchmarks judge the output with: headless Chromium over WebDriver and hls.js
         // in it, GStreamer, VLC, outside tools run with a deadline, a raw HTTP/1.1 client, the shared data.
         .target(name: "RealClients"),
         .target(
-            name: "FilterzTestSupport", dependencies: ["FilterKit", "RealClients"], path: "Tests/Support",
+            name: "FilterzTestSupport", dependencies: ["FilterKit", "CLIKit", "RealClients"], path: "Tests/Support",
             exclude: ["Photos"]),
         .target(
             name: "PhotoTestSupport", dependencies: ["FilterKit", "Photos", "PhotoMetadata", "FilterzTestSupport"],
@@ -131,8 +132,15 @@ let package = Package(
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "PhotoMetadata", "FilterKit", "FilterzTestSupport", "PhotoTestSupport"]),
+        // The command line without libav: CLIKit alone, and inspection (the lean `filterz` included).
+        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit", "FilterzTestSupport"]),
         .testTarget(
-            name: "FilterzCLITests",
+            name: "InspectTests",
+            dependencies: ["Inspect", "CLIKit", "HLS", "FilterzTestSupport", "RealClients"]),
+        // Every command of `filterz-full` in process and the built binaries as processes: record, package,
+        // serve, simulate, photo, presets, `inspect` over HTTP and `--deep`, real players and browsers.
+        .testTarget(
+            name: "EndToEndTests",
             dependencies: [
                 "CLIKit", "Inspect", "FilterzCLI", "Recording", "JSON", "HLS", "StreamAudit", "FilterKit", "PhotoMetadata",
                 "Photos", "Parallel", "FilterzTestSupport", "PhotoTestSupport",

@@ -1,4 +1,3 @@
-import FilterzTestSupport
 import Foundation
 import RealClients
 
@@ -8,9 +7,9 @@ import RealClients
 
 /// The built `filterz` binary run as a child process (for signals, `kill -9` and resource limits, which an
 /// in-process `CLI.run` cannot take). Its stdout and stderr go to files, so a chatty child never blocks.
-final class FilterzChild: @unchecked Sendable {
+public final class FilterzChild: @unchecked Sendable {
     /// The debug binary `swift build` made, or nil before the first build.
-    static var binary: String? {
+    public static var binary: String? {
         let root = SharedData.packageRoot.appendingPathComponent(".build")
         for path in [
             "debug/filterz", "x86_64-unknown-linux-gnu/debug/filterz", "aarch64-unknown-linux-gnu/debug/filterz",
@@ -22,18 +21,18 @@ final class FilterzChild: @unchecked Sendable {
     }
 
     /// The preset folder of the checkout, so presets are found by name from any working directory.
-    static var environment: [String: String] {
+    public static var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["FILTERZ_PRESETS"] = SharedData.sampleMedia.appendingPathComponent("presets").path
         return environment
     }
 
-    let process = Process()
+    public let process = Process()
     private let stdoutFile: URL
     private let stderrFile: URL
 
     /// Runs `filterz arguments…`, or `launcher… filterz arguments…` (e.g. `bash -c '…; exec "$0" "$@"'`).
-    init(_ arguments: [String], launcher: [String] = [], logs: URL) throws {
+    public init(_ arguments: [String], launcher: [String] = [], logs: URL) throws {
         guard let binary = Self.binary else {
             throw FilterzChildError(description: "no built filterz binary (swift build)")
         }
@@ -61,14 +60,14 @@ final class FilterzChild: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits up to `timeoutSeconds` for the child to exit (then kills it) and returns its exit status
     /// (or the signal number for a child killed by a signal, as `Process` reports it).
     @discardableResult
-    func waitForExit(timeoutSeconds: Double) -> Int32 {
+    public func waitForExit(timeoutSeconds: Double) -> Int32 {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -76,11 +75,11 @@ final class FilterzChild: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+    public var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
     /// Waits (up to `timeoutSeconds`) until `file` exists; false when the child exited first or time ran out.
-    func waitFor(_ file: URL, timeoutSeconds: Double = 120) -> Bool {
+    public func waitFor(_ file: URL, timeoutSeconds: Double = 120) -> Bool {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: file.path) { return true }
@@ -91,6 +90,6 @@ final class FilterzChild: @unchecked Sendable {
     }
 }
 
-struct FilterzChildError: Error, CustomStringConvertible {
-    var description: String
+public struct FilterzChildError: Error, CustomStringConvertible {
+    public var description: String
 }

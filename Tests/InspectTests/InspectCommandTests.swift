@@ -4,11 +4,11 @@ import RealClients
 import Testing
 
 @testable import CLIKit
-@testable import FilterzCLI
 @testable import Inspect
 
-/// `filterz inspect`, run in process: golden summaries, exit codes, JSON, --recursive over a folder (its help
-/// screen is golden in docs/CLI.md, checked by CLIReferenceTests).
+/// `filterz inspect`, run in process on the Inspect module (`InspectCLI`): golden summaries, exit codes, JSON,
+/// --recursive over a folder (its help screen is golden in docs/CLI.md, checked by CLIReferenceTests; the
+/// options only `filterz-full` reads by `InspectLoaderUsageTests`).
 @Suite struct InspectCommandTests {
     static let samples = SharedData.sampleMedia.appendingPathComponent("playlists")
 
@@ -20,7 +20,7 @@ import Testing
 
     /// Runs `filterz <arguments>`; paths under `samples` print relative to it.
     static func run(_ arguments: [String], stdin: [UInt8] = []) -> Run {
-        let run = runFilterz(arguments, stdin: stdin)
+        let run = InspectCLI.run(arguments, stdin: stdin)
         let prefix = samples.path + "/"
         return Run(
             code: run.code, stdout: run.out.replacingOccurrences(of: prefix, with: ""),
@@ -119,14 +119,8 @@ import Testing
             message: "filterz inspect: error: /tmp: is a directory, not a playlist\n"),
         UsageCase(arguments: ["inspect"], code: 2, message: "Error: missing argument <playlist>\n"),
         UsageCase(
-            arguments: ["inspect", "--header", "nocolon", "x.m3u8"], code: 2,
-            message: "Error: --header expects 'Name: value', got 'nocolon'\n"),
-        UsageCase(
             arguments: ["inspect", "--bogus", "x.m3u8"], code: 2,
             message: "Error: unknown option '--bogus' for 'filterz inspect'\n"),
-        UsageCase(
-            arguments: ["inspect", "http://127.0.0.1:1/master.m3u8"], code: 2,
-            message: "filterz inspect: error: http://127.0.0.1:1/master.m3u8: "),
     ]
 
     @Test(arguments: usageCases)

@@ -4,17 +4,9 @@ import RealClients
 import Testing
 
 @testable import CLIKit
-@testable import FilterzCLI
 @testable import Inspect
 
 /// Python m3u8 6.0.0, an independent parser, reads the sample playlists the same way `inspect --json` does.
-enum PythonM3U8 {
-    static let isInstalled: Bool = {
-        guard ExternalTool.isInstalled("python3") else { return false }
-        return (try? ExternalTool.run("python3", ["-c", "import m3u8"], timeoutSeconds: 20).exitCode) == 0
-    }()
-}
-
 @Suite(.enabled(if: PythonM3U8.isInstalled, "needs python3 with m3u8 (make deps)"), .network)
 struct M3U8AgreementTests {
     /// Reads the playlist with m3u8 and our JSON from a file, prints every field where they differ.
@@ -63,7 +55,7 @@ struct M3U8AgreementTests {
     @Test(arguments: samples)
     func pythonM3U8AgreesWithOurJSON(_ name: String) throws {
         let path = SharedData.sampleMedia.appendingPathComponent("playlists/\(name)").path
-        let run = runFilterz(["inspect", "--json", path])
+        let run = InspectCLI.run(["inspect", "--json", path])
         #expect(run.code == 0)
         let folder = try TemporaryFolder()
         let ours = folder.url.appendingPathComponent("ours.json")

@@ -5,15 +5,14 @@ import RealClients
 import Testing
 
 @testable import CLIKit
-@testable import FilterzCLI
 @testable import Inspect
 
-/// `filterz inspect` on playlists with thousands of items (in process through `CLI.run`): every list stops
+/// `filterz inspect` on playlists with thousands of items (in process through `InspectCLI`): every list stops
 /// after `ListingLimit.items` with `… and N more`, JSON lists stop there with a `truncated` member holding the
 /// full lengths, and every count and the exit status still cover everything.
 @Suite struct InspectListingLimitTests {
     static func inspect(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        runFilterz(["inspect"] + arguments)
+        InspectCLI.run(["inspect"] + arguments)
     }
 
     /// 1,500 variants (each naming a missing audio group: one error and four warnings), 1,200 I-frame

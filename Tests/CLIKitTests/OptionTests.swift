@@ -1,8 +1,6 @@
 import Testing
 
 @testable import CLIKit
-@testable import FilterzCLI
-@testable import Inspect
 
 /// Typed options: the default `--help` shows is the value read when the option is absent, and a value outside
 /// what the option allows is a usage error naming it.

@@ -4,7 +4,6 @@ import RealClients
 import Testing
 
 @testable import CLIKit
-@testable import FilterzCLI
 @testable import HLS
 @testable import Inspect
 
@@ -48,7 +47,7 @@ struct InspectRobustnessTests {
                 var bytes = original
                 for _ in 0...(round % 3) { bytes = Self.mutate(bytes, &random) }
                 for arguments in [["inspect", "-"], ["inspect", "--json", "-"]] {
-                    let run = runFilterz(arguments, stdin: bytes)
+                    let run = InspectCLI.run(arguments, stdin: bytes)
                     #expect(run.code == 0 || run.code == 1, "\(name) round \(round): exit \(run.code) \(run.err)")
                     #expect(!run.out.isEmpty)
                     runs += 1
@@ -82,7 +81,7 @@ struct InspectRobustnessTests {
             let reference = ReferencedPlaylist(reference: .variant(Variant(uri: "a", bandwidth: 1)), playlist: media)
             _ = VariantAlignment.check([reference, reference])
         }
-        let run = runFilterz(["inspect", "-"], stdin: Array(text.utf8))
+        let run = InspectCLI.run(["inspect", "-"], stdin: Array(text.utf8))
         #expect(run.code == 1)
         #expect(run.out.contains("[server-control.can-skip-until-too-small]"))
     }
