@@ -28,6 +28,17 @@ public struct Inspection {
         self.init(name: location == "-" ? "<stdin>" : location, result: result, isRecursive: recursive)
     }
 
+    /// `init(location:bytes:strict:recursive:)`, then, when `recursive` and the playlist is a multivariant one,
+    /// every playlist it references loaded through `loader` and checked, and the checks across them: what
+    /// `filterz inspect` does, whichever binary and loader run it.
+    public init(location: String, bytes: [UInt8], strict: Bool, recursive: Bool, loader: any PlaylistLoading) {
+        self.init(location: location, bytes: bytes, strict: strict, recursive: recursive)
+        guard recursive, let multivariant = result.playlist?.multivariant else { return }
+        children = RecursiveInspection(loader: loader, strict: strict).run(
+            parent: multivariant, parentLocation: location)
+        crossChecks = RecursiveInspection.crossChecks(children)
+    }
+
     /// Errors everywhere: the playlist's, each child's (a child that cannot be loaded or parsed counts one),
     /// and the cross-playlist checks'. Zero means exit status 0.
     public var errorCount: Int {

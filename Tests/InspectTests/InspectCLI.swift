@@ -33,12 +33,8 @@ enum InspectCLI {
         let strict = try arguments.get(InspectCommandLine.strict)
         let recursive = try arguments.get(InspectCommandLine.recursive)
         let bytes = try PlaylistFile().load(location, readStandardInput: context.readStandardInput)
-        var inspection = Inspection(location: location, bytes: bytes, strict: strict, recursive: recursive)
-        if recursive, let multivariant = inspection.result.playlist?.multivariant {
-            inspection.children = RecursiveInspection(loader: PlaylistFile(), strict: strict)
-                .run(parent: multivariant, parentLocation: location)
-            inspection.crossChecks = RecursiveInspection.crossChecks(inspection.children)
-        }
+        let inspection = Inspection(
+            location: location, bytes: bytes, strict: strict, recursive: recursive, loader: PlaylistFile())
         InspectCommandLine.write(inspection, json: try arguments.get(InspectCommandLine.json), to: context.stdout)
         return InspectCommandLine.exitStatus(
             inspection, problems: InspectCommandLine.problems(inspection), commandPath: arguments.commandPath, context)

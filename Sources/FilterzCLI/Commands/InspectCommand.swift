@@ -26,12 +26,8 @@ enum InspectCommand {
         let recursive = try arguments.get(InspectCommandLine.recursive) || deep != nil
 
         let bytes = try loader.load(location, readStandardInput: context.readStandardInput)
-        var inspection = Inspection(location: location, bytes: bytes, strict: strict, recursive: recursive)
-        if recursive, let multivariant = inspection.result.playlist?.multivariant {
-            inspection.children = RecursiveInspection(loader: loader, strict: strict)
-                .run(parent: multivariant, parentLocation: location)
-            inspection.crossChecks = RecursiveInspection.crossChecks(inspection.children)
-        }
+        let inspection = Inspection(
+            location: location, bytes: bytes, strict: strict, recursive: recursive, loader: loader)
 
         var audit: AuditReport?
         if let deep, let playlist = inspection.result.playlist {
