@@ -13,38 +13,58 @@ enum InspectCommand {
         Command(InspectCommandLine.spec, action: { arguments, context in try run(arguments, context) })
     }
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let location = try arguments.positional(0, "playlist")
-        var headers: [(name: String, value: String)] = []
-        for text in try arguments.get(InspectCommandLine.header) {
-            headers.append(try ResourceLoader.parseHeader(text))
+    /// An `inspect` command line checked whole (headers, timeout, `--deep`'s options) before the playlist is
+    /// read or fetched.
+    struct Plan {
+        var location: String
+        var loader: ResourceLoader
+        var strict: Bool
+        var recursive: Bool
+        var json: Bool
+        var deep: DeepOptions?
+        /// `filterz inspect`, as the exit status's hint names it.
+        var commandPath: String
+
+        static func parse(_ arguments: ParsedArguments) throws(CLIError) -> Plan {
+            let location = try arguments.positional(0, "playlist")
+            var headers: [(name: String, value: String)] = []
+            for text in try arguments.get(InspectCommandLine.header) {
+                headers.append(try ResourceLoader.parseHeader(text))
+            }
+            var loader = ResourceLoader(headers: headers, headerOrigin: HTTPTransfer.origin(of: location))
+            loader.timeoutSeconds = try arguments.get(InspectCommandLine.timeout)
+            let deep = try DeepOptions(arguments)
+            return Plan(
+                location: location, loader: loader, strict: try arguments.get(InspectCommandLine.strict),
+                recursive: try arguments.get(InspectCommandLine.recursive) || deep != nil,
+                json: try arguments.get(InspectCommandLine.json), deep: deep, commandPath: arguments.commandPath)
         }
-        var loader = ResourceLoader(headers: headers, headerOrigin: HTTPTransfer.origin(of: location))
-        loader.timeoutSeconds = try arguments.get(InspectCommandLine.timeout)
-        let strict = try arguments.get(InspectCommandLine.strict)
-        let deep = try DeepOptions(arguments)
-        let recursive = try arguments.get(InspectCommandLine.recursive) || deep != nil
+    }
 
-        let bytes = try loader.load(location, readStandardInput: context.readStandardInput)
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        try run(Plan.parse(arguments), context)
+    }
+
+    static func run(_ plan: Plan, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let location = plan.location
+        let bytes = try plan.loader.load(location, readStandardInput: context.readStandardInput)
         let inspection = Inspection(
-            location: location, bytes: bytes, strict: strict, recursive: recursive, loader: loader)
-
+            location: location, bytes: bytes, strict: plan.strict, recursive: plan.recursive, loader: plan.loader)
         var audit: AuditReport?
-        if let deep, let playlist = inspection.result.playlist {
+        if let deep = plan.deep, let playlist = inspection.result.playlist {
             audit = deep.run(
                 playlist: playlist, location: location, name: inspection.name, children: inspection.children,
-                loader: loader, progress: context.stderr)
+                loader: plan.loader, progress: context.stderr)
         }
         InspectCommandLine.write(
-            inspection, json: try arguments.get(InspectCommandLine.json), to: context.stdout,
+            inspection, json: plan.json, to: context.stdout,
             extraJSON: audit.map { [("deep", DeepJSONReport.value($0))] } ?? [],
             extraText: audit.map { [""] + DeepTextReport.lines($0) } ?? [])
-        if let audit, let path = deep?.reportPath {
+        if let audit, let path = plan.deep?.reportPath {
             try DeepHTMLReport.write(audit, title: inspection.name, to: path)
         }
         var problems = InspectCommandLine.problems(inspection)
         if let audit, audit.mustCount > 0 { problems.append(DisplayFormat.count(audit.mustCount, "must-fix finding")) }
-        return InspectCommandLine.exitStatus(
-            inspection, problems: problems, commandPath: arguments.commandPath, context)
+        return InspectCommandLine.exitStatus(inspection, problems: problems, commandPath: plan.commandPath, context)
     }
 }

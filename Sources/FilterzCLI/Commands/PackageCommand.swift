@@ -25,16 +25,29 @@ enum PackageCommand {
             action: run)
     }
 
+    /// A `package` command line checked whole (every option, then the preset read) before the video is opened.
+    struct Plan {
+        var input: String
+        var settings: Recording.Settings
+
+        static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
+            let input = try args.positional(0, "input")
+            return Plan(input: input, settings: try SegmentingOptions.parse(args, context).recordingSettings())
+        }
+    }
+
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let path = try args.positional(0, "input")
-        let options = try SegmentingOptions.parse(args, context)
+        try run(Plan.parse(args, context), context)
+    }
+
+    static func run(_ plan: Plan, _ context: CommandContext) throws -> Int32 {
         LibavLogging.setQuiet(true)
         let reader: VideoFileReader
         do {
-            reader = try VideoFileReader(path: path)
+            reader = try VideoFileReader(path: plan.input)
         } catch {
             throw CLIError.failure(error.description)
         }
-        return try RecordingRun.run(Recording(options.recordingSettings(), source: VideoFileSource(reader)), context)
+        return try RecordingRun.run(Recording(plan.settings, source: VideoFileSource(reader)), context)
     }
 }

@@ -31,8 +31,9 @@ enum PresetCommand {
                 options: [showJSON.spec],
                 examples: ["filterz preset show noir", "filterz preset show --json ./looks/teal.json"]),
             action: { args, context in
-                let preset = try PresetLocator(context).load(try args.positional(0, "preset"))
-                if try args.get(Self.showJSON) {
+                let name = try args.positional(0, "preset"), json = try args.get(Self.showJSON)
+                let preset = try PresetLocator(context).load(name)
+                if json {
                     context.stdout.line(String(decoding: preset.jsonBytes(), as: UTF8.self))
                     return ExitCode.success
                 }

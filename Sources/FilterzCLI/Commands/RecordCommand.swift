@@ -55,49 +55,62 @@ enum RecordCommand {
             action: run)
     }
 
-    static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        // Every option is checked before the preset is read (the last step of `SegmentingOptions.parse`).
-        let duration = try args.get(Self.duration)
-        let fps = try args.get(Self.fps)
-        let seed = try args.get(Self.seed)
-        let sizeText = try args.get(size)
-        let size = sizeText.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard size.count == 2, (16...8192).contains(size[0]), (16...8192).contains(size[1]) else {
-            throw CLIError.usage("--size expects WIDTHxHEIGHT (16…8192), got '\(sizeText)'")
-        }
-        let orientationText = try args.get(orientation)
-        guard let orientation = SimulatedCamera.Orientation(rawValue: orientationText) else {
-            throw CLIError.usage("--orientation expects landscape or portrait, got '\(orientationText)'")
-        }
-        let live = try args.get(Self.live)
-        var mode = PlaylistBuilder.Mode.vod
-        if let window = try args.get(Self.window) {
-            guard live else { throw CLIError.usage("--window needs --live") }
-            guard let count = Int(window), count >= 1 else {
-                throw CLIError.usage("--window expects a whole number ≥ 1, got '\(window)'")
+    /// A `record` command line checked whole (every option, then the preset read) before the camera starts.
+    struct Plan {
+        var settings: Recording.Settings
+        var camera: SimulatedCamera.Configuration
+        var microphone: SimulatedMicrophone.Configuration
+
+        static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
+            // Every option is checked before the preset is read (the last step of `SegmentingOptions.parse`).
+            let duration = try args.get(RecordCommand.duration)
+            let fps = try args.get(RecordCommand.fps)
+            let seed = try args.get(RecordCommand.seed)
+            let sizeText = try args.get(RecordCommand.size)
+            let size = sizeText.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard size.count == 2, (16...8192).contains(size[0]), (16...8192).contains(size[1]) else {
+                throw .usage("--size expects WIDTHxHEIGHT (16…8192), got '\(sizeText)'")
             }
-            mode = .slidingWindow(segments: count)
-        } else if live {
-            mode = .event
-        }
-        let lowLatency = try lowLatencySettings(args, live: live, fps: fps)
+            let orientationText = try args.get(RecordCommand.orientation)
+            guard let orientation = SimulatedCamera.Orientation(rawValue: orientationText) else {
+                throw .usage("--orientation expects landscape or portrait, got '\(orientationText)'")
+            }
+            let live = try args.get(RecordCommand.live)
+            var mode = PlaylistBuilder.Mode.vod
+            if let window = try args.get(RecordCommand.window) {
+                guard live else { throw .usage("--window needs --live") }
+                guard let count = Int(window), count >= 1 else {
+                    throw .usage("--window expects a whole number ≥ 1, got '\(window)'")
+                }
+                mode = .slidingWindow(segments: count)
+            } else if live {
+                mode = .event
+            }
+            let lowLatency = try RecordCommand.lowLatencySettings(args, live: live, fps: fps)
 
-        var options = try SegmentingOptions.parse(args, context)
-        options.mode = mode
-        if let lowLatency {
-            options.container = .fragmentedMP4
-            options.segmentDuration = lowLatency.segmentDuration
+            var options = try SegmentingOptions.parse(args, context)
+            options.mode = mode
+            if let lowLatency {
+                options.container = .fragmentedMP4
+                options.segmentDuration = lowLatency.segmentDuration
+            }
+            return Plan(
+                settings: options.recordingSettings(lowLatency: lowLatency?.settings),
+                camera: SimulatedCamera.Configuration(
+                    width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,
+                    orientation: orientation, seed: UInt64(seed)),
+                microphone: SimulatedMicrophone.Configuration(seed: UInt64(seed)))
         }
+    }
 
-        let camera = SimulatedCamera(
-            SimulatedCamera.Configuration(
-                width: size[0], height: size[1], framesPerSecond: fps, durationSeconds: duration,
-                orientation: orientation, seed: UInt64(seed)))
-        let microphone = SimulatedMicrophone(SimulatedMicrophone.Configuration(seed: UInt64(seed)))
-        let recording = Recording(
-            options.recordingSettings(lowLatency: lowLatency?.settings),
-            source: CameraSource(camera: camera, microphone: microphone))
-        return try RecordingRun.run(recording, context)
+    static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+        try run(Plan.parse(args, context), context)
+    }
+
+    static func run(_ plan: Plan, _ context: CommandContext) throws -> Int32 {
+        let source = CameraSource(
+            camera: SimulatedCamera(plan.camera), microphone: SimulatedMicrophone(plan.microphone))
+        return try RecordingRun.run(Recording(plan.settings, source: source), context)
     }
 
     /// `--low-latency`, `--part-duration`, `--timing-log`: fMP4 in 2 s segments unless `--segment-duration` is

@@ -58,44 +58,67 @@ enum PhotoApplyCommand {
             action: run)
     }
 
+    /// A `photo apply` command line checked whole (every option, then the preset read) before any photo is read
+    /// or any folder made.
+    struct Plan {
+        var inputs: [String]
+        var preset: Preset
+        var quality: Int
+        var output: String?
+        var outDir: String?
+        var keepOriginal: String?
+        var limits: PhotoLimits
+
+        static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
+            let inputs = args.positionals
+            guard !inputs.isEmpty else { throw .usage("missing argument <input>") }
+            let presetArgument = try args.get(PhotoApplyCommand.preset)
+            let quality = try args.get(PhotoApplyCommand.quality)
+            let output = try args.get(PhotoApplyCommand.output), outDir = try args.get(PhotoApplyCommand.outDir)
+            let keepOriginal = try args.get(PhotoApplyCommand.keepOriginal)
+            let limits = PhotoLimits(
+                maximumPixels: try args.get(PhotoApplyCommand.maxMegapixels) * 1_000_000,
+                maximumMemoryBytes: try args.get(PhotoApplyCommand.memoryLimit) * 1_000_000)
+            switch (output, outDir) {
+            case (nil, nil): throw .usage("give -o/--output (one input) or --out-dir")
+            case (.some, .some): throw .usage("give either -o/--output or --out-dir, not both")
+            case (.some, nil) where inputs.count > 1:
+                throw .usage("-o/--output takes one input; use --out-dir for \(inputs.count)")
+            default: break
+            }
+            if let output, PhotoFormat.forOutput(output) == nil {
+                throw .usage(PhotoError.unsupportedOutput(output).description)
+            }
+            return Plan(
+                inputs: inputs, preset: try PresetLocator(context).load(presetArgument), quality: quality,
+                output: output, outDir: outDir, keepOriginal: keepOriginal, limits: limits)
+        }
+    }
+
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let inputs = args.positionals
-        guard !inputs.isEmpty else { throw CLIError.usage("missing argument <input>") }
-        let presetArgument = try args.get(Self.preset)
-        let quality = try args.get(Self.quality)
-        let output = try args.get(Self.output), outDir = try args.get(Self.outDir)
-        let keepOriginal = try args.get(Self.keepOriginal)
-        let limits = PhotoLimits(
-            maximumPixels: try args.get(Self.maxMegapixels) * 1_000_000,
-            maximumMemoryBytes: try args.get(Self.memoryLimit) * 1_000_000)
-        switch (output, outDir) {
-        case (nil, nil): throw CLIError.usage("give -o/--output (one input) or --out-dir")
-        case (.some, .some): throw CLIError.usage("give either -o/--output or --out-dir, not both")
-        case (.some, nil) where inputs.count > 1:
-            throw CLIError.usage("-o/--output takes one input; use --out-dir for \(inputs.count)")
-        default: break
-        }
-        if let output, PhotoFormat.forOutput(output) == nil {
-            throw CLIError.usage(PhotoError.unsupportedOutput(output).description)
-        }
-        let preset = try PresetLocator(context).load(presetArgument)
-        for folder in [outDir, keepOriginal].compactMap({ $0 }) {
+        try run(Plan.parse(args, context), context)
+    }
+
+    static func run(_ plan: Plan, _ context: CommandContext) throws(CLIError) -> Int32 {
+        for folder in [plan.outDir, plan.keepOriginal].compactMap({ $0 }) {
             do {
                 try AtomicFile.makeFolder(folder)
             } catch {
-                throw CLIError.input("\(folder): cannot create folder: \(error.reason)")
+                throw .input("\(folder): cannot create folder: \(error.reason)")
             }
         }
-        let plan = PhotoBatch.plan(inputs: inputs, output: output, outDir: outDir, keepOriginal: keepOriginal)
+        let inputs = plan.inputs
+        let jobs = PhotoBatch.plan(
+            inputs: inputs, output: plan.output, outDir: plan.outDir, keepOriginal: plan.keepOriginal)
         let batch = PhotoBatch(
-            jobs: plan.jobs, values: preset.values, quality: quality, limits: limits, context: context)
-        for problem in plan.problems { context.stderr.line("\(problem.input): error: \(problem.message)") }
+            jobs: jobs.jobs, values: plan.preset.values, quality: plan.quality, limits: plan.limits, context: context)
+        for problem in jobs.problems { context.stderr.line("\(problem.input): error: \(problem.message)") }
         let summary = batch.run()
-        let failed = summary.failed + plan.problems.count
+        let failed = summary.failed + jobs.problems.count
         if inputs.count > 1 {
-            let place = outDir.map { " to \($0)" } ?? ""
+            let place = plan.outDir.map { " to \($0)" } ?? ""
             context.stdout.line(
-                "photo apply: \(summary.written) of \(inputs.count) photos written\(place) with '\(preset.name)'"
+                "photo apply: \(summary.written) of \(inputs.count) photos written\(place) with '\(plan.preset.name)'"
                     + (failed > 0 ? " (\(failed) failed)" : ""))
         }
         if summary.unreadable > 0 { return ExitCode.usage }

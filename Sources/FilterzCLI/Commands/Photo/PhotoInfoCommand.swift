@@ -28,19 +28,33 @@ enum PhotoInfoCommand {
             action: run)
     }
 
+    /// A `photo info` command line checked whole before the photo is read.
+    struct Plan {
+        var path: String
+        var json: Bool
+
+        static func parse(_ args: ParsedArguments) throws(CLIError) -> Plan {
+            Plan(path: try args.positional(0, "input"), json: try args.get(PhotoInfoCommand.json))
+        }
+    }
+
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-        let path = try args.positional(0, "input")
+        try run(Plan.parse(args), context)
+    }
+
+    static func run(_ plan: Plan, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let path = plan.path
         let bytes = try PhotoFile.read(path)
         let details: PhotoDetails
         do {
             details = try PhotoReader.details(bytes)
         } catch {
-            throw CLIError.failure("\(path): \(error.description)")
+            throw .failure("\(path): \(error.description)")
         }
         for warning in MetadataWarning.collapsingRepeats(details.warnings) where warning.severity == .warning {
             context.stderr.line("\(path): \(warning.description)")
         }
-        if try args.get(Self.json) {
+        if plan.json {
             context.stdout.line(PhotoInfoReport.json(details, file: path).rendered())
         } else {
             context.stdout.write(PhotoInfoReport.text(details, file: path))
