@@ -150,8 +150,15 @@ struct BrowserPlaybackTests {
             _ = try await browser.run(Self.pauseOrPlay, ["live", true], as: LiveState.self)
             try await Task.sleep(nanoseconds: 3_000_000_000)
             let resumed = try await browser.run(Self.pauseOrPlay, ["live", false], as: LiveState.self)
-            let samples = try await browser.runAsync(Self.watch, ["live", 20], as: [LiveState].self)
+            // Watched until it is back at the hold-back and plays at normal speed, in rounds of 20 s and for a
+            // minute at most: on a loaded machine the page may have stalled and start the watch further behind.
             let holdBack = 3.0
+            var samples: [LiveState] = []
+            for _ in 0..<3 {
+                samples += try await browser.runAsync(Self.watch, ["live", 20], as: [LiveState].self)
+                let last = samples.suffix(6)
+                if last.allSatisfy({ ($0.behind ?? .infinity) <= holdBack + 0.6 }), last.last?.rate == 1 { break }
+            }
             let settled = samples.suffix(6).compactMap(\.behind)
             print(
                 "index page, live: \(resumed.behind.map { String(format: "%.2f", $0) } ?? "?") s behind the edge after "
@@ -159,7 +166,8 @@ struct BrowserPlaybackTests {
             #expect(samples.contains { $0.rate > 1 }, "the page never played faster: \(samples)")
             #expect(
                 (settled.min() ?? .infinity) <= holdBack + 0.6,
-                "still \(settled) s behind the live edge 20 s after the pause (hold-back \(holdBack) s)")
+                "still \(settled) s behind the live edge \(samples.count / 2) s after the pause (hold-back \(holdBack) s)"
+            )
             #expect(samples.last?.rate == 1, "still playing at \(samples.last?.rate ?? 0)x after catching up")
         } catch {
             await browser.quit()
