@@ -63,6 +63,8 @@ import Testing
             says: "unknown option '--bogus'"),
         Case(["sign", "warm-film", "--token-secret", "s", "--bogus"], exits: 2, says: "unknown option '--bogus'"),
         Case(["sign", "warm-film"], exits: 2, says: "secret"),
+        Case(["sign", "..", "--token-secret", "s"], exits: 2, says: "cannot be a video id"),
+        Case(["sign", ".hidden", "--token-secret", "s"], exits: 2, says: "cannot be a video id"),
         Case(
             ["simulate", "$TMP/manifest.json", "--bandwidth", "3mbps", "--bogus"], exits: 2,
             says: "unknown option '--bogus'"),

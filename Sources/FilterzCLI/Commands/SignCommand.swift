@@ -30,27 +30,41 @@ enum SignCommand {
                 examples: [
                     "FILTERZ_TOKEN_SECRET=s3cret filterz sign warm-film --ttl 600 --base-url http://127.0.0.1:8080"
                 ]),
-            action: { args, context in
-                let videoID = try args.positional(0, "video-id")
-                let ttl = try args.get(Self.ttl)
-                guard let secret = try ServeCommand.tokenSecret(args, context) else {
-                    throw CLIError.usage("give --token-secret or set FILTERZ_TOKEN_SECRET")
-                }
-                var base = try args.get(Self.baseURL) ?? ""
-                while base.hasSuffix("/") { base.removeLast() }
-                let url = URLSigner(secret: secret).signedMasterURL(
-                    videoID: videoID, expiresAt: Int64(time(nil)) + Int64(ttl))
-                // The server's own path rules decide: an id it would refuse (empty, '/', '..', hidden) is no video.
-                let path = String(url.prefix { $0 != "?" })
-                guard case .success(let segments) = PathGuard.check(path),
-                    segments == ["v1", "videos", videoID, "master.m3u8"]
-                else {
-                    throw CLIError.usage(
-                        "'\(videoID)' cannot be a video id (a folder name the server serves: not empty, no '/', not hidden)"
-                    )
-                }
-                context.stdout.line(base + url)
-                return ExitCode.success
-            })
+            action: { args, context in try run(Plan.parse(args, context), context) })
+    }
+
+    /// A `sign` command line checked whole: the id one the server would serve, the secret given.
+    struct Plan {
+        var videoID: String
+        var secret: String
+        var ttlSeconds: Int
+        /// `--base-url` without its trailing slashes (empty: a root-relative URL).
+        var base: String
+
+        static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
+            let videoID = try args.positional(0, "video-id")
+            let ttl = try args.get(SignCommand.ttl)
+            guard let secret = try ServeCommand.tokenSecret(args, context) else {
+                throw .usage("give --token-secret or set FILTERZ_TOKEN_SECRET")
+            }
+            var base = try args.get(SignCommand.baseURL) ?? ""
+            while base.hasSuffix("/") { base.removeLast() }
+            // The server's own path rules decide: an id it would refuse (empty, '/', '..', hidden) is no video.
+            guard case .success(let segments) = PathGuard.check(CatalogueURLs.master(videoID: videoID)),
+                segments == ["v1", "videos", videoID, "master.m3u8"]
+            else {
+                throw .usage(
+                    "'\(videoID)' cannot be a video id (a folder name the server serves: not empty, no '/', not hidden)"
+                )
+            }
+            return Plan(videoID: videoID, secret: secret, ttlSeconds: ttl, base: base)
+        }
+    }
+
+    static func run(_ plan: Plan, _ context: CommandContext) -> Int32 {
+        let url = URLSigner(secret: plan.secret).signedMasterURL(
+            videoID: plan.videoID, expiresAt: Int64(time(nil)) + Int64(plan.ttlSeconds))
+        context.stdout.line(plan.base + url)
+        return ExitCode.success
     }
 }
