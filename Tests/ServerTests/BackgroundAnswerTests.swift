@@ -33,8 +33,8 @@ import Testing
         let now = site.secondsSinceEpoch
         func quickStatus(_ target: String, headers: [String: String] = [:]) -> Int? {
             guard
-                case .response(let response) = handler.quickAnswer(
-                    to: HTTPRequest(method: "GET", target: target, headers: headers), now: now)
+                case .ready(.response(let response)) = handler.decide(
+                    HTTPRequest(method: "GET", target: target, headers: headers), now: now)
             else { return nil }
             return response.status
         }

@@ -61,18 +61,11 @@ public final class RequestHandler: Sendable {
         }
     }
 
-    /// The same answer as `answer`, or nil when making it may take long: a playlist larger than
-    /// `inlinePlaylistBytes` unless it is parsed and the body asked for is already made (no token to add, no
-    /// delta, its compressed form kept when the client takes gzip), or reading the catalogue. The event
-    /// loops answer with this and pass the rest to background workers, so that one slow answer never holds up the
-    /// requests of other clients.
-    func quickAnswer(to request: HTTPRequest, now: Int64) -> HandlerAnswer? {
-        guard case .ready(let answer) = decide(request, now: now) else { return nil }
-        return answer
-    }
-
-    /// The answer to `request` when it is quick to make (see `quickAnswer`), else the slow work that makes it: a
-    /// caller with workers asks once, and runs `SlowAnswer.make` on one of them.
+    /// The answer to `request` when it is quick to make, else the slow work that makes it. Slow: a playlist
+    /// larger than `inlinePlaylistBytes` unless it is parsed and the body asked for is already made (no token to
+    /// add, no delta, its compressed form kept when the client takes gzip), or reading the catalogue. The event
+    /// loops answer quick ones at once and run `SlowAnswer.make` on a background worker, so that one slow answer
+    /// never holds up the requests of other clients.
     func decide(_ request: HTTPRequest, now: Int64) -> HandlerDecision {
         let cors = corsHeaders
         return route(request, now: now).map { $0.adding(cors) }
