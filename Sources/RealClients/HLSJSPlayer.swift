@@ -46,9 +46,10 @@ public enum HLSJSPlayer {
         /// shows of what the player was waiting for.
         public var recentEvents: [String]
         /// Times a stream (main, audio) started loading a key and then neither requested, received nor buffered
-        /// media for 3 s or more (until it moved again, or to the end of the run), one line each: the shape of
-        /// hls.js 1.6.x's stalls in encrypted LL-HLS (video-dev/hls.js#7871, #7975; fixed in later 1.6
-        /// releases by #7976). A key or part the server never answered would look the same: `httpErrors` tells.
+        /// media for 3 s or more (until it moved again, or to the end of the run), or asked for a part of one
+        /// segment while loading the key of another and never loaded that part (for 3 s or more), one line each:
+        /// the shapes of hls.js 1.6.x's stalls in encrypted LL-HLS (video-dev/hls.js#7871, #7975; fixed in later
+        /// 1.6 releases by #7976). A key or part the server never answered would look the same: `httpErrors` tells.
         public var parkedAfterKeyLoad: [String]
         /// Requests the server answered with an error status (playlists, media, keys), one line each.
         public var httpErrors: [String]
@@ -115,15 +116,30 @@ public enum HLSJSPlayer {
               report.parkedAfterKeyLoad.push(`${type} quiet ${((at - key.at) / 1000).toFixed(1)} s after loading the key of sn ${key.sn} at ${((key.at - t0) / 1000).toFixed(2)} s`);
             lastFragEvent[type] = at;
           };
+          // hls.js 1.6 (video-dev/hls.js#7975) can arm a key load for one segment and, in the same call, ask for a
+          // part of the next one instead; the key's answer then no longer matches and that part is never loaded.
+          const swappedRequest = {};
+          const noteUnloadedSwap = (type, at) => {
+            const r = swappedRequest[type];
+            if (r && at - r.at >= 3000)
+              report.parkedAfterKeyLoad.push(`${type} never loaded sn ${r.sn} part ${r.part}, asked for at ${((r.at - t0) / 1000).toFixed(2)} s ` +
+                `with the key of sn ${r.keySn} loading (${((at - r.at) / 1000).toFixed(1)} s before it asked for anything else)`);
+            delete swappedRequest[type];
+          };
           hls.on(Hls.Events.FRAG_LOADED, (_, data) => {
             if (data.part) report.partsLoaded++; else report.fragmentsLoaded++;
             const f = data.frag;
             lastLoaded = `${fragName(f, data.part)} at ${now()} s`;
+            if (swappedRequest[f.type] && swappedRequest[f.type].sn === f.sn) delete swappedRequest[f.type];
             fragActivity(f.type);
           });
           hls.on(Hls.Events.FRAG_LOADING, (_, data) => {
-            fragActivity(data.frag.type);
-            note(`loading ${fragName(data.frag, data.part)}`, data.frag.type);
+            const type = data.frag.type, key = keyLoading[type], at = performance.now();
+            noteUnloadedSwap(type, at);
+            if (data.part && key && key.sn !== data.frag.sn && at - key.at < 50)
+              swappedRequest[type] = {keySn: key.sn, sn: data.frag.sn, part: data.part.index, at};
+            fragActivity(type);
+            note(`loading ${fragName(data.frag, data.part)}`, type);
           });
           hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => {
             fragActivity(data.frag.type);
@@ -193,7 +209,7 @@ public enum HLSJSPlayer {
               if (stalledSince !== null) report.stallSeconds += (performance.now() - stalledSince) / 1000;
               report.endTime = video.currentTime;
               report.keysLoaded = keyURIs.size;
-              for (const t of ["main", "audio"]) fragActivity(t);
+              for (const t of ["main", "audio"]) { fragActivity(t); noteUnloadedSwap(t, performance.now()); }
               hls.destroy();
               done(report);
             }
@@ -207,12 +223,13 @@ public enum HLSJSPlayer {
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)
     /// and reports. `switchAt`: seconds after the start at which to ask for another quality. `catchUp`: for
     /// low latency, `maxLiveSyncPlaybackRate: 1.5` as docs/LIVE.md tells users to set (false: hls.js's default of
-    /// 1, a stock player).
+    /// 1, a stock player). `module`: another ES module in place of hls.js (the harness's own tests give it a
+    /// scripted stand-in).
     public static func play(
         _ url: String, in browser: HeadlessChromium, seconds: Double, lowLatency: Bool, switchAt: Double? = nil,
-        catchUp: Bool = true
+        catchUp: Bool = true, module: String? = nil
     ) async throws -> Report {
-        let source = try String(contentsOf: modulePath, encoding: .utf8)
+        let source = try module ?? String(contentsOf: modulePath, encoding: .utf8)
         try await browser.setScriptTimeout(seconds: seconds + 60)
         return try await browser.runAsync(
             harness, [source, url, seconds, lowLatency, switchAt.map { $0 as Any } ?? NSNull(), catchUp],
