@@ -7,7 +7,8 @@ import Testing
 /// other: a scripted stand-in for hls.js replays the event sequences the real one produced.
 @Suite(
     .serialized, .browser,
-    .enabled(if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? "")))
+    .enabled(if: HeadlessChromium.unavailableReason == nil, Comment(rawValue: HeadlessChromium.unavailableReason ?? ""))
+)
 struct HLSJSHarnessTests {
     /// An ES module shaped like the wheel's hls.js (`n` is `isSupported`, `t` returns a player) whose player,
     /// once attached, fires `script`'s events (`[milliseconds, event, data]`) and then nothing.
