@@ -25,7 +25,10 @@ let package = Package(
         .target(name: "HLS", dependencies: ["JSON", "Notation"]),
         .target(name: "FilterKit", dependencies: ["JSON", "MediaTime", "Parallel"]),
         .target(name: "Playback", dependencies: ["JSON", "HLS"]),
-        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup"]),
+        // Network traces: periods of bandwidth and latency, their JSON format, and what a looping trace carries
+        // over time (the simulator's download model and the server's shaped links both walk it).
+        .target(name: "Traces", dependencies: ["JSON"]),
+        .target(name: "Simulation", dependencies: ["JSON", "HLS", "Playback", "Parallel", "Markup", "Traces"]),
         .target(name: "Packaging", dependencies: ["Notation", "HLS", "MediaTime"]),
         .target(name: "PhotoMetadata", dependencies: ["JSON"]),
         // Segment-level checks (inspect --deep): rules over facts a probe measured; bitstream headers read here.
@@ -116,6 +119,7 @@ let package = Package(
         .testTarget(
             name: "FilterKitTests", dependencies: ["JSON", "MediaTime", "FilterKit", "Parallel", "FilterzTestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HLS", "FilterzTestSupport"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "FilterzTestSupport"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["JSON", "Simulation", "Playback", "HLS", "Parallel", "FilterzTestSupport"]),

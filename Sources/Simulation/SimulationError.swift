@@ -2,8 +2,6 @@ import JSON
 
 /// Why a simulation could not run, with what a person needs to fix the input.
 public enum SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A trace that can never deliver a byte or holds impossible values.
-    case unusableTrace(name: String, reason: String)
     /// A manifest, trace or schedule that cannot be read.
     case invalidInput(what: String, reason: String)
     /// A number outside the range `SimulationLimits` allows: `field` of `what` is `value`, `allowed` says what fits.
@@ -15,7 +13,6 @@ public enum SimulationError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .unusableTrace(let name, let reason): return "trace \(name): \(reason)"
         case .invalidInput(let what, let reason): return "\(what): \(reason)"
         case .outOfRange(let what, let field, let value, let allowed):
             return "\(what): \(field) is \(plainNumber(value)), outside \(allowed)"

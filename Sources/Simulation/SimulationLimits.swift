@@ -1,25 +1,11 @@
 import JSON
 
-/// The ranges every input of a simulation must lie in, and the bounds that keep a run finite.
+/// The ranges every input of a simulation must lie in, and the bounds that keep a run finite (a trace's own
+/// are `TraceLimits`).
 ///
-/// Each range is wide enough for any real network or stream (the traces in `shared/traces` span 0.176 kbit/s
-/// to 1.86 Gbit/s, 5 ms to 7.5 min periods, 20–200 ms latency) and narrow enough that every number the
-/// simulator derives stays finite, every conversion to an integer fits, and a session ends in bounded time:
-/// a period is at least 1 ms, so walking the trace over the longest session takes a bounded number of steps.
+/// Each range is wide enough for any real stream and narrow enough that every number the simulator derives
+/// stays finite, every conversion to an integer fits, and a session ends in bounded time.
 public enum SimulationLimits {
-    // MARK: Network
-
-    /// A constant link (`--bandwidth`), bit/s: 1 kbit/s … 100 Gbit/s.
-    public static let linkBitsPerSecond: ClosedRange<Double> = 1_000...100_000_000_000
-    /// A trace period's bandwidth when not an outage (0), kbit/s: 1 bit/s … 100 Gbit/s.
-    public static let periodKilobitsPerSecond: ClosedRange<Double> = 0.001...100_000_000
-    /// A trace period's duration when not empty (0, ignored), ms: 1 ms … 24 h.
-    public static let periodMilliseconds: ClosedRange<Double> = 1...86_400_000
-    /// Request latency (trace periods and `--latency`), ms: 0 … 60 s.
-    public static let latencyMilliseconds: ClosedRange<Double> = 0...60_000
-    /// Periods in one trace.
-    public static let maximumPeriods = 1_000_000
-
     // MARK: Stream
 
     /// Segment duration, ms: 10 ms … 10 min.
@@ -55,10 +41,4 @@ public enum SimulationLimits {
     public static let maximumOptimumTransitionsPerSegment = 4_000_000
     /// Transitions the optimum evaluates in all, plus the trace periods its latency walks cross: its time bound.
     public static let maximumOptimumWork = 400_000_000
-
-    /// `lower…upper` for messages, in the unit given.
-    static func text(_ range: ClosedRange<Double>, _ unit: String) -> String {
-        "\(plainNumber(range.lowerBound))…\(plainNumber(range.upperBound)) \(unit)"
-    }
-
 }

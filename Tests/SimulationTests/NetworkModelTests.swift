@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func unusableTracesAreRejectedWithTheReason() throws {
-        #expect(throws: SimulationError.self) { try Self.trace([(1000, 0, 10)]) }
-        #expect(throws: SimulationError.self) { try Self.trace([]) }
+        #expect(throws: TraceError.self) { try Self.trace([(1000, 0, 10)]) }
+        #expect(throws: TraceError.self) { try Self.trace([]) }
     }
 }

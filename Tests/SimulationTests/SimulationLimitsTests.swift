@@ -32,14 +32,14 @@ import Testing
         #expect {
             try NetworkTrace(name: "t", periods: [Self.period(1000, 1000), bad.period])
         } throws: { error in
-            guard case SimulationError.outOfRange(_, let field, _, _) = error else { return false }
+            guard case TraceError.outOfRange(_, let field, _, _) = error else { return false }
             return field == bad.field && "\(error)".contains("outside")
         }
     }
 
     @Test func aTraceOfMoreThanAMillionPeriodsIsRefused() {
-        let periods = Array(repeating: Self.period(1, 1000), count: SimulationLimits.maximumPeriods + 1)
-        #expect(throws: SimulationError.self) { try NetworkTrace(name: "many", periods: periods) }
+        let periods = Array(repeating: Self.period(1, 1000), count: TraceLimits.maximumPeriods + 1)
+        #expect(throws: TraceError.self) { try NetworkTrace(name: "many", periods: periods) }
     }
 
     @Test func aNumberBeyondADoubleInATraceFileNamesItsSampleAndLine() {

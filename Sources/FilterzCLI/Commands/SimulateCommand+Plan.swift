@@ -73,12 +73,12 @@ extension SimulateCommand {
                 throw .usage("missing network: --trace FILE, --traces DIR or --bandwidth RATE")
             }
             let bitsPerSecond = try Quantity.bitsPerSecond(rate, option: "--bandwidth")
-            guard SimulationLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
+            guard TraceLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
                 throw .usage("--bandwidth expects a rate in 1kbps…100gbps, got '\(rate)'")
             }
             let latencyText = try args.get(SimulateCommand.latency)
             let latency = try Quantity.seconds(latencyText, option: "--latency")
-            guard SimulationLimits.latencyMilliseconds.contains(latency * 1000) else {
+            guard TraceLimits.latencyMilliseconds.contains(latency * 1000) else {
                 throw .usage("--latency expects a time in 0…60s, got '\(latencyText)'")
             }
             do {

@@ -56,7 +56,7 @@ public struct StreamManifest: Sendable, Hashable {
         guard Limits.segmentMilliseconds.contains(segmentDurationMilliseconds) else {
             throw .outOfRange(
                 what: "manifest", field: "segment duration", value: segmentDurationMilliseconds,
-                allowed: Limits.text(Limits.segmentMilliseconds, "ms"))
+                allowed: TraceLimits.text(Limits.segmentMilliseconds, "ms"))
         }
         guard !bitratesKilobitsPerSecond.isEmpty else {
             throw .invalidInput(what: "manifest", reason: "needs at least one level with a positive bitrate")
@@ -69,7 +69,7 @@ public struct StreamManifest: Sendable, Hashable {
         if let bad = bitratesKilobitsPerSecond.firstIndex(where: { !Limits.levelKilobitsPerSecond.contains($0) }) {
             throw .outOfRange(
                 what: "manifest", field: "bitrate of level \(bad)", value: bitratesKilobitsPerSecond[bad],
-                allowed: Limits.text(Limits.levelKilobitsPerSecond, "kbit/s"))
+                allowed: TraceLimits.text(Limits.levelKilobitsPerSecond, "kbit/s"))
         }
         guard zip(bitratesKilobitsPerSecond, bitratesKilobitsPerSecond.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw .invalidInput(what: "manifest", reason: "bitrates must be strictly ascending")
@@ -92,7 +92,7 @@ public struct StreamManifest: Sendable, Hashable {
             throw .invalidInput(
                 what: "manifest",
                 reason: "segment \(bad) needs \(bitratesKilobitsPerSecond.count) sizes, one per level, each "
-                    + Limits.text(Limits.segmentBits, "bits"))
+                    + TraceLimits.text(Limits.segmentBits, "bits"))
         }
     }
 
@@ -151,10 +151,10 @@ extension StreamManifest {
         }
         func numbers(_ value: JSONValue?) -> [Double]? {
             guard case .array(let items)? = value else { return nil }
-            let numbers = items.compactMap(\.simulationNumber)
+            let numbers = items.compactMap(\.traceNumber)
             return numbers.count == items.count ? numbers : nil
         }
-        guard let duration = root["segment_duration_ms"]?.simulationNumber,
+        guard let duration = root["segment_duration_ms"]?.traceNumber,
             let bitrates = numbers(root["bitrates_kbps"]),
             case .array(let rows)? = root["segment_sizes_bits"]
         else { throw .invalidInput(what: name, reason: expected) }
