@@ -65,7 +65,7 @@ let package = Package(
             dependencies: ["Media", "Packaging", "FilterKit", "HLS", "Encryption", "Platform", "Parallel"]),
         .target(
             name: "Server",
-            dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "CLinux", "CCrypto", "CZlib"],
+            dependencies: ["JSON", "Notation", "HLS", "Parallel", "Markup", "Traces", "CLinux", "CCrypto", "CZlib"],
             resources: [.embedInCode("Catalogue/IndexPagePlayer.js")]),
         .target(
             name: "Photos",
@@ -131,7 +131,8 @@ let package = Package(
             name: "MediaTests", dependencies: ["Media", "Packaging", "FilterKit", "HLS", "FilterzTestSupport"]),
         .testTarget(
             name: "RecordingTests", dependencies: ["Recording", "FilterzTestSupport", "RealClients"]),
-        .testTarget(name: "ServerTests", dependencies: ["JSON", "Server", "HLS", "FilterKit", "FilterzTestSupport"]),
+        .testTarget(
+            name: "ServerTests", dependencies: ["JSON", "Server", "HLS", "FilterKit", "Traces", "FilterzTestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "FilterKit", "FilterzTestSupport"]),
         .testTarget(
             name: "PhotosTests",

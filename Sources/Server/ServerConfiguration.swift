@@ -37,6 +37,10 @@ public struct ServerConfiguration: Sendable {
     public var requestLimits = RequestLimits()
     /// Longest request path accepted (414 beyond).
     public var maximumPathBytes: Int = PathGuard.defaultMaximumBytes
+    /// The network each client meets (`serve --shape`); nil: answers go as fast as the socket takes them.
+    public var shape: LinkShape?
+    /// Failures injected into chosen answers (`serve --faults`); nil: none.
+    public var faults: FaultPlan?
     /// Keep whole-file answers for small files ready (see `PreparedAnswers`); off only in tests that compare
     /// both paths.
     var reusesAnswers: Bool = true

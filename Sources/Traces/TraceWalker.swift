@@ -33,7 +33,7 @@ public struct TraceWalker: Sendable {
     }
 
     /// The period holding `offset` (0 ≤ offset < pass).
-    private func period(at offset: Double) -> Int {
+    private func period(atOffset offset: Double) -> Int {
         var low = 0
         var high = periods.count - 1
         while low < high {
@@ -53,7 +53,7 @@ public struct TraceWalker: Sendable {
     /// grows with the trace: up to 60 s of latency over 1 ms periods), so a caller can bound its work.
     public func downloadMilliseconds(at time: Double, bits: Double, crossings: inout Int) -> Double {
         let offset = place(time).offset
-        var index = period(at: offset)
+        var index = period(atOffset: offset)
         var timeToNext = starts[index + 1] - offset
         // Latency, consumed at 1/latency per millisecond of the period in force.
         var latencyTotal = 0.0
@@ -86,7 +86,7 @@ public struct TraceWalker: Sendable {
     /// Bits the link carries from the start of the trace to `time` ms (time ≥ 0), the loops included.
     public func bitsCarried(until time: Double) -> Double {
         let (loops, offset) = place(time)
-        let index = period(at: offset)
+        let index = period(atOffset: offset)
         return loops * passCapacity + capacity[index]
             + (offset - starts[index]) * periods[index].bandwidthKilobitsPerSecond
     }
@@ -116,8 +116,8 @@ public struct TraceWalker: Sendable {
         return passes * pass + starts[low] + (rest - capacity[low]) / periods[low].bandwidthKilobitsPerSecond
     }
 
-    /// The latency in force at `time` ms (the period holding it, looped).
-    public func latencyMilliseconds(at time: Double) -> Double {
-        periods[period(at: place(time).offset)].latencyMilliseconds
+    /// The period in force at `time` ms (looped): its bandwidth and latency.
+    public func period(at time: Double) -> NetworkTrace.Period {
+        periods[period(atOffset: place(time).offset)]
     }
 }

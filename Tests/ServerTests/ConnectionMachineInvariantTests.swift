@@ -22,6 +22,9 @@ import Testing
         var sending = Fixture.answering()
         _ = sending.handle(.answerReady(.response(bodyBytes: 1_000_000)), now: 0)
         _ = sending.handle(Fixture.wrote(.blocked), now: 0)
+        var paced = Fixture.answering()
+        _ = paced.handle(.answerReady(.response(bodyBytes: 1_000_000)), now: 0)
+        _ = paced.handle(Fixture.wrote(.paced(until: 40)), now: 0)
         var held = Fixture.answering()
         _ = held.handle(.answerReady(.hold(path: "a", timeoutMilliseconds: 3000)), now: 0)
         var reasking = held
@@ -29,7 +32,7 @@ import Testing
         var closed = idle
         _ = closed.handle(.shutdown, now: 0)
         _ = idle.handle(.timerFired, now: 0)
-        return [Fixture.machine(), midHead, answering, sending, held, reasking, closed]
+        return [Fixture.machine(), midHead, answering, sending, paced, held, reasking, closed]
     }
 
     static let everyEvent: [Machine.Event] = [
@@ -41,6 +44,7 @@ import Testing
         .answerReady(.hold(path: "a", timeoutMilliseconds: 3000)),
         .answerReady(.hold(path: "b", timeoutMilliseconds: 0)),
         Fixture.wrote(.finished), Fixture.wrote(.blocked), Fixture.wrote(.failed, progressed: false),
+        Fixture.wrote(.paced(until: 30)), Fixture.wrote(.paced(until: 60_000), progressed: false),
         .clientTookBytes, .timerFired, .fileChanged, .evicted, .shutdown,
     ]
 
@@ -57,7 +61,7 @@ import Testing
                 }
             }
         }
-        #expect(checked == 7 * Self.everyEvent.count * 2)
+        #expect(checked == 8 * Self.everyEvent.count * 2)
     }
 
     @Test(arguments: 0..<4)
@@ -74,6 +78,8 @@ import Testing
         #expect(tally.heldAnsweredAfterChange >= 15)
         #expect(tally.closedByPeer >= 5)
         #expect(tally.evicted >= 30)
+        #expect(tally.paced >= 40)
+        #expect(tally.pacedResumed >= 20)
     }
 
     struct Tally {
@@ -83,6 +89,8 @@ import Testing
         var heldAnsweredAfterChange = 0
         var closedByPeer = 0
         var evicted = 0
+        var paced = 0
+        var pacedResumed = 0
     }
 
     /// One connection's life: events from outside (the socket, time, files, eviction) at random, and each
@@ -111,6 +119,8 @@ import Testing
             if case .park = actions.last { tally.held += 1 }
             if actions.contains(.endRequest) && !actions.contains(.close) { tally.answered += 1 }
             if event == .evicted && actions.contains(.close) { tally.evicted += 1 }
+            if case .wakeAt = actions.last { tally.paced += 1 }
+            if before.pacedUntil != nil && actions == [.write] { tally.pacedResumed += 1 }
             if case .didRead(let reading?) = event, reading.peerClosed, actions.contains(.close) {
                 tally.closedByPeer += 1
             }
@@ -138,9 +148,13 @@ import Testing
                 // Some answers are made by a background worker and come back later.
                 if random.nextInt(in: 0...3) == 0 { workerAnswer = answer } else { pending = .answerReady(answer) }
             case .write:
-                let outcomes: [Machine.Writing.Outcome] = [.finished, .finished, .blocked, .blocked, .failed]
+                // A shaped link holds some answers for a while (or not at all: a slot already due).
+                let until = now + Int64(random.nextInt(in: -5...3000))
+                let outcomes: [Machine.Writing.Outcome] = [
+                    .finished, .finished, .blocked, .blocked, .failed, .paced(until: until), .paced(until: until),
+                ]
                 pending = Fixture.wrote(
-                    outcomes[random.nextInt(in: 0...4)], progressed: random.nextInt(in: 0...1) == 0)
+                    outcomes[random.nextInt(in: 0...6)], progressed: random.nextInt(in: 0...1) == 0)
             default:
                 break
             }
@@ -251,6 +265,18 @@ import Testing
                 if event == .timerFired && now >= before.deadline {
                     Issue.record("a held request outlived its deadline: \(context)")
                 }
+            }
+            // A paced answer writes nothing before its link's slot, waits for exactly that slot, and writes when it
+            // comes (time the link held it is not held against the client).
+            if before.pacedUntil != nil && actions.contains(.write) {
+                #expect(now >= before.pacedUntil!, "wrote before the link's slot: \(context)")
+            }
+            if let until = after.pacedUntil {
+                #expect(after.state == .sending && after.deadline == until, "\(context)")
+                if before.pacedUntil == nil { #expect(actions == [.wakeAt(until)] && until > now, "\(context)") }
+            }
+            if before.state == .sending, let until = before.pacedUntil, event == .timerFired, now >= until {
+                #expect(actions == [.write] && after.pacedUntil == nil, "\(context)")
             }
             if case .held = before.state, event == .timerFired, now >= before.deadline {
                 #expect(actions.last == .answerTimeout, "\(context)")

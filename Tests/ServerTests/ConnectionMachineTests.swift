@@ -214,4 +214,26 @@ import Testing
         var waiting = Self.machine()
         #expect(waiting.handle(.shutdown, now: 1) == [.close])
     }
+
+    /// A shaped link holds an answer: the machine waits for the link's slot (not for the socket, and without
+    /// counting the wait against the client), then writes again.
+    @Test func anAnswerPacedByItsLinkWaitsForTheSlotAndThenWrites() {
+        var machine = Self.answering()
+        #expect(machine.handle(.answerReady(.response(bodyBytes: 10_000)), now: 1_000) == [.write])
+        #expect(machine.handle(Self.wrote(.paced(until: 1_040), progressed: false), now: 1_000) == [.wakeAt(1_040)])
+        #expect(machine.deadline == 1_040)
+        // Writable sockets and clients that read change nothing while the link holds the answer.
+        #expect(machine.handle(Self.writable, now: 1_010) == [])
+        #expect(machine.handle(.clientTookBytes, now: 1_020) == [])
+        #expect(machine.handle(.timerFired, now: 1_030) == [])
+        #expect(machine.handle(.timerFired, now: 1_041) == [.write])
+        #expect(machine.pacedUntil == nil)
+        // A slot already due writes at once; a long hold (an outage) is not a slow client: no close at the
+        // idle timeout, the answer goes on when the link does.
+        #expect(machine.handle(Self.wrote(.paced(until: 1_041)), now: 1_041) == [.write])
+        #expect(machine.handle(Self.wrote(.paced(until: 200_000)), now: 1_041) == [.wakeAt(200_000)])
+        #expect(machine.handle(.timerFired, now: 100_000) == [])
+        #expect(machine.handle(.timerFired, now: 200_000) == [.write])
+        #expect(machine.handle(Self.wrote(.finished), now: 200_001) == [.endRequest])
+    }
 }

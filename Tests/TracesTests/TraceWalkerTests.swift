@@ -28,7 +28,8 @@ struct TraceWalkerTests {
         #expect(walker.time(whenCarried: 4_000_000) == 1000)
         #expect(abs(walker.time(whenCarried: 4_000_001) - 1500.001) < 1e-9)
         #expect(walker.time(whenCarried: 11_000_000) == 5250)
-        #expect(walker.latencyMilliseconds(at: 0) == 0)
+        #expect(walker.period(at: 1200).bandwidthKilobitsPerSecond == 0)
+        #expect(walker.period(at: 2600).bandwidthKilobitsPerSecond == 4000)
     }
 
     @Test func capacityAndItsInverseAgreeWithTheDownloadModelOnRandomTraces() throws {

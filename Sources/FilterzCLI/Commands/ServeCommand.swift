@@ -70,13 +70,15 @@ enum ServeCommand {
                 options: [
                     host.spec, port.spec, corsOrigin.spec, secret.spec, apiKey.spec, tokenTTL.spec, index.spec,
                     keys.spec, maxConnections.spec, connectionsPerAddress.spec, quiet.spec, nginxConfig.spec,
-                    upstream.spec, tlsCertificate.spec,
+                    shape.spec, shapeBy.spec, faults.spec, faultSeed.spec, upstream.spec, tlsCertificate.spec,
                     tlsKey.spec, cacheFolder.spec,
                 ],
                 examples: [
                     "filterz serve out --port 0",
                     "filterz serve out --host 0.0.0.0 --port 8080 --cors-origin https://app.example",
                     "FILTERZ_TOKEN_SECRET=s3cret filterz serve out",
+                    "filterz serve out --shape 3mbps,40ms",
+                    "filterz serve out --shape train.json --faults 'path=*.ts,status=503,share=0.05'",
                     "filterz serve out --nginx-config > filterz.conf",
                     "filterz serve out --nginx-config --upstream http://127.0.0.1:8080 --port 443 --tls-cert edge.pem --tls-key edge.key",
                 ]),
@@ -137,14 +139,18 @@ enum ServeCommand {
         var job: Job
 
         static func parse(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Plan {
-            let configuration = try ServeCommand.configuration(args, context)
+            var configuration = try ServeCommand.configuration(args, context)
             guard try args.get(nginxConfig) else {
+                try shaping(args, into: &configuration)
                 do throws(ServerError) {
                     _ = try HTTPServer.connectionCapacity(for: configuration)
                 } catch {
                     throw .usage("--max-connections: \(error.description)")
                 }
                 return Plan(configuration: configuration, job: .serve(quiet: try args.get(quiet)))
+            }
+            if args.isGiven(shape) || args.isGiven(faults) {
+                throw .usage("--shape and --faults shape filterz's own answers; nginx's config has neither")
             }
             // nginx refuses `listen …:0` ("invalid port"): it cannot pick a free port as we do.
             guard configuration.port != 0 else {

@@ -76,6 +76,26 @@ enum Quantity {
         throw .usage("\(option) expects a positive rate like 3mbps or 800kbps, got '\(text)'")
     }
 
+    /// A constant link (`simulate --bandwidth --latency`, `serve --shape RATE,LATENCY`), checked against
+    /// `TraceLimits`.
+    static func constantLink(rate: String, latency latencyText: String, rateOption: String, latencyOption: String)
+        throws(CLIError) -> NetworkTrace
+    {
+        let bitsPerSecond = try bitsPerSecond(rate, option: rateOption)
+        guard TraceLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
+            throw .usage("\(rateOption) expects a rate in 1kbps…100gbps, got '\(rate)'")
+        }
+        let latency = try seconds(latencyText, option: latencyOption)
+        guard TraceLimits.latencyMilliseconds.contains(latency * 1000) else {
+            throw .usage("\(latencyOption) expects a time in 0…60s, got '\(latencyText)'")
+        }
+        do throws(TraceError) {
+            return try NetworkTrace.constant(bitsPerSecond: bitsPerSecond, latencySeconds: latency)
+        } catch {
+            throw .usage("\(rateOption): \(error.description)")
+        }
+    }
+
     static func seconds(_ text: String, option: String) throws(CLIError) -> Double {
         let lower = text.lowercased()
         if lower.hasSuffix("ms"), let value = Double(lower.dropLast(2)), value >= 0, value.isFinite {

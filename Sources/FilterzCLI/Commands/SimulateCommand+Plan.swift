@@ -72,20 +72,10 @@ extension SimulateCommand {
             guard let rate = try args.get(SimulateCommand.bandwidth) else {
                 throw .usage("missing network: --trace FILE, --traces DIR or --bandwidth RATE")
             }
-            let bitsPerSecond = try Quantity.bitsPerSecond(rate, option: "--bandwidth")
-            guard TraceLimits.linkBitsPerSecond.contains(bitsPerSecond) else {
-                throw .usage("--bandwidth expects a rate in 1kbps…100gbps, got '\(rate)'")
-            }
-            let latencyText = try args.get(SimulateCommand.latency)
-            let latency = try Quantity.seconds(latencyText, option: "--latency")
-            guard TraceLimits.latencyMilliseconds.contains(latency * 1000) else {
-                throw .usage("--latency expects a time in 0…60s, got '\(latencyText)'")
-            }
-            do {
-                return .constant(try NetworkTrace.constant(bitsPerSecond: bitsPerSecond, latencySeconds: latency))
-            } catch {
-                throw .usage("--bandwidth: \(error.description)")
-            }
+            return .constant(
+                try Quantity.constantLink(
+                    rate: rate, latency: try args.get(SimulateCommand.latency), rateOption: "--bandwidth",
+                    latencyOption: "--latency"))
         }
     }
 }

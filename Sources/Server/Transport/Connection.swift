@@ -24,6 +24,21 @@ final class Connection {
     var current: CurrentRequest?
     /// The answer being sent.
     var outgoing: OutgoingMessage?
+    /// A `--faults` cut or delay the answer being made meets (a status fault is the answer itself).
+    var fault: FaultRule.Action?
+    /// The shaped link its answers go through (`SharedLinks`; nil when the server is not shaped).
+    var linkKey: String?
+    /// On a shaped server, the access log line of the answer being sent, written when it ends with its timing.
+    var pendingLog: PendingLog?
+
+    struct PendingLog {
+        var requestLine: String
+        var status: Int
+        var bytes: Int64?
+        /// When the answer was ready, and when its first byte left (monotonic ms).
+        var readyAt: Int64
+        var firstByteAt: Int64?
+    }
     /// The bytes that were in the socket's send queue when the answer last blocked: fewer later means that the
     /// client has taken some since (`clientTookBytes`).
     private var queuedWhenBlocked: Int = 0

@@ -81,6 +81,9 @@ struct ConnectionMachine: Sendable {
             case finished
             /// The socket's send queue is full.
             case blocked
+            /// A shaped link (`serve --shape`, or a delay fault) lets nothing more go before `until` (monotonic
+            /// milliseconds): the answer waits for the link, not for the client.
+            case paced(until: Int64)
             /// The peer is gone or the file shrank: the connection must close.
             case failed
         }
@@ -101,6 +104,8 @@ struct ConnectionMachine: Sendable {
         case write
         /// The answer blocked: note the socket's send queue, to see later whether the client takes from it.
         case noteSendQueue
+        /// Come back with `timerFired` at `until` (monotonic ms), to the millisecond: a paced answer's next slice.
+        case wakeAt(Int64)
         case park(path: String)
         case unpark(path: String)
         /// The request in flight is over (answered, or its connection closed).
@@ -115,8 +120,10 @@ struct ConnectionMachine: Sendable {
     private(set) var deadline: Int64
     /// Since when the connection has waited for a request (kept for `reclaimRank`).
     private(set) var waitingSince: Int64
-    /// When the client last took bytes of the answer being sent.
+    /// When the client last took bytes of the answer being sent (or the link last held it).
     private(set) var lastProgress: Int64 = 0
+    /// The answer being sent waits for its link until then (nil: it does not).
+    private(set) var pacedUntil: Int64?
     /// The answer being sent ends the connection (refusals, `Connection: close`, HTTP/1.0, a peer that left).
     private(set) var closesAfterAnswer = false
     /// The peer closed its side: answer what is complete, then close.
@@ -182,16 +189,17 @@ struct ConnectionMachine: Sendable {
             guard case .answering(let wait) = state else { return [] }
             return answerReady(answer, wait: wait, now: now)
         case .didWrite(let writing):
-            guard state == .sending else { return [] }
+            // While paced, no write is under way: a result now is stale.
+            guard state == .sending, pacedUntil == nil else { return [] }
             return didWrite(writing, now: now)
         case .clientTookBytes:
-            guard state == .sending else { return [] }
+            guard state == .sending, pacedUntil == nil else { return [] }
             lastProgress = now
             deadline = min(answerDeadline, now + timeouts.idleMilliseconds)
             return []
         case .timerFired:
             guard deadline <= now else { return [] }
-            return timerFired()
+            return timerFired(now: now)
         case .fileChanged:
             switch state {
             case .held(let wait):
@@ -218,7 +226,7 @@ struct ConnectionMachine: Sendable {
             // Only a client that leaves matters now (what else it sends waits in the input). One that closed its
             // side with the request still waits for the answer.
             return !peerClosed && !inputDrained && buffered < inputCapacity ? [.read] : []
-        case .sending: return [.write]
+        case .sending: return pacedUntil == nil ? [.write] : []
         case .answering, .closed: return []
         }
     }
@@ -280,6 +288,14 @@ struct ConnectionMachine: Sendable {
         case .blocked:
             deadline = min(answerDeadline, lastProgress + timeouts.idleMilliseconds)
             return [.noteSendQueue]
+        case .paced(let until):
+            guard until > now else { return [.write] }
+            // Time the link holds the answer is not the client's: its deadlines move on by as much.
+            if answerDeadline < .max { answerDeadline += until - now }
+            lastProgress = until
+            pacedUntil = until
+            deadline = until
+            return [.wakeAt(until)]
         case .failed:
             return close()
         }
@@ -287,7 +303,12 @@ struct ConnectionMachine: Sendable {
 
     /// The deadline passed: a held request gets its timeout answer, a head not complete in time 408; anything
     /// else closes.
-    private mutating func timerFired() -> [Action] {
+    private mutating func timerFired(now: Int64) -> [Action] {
+        if state == .sending, let until = pacedUntil, until <= now {
+            pacedUntil = nil
+            deadline = min(answerDeadline, now + timeouts.idleMilliseconds)
+            return [.write]
+        }
         switch state {
         case .held(let wait):
             state = .answering(wait: nil)
@@ -313,6 +334,7 @@ struct ConnectionMachine: Sendable {
         }
         state = .closed
         deadline = .max
+        pacedUntil = nil
         return actions + [.close]
     }
 }

@@ -35,6 +35,8 @@ extension EventLoop {
             return write(connection)
         case .noteSendQueue:
             connection.noteSendQueue()
+        case .wakeAt(let instant):
+            wakeUps[ObjectIdentifier(connection)] = (instant, connection)
         case .park(let path):
             held[path, default: [:]][ObjectIdentifier(connection)] = connection
         case .unpark(let path):
@@ -82,6 +84,22 @@ extension EventLoop {
             return queue(refusalResponse(refusal), for: nil, on: connection)
         }
         guard let request = connection.request else { return nil }
+        if let links = core.links, connection.linkKey == nil {
+            let key = links.key(peer: connection.peer, connection: ObjectIdentifier(connection))
+            links.open(key, now: MonotonicClock.milliseconds())
+            connection.linkKey = key
+        }
+        // Once a request: not again when a held request is asked again.
+        if case .answering(wait: nil) = connection.machine.state, let faults = core.faults,
+            let hit = faults.fault(forPath: request.rawPath)
+        {
+            if case .status(let status) = hit.action {
+                return queue(
+                    refusalResponse(RequestRefusal(status, "a fault injected by --faults rule \(hit.rule + 1)")),
+                    for: nil, on: connection)
+            }
+            connection.fault = hit.action
+        }
         let now = Int64(time(nil))
         let target = connection.current?.target ?? ""
         if request.canReuseAnswer,
@@ -123,23 +141,46 @@ extension EventLoop {
         }
     }
 
+    /// Sends what the socket takes of the answer — on a shaped link, what the link lets go now.
     private func write(_ connection: Connection) -> ConnectionMachine.Event? {
         guard connection.outgoing != nil else { return nil }
+        var limit = Int64.max
+        let key = connection.linkKey
+        if key != nil || connection.outgoing!.notBefore > 0 {
+            let now = MonotonicClock.milliseconds()
+            if connection.outgoing!.notBefore > now { return Self.paced(until: connection.outgoing!.notBefore) }
+            if let key, let links = core.links {
+                switch links.grant(key, wanting: connection.outgoing!.unsentBytes, now: now) {
+                case .wait(let until): return Self.paced(until: until)
+                case .send(let bytes): limit = Int64(bytes)
+                }
+            }
+        }
         let sentBefore = connection.outgoing!.sentBytes
-        let progress = connection.outgoing!.send(on: connection.descriptor)
-        let progressed = connection.outgoing!.sentBytes > sentBefore
+        let progress = connection.outgoing!.send(on: connection.descriptor, limit: limit)
+        let sent = connection.outgoing!.sentBytes - sentBefore
+        if let key, limit != .max, sent < limit { core.links?.refund(key, bytes: Int(limit - sent)) }
+        if sent > 0, connection.pendingLog?.firstByteAt == nil {
+            connection.pendingLog?.firstByteAt = MonotonicClock.milliseconds()
+        }
         let outcome: ConnectionMachine.Writing.Outcome
         switch progress {
         case .finished:
             outcome = .finished
+            if connection.pendingLog != nil { logShaped(connection, finishedAt: MonotonicClock.milliseconds()) }
             connection.outgoing = nil
             connection.request = nil
             connection.current = nil
             connection.hold = nil
         case .blocked: outcome = .blocked
+        case .limited: outcome = .paced(until: MonotonicClock.milliseconds())
         case .failed: outcome = .failed
         }
-        return .didWrite(ConnectionMachine.Writing(progressed: progressed, outcome: outcome))
+        return .didWrite(ConnectionMachine.Writing(progressed: sent > 0, outcome: outcome))
+    }
+
+    private static func paced(until instant: Int64) -> ConnectionMachine.Event {
+        .didWrite(ConnectionMachine.Writing(progressed: false, outcome: .paced(until: instant)))
     }
 
     /// Puts `response` on the connection's way out (and keeps it as a prepared answer when it can be given again).
@@ -174,15 +215,48 @@ extension EventLoop {
     }
 
     private func begin(_ message: OutgoingMessage, status: Int, on connection: Connection) -> ConnectionMachine.Event {
+        var message = message
+        let now = MonotonicClock.milliseconds()
+        if let key = connection.linkKey, let links = core.links {
+            message.notBefore = now + links.latencyMilliseconds(key, now: now)
+        }
+        switch connection.fault {
+        case .cut(let bytes): message.cutAfterBodyBytes = bytes
+        case .delay(let milliseconds): message.notBefore = max(message.notBefore, now) + milliseconds
+        case .status, nil: break
+        }
+        connection.fault = nil
         connection.outgoing = message
         if let current = connection.current {
             let requestLine =
                 current.method == "-" ? "-" : "\(current.method) \(current.target) \(current.version.rawValue)"
-            log(
-                connection, requestLine: requestLine, status: status,
-                bytes: message.bodyLength > 0 ? message.bodyLength : nil)
+            let bytes = message.bodyLength > 0 ? message.bodyLength : nil
+            if connection.linkKey != nil {
+                // Written when the answer has left, with its timing on the link.
+                connection.pendingLog = Connection.PendingLog(
+                    requestLine: requestLine, status: status, bytes: bytes, readyAt: now)
+            } else {
+                log(connection, requestLine: requestLine, status: status, bytes: bytes)
+            }
         }
         return .answerReady(.response(bodyBytes: message.bodyLength))
+    }
+
+    /// The access log line of an answer sent through a shaped link, with when it was ready, when its first and
+    /// last bytes left (nil: it never finished) and the body bytes sent, in seconds of the link's trace.
+    func logShaped(_ connection: Connection, finishedAt: Int64?) {
+        guard let pending = connection.pendingLog else { return }
+        connection.pendingLog = nil
+        guard let accessLog = core.accessLog, let key = connection.linkKey, let origin = core.links?.origin(key)
+        else { return }
+        let timing = AccessLog.Timing(
+            readyMilliseconds: pending.readyAt - origin, firstByteMilliseconds: pending.firstByteAt.map { $0 - origin },
+            lastByteMilliseconds: finishedAt.map { $0 - origin },
+            bodyBytesSent: connection.outgoing?.sentBodyBytes ?? 0)
+        accessLog(
+            AccessLog.line(
+                client: connection.peer.text, secondsSinceEpoch: Int64(time(nil)), requestLine: pending.requestLine,
+                status: pending.status, bytes: pending.bytes, timing: timing))
     }
 
     func log(_ connection: Connection, requestLine: String, status: Int, bytes: Int64?) {

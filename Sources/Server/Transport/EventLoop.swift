@@ -46,6 +46,8 @@ final class EventLoop: @unchecked Sendable {
     private let changes = Mutex<[String]>([])
     /// Held connections by the file they wait on (and ones being answered again after it changed).
     var held: [String: [ObjectIdentifier: Connection]] = [:]
+    /// Paced answers (a shaped link, a delay) by connection: when each is to be written again.
+    var wakeUps: [ObjectIdentifier: (at: Int64, connection: Connection)] = [:]
     /// While held requests are asked again, the quick answers given so far by request (`reconsider`).
     var sharedAnswers: [String: HandlerAnswer]?
     /// When each watched file last changed (monotonic milliseconds).
@@ -124,7 +126,7 @@ final class EventLoop: @unchecked Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         var nextSweep = MonotonicClock.milliseconds() + Self.sweepInterval
         while !core.isTerminating {
-            let count = epoll_wait(epoll, &events, Int32(events.count), Int32(Self.sweepInterval))
+            let count = epoll_wait(epoll, &events, Int32(events.count), waitMilliseconds(nextSweep: nextSweep))
             if count < 0 && errno != EINTR { break }
             for index in 0..<max(0, Int(count)) {
                 let token = events[index].data.u64
@@ -137,6 +139,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             let now = MonotonicClock.milliseconds()
+            if !wakeUps.isEmpty { wakePacedAnswers(now) }
             if now >= nextSweep {
                 sweep(now)
                 nextSweep = now + Self.sweepInterval
@@ -344,9 +347,30 @@ final class EventLoop: @unchecked Sendable {
         for connection in expired { step(connection, .timerFired) }
     }
 
+    /// How long `epoll_wait` may sleep: until the next sweep, or the next paced answer's slot.
+    private func waitMilliseconds(nextSweep: Int64) -> Int32 {
+        var until = nextSweep
+        for wake in wakeUps.values where wake.at < until { until = wake.at }
+        return Int32(clamping: max(0, min(Self.sweepInterval, until - MonotonicClock.milliseconds())))
+    }
+
+    /// Writes the paced answers whose slot has come.
+    private func wakePacedAnswers(_ now: Int64) {
+        let due = wakeUps.filter { $0.value.at <= now }
+        for (key, wake) in due {
+            wakeUps[key] = nil
+            step(wake.connection, .timerFired)
+        }
+    }
+
     /// Closes the connection's socket and gives its slot back (the machine has ended its request and wait).
     func closeSocket(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
+        wakeUps[ObjectIdentifier(connection)] = nil
+        if let key = connection.linkKey {
+            if connection.pendingLog != nil { logShaped(connection, finishedAt: nil) }
+            core.links?.close(key)
+        }
         Glibc.close(connection.descriptor)
         core.budget.release(connection.peer.text)
         wakeListener()

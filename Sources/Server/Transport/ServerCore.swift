@@ -14,6 +14,10 @@ final class ServerCore: Sendable {
     /// being parsed never keep the app's catalogue waiting.
     let catalogueWorker: BackgroundWorkers
     let accessLog: (@Sendable (String) -> Void)?
+    /// `serve --shape`: the links answers go through (nil: answers go at the socket's pace).
+    let links: SharedLinks?
+    /// `serve --faults`, shared by the loops (the rules count requests across all of them).
+    let faults: SharedFaults?
     private let requestsInFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let terminating = Atomic<Bool>(false)
@@ -36,6 +40,8 @@ final class ServerCore: Sendable {
         fileWorkers = BackgroundWorkers(threads: 2, capacity: 1024)
         catalogueWorker = BackgroundWorkers(threads: 1, capacity: 256)
         self.accessLog = accessLog
+        links = configuration.shape.map(SharedLinks.init)
+        faults = configuration.faults.map(SharedFaults.init)
     }
 
     /// The workers for a slow answer to `request`.
