@@ -262,4 +262,34 @@ import Testing
             #expect(child.stdout.isEmpty)
         }
     }
+
+    /// `--shape` and `--faults` are checked before the folder is read (here it does not exist): a wrong value is a
+    /// usage error naming it.
+    @Test(arguments: [
+        UsageCase(arguments: ["--shape", "fast,40ms"], message: "--shape expects a positive rate like 3mbps"),
+        UsageCase(arguments: ["--shape", "3mbps,soon"], message: "--shape expects a time like 40ms"),
+        UsageCase(arguments: ["--shape", "3mbps,90s"], message: "--shape expects a time in 0…60s, got '90s'"),
+        UsageCase(arguments: ["--shape-by", "connection"], message: "--shape-by needs --shape"),
+        UsageCase(
+            arguments: ["--shape", "3mbps,0", "--shape-by", "radio"],
+            message: "--shape-by expects one of client, connection, got 'radio'"),
+        UsageCase(arguments: ["--fault-seed", "3"], message: "--fault-seed needs --faults"),
+        UsageCase(
+            arguments: ["--faults", "path=*.ts,status=200"],
+            message: "--faults 'path=*.ts,status=200': status expects a code in 400…599, got '200'"),
+        UsageCase(
+            arguments: ["--faults", "path=*.ts,status=503", "--nginx-config", "--port", "80"],
+            message: "--shape and --faults shape filterz's own answers"),
+    ])
+    func badShapesAndFaultsAreUsageErrors(_ usage: UsageCase) {
+        let run = runFilterz(["serve", "/nonexistent/folder"] + usage.arguments)
+        #expect(run.code == 2)
+        #expect(run.err.hasPrefix("Error: \(usage.message)"), "\(run.err)")
+    }
+
+    @Test func aShapeTraceThatCannotBeReadIsAnInputErrorNamingIt() {
+        let run = runFilterz(["serve", "/nonexistent/folder", "--shape", "/nonexistent/train.json"])
+        #expect(run.code == 2)
+        #expect(run.err.contains("/nonexistent/train.json"), "\(run.err)")
+    }
 }
