@@ -17,6 +17,7 @@ let root = Command(
         FilterBenchmark.command,
         SegmentBenchmark.command,
         ServeBenchmark.command,
+        ShapeBenchmark.command,
         SimulateBenchmark.command,
         ABRBenchmark.command,
         Command(
