@@ -59,6 +59,32 @@ public enum HLSJSPlayer {
         /// playlists (with the live edge and the latency hls.js aims at), the first media requested and buffered,
         /// and the first frame playing (its position, hls.js's latency and the wall-clock latency then).
         public var startup: [String]
+        /// Every fragment (or part) loaded, in order of arrival.
+        public var fragments: [Fragment]
+        /// Seconds from `loadSource` to the first `playing` event (nil: it never played).
+        public var playingAt: Double?
+        /// Each stall: when it began and how long it lasted (to the end of the run when it never ended), seconds
+        /// from `loadSource`.
+        public var stallIntervals: [[Double]]
+        /// The levels' bitrates (bit/s), by hls.js's level index.
+        public var levelBitrates: [Double]
+        /// True when the video reached its end (a VOD stream played through).
+        public var ended: Bool
+    }
+
+    /// One loaded fragment or part: its stream, level and media sequence number, the request's start, first
+    /// byte and end (seconds from `loadSource`, hls.js's own load stats) and its bytes.
+    public struct Fragment: Decodable, Sendable {
+        public var type: String
+        public var level: Int
+        public var sn: Int
+        public var part: Int?
+        public var start: Double
+        public var firstByte: Double
+        public var end: Double
+        public var bytes: Int
+        /// The fragment's media start, seconds.
+        public var mediaStart: Double
     }
 
     static let harness = #"""
@@ -75,7 +101,8 @@ public enum HLSJSPlayer {
           const report = {latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0, blockingRequests: 0,
             blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [], endTime: 0,
             switchTime: null, levelCount: 0, error: null, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [],
-            httpErrors: [], keysLoaded: 0, startup: []};
+            httpErrors: [], keysLoaded: 0, startup: [], fragments: [], playingAt: null, stallIntervals: [],
+            levelBitrates: [], ended: false};
           const keyURIs = new Set(), lastFragEvent = {}, keyLoading = {};
           const t0 = performance.now();
           const now = () => ((performance.now() - t0) / 1000).toFixed(2);
@@ -87,6 +114,7 @@ public enum HLSJSPlayer {
             if (list.length > 12) list.shift();
             report.recentEvents = [].concat(recent.main, recent.audio, recent.subtitle, recent.other);
           };
+          const sinceStart = (at) => Number(((at - t0) / 1000).toFixed(3));
           const fragName = (f, part) => `${f.type} level ${f.level} sn ${f.sn}` + (part ? ` part ${part.index}` : "");
           const hls = new Hls(Object.assign({lowLatencyMode: lowLatency, liveDurationInfinity: true},
             lowLatency && catchUp ? {maxLiveSyncPlaybackRate: 1.5} : {}));
@@ -129,6 +157,12 @@ public enum HLSJSPlayer {
           hls.on(Hls.Events.FRAG_LOADED, (_, data) => {
             if (data.part) report.partsLoaded++; else report.fragmentsLoaded++;
             const f = data.frag;
+            const stats = (data.part || f).stats;
+            if (stats && stats.loading && typeof f.sn === "number")
+              report.fragments.push({type: f.type, level: f.level, sn: f.sn, part: data.part ? data.part.index : null,
+                start: sinceStart(stats.loading.start), firstByte: sinceStart(stats.loading.first),
+                end: sinceStart(stats.loading.end), bytes: stats.total || stats.loaded || 0,
+                mediaStart: (data.part || f).start});
             lastLoaded = `${fragName(f, data.part)} at ${now()} s`;
             if (swappedRequest[f.type] && swappedRequest[f.type].sn === f.sn) delete swappedRequest[f.type];
             fragActivity(f.type);
@@ -164,7 +198,10 @@ public enum HLSJSPlayer {
             }
           });
           hls.on(Hls.Events.LEVEL_SWITCHED, (_, data) => report.levelsSwitched.push(data.level));
-          hls.on(Hls.Events.MANIFEST_PARSED, (_, data) => { report.levelCount = data.levels.length; });
+          hls.on(Hls.Events.MANIFEST_PARSED, (_, data) => {
+            report.levelCount = data.levels.length;
+            report.levelBitrates = data.levels.map(level => level.bitrate);
+          });
           hls.on(Hls.Events.ERROR, (_, data) => {
             if (data.fatal) report.error = data.type + ": " + data.details;
             const status = data.response && data.response.code !== undefined ? ` (HTTP ${data.response.code})` : "";
@@ -175,13 +212,18 @@ public enum HLSJSPlayer {
           let playing = false, stalledSince = null;
           video.addEventListener("playing", () => {
             if (!playing) {
+              report.playingAt = sinceStart(performance.now());
               const wall = hls.playingDate ? ((Date.now() - hls.playingDate.getTime()) / 1000).toFixed(2) + " s" : "unknown";
               first("playing", `playing from ${video.currentTime.toFixed(2)} s: hls.js latency ${Number(hls.latency).toFixed(2)} s ` +
                 `(target ${Number(hls.targetLatency).toFixed(2)} s), wall-clock latency ${wall}, ` +
                 `${(video.buffered.length ? video.buffered.end(video.buffered.length - 1) - video.currentTime : 0).toFixed(2)} s buffered ahead`);
             }
             playing = true;
-            if (stalledSince !== null) { report.stallSeconds += (performance.now() - stalledSince) / 1000; stalledSince = null; }
+            if (stalledSince !== null) {
+              report.stallSeconds += (performance.now() - stalledSince) / 1000;
+              report.stallIntervals.push([sinceStart(stalledSince), (performance.now() - stalledSince) / 1000]);
+              stalledSince = null;
+            }
           });
           video.addEventListener("waiting", () => {
             if (!playing || stalledSince !== null) return;
@@ -204,9 +246,13 @@ public enum HLSJSPlayer {
               report.switchTime = video.currentTime;
               hls.currentLevel = hls.currentLevel === 0 ? hls.levels.length - 1 : 0;
             }
-            if (elapsed >= seconds || report.error) {
+            if (elapsed >= seconds || report.error || video.ended) {
               clearInterval(timer);
-              if (stalledSince !== null) report.stallSeconds += (performance.now() - stalledSince) / 1000;
+              report.ended = video.ended;
+              if (stalledSince !== null) {
+                report.stallSeconds += (performance.now() - stalledSince) / 1000;
+                report.stallIntervals.push([sinceStart(stalledSince), (performance.now() - stalledSince) / 1000]);
+              }
               report.endTime = video.currentTime;
               report.keysLoaded = keyURIs.size;
               for (const t of ["main", "audio"]) { fragActivity(t); noteUnloadedSwap(t, performance.now()); }
@@ -217,7 +263,7 @@ public enum HLSJSPlayer {
         })().catch(error => done({error: String(error), latencies: [], playerLatencies: [], stalls: 0, stallSeconds: 0,
           blockingRequests: 0, blockingHoldSeconds: [], partsLoaded: 0, fragmentsLoaded: 0, levelsSwitched: [],
           endTime: 0, switchTime: null, levelCount: 0, stallDetails: [], recentEvents: [], parkedAfterKeyLoad: [], httpErrors: [],
-          keysLoaded: 0, startup: []}));
+          keysLoaded: 0, startup: [], fragments: [], playingAt: null, stallIntervals: [], levelBitrates: [], ended: false}));
         """#
 
     /// Plays `url` for `seconds` in `browser` (which must have a page from an origin that may fetch `url` open)

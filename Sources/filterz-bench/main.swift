@@ -20,6 +20,7 @@ let root = Command(
         ShapeBenchmark.command,
         SimulateBenchmark.command,
         ABRBenchmark.command,
+        FidelityBenchmark.command,
         Command(
             CommandSpec(name: "photo", abstract: "filterz photo apply against ImageMagick and vips on a 12 MP photo.")
         ) { _, _ in PhotoBenchmark.run() },

@@ -349,6 +349,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// How long `epoll_wait` may sleep: until the next sweep, or the next paced answer's slot.
     private func waitMilliseconds(nextSweep: Int64) -> Int32 {
+        guard !wakeUps.isEmpty else { return Int32(Self.sweepInterval) }
         var until = nextSweep
         for wake in wakeUps.values where wake.at < until { until = wake.at }
         return Int32(clamping: max(0, min(Self.sweepInterval, until - MonotonicClock.milliseconds())))

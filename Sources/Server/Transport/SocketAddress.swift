@@ -44,6 +44,11 @@ struct PeerAddress: Sendable, Hashable {
     var text: String
     var port: UInt16
 
+    init(text: String, port: UInt16) {
+        self.text = text
+        self.port = port
+    }
+
     init(_ storage: sockaddr_storage) {
         var copy = storage
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)

@@ -93,4 +93,28 @@ struct ShapedLinkTests {
         #expect(link.latencyMilliseconds(at: 11_100) == 40)
         #expect(link.latencyMilliseconds(at: 5_000) == 40, "before the origin the link is at its start")
     }
+
+    /// A client's connections share one link; with `--shape-by connection` each has its own, ended with it.
+    @Test func linksAreKeyedByClientOrByConnection() throws {
+        let trace = try NetworkTrace.constant(bitsPerSecond: 1_000_000, latencySeconds: 0)
+        final class Token {}
+        let (first, second) = (Token(), Token())
+        let peer = PeerAddress(text: "127.0.0.1", port: 1)
+        let byClient = SharedLinks(shape: LinkShape(trace: trace, scope: .client))
+        #expect(
+            byClient.key(peer: peer, connection: ObjectIdentifier(first))
+                == byClient.key(peer: PeerAddress(text: "127.0.0.1", port: 2), connection: ObjectIdentifier(second)))
+        let byConnection = SharedLinks(shape: LinkShape(trace: trace, scope: .connection))
+        let a = byConnection.key(peer: peer, connection: ObjectIdentifier(first))
+        let b = byConnection.key(peer: peer, connection: ObjectIdentifier(second))
+        #expect(a != b)
+        // Two links: what one connection takes leaves the other's bucket whole.
+        byConnection.open(a, now: 0)
+        byConnection.open(b, now: 0)
+        #expect(byConnection.grant(a, wanting: 1500, now: 0) == .send(1000))
+        #expect(byConnection.grant(b, wanting: 1500, now: 0) == .send(1000))
+        byConnection.close(a)
+        #expect(byConnection.origin(a) == nil && byConnection.origin(b) == 0)
+        withExtendedLifetime((first, second)) {}
+    }
 }

@@ -81,10 +81,12 @@ struct ShapedServingTests {
         let both = try await Self.fetch(Array(repeating: "\(shared.server.baseURL)/v/big.bin", count: 2))
         let span = Date().timeIntervalSince(started)
         #expect(span >= 2 * alone - Self.aheadSeconds, "\(span) s for \(both): one link carried both")
+        // Each connection alone on a link of its own: neither is held to the other's share (only the lower bound
+        // is a guarantee; that they do not wait for each other is the links' keys, checked without sockets in
+        // ShapedLinkTests).
         let own = try Self.site(trace, scope: .connection)
         let apart = try await Self.fetch(Array(repeating: "\(own.server.baseURL)/v/big.bin", count: 2))
-        #expect(apart.allSatisfy { $0.total >= alone - Self.aheadSeconds }, "\(apart)")
-        #expect(apart.map(\.total).max()! < 2 * alone, "\(apart): each connection has a link of its own")
+        #expect(apart.allSatisfy { $0.total >= alone - Self.aheadSeconds && $0.bytes == 1 << 20 }, "\(apart)")
     }
 
     @Test func rangesAndAnswersFromMemoryGoThroughTheLinkAndAnOutageStallsIt() async throws {
