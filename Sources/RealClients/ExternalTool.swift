@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs an external program (ffprobe, curl, python3, …) with a time limit, for tests against real clients.
 public enum ExternalTool {
     public struct Result: Sendable {
@@ -44,8 +48,16 @@ public enum ExternalTool {
             group.leave()
         }
         if group.wait(timeout: deadline) == .timedOut {
+            // The child leads a process group of its own: what it started (gst-launch's fault handler, spinning
+            // in a process of its own, holds the pipes open) goes with it, or the reads above never end. SIGKILL
+            // after a grace: a child inherits the signal mask, and a test process that serves blocks SIGTERM.
+            let child = process.processIdentifier
             process.terminate()
-            _ = group.wait(timeout: .now() + 5)
+            kill(-child, SIGTERM)
+            if group.wait(timeout: .now() + 5) == .timedOut {
+                kill(-child, SIGKILL)
+                _ = group.wait(timeout: .now() + 5)
+            }
         }
         process.waitUntilExit()
         return Result(
