@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func abrPicksTheRule() throws {
-        for rule in ["throughput", "bba", "bola", "mpc", "filterz"] {
+        for rule in ["throughput", "bba", "bola", "mpc", "filterz", "hlsjs"] {
             let run = Self.simulate(["--trace", Self.busTrace, "--no-optimum", "--json", "--abr", rule])
             #expect(run.code == 0, "\(run.stderr)")
             #expect(try run.summary()["abr"] as? String == rule)

@@ -71,7 +71,7 @@ struct RandomRunner {
             case .scheduleReload(let timer), .scheduleRetry(let timer):
                 timers.append(timer.id)
                 timerDelays[timer.id] = timer.afterSeconds
-            case .presentFullScreen, .exitFullScreen, .report: break
+            case .presentFullScreen, .exitFullScreen, .report, .reportLoadProgress: break
             }
         }
     }

@@ -87,11 +87,14 @@ enum HLSStreamManifest {
         let count = sizesByLevel.map(\.count).min() ?? 0
         let meanDuration = durations.prefix(count).reduce(0, +) / Double(max(count, 1))
         do {
-            return try StreamManifest(
+            var manifest = try StreamManifest(
                 segmentDurationMilliseconds: meanDuration * 1000,
                 bitratesKilobitsPerSecond: variants.map { Double($0.bandwidth) / 1000 },
                 segmentSizesBits: (0..<count).map { k in sizesByLevel.map { $0[k] } },
                 resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } })
+            let first = multivariant.variants.first { $0.bandwidth > 0 }?.bandwidth
+            manifest.firstListedLevel = variants.firstIndex { $0.bandwidth == first } ?? 0
+            return manifest
         } catch {
             throw .failure("\(location): \(error.description)")
         }

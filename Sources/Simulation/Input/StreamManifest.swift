@@ -21,6 +21,9 @@ public struct StreamManifest: Sendable, Hashable {
     public var resolutions: [(width: Int, height: Int)?]
     /// Display names of the levels (e.g. "540p"), for `--select` and reports.
     public var levelNames: [String]
+    /// The level listed first in the multivariant playlist, where hls.js starts (0 for a Sabre manifest,
+    /// which lists its ladder ascending).
+    public var firstListedLevel = 0
 
     public init(
         segmentDurationMilliseconds: Double, bitratesKilobitsPerSecond: [Double], segmentSizesBits: [[Double]],
