@@ -78,6 +78,16 @@ import Testing
         #expect(rule.choose(Self.input(buffer: 3), allowed: 0...5).variantIndex == 2)
     }
 
+    @Test func withTwoSegmentsBufferedTheAverageBandwidthCounts() {
+        // 2000 kbit/s peak, 1800 kbit/s average: 0.95 x 1950 kbit/s covers the average only.
+        var variants = Self.pensieve
+        variants[3] = VariantInfo(index: 3, bandwidthBitsPerSecond: 2_000_000, averageBandwidthBitsPerSecond: 1_800_000)
+        var full = Self.rule(after: 3, at: 1_950_000, variants)
+        #expect(full.choose(Self.input(variants, buffer: 20), allowed: 0...5).variantIndex == 3)
+        var thin = Self.rule(after: 3, at: 1_950_000, variants)
+        #expect(thin.choose(Self.input(variants, buffer: 6), allowed: 0...5).variantIndex == 2)
+    }
+
     // MARK: - Emergency abandonment
 
     /// 200, 400 and 1200 kbit/s, then 2400 kbit/s being loaded at 1 Mbit/s: 300 kB after 2.5 s of a 1.2 MB

@@ -43,6 +43,18 @@ import Testing
         #expect(Set(result.segments.map(\.index)).count == result.segments.count, "each segment arrives once")
     }
 
+    @Test func onlyTheHLSJSRuleIsToldTheAverageBandwidth() {
+        var manifest = Self.steep
+        manifest.averageBitratesKilobitsPerSecond = [180, nil, 3600]
+        let trace = Self.link([(10, 5000)])
+        let hlsjs = Runner(
+            manifest: manifest, trace: trace, configuration: SessionConfiguration(rule: .hlsjs), schedule: [])
+        #expect(hlsjs.stream.variantInfos.map(\.averageBandwidthBitsPerSecond) == [180_000, nil, 3_600_000])
+        #expect(hlsjs.stream.firstListedIndex == 2)
+        let filterz = Runner(manifest: manifest, trace: trace, configuration: SessionConfiguration(), schedule: [])
+        #expect(filterz.stream.variantInfos.map(\.averageBandwidthBitsPerSecond) == [nil, nil, nil])
+    }
+
     @Test func loadingStopsAtHLSJSBufferLimit() throws {
         // With maxBufferSize out of the way the limit is maxBufferLength: a segment is asked for only while
         // less than that is buffered, and on a fast link within a tick of the buffer dropping below it.

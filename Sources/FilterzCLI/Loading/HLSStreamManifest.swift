@@ -94,6 +94,7 @@ enum HLSStreamManifest {
                 resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } })
             let first = multivariant.variants.first { $0.bandwidth > 0 }?.bandwidth
             manifest.firstListedLevel = variants.firstIndex { $0.bandwidth == first } ?? 0
+            manifest.averageBitratesKilobitsPerSecond = variants.map { $0.averageBandwidth.map { Double($0) / 1000 } }
             return manifest
         } catch {
             throw .failure("\(location): \(error.description)")

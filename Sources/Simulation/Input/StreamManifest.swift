@@ -24,6 +24,9 @@ public struct StreamManifest: Sendable, Hashable {
     /// The level listed first in the multivariant playlist, where hls.js starts (0 for a Sabre manifest,
     /// which lists its ladder ascending).
     public var firstListedLevel = 0
+    /// AVERAGE-BANDWIDTH of each level, kbit/s, when the playlist gives it (nil: not known). Only the `hlsjs`
+    /// rule is told it, as hls.js reads it; the other rules and QoE count the nominal ladder.
+    public var averageBitratesKilobitsPerSecond: [Double?] = []
 
     public init(
         segmentDurationMilliseconds: Double, bitratesKilobitsPerSecond: [Double], segmentSizesBits: [[Double]],

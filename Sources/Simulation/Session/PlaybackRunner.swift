@@ -126,7 +126,14 @@ struct Runner {
     var stream: StreamDescription {
         var stream = StreamDescription(
             variants: manifest.variants.enumerated().map { level, info in
-                StreamDescription.Variant(info: info, uri: "v\(level)/index.m3u8", timeline: timeline(level: level))
+                var info = info
+                if configuration.rule == .hlsjs, level < manifest.averageBitratesKilobitsPerSecond.count,
+                    let average = manifest.averageBitratesKilobitsPerSecond[level]
+                {
+                    info.averageBandwidthBitsPerSecond = Int((average * 1000).rounded())
+                }
+                return StreamDescription.Variant(
+                    info: info, uri: "v\(level)/index.m3u8", timeline: timeline(level: level))
             })
         stream.firstListedIndex = manifest.firstListedLevel
         return stream
