@@ -72,6 +72,17 @@ import Testing
         #expect(bola != mpc)
     }
 
+    @Test func hlsjsStartsAtTheVariantListedFirst() throws {
+        // The sample master lists 720p first, between 360p and 1080p.
+        let master = SharedData.sampleMedia.appendingPathComponent("playlists/filterz-master.m3u8").path
+        let run = runFilterz(
+            ["simulate", master, "--bandwidth", "50mbps", "--abr", "hlsjs", "--no-optimum", "--json"])
+        #expect(run.code == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let segments = try #require(report["segments"] as? [[String: Any]])
+        #expect(segments.first?["variant_name"] as? String == "720p")
+    }
+
     @Test func bufferCapsTheBufferLevel() throws {
         let small = try Self.fast(["--buffer", "12"]).segments().compactMap { $0["buffer_s"] as? Double }
         let large = try Self.fast(["--buffer", "60"]).segments().compactMap { $0["buffer_s"] as? Double }
