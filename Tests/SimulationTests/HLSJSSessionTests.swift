@@ -55,6 +55,47 @@ import Testing
         #expect(filterz.stream.variantInfos.map(\.averageBandwidthBitsPerSecond) == [nil, nil, nil])
     }
 
+    @Test func anAudioSegmentSharesTheLinkWithEachLoad() throws {
+        // 1 Mbit/s, 40 ms latency; 2 MB video (top level, listed first) and 64 kB audio per segment: the first
+        // video segment arrives when both have crossed the link.
+        var manifest = Self.steep
+        manifest.audioSegmentSizesBits = Array(repeating: 512_000, count: 10)
+        let trace = Self.link([(600, 1000)])
+        let withAudio = SimulatedSession.run(
+            manifest: manifest, trace: trace, configuration: SessionConfiguration(rule: .hlsjs))
+        let first = try #require(withAudio.segments.first)
+        #expect(abs(first.downloadSeconds - (0.04 + (16_000_000 + 512_000) / 1_000_000)) < 1e-9)
+        let alone = SimulatedSession.run(
+            manifest: Self.steep, trace: trace, configuration: SessionConfiguration(rule: .hlsjs))
+        #expect(abs(try #require(alone.segments.first).downloadSeconds - 16.04) < 1e-9)
+        // Other rules model Sabre's player, which loads no audio.
+        let filterz = SimulatedSession.run(manifest: manifest, trace: trace, configuration: SessionConfiguration())
+        #expect(abs(try #require(filterz.segments.first).downloadSeconds - 0.04 - 0.8) < 1e-9)
+    }
+
+    @Test func theRuleSeesOnlyTheVideoBytesOfASharedLoad() {
+        // Video 1,000,000 bits, audio 200,000: shared halves until 400,000 bits have crossed, then video alone.
+        var manifest = Self.steep
+        manifest.audioSegmentSizesBits = [200_000]
+        var runner = Runner(
+            manifest: manifest, trace: Self.link([(600, 1000)]), configuration: SessionConfiguration(rule: .hlsjs),
+            schedule: [])
+        let audio = runner.nextAudioBits(forSegment: 0)
+        #expect(audio == 200_000)
+        #expect(runner.nextAudioBits(forSegment: 1) == 0, "no more audio segments")
+        let flight = Runner.InFlight(
+            id: .init(1),
+            request: .init(
+                id: .init(1), variantIndex: 2, mediaSequence: 0, uri: "s0", playlistURL: "v2", byteRange: nil,
+                startSeconds: 0, durationSeconds: 4),
+            segmentIndex: 0, startedAt: 0, arrivesAt: 1.24, clockAfter: runner.clock,
+            download: .init(latencyMilliseconds: 40, transferMilliseconds: 1200), bytes: 125_000, audioBits: audio,
+            reason: "", clockAtStart: runner.clock)
+        #expect(flight.progress(at: 0.03).bytesLoaded == 0)
+        #expect(flight.progress(at: 0.34).bytesLoaded == 150_000 / 8)  // 300,000 bits crossed, half of them video
+        #expect(flight.progress(at: 0.84).bytesLoaded == 600_000 / 8)  // 800,000 crossed, audio done at 400,000
+    }
+
     @Test func loadingStopsAtHLSJSBufferLimit() throws {
         // With maxBufferSize out of the way the limit is maxBufferLength: a segment is asked for only while
         // less than that is buffered, and on a fast link within a tick of the buffer dropping below it.

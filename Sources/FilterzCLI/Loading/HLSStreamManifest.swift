@@ -57,8 +57,9 @@ enum HLSStreamManifest {
             medias.append((mediaLocation, media))
         }
         let shortest = medias.map(\.playlist.segments.count).min() ?? 0
+        let audio = try audioPlaylist(multivariant, location: location, loader: loader)
         // Where each segment's size must be measured: a byte range gives it, so only the others.
-        let measuredLocations = medias.map { media in
+        let measuredLocations = (medias + (audio.map { [$0] } ?? [])).map { media in
             media.playlist.segments.prefix(shortest).map {
                 $0.byteRange == nil ? URIReference.resolve($0.uri, against: media.location) : nil
             }
@@ -84,6 +85,13 @@ enum HLSStreamManifest {
                     return bytes * 8
                 })
         }
+        // The audio rendition's sizes, when every one is known (else the sessions load no audio).
+        var audioBits: [Double] = []
+        if let audio {
+            let measured = try sizes(of: measuredLocations[medias.count], namedBy: audio.location, loader: loader)
+            let bytes = zip(audio.playlist.segments, measured).map { $0.byteRange.map { Double($0.length) } ?? $1 }
+            if !bytes.contains(nil) { audioBits = bytes.map { $0! * 8 } }
+        }
         let count = sizesByLevel.map(\.count).min() ?? 0
         let meanDuration = durations.prefix(count).reduce(0, +) / Double(max(count, 1))
         do {
@@ -94,11 +102,32 @@ enum HLSStreamManifest {
                 resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } })
             let first = multivariant.variants.first { $0.bandwidth > 0 }?.bandwidth
             manifest.firstListedLevel = variants.firstIndex { $0.bandwidth == first } ?? 0
+            manifest.audioSegmentSizesBits = audioBits
             manifest.averageBitratesKilobitsPerSecond = variants.map { $0.averageBandwidth.map { Double($0) / 1000 } }
             return manifest
         } catch {
             throw .failure("\(location): \(error.description)")
         }
+    }
+
+    /// The audio rendition the variant listed first plays (the DEFAULT=YES one of its AUDIO group, else the
+    /// first with a URI), as hls.js picks it; nil when it has none.
+    private static func audioPlaylist(_ multivariant: MultivariantPlaylist, location: String, loader: ResourceLoader)
+        throws(CLIError) -> (location: String, playlist: MediaPlaylist)?
+    {
+        guard let group = multivariant.variants.first?.audio else { return nil }
+        let renditions = multivariant.renditions.filter { $0.type == .audio && $0.groupID == group && $0.uri != nil }
+        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return nil }
+        let audioLocation = URIReference.resolve(uri, against: location)
+        guard case .media(let media) = try parse(audioLocation, namedBy: location, loader: loader) else {
+            throw .failure("\(audioLocation): expected a media playlist")
+        }
+        guard media.segments.count <= SimulationLimits.maximumSegments else {
+            throw .failure(
+                "\(audioLocation): \(media.segments.count) segments; a stream has at most "
+                    + "\(SimulationLimits.maximumSegments)")
+        }
+        return (audioLocation, media)
     }
 
     /// The playlist at `location`: the user's (`playlist` nil) or one that `playlist` names.

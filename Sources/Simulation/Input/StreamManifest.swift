@@ -27,6 +27,9 @@ public struct StreamManifest: Sendable, Hashable {
     /// AVERAGE-BANDWIDTH of each level, kbit/s, when the playlist gives it (nil: not known). Only the `hlsjs`
     /// rule is told it, as hls.js reads it; the other rules and QoE count the nominal ladder.
     public var averageBitratesKilobitsPerSecond: [Double?] = []
+    /// Sizes of the audio rendition's segments, bits, in order, when the stream has one apart from its variants
+    /// (an HLS EXT-X-MEDIA audio rendition); empty otherwise. Only `hlsjs` sessions download them.
+    public var audioSegmentSizesBits: [Double] = []
 
     public init(
         segmentDurationMilliseconds: Double, bitratesKilobitsPerSecond: [Double], segmentSizesBits: [[Double]],

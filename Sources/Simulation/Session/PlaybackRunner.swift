@@ -11,7 +11,11 @@ import Playback
 ///
 /// With the `hlsjs` rule the machine buffers as hls.js does instead (`HLSJSPlayerProfile`), time also passes in
 /// steps of the profile's tick while nothing loads, and a load in flight reports its progress (bytes so far on
-/// the trace) as often as the rule asks, so that the rule can abandon it.
+/// the trace) as often as the rule asks, so that the rule can abandon it. When the stream has an audio rendition,
+/// each segment load shares the link with the load of one audio segment (the same one, or the next: hls.js's audio
+/// controller runs at most one segment ahead of the video), both started together and sharing the bandwidth
+/// equally until the smaller one ends; the rule sees only the video bytes, as hls.js keeps audio out of its
+/// estimate.
 public enum PlaybackRunner {
     public static func run(
         manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, schedule: [ViewerAction]
@@ -43,6 +47,8 @@ struct Runner {
         var clockAfter: NetworkClock
         var download: NetworkClock.Download
         var bytes: Int
+        /// Bits of the audio segment loaded alongside (0 when none).
+        var audioBits: Double
         var reason: String
         /// The network when the request was sent, to measure its progress.
         var clockAtStart: NetworkClock
@@ -60,15 +66,28 @@ struct Runner {
             }
             var clock = clockAtStart
             _ = clock.waitLatency()
-            let bits = clock.transfer(milliseconds: elapsed * 1000 - latency, upToBits: Double(bytes) * 8)
+            let video = Double(bytes) * 8
+            let sent = clock.transfer(
+                milliseconds: elapsed * 1000 - latency, upToBits: Runner.linkBits(video: video, audio: audioBits))
+            let videoBits =
+                sent <= 2 * min(audioBits, video) ? sent / 2 : (audioBits <= video ? sent - audioBits : video)
             return PlaybackMachine.SegmentProgress(
-                bytesLoaded: min(Int(bits / 8), bytes), elapsedSeconds: elapsed,
+                bytesLoaded: min(Int(videoBits / 8), bytes), elapsedSeconds: elapsed,
                 timeToFirstByteSeconds: latency / 1000)
         }
     }
     var inFlight: InFlight?
     /// hls.js's stream-controller tick while nothing loads (the `hlsjs` profile), nil otherwise.
     let idleTickSeconds: Double?
+    /// The audio rendition's segment sizes, bits, in an `hlsjs` session (empty otherwise), and the next to load.
+    let audioSegmentBits: [Double]
+    var nextAudioSegment = 0
+
+    /// Bits over the link until a video segment of `video` bits has arrived while an audio one of `audio` bits
+    /// loads beside it, the two sharing the bandwidth equally until the smaller ends.
+    static func linkBits(video: Double, audio: Double) -> Double {
+        audio <= video ? video + audio : 2 * video
+    }
     var timers: [(id: PlaybackMachine.RequestID, at: Double)] = []
     var immediate: [PlaybackMachine.Event] = []
     var lastReason = "start"
@@ -103,7 +122,9 @@ struct Runner {
             playback.maxBufferBytes = profile.maxBufferSizeBytes
             playback.maxMaxBufferSeconds = profile.maxMaxBufferLengthSeconds
             idleTickSeconds = profile.tickSeconds
+            audioSegmentBits = manifest.audioSegmentSizesBits
         } else {
+            audioSegmentBits = []
             capSeconds = max(configuration.bufferCapSeconds, segmentSeconds)
             playback.maxBufferSeconds = capSeconds - segmentSeconds + 1e-9
             selectorConfiguration.plannedBufferCapSeconds = capSeconds
@@ -309,7 +330,8 @@ struct Runner {
                 let bits = manifest.segmentSizesBits[min(segmentIndex, manifest.segmentCount - 1)][request.variantIndex]
                 var after = clock
                 after.idle(milliseconds: now * 1000 - after.nowMilliseconds)
-                let download = after.download(bits: bits)
+                let audioBits = nextAudioBits(forSegment: segmentIndex)
+                let download = after.download(bits: Runner.linkBits(video: bits, audio: audioBits))
                 let reason = lastRequestedVariant == request.variantIndex ? "kept: \(lastReason)" : lastReason
                 lastRequestedVariant = request.variantIndex
                 var start = clock
@@ -317,7 +339,7 @@ struct Runner {
                 inFlight = InFlight(
                     id: request.id, request: request, segmentIndex: segmentIndex, startedAt: now,
                     arrivesAt: now + download.totalMilliseconds / 1000, clockAfter: after, download: download,
-                    bytes: Int((bits / 8).rounded()), reason: reason, clockAtStart: start)
+                    bytes: Int((bits / 8).rounded()), audioBits: audioBits, reason: reason, clockAtStart: start)
             case .reportLoadProgress(let id, let every):
                 if inFlight?.id == id, every > 0 {
                     inFlight?.progressAt = now + every
@@ -337,6 +359,15 @@ struct Runner {
     }
 
     var lastRequestedVariant: Int?
+
+    /// The audio segment loaded alongside video segment `segment`: the next one in order, if it is at most one
+    /// ahead (after a seek, the one at the new place); 0 bits when none is due.
+    mutating func nextAudioBits(forSegment segment: Int) -> Double {
+        if nextAudioSegment < segment || nextAudioSegment > segment + 1 { nextAudioSegment = segment }
+        guard nextAudioSegment < audioSegmentBits.count, nextAudioSegment <= segment + 1 else { return 0 }
+        nextAudioSegment += 1
+        return audioSegmentBits[nextAudioSegment - 1]
+    }
 
     mutating func record(_ metric: PlaybackMetric) {
         switch metric {
