@@ -15,6 +15,8 @@ import Simulation
 /// every media playlist is loaded before any HEAD request, no variant's segments past the shortest count are
 /// asked for, and a stream that would take more than `SimulationLimits.maximumSizeRequests` HEAD requests is
 /// refused before the first. A remote playlist may only name http(s) resources (`PlaylistLocation.admit`).
+/// The first listed variant, the AVERAGE-BANDWIDTHs and the sizes of the first listed variant's default audio
+/// rendition (counted in the HEAD requests) are kept for the `hlsjs` rule.
 enum HLSStreamManifest {
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
         var location = argument
