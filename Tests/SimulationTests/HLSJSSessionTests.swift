@@ -1,5 +1,6 @@
 import FilterzTestSupport
 import Foundation
+import JSON
 import RealClients
 import Testing
 
@@ -41,6 +42,10 @@ import Testing
         #expect(result.playedLevels.count == Self.steep.segmentCount)
         #expect(result.playedLevels.first == 2)
         #expect(Set(result.segments.map(\.index)).count == result.segments.count, "each segment arrives once")
+        let summary = SessionReport.json(result, manifest: Self.steep)["summary"]
+        #expect(summary?["abandoned_loads"] == .integer(result.abandonedLoads))
+        #expect(
+            SessionReport.text(result, manifest: Self.steep).contains("abandoned loads    \(result.abandonedLoads)"))
     }
 
     @Test func onlyTheHLSJSRuleIsToldTheAverageBandwidth() {
