@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func abrPicksTheRule() throws {
-        for rule in ["throughput", "bba", "bola", "mpc", "filterz"] {
+        for rule in ["throughput", "bba", "bola", "mpc", "filterz", "hlsjs"] {
             let run = Self.simulate(["--trace", Self.busTrace, "--no-optimum", "--json", "--abr", rule])
             #expect(run.code == 0, "\(run.stderr)")
             #expect(try run.summary()["abr"] as? String == rule)
@@ -70,6 +70,67 @@ import Testing
         let bola = try Self.simulate(["--trace", Self.busTrace, "--no-optimum", "--json", "--abr", "bola"]).variants()
         let mpc = try Self.simulate(["--trace", Self.busTrace, "--no-optimum", "--json", "--abr", "mpc"]).variants()
         #expect(bola != mpc)
+    }
+
+    @Test func hlsjsStartsAtTheVariantListedFirst() throws {
+        // The sample master lists 720p first, between 360p and 1080p.
+        let master = SharedData.sampleMedia.appendingPathComponent("playlists/filterz-master.m3u8").path
+        let run = runFilterz(
+            ["simulate", master, "--bandwidth", "50mbps", "--abr", "hlsjs", "--no-optimum", "--json"])
+        #expect(run.code == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let segments = try #require(report["segments"] as? [[String: Any]])
+        #expect(segments.first?["variant_name"] as? String == "720p")
+    }
+
+    @Test func hlsjsLoadsTheDefaultAudioRenditionBesideEachSegment() throws {
+        // Two variants listing an audio group; 2 s segments of 100,000 bytes (v1, listed first) and audio of
+        // 25,000 bytes. On 1 Mbit/s with 20 ms latency the first segment takes 0.02 + 1,000,000 bits / 1 Mbit/s.
+        let folder = try TemporaryFolder(prefix: "filterz-simulate-audio")
+        func write(_ path: String, _ text: String) throws {
+            let url = folder.url.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        func media(_ name: String, bytes: Int) throws {
+            var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            for k in 0..<3 {
+                playlist += "#EXTINF:2.0,\ns\(k).ts\n"
+                try Data(repeating: 0, count: bytes).write(to: folder.url.appendingPathComponent("\(name)/s\(k).ts"))
+            }
+            try write("\(name)/index.m3u8", playlist + "#EXT-X-ENDLIST\n")
+        }
+        for name in ["v0", "v1", "audio"] {
+            try FileManager.default.createDirectory(
+                at: folder.url.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try media("v0", bytes: 25_000)
+        try media("v1", bytes: 100_000)
+        try media("audio", bytes: 25_000)
+        let variants = """
+            #EXT-X-STREAM-INF:BANDWIDTH=400000,AUDIO="aac"
+            v1/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=100000,AUDIO="aac"
+            v0/index.m3u8
+
+            """
+        let media = #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="Main",DEFAULT=YES,URI="audio/index.m3u8""#
+        try write("with-audio.m3u8", "#EXTM3U\n\(media)\n" + variants)
+        try write("video-only.m3u8", "#EXTM3U\n" + variants.replacingOccurrences(of: ",AUDIO=\"aac\"", with: ""))
+        func firstDownload(_ master: String) throws -> Double {
+            let run = runFilterz([
+                "simulate", folder.url.appendingPathComponent(master).path, "--bandwidth", "1mbps", "--latency",
+                "20ms", "--abr", "hlsjs", "--no-optimum", "--json",
+            ])
+            #expect(run.code == 0, "\(run.err)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            let first = try #require((report["segments"] as? [[String: Any]])?.first)
+            #expect(first["variant"] as? Int == 1)
+            return try #require(first["download_s"] as? Double)
+        }
+        #expect(abs(try firstDownload("with-audio.m3u8") - 1.02) < 1e-6)
+        #expect(abs(try firstDownload("video-only.m3u8") - 0.82) < 1e-6)
     }
 
     @Test func bufferCapsTheBufferLevel() throws {

@@ -71,7 +71,7 @@ struct RandomRunner {
             case .scheduleReload(let timer), .scheduleRetry(let timer):
                 timers.append(timer.id)
                 timerDelays[timer.id] = timer.afterSeconds
-            case .presentFullScreen, .exitFullScreen, .report: break
+            case .presentFullScreen, .exitFullScreen, .report, .reportLoadProgress: break
             }
         }
     }
@@ -81,6 +81,20 @@ struct RandomRunner {
         let roll = Int.random(in: 0..<100, using: &generator)
         switch roll {
         case 0..<22 where !segmentLoads.isEmpty:
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                // Progress of the load, which stays in flight (a rule may abandon it: `cancelLoad`).
+                let request = segmentLoads[0]
+                let bytes = Int(
+                    Double(source.stream.variants[request.variantIndex].info.bandwidthBitsPerSecond)
+                        * request.durationSeconds / 8)
+                let elapsed = Double.random(in: 0...12, using: &generator)
+                clockSeconds += 0.1
+                return .segmentProgress(
+                    request.id,
+                    .init(
+                        bytesLoaded: Int.random(in: 0...max(bytes, 0), using: &generator), elapsedSeconds: elapsed,
+                        timeToFirstByteSeconds: elapsed > 0.05 ? 0.05 : nil))
+            }
             let request = segmentLoads.removeFirst()
             if Int.random(in: 0..<10, using: &generator) == 0 {
                 return .segmentLoadFailed(request.id, statusCode: [404, 500, nil].randomElement(using: &generator)!)

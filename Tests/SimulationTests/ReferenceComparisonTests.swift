@@ -158,7 +158,8 @@ struct ReferenceComparisonTests {
         let replayed = SessionSimulator.replay(
             levels: optimum.levels, manifest: manifest, trace: trace, bufferCapSeconds: 60)
         #expect(abs(replayed.qoeLin - optimum.qoeLin) < 1e-6)
-        for rule in ABRRuleKind.allCases {
+        // Not `hlsjs`: it buffers as hls.js does (up to 600 s at a low level), beyond the optimum's 60 s cap.
+        for rule in ABRRuleKind.allCases where rule != .hlsjs {
             #expect(Self.run(rule, trace, manifest: manifest).summary.qoeLin <= optimum.qoeLin + 1e-9, "\(rule)")
         }
     }

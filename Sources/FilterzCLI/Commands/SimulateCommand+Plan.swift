@@ -47,7 +47,10 @@ extension SimulateCommand {
                 }
             }
             var configuration = SessionConfiguration()
-            configuration.bufferCapSeconds = try args.get(SimulateCommand.buffer)
+            if let buffer = try args.get(SimulateCommand.buffer) {
+                configuration.bufferCapSeconds = buffer
+                configuration.hlsjs.maxBufferLengthSeconds = buffer
+            }
             if let startup = try args.get(SimulateCommand.startup) { configuration.startupThresholdSeconds = startup }
             let screen = try args.get(SimulateCommand.viewport).map { (text: String) throws(CLIError) in
                 try Screen.parse(text)

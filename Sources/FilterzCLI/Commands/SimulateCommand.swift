@@ -17,9 +17,11 @@ enum SimulateCommand {
     static let latency = Option.text(
         "--latency", placeholder: "TIME", default: "40ms", help: "Request latency of the constant link, 0…60s.")
     static let abr = Option.repeatable(
-        "--abr", placeholder: "RULE", help: "throughput|bba|bola|mpc|filterz (repeat to compare; default filterz).")
-    static let buffer = Option.decimal(
-        "--buffer", placeholder: "SECONDS", default: 60, in: 1...3600, help: "Buffer cap in seconds, 1…3600.")
+        "--abr", placeholder: "RULE",
+        help: "throughput|bba|bola|mpc|filterz|hlsjs (repeat to compare; default filterz).")
+    static let buffer = Option.optionalDecimal(
+        "--buffer", placeholder: "SECONDS", in: 1...3600,
+        help: "Buffer cap in seconds, 1…3600 (default 60; hlsjs: its maxBufferLength, default 30).")
     static let startup = Option.optionalDecimal(
         "--startup", placeholder: "SECONDS", in: 0...3600,
         help: "Start playback once this much is buffered, 0…3600 (default: first segment).")
@@ -105,13 +107,8 @@ enum SimulateCommand {
         case .constant(let link): trace = link
         }
         configuration.rule = plan.rules.first ?? .filterz
-        var result: SessionResult
-        if actions.isEmpty {
-            result = SessionSimulator.run(manifest: manifest, trace: trace, configuration: configuration)
-        } else {
-            result = PlaybackRunner.run(
-                manifest: manifest, trace: trace, configuration: configuration, schedule: actions)
-        }
+        var result = SimulatedSession.run(
+            manifest: manifest, trace: trace, configuration: configuration, schedule: actions)
         if let unfinished = result.unfinished { throw .failure(unfinished.description) }
         if plan.withOptimum {
             do {

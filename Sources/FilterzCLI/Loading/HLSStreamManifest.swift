@@ -15,6 +15,8 @@ import Simulation
 /// every media playlist is loaded before any HEAD request, no variant's segments past the shortest count are
 /// asked for, and a stream that would take more than `SimulationLimits.maximumSizeRequests` HEAD requests is
 /// refused before the first. A remote playlist may only name http(s) resources (`PlaylistLocation.admit`).
+/// The first listed variant, the AVERAGE-BANDWIDTHs and the sizes of the first listed variant's default audio
+/// rendition (counted in the HEAD requests) are kept for the `hlsjs` rule.
 enum HLSStreamManifest {
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
         var location = argument
@@ -57,8 +59,9 @@ enum HLSStreamManifest {
             medias.append((mediaLocation, media))
         }
         let shortest = medias.map(\.playlist.segments.count).min() ?? 0
+        let audio = try audioPlaylist(multivariant, location: location, loader: loader)
         // Where each segment's size must be measured: a byte range gives it, so only the others.
-        let measuredLocations = medias.map { media in
+        let measuredLocations = (medias + (audio.map { [$0] } ?? [])).map { media in
             media.playlist.segments.prefix(shortest).map {
                 $0.byteRange == nil ? URIReference.resolve($0.uri, against: media.location) : nil
             }
@@ -84,17 +87,49 @@ enum HLSStreamManifest {
                     return bytes * 8
                 })
         }
+        // The audio rendition's sizes, when every one is known (else the sessions load no audio).
+        var audioBits: [Double] = []
+        if let audio {
+            let measured = try sizes(of: measuredLocations[medias.count], namedBy: audio.location, loader: loader)
+            let bytes = zip(audio.playlist.segments, measured).map { $0.byteRange.map { Double($0.length) } ?? $1 }
+            if !bytes.contains(nil) { audioBits = bytes.map { $0! * 8 } }
+        }
         let count = sizesByLevel.map(\.count).min() ?? 0
         let meanDuration = durations.prefix(count).reduce(0, +) / Double(max(count, 1))
         do {
-            return try StreamManifest(
+            var manifest = try StreamManifest(
                 segmentDurationMilliseconds: meanDuration * 1000,
                 bitratesKilobitsPerSecond: variants.map { Double($0.bandwidth) / 1000 },
                 segmentSizesBits: (0..<count).map { k in sizesByLevel.map { $0[k] } },
                 resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } })
+            let first = multivariant.variants.first { $0.bandwidth > 0 }?.bandwidth
+            manifest.firstListedLevel = variants.firstIndex { $0.bandwidth == first } ?? 0
+            manifest.audioSegmentSizesBits = audioBits
+            manifest.averageBitratesKilobitsPerSecond = variants.map { $0.averageBandwidth.map { Double($0) / 1000 } }
+            return manifest
         } catch {
             throw .failure("\(location): \(error.description)")
         }
+    }
+
+    /// The audio rendition the variant listed first plays (the DEFAULT=YES one of its AUDIO group, else the
+    /// first with a URI), as hls.js picks it; nil when it has none.
+    private static func audioPlaylist(_ multivariant: MultivariantPlaylist, location: String, loader: ResourceLoader)
+        throws(CLIError) -> (location: String, playlist: MediaPlaylist)?
+    {
+        guard let group = multivariant.variants.first?.audio else { return nil }
+        let renditions = multivariant.renditions.filter { $0.type == .audio && $0.groupID == group && $0.uri != nil }
+        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return nil }
+        let audioLocation = URIReference.resolve(uri, against: location)
+        guard case .media(let media) = try parse(audioLocation, namedBy: location, loader: loader) else {
+            throw .failure("\(audioLocation): expected a media playlist")
+        }
+        guard media.segments.count <= SimulationLimits.maximumSegments else {
+            throw .failure(
+                "\(audioLocation): \(media.segments.count) segments; a stream has at most "
+                    + "\(SimulationLimits.maximumSegments)")
+        }
+        return (audioLocation, media)
     }
 
     /// The playlist at `location`: the user's (`playlist` nil) or one that `playlist` names.

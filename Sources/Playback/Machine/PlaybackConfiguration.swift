@@ -4,8 +4,14 @@ public struct PlaybackConfiguration: Sendable, Hashable {
     public var startupBufferSeconds: Double = 4
     /// Buffered seconds needed to resume after a stall.
     public var resumeBufferSeconds: Double = 4
-    /// Loading stops while this much is buffered ahead of the position.
+    /// Loading stops while this much is buffered ahead of the position (with `maxBufferBytes`, the least).
     public var maxBufferSeconds: Double = 30
+    /// When set, hls.js's `maxBufferSize` (its default is 60 MB): loading a variant stops at
+    /// max(8 × this / BANDWIDTH, `maxBufferSeconds`) seconds, at most `maxMaxBufferSeconds`, so a lower
+    /// variant buffers further ahead. nil: `maxBufferSeconds` for every variant.
+    public var maxBufferBytes: Int? = nil
+    /// hls.js `maxMaxBufferLength` (its default is 600 s): the most `maxBufferBytes` may extend the limit to.
+    public var maxMaxBufferSeconds: Double = 600
     /// Retries of a failed segment before the selector steps down a variant.
     public var segmentRetryLimit: Int = 3
     /// Retries of a failed playlist before playback fails.
@@ -25,4 +31,16 @@ public struct PlaybackConfiguration: Sendable, Hashable {
     public var autoplay: Bool = true
 
     public init() {}
+
+    /// Seconds of buffer at which loading stops while segments come from a variant of `bandwidthBitsPerSecond`
+    /// (hls.js `getMaxBufferLength` when `maxBufferBytes` is set).
+    public func loadLimitSeconds(bandwidthBitsPerSecond: Int) -> Double {
+        guard let bytes = maxBufferBytes, bandwidthBitsPerSecond > 0 else { return maxBufferSeconds }
+        return min(max(8 * Double(bytes) / Double(bandwidthBitsPerSecond), maxBufferSeconds), maxMaxBufferSeconds)
+    }
+
+    /// The largest load limit of any variant.
+    var loadLimitCeilingSeconds: Double {
+        maxBufferBytes == nil ? maxBufferSeconds : max(maxBufferSeconds, maxMaxBufferSeconds)
+    }
 }

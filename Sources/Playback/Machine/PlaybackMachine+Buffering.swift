@@ -10,7 +10,7 @@ extension PlaybackMachine {
     ///   variant when the chosen one ends earlier).
     mutating func fillBuffer(_ active: inout Active, _ effects: inout [Effect], forcing: Int? = nil) {
         guard active.failure == nil, active.phase != .ended, isNetworkAvailable, active.session.segment == .idle,
-            active.session.bufferSeconds < configuration.maxBufferSeconds
+            active.session.bufferSeconds < configuration.loadLimitCeilingSeconds
         else { return }
         var session = active.session
         let bufferEnd = session.bufferedUntilSeconds
@@ -27,6 +27,8 @@ extension PlaybackMachine {
             target = selection.variantIndex
             reason = selection.reason
         }
+        let bandwidth = session.stream.variantInfos[target].bandwidthBitsPerSecond
+        guard session.bufferSeconds < configuration.loadLimitSeconds(bandwidthBitsPerSecond: bandwidth) else { return }
         guard isUsable(target, session) else {
             requestVariantPlaylist(target, &session, &effects)
             active.session = session
@@ -76,13 +78,29 @@ extension PlaybackMachine {
         session.lastRequestedVariant = target
         session.segment = .loading(request, attempt: 0)
         effects.append(.loadSegment(request))
+        if let interval = selector.loadCheckIntervalSeconds {
+            effects.append(.reportLoadProgress(request.id, everySeconds: interval))
+        }
         active.session = session
     }
 
     /// Asks the selector for the variant of segment `segmentIndex` of the current timeline, then applies the
     /// step-down cap left by repeated failures.
     mutating func select(_ session: Session, phase: Phase, timeline: MediaTimeline, segmentIndex: Int) -> Selection {
-        let input = SelectionInput(
+        var selection = selector.select(
+            selectionInput(session, phase: phase, timeline: timeline, segmentIndex: segmentIndex))
+        selection.variantIndex = min(max(selection.variantIndex, 0), session.stream.variants.count - 1)
+        if let cap = session.failureCapIndex, selection.variantIndex > cap {
+            selection = Selection(variantIndex: cap, reason: "\(selection.reason); capped after failures")
+        }
+        return selection
+    }
+
+    /// What the selector is told about segment `segmentIndex` of `timeline`, now.
+    private func selectionInput(_ session: Session, phase: Phase, timeline: MediaTimeline, segmentIndex: Int)
+        -> SelectionInput
+    {
+        var input = SelectionInput(
             variants: session.stream.variantInfos, segmentIndex: segmentIndex,
             segmentDurationSeconds: timeline.segments[segmentIndex].durationSeconds,
             upcomingSegmentBytes: upcomingSegmentBytes(session, timeline: timeline, from: segmentIndex),
@@ -90,12 +108,8 @@ extension PlaybackMachine {
             bufferSeconds: session.bufferSeconds, maxBufferSeconds: configuration.maxBufferSeconds,
             previousVariantIndex: session.lastRequestedVariant, viewport: preferences.viewport,
             userChoice: preferences.quality, isStartup: phase == .startupBuffering)
-        var selection = selector.select(input)
-        selection.variantIndex = min(max(selection.variantIndex, 0), session.stream.variants.count - 1)
-        if let cap = session.failureCapIndex, selection.variantIndex > cap {
-            selection = Selection(variantIndex: cap, reason: "\(selection.reason); capped after failures")
-        }
-        return selection
+        input.firstListedVariantIndex = session.stream.firstListedIndex
+        return input
     }
 
     /// Sizes of the next segments in every variant, matched by media time, for as many segments as every
@@ -150,12 +164,55 @@ extension PlaybackMachine {
             estimator.record(
                 bytes: download.bytes, durationSeconds: download.downloadSeconds,
                 timeToFirstByteSeconds: max(0, download.timeToFirstByteSeconds))
+            selector.segmentLoaded(
+                LoadProgress(
+                    variantIndex: request.variantIndex,
+                    segmentIndex: segmentIndex(of: request, active.session) ?? 0,
+                    segmentDurationSeconds: request.durationSeconds, bytesLoaded: download.bytes,
+                    elapsedSeconds: download.downloadSeconds,
+                    timeToFirstByteSeconds: max(0, download.timeToFirstByteSeconds),
+                    mediaIsPlaying: mediaIsPlaying(active.phase)))
         }
         active.session.segment = .idle
         active.session.bufferedUntilSeconds = max(active.session.bufferedUntilSeconds, request.endSeconds)
         active.session.bufferedVariants.insert(request.variantIndex)
         settle(&active, &effects)
         fillBuffer(&active, &effects)
+    }
+
+    /// A load in flight has come this far: the rule may abandon it for a lower variant (an emergency switch).
+    mutating func segmentProgressed(
+        _ active: inout Active, id: RequestID, _ progress: SegmentProgress, _ effects: inout [Effect]
+    ) {
+        guard case .loading(let request, _) = active.session.segment, request.id == id,
+            let timeline = active.session.timelines[request.variantIndex],
+            let index = segmentIndex(of: request, active.session)
+        else { return }
+        let load = LoadProgress(
+            variantIndex: request.variantIndex, segmentIndex: index, segmentDurationSeconds: request.durationSeconds,
+            bytesLoaded: progress.bytesLoaded, elapsedSeconds: progress.elapsedSeconds,
+            timeToFirstByteSeconds: progress.timeToFirstByteSeconds, mediaIsPlaying: mediaIsPlaying(active.phase))
+        let input = selectionInput(active.session, phase: active.phase, timeline: timeline, segmentIndex: index)
+        guard let emergency = selector.checkLoad(input, progress: load) else { return }
+        effects.append(.cancelLoad(id))
+        effects.append(
+            .report(
+                .segmentAbandoned(
+                    variantIndex: request.variantIndex, mediaSequence: request.mediaSequence,
+                    bytesLoaded: progress.bytesLoaded, reason: emergency.reason)))
+        active.session.segment = .idle
+        active.session.pendingSwitchKind = .emergency
+        fillBuffer(&active, &effects)
+    }
+
+    /// True while a media element would be playing: past start-up and not paused (a stall counts).
+    private func mediaIsPlaying(_ phase: Phase) -> Bool {
+        phase == .playing || phase == .rebuffering
+    }
+
+    /// The index of the requested segment in its variant's timeline.
+    private func segmentIndex(of request: SegmentRequest, _ session: Session) -> Int? {
+        session.timelines[request.variantIndex]?.segmentIndex(mediaSequence: request.mediaSequence)
     }
 
     mutating func segmentFailed(_ active: inout Active, id: RequestID, statusCode: Int?, _ effects: inout [Effect]) {

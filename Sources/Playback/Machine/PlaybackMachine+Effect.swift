@@ -9,6 +9,9 @@ extension PlaybackMachine {
         case loadSegment(SegmentRequest)
         /// Abandon a load in flight; send nothing for it (a late answer is ignored anyway).
         case cancelLoad(RequestID)
+        /// While the segment load of this id is in flight, send `segmentProgress(id, …)` every `everySeconds`
+        /// (the rule watches it and may abandon it); stop when it ends or is cancelled.
+        case reportLoadProgress(RequestID, everySeconds: Double)
         /// Reload a live playlist later: send `timerFired(id)` after `afterSeconds`.
         case scheduleReload(TimerRequest)
         /// Retry a failed load later: send `timerFired(id)` after `afterSeconds`.
@@ -100,6 +103,9 @@ public enum PlaybackMetric: Sendable, Hashable {
     case segmentRetried(variantIndex: Int, mediaSequence: Int, attempt: Int, statusCode: Int?)
     /// A failed playlist load will be retried (`attempt` counts from 1).
     case playlistRetried(url: String, attempt: Int, statusCode: Int?)
+    /// The rule abandoned the load of a segment that would not arrive before the buffer ran out (`reason`),
+    /// after `bytesLoaded` bytes; a lower variant's segment is loaded instead.
+    case segmentAbandoned(variantIndex: Int, mediaSequence: Int, bytesLoaded: Int, reason: String)
     /// Segments of `variantIndex` kept failing: variants above `capIndex` are no longer used.
     case steppedDown(variantIndex: Int, capIndex: Int, statusCode: Int?)
     /// The position had to move without a seek: the live window slid past it, or the media had a gap.
@@ -118,6 +124,8 @@ public enum PlaybackMetric: Sendable, Hashable {
         case manual
         /// A variant kept failing and the selector stepped down.
         case stepDown
+        /// The rule abandoned a load that would not arrive before the buffer ran out, and switched down.
+        case emergency
     }
 
     public enum StallCause: String, Sendable, Hashable {

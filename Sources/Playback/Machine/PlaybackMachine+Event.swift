@@ -18,6 +18,9 @@ extension PlaybackMachine {
         case segmentLoaded(RequestID, SegmentDownload)
         /// The segment request failed; `statusCode` is the HTTP status, nil for a network error or timeout.
         case segmentLoadFailed(RequestID, statusCode: Int?)
+        /// How far the segment load of this id has come, as asked for by `Effect.reportLoadProgress`. The
+        /// rule may abandon the load (`cancelLoad`) and load a lower variant instead.
+        case segmentProgress(RequestID, SegmentProgress)
         /// Wall-clock time passed (seconds). While playing, the position advances by `elapsed × rate`, never
         /// beyond the buffer.
         case tick(elapsedSeconds: Double)
@@ -62,6 +65,22 @@ extension PlaybackMachine {
         public init(bytes: Int, downloadSeconds: Double, timeToFirstByteSeconds: Double = 0) {
             self.bytes = bytes
             self.downloadSeconds = downloadSeconds
+            self.timeToFirstByteSeconds = timeToFirstByteSeconds
+        }
+    }
+
+    /// A segment load in progress, as measured by the runner.
+    public struct SegmentProgress: Sendable, Hashable {
+        /// Bytes received so far.
+        public var bytesLoaded: Int
+        /// Seconds since the request was sent.
+        public var elapsedSeconds: Double
+        /// Seconds from sending the request to the first byte; nil while no byte has arrived.
+        public var timeToFirstByteSeconds: Double?
+
+        public init(bytesLoaded: Int, elapsedSeconds: Double, timeToFirstByteSeconds: Double?) {
+            self.bytesLoaded = bytesLoaded
+            self.elapsedSeconds = elapsedSeconds
             self.timeToFirstByteSeconds = timeToFirstByteSeconds
         }
     }

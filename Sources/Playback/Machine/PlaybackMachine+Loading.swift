@@ -65,13 +65,14 @@ extension PlaybackMachine {
     /// The variant of the first segment, chosen before any media playlist is known.
     private mutating func initialVariant(of stream: StreamDescription) -> Int {
         let known = stream.variants.compactMap(\.timeline).first
-        let input = SelectionInput(
+        var input = SelectionInput(
             variants: stream.variantInfos, segmentIndex: 0,
             segmentDurationSeconds: known?.segments.first?.durationSeconds
                 ?? configuration.assumedSegmentDurationSeconds,
             estimator: estimator, bufferSeconds: 0,
             maxBufferSeconds: configuration.maxBufferSeconds, previousVariantIndex: nil, viewport: preferences.viewport,
             userChoice: preferences.quality, isStartup: true)
+        input.firstListedVariantIndex = stream.firstListedIndex
         let selection = selector.select(input)
         return min(max(selection.variantIndex, 0), stream.variants.count - 1)
     }

@@ -25,7 +25,8 @@ extension PlaybackMachine {
             preferences.audioLanguage = language
         case .rateChanged(let rate):
             if rate.isFinite, rate > 0 { preferences.rate = rate }
-        case .load, .playlistLoaded, .playlistLoadFailed, .segmentLoaded, .segmentLoadFailed, .tick, .seek,
+        case .load, .playlistLoaded, .playlistLoadFailed, .segmentLoaded, .segmentLoadFailed, .segmentProgress, .tick,
+            .seek,
             .networkLost, .networkRestored, .timerFired:
             break
         }

@@ -23,6 +23,8 @@ extension PlaybackMachine {
             segmentArrived(&active, id: id, download, &effects)
         case .segmentLoadFailed(let id, let status):
             segmentFailed(&active, id: id, statusCode: status, &effects)
+        case .segmentProgress(let id, let progress):
+            segmentProgressed(&active, id: id, progress, &effects)
         case .timerFired(let id):
             if case .retryScheduled(let timer, let request, let attempt) = active.session.segment, timer == id {
                 active.session.segment = .idle

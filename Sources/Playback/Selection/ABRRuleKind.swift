@@ -10,4 +10,7 @@ public enum ABRRuleKind: String, Sendable, CaseIterable {
     case mpc
     /// The Filterz default, a hybrid of the above.
     case filterz
+    /// A model of hls.js 1.6 with its default configuration: its start level, its bandwidth factors and its
+    /// emergency abandonment of a segment that would not arrive before the buffer runs out (`HLSJSRule`).
+    case hlsjs
 }

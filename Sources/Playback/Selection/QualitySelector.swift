@@ -15,6 +15,25 @@ public struct QualitySelector: Sendable {
     /// False when the rule never reads the estimator's EWMA estimate (`ABRRule.readsThroughputEstimate`).
     public var readsThroughputEstimate: Bool { rule.readsThroughputEstimate }
 
+    /// How often the rule watches a segment load in progress (nil: it never abandons one).
+    public var loadCheckIntervalSeconds: Double? { rule.loadCheckIntervalSeconds }
+
+    /// A segment load in progress: the rule's emergency selection when it abandons the load (never while the
+    /// user's fixed choice holds), within the viewport cap; nil to let it go on.
+    public mutating func checkLoad(_ input: SelectionInput, progress: LoadProgress) -> Selection? {
+        let top = input.variants.count - 1
+        guard top >= 0, case .auto = input.userChoice else { return nil }
+        let cap = QualitySelector.viewportCap(variants: input.variants, viewport: input.viewport)
+        guard var selection = rule.checkLoad(input, progress: progress, allowed: 0...cap) else { return nil }
+        selection.variantIndex = min(max(selection.variantIndex, 0), cap)
+        return selection
+    }
+
+    /// Tells the rule that a segment arrived.
+    public mutating func segmentLoaded(_ load: LoadProgress) {
+        rule.segmentLoaded(load)
+    }
+
     public mutating func select(_ input: SelectionInput) -> Selection {
         let top = input.variants.count - 1
         guard top >= 0 else { return Selection(variantIndex: 0, reason: "no variants") }
@@ -49,6 +68,8 @@ public struct QualitySelector: Sendable {
                 horizon: configuration.mpcHorizon, rebufferPenaltyPerSecond: configuration.rebufferPenaltyPerSecond)
         case .filterz:
             return FilterzRule(parameters: configuration.filterz)
+        case .hlsjs:
+            return HLSJSRule()
         }
     }
 }

@@ -22,6 +22,8 @@ public struct SelectionInput: Sendable {
     public var isStartup: Bool
     /// Segments left in the stream including this one (VOD); nil when unknown or live.
     public var remainingSegments: Int?
+    /// The ladder position of the variant listed first in the multivariant playlist (hls.js starts there).
+    public var firstListedVariantIndex = 0
     /// False when nobody reads `Selection.reason` (a batch simulation): the rules then skip formatting
     /// it, which is a sizeable part of a decision.
     public var explains = true

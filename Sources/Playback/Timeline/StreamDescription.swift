@@ -9,6 +9,8 @@ public struct StreamDescription: Sendable, Hashable {
     public private(set) var variantInfos: [VariantInfo] = []
     /// Alternative audio and subtitle renditions (EXT-X-MEDIA).
     public var renditions: [Rendition]
+    /// The ladder position of the variant listed first (hls.js starts with it).
+    public var firstListedIndex = 0
 
     /// Sorts `variants` by ascending BANDWIDTH (ties by resolution height) and numbers them.
     public init(variants: [Variant], renditions: [Rendition] = []) {
@@ -28,6 +30,7 @@ public struct StreamDescription: Sendable, Hashable {
         }
         self.variantInfos = self.variants.map(\.info)
         self.renditions = renditions
+        self.firstListedIndex = sorted.firstIndex { $0.offset == 0 } ?? 0
     }
 
     /// A stream that is a single media playlist (the URL handed to `load` was not multivariant).

@@ -44,7 +44,7 @@ public enum BatchSimulation {
             for rule in rules {
                 var config = configuration
                 config.rule = rule
-                var result = SessionSimulator.run(
+                var result = SimulatedSession.run(
                     manifest: manifest, trace: trace, configuration: config, keepLog: false)
                 result.summary.offlineOptimalQoeLin = optimum?.qoeLin
                 summaries.append(result.summary)

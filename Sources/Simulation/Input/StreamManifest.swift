@@ -21,6 +21,15 @@ public struct StreamManifest: Sendable, Hashable {
     public var resolutions: [(width: Int, height: Int)?]
     /// Display names of the levels (e.g. "540p"), for `--select` and reports.
     public var levelNames: [String]
+    /// The level listed first in the multivariant playlist, where hls.js starts (0 for a Sabre manifest,
+    /// which lists its ladder ascending).
+    public var firstListedLevel = 0
+    /// AVERAGE-BANDWIDTH of each level, kbit/s, when the playlist gives it (nil: not known). Only the `hlsjs`
+    /// rule is told it, as hls.js reads it; the other rules and QoE count the nominal ladder.
+    public var averageBitratesKilobitsPerSecond: [Double?] = []
+    /// Sizes of the audio rendition's segments, bits, in order, when the stream has one apart from its variants
+    /// (an HLS EXT-X-MEDIA audio rendition); empty otherwise. Only `hlsjs` sessions download them.
+    public var audioSegmentSizesBits: [Double] = []
 
     public init(
         segmentDurationMilliseconds: Double, bitratesKilobitsPerSecond: [Double], segmentSizesBits: [[Double]],

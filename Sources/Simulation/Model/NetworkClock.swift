@@ -87,6 +87,25 @@ public struct NetworkClock: Sendable {
         return total
     }
 
+    /// Lets `milliseconds` of a transfer pass; returns the bits delivered in that time, at most `bits` (the
+    /// progress of a download, whose latency was waited first).
+    public mutating func transfer(milliseconds: Double, upToBits bits: Double) -> Double {
+        var time = milliseconds
+        var sent = 0.0
+        while time > 0, sent < bits, !isPastHorizon {
+            let bandwidth = trace.periods[index].bandwidthKilobitsPerSecond
+            let span = min(time, timeToNext)
+            let chunk = min(span * bandwidth, bits - sent)
+            let used = chunk < span * bandwidth ? chunk / bandwidth : span
+            sent += chunk
+            time -= used
+            nowMilliseconds += used
+            timeToNext -= used
+            if timeToNext <= 0 { nextPeriod() }
+        }
+        return sent
+    }
+
     /// One whole request: latency, then the transfer.
     public mutating func download(bits: Double) -> Download {
         let latency = waitLatency()

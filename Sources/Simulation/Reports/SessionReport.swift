@@ -22,6 +22,7 @@ public enum SessionReport {
             ("switch_magnitude_kbps", .rounded(s.switchMagnitudeKilobitsPerSecond)),
             ("startup_s", .rounded(s.startupSeconds)),
             ("played_segments", .integer(s.playedSegments)),
+            ("abandoned_loads", .integer(result.abandonedLoads)),
         ]
         if let error = result.offlineOptimumError {
             summaryMembers.append(("offline_optimum_error", .string(error.description)))
@@ -94,6 +95,7 @@ public enum SessionReport {
         lines.append("start-up           \(fixedNumber(s.startupSeconds, digits: 2)) s")
         lines.append(
             "switches           \(s.switches) (total \(Int(s.switchMagnitudeKilobitsPerSecond.rounded())) kbps)")
+        if result.abandonedLoads > 0 { lines.append("abandoned loads    \(result.abandonedLoads)") }
         var counts = [Int](repeating: 0, count: manifest.levelCount)
         for level in result.playedLevels { counts[level] += 1 }
         lines.append(

@@ -8,6 +8,14 @@ import Playback
 /// The machine is configured so the session follows the same model as `SessionSimulator`: start-up and resume
 /// thresholds of one segment (or `--startup`), and the next request only once a whole segment fits under the
 /// buffer cap (load limit = cap − segment). With no actions both give the same numbers (tested).
+///
+/// With the `hlsjs` rule the machine buffers as hls.js does instead (`HLSJSPlayerProfile`), time also passes in
+/// steps of the profile's tick while nothing loads, and a load in flight reports its progress (bytes so far on
+/// the trace) as often as the rule asks, so that the rule can abandon it. When the stream has an audio rendition,
+/// each segment load shares the link with the load of one audio segment (the same one, or the next: hls.js's audio
+/// controller runs at most one segment ahead of the video), both started together and sharing the bandwidth
+/// equally until the smaller one ends; the rule sees only the video bytes, as hls.js keeps audio out of its
+/// estimate.
 public enum PlaybackRunner {
     public static func run(
         manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, schedule: [ViewerAction]
@@ -39,9 +47,47 @@ struct Runner {
         var clockAfter: NetworkClock
         var download: NetworkClock.Download
         var bytes: Int
+        /// Bits of the audio segment loaded alongside (0 when none).
+        var audioBits: Double
         var reason: String
+        /// The network when the request was sent, to measure its progress.
+        var clockAtStart: NetworkClock
+        /// When to report progress next, and how often (`reportLoadProgress`).
+        var progressAt: Double?
+        var progressEvery = 0.0
+
+        /// How far the load has come at `time`: nothing before the first byte, then the bits of the trace.
+        func progress(at time: Double) -> PlaybackMachine.SegmentProgress {
+            let elapsed = time - startedAt
+            let latency = download.latencyMilliseconds
+            guard elapsed * 1000 >= latency else {
+                return PlaybackMachine.SegmentProgress(
+                    bytesLoaded: 0, elapsedSeconds: elapsed, timeToFirstByteSeconds: nil)
+            }
+            var clock = clockAtStart
+            _ = clock.waitLatency()
+            let video = Double(bytes) * 8
+            let sent = clock.transfer(
+                milliseconds: elapsed * 1000 - latency, upToBits: Runner.linkBits(video: video, audio: audioBits))
+            let videoBits =
+                sent <= 2 * min(audioBits, video) ? sent / 2 : (audioBits <= video ? sent - audioBits : video)
+            return PlaybackMachine.SegmentProgress(
+                bytesLoaded: min(Int(videoBits / 8), bytes), elapsedSeconds: elapsed,
+                timeToFirstByteSeconds: latency / 1000)
+        }
     }
     var inFlight: InFlight?
+    /// hls.js's stream-controller tick while nothing loads (the `hlsjs` profile), nil otherwise.
+    let idleTickSeconds: Double?
+    /// The audio rendition's segment sizes, bits, in an `hlsjs` session (empty otherwise), and the next to load.
+    let audioSegmentBits: [Double]
+    var nextAudioSegment = 0
+
+    /// Bits over the link until a video segment of `video` bits has arrived while an audio one of `audio` bits
+    /// loads beside it, the two sharing the bandwidth equally until the smaller ends.
+    static func linkBits(video: Double, audio: Double) -> Double {
+        audio <= video ? video + audio : 2 * video
+    }
     var timers: [(id: PlaybackMachine.RequestID, at: Double)] = []
     var immediate: [PlaybackMachine.Event] = []
     var lastReason = "start"
@@ -61,20 +107,33 @@ struct Runner {
     var failed = false
     /// The segment in flight when the session bound was reached, if it was.
     var unfinishedSegment: Int?
+    var abandonedLoads = 0
 
     init(manifest: StreamManifest, trace: NetworkTrace, configuration: SessionConfiguration, schedule: [ViewerAction]) {
         self.manifest = manifest
         self.configuration = configuration
         segmentSeconds = manifest.segmentDurationSeconds
-        capSeconds = max(configuration.bufferCapSeconds, segmentSeconds)
         var playback = PlaybackConfiguration()
+        var selectorConfiguration = configuration.selector
+        if configuration.rule == .hlsjs {
+            let profile = configuration.hlsjs
+            capSeconds = max(profile.maxBufferLengthSeconds, segmentSeconds)
+            playback.maxBufferSeconds = profile.maxBufferLengthSeconds
+            playback.maxBufferBytes = profile.maxBufferSizeBytes
+            playback.maxMaxBufferSeconds = profile.maxMaxBufferLengthSeconds
+            idleTickSeconds = profile.tickSeconds
+            audioSegmentBits = manifest.audioSegmentSizesBits
+        } else {
+            audioSegmentBits = []
+            capSeconds = max(configuration.bufferCapSeconds, segmentSeconds)
+            playback.maxBufferSeconds = capSeconds - segmentSeconds + 1e-9
+            selectorConfiguration.plannedBufferCapSeconds = capSeconds
+            idleTickSeconds = nil
+        }
         let startup = min(max(configuration.startupThresholdSeconds ?? 0, segmentSeconds), capSeconds)
         playback.startupBufferSeconds = startup
         playback.resumeBufferSeconds = segmentSeconds
-        playback.maxBufferSeconds = capSeconds - segmentSeconds + 1e-9
         playback.lookAheadSegments = configuration.lookaheadSegments
-        var selectorConfiguration = configuration.selector
-        selectorConfiguration.plannedBufferCapSeconds = capSeconds
         machine = PlaybackMachine(
             configuration: playback,
             selector: QualitySelector(rule: configuration.rule, configuration: selectorConfiguration),
@@ -86,10 +145,19 @@ struct Runner {
     /// The ladder with every variant's timeline (segment sizes included), as a player that has read all media
     /// playlists knows it; the selector then sees the upcoming sizes of every variant.
     var stream: StreamDescription {
-        StreamDescription(
+        var stream = StreamDescription(
             variants: manifest.variants.enumerated().map { level, info in
-                StreamDescription.Variant(info: info, uri: "v\(level)/index.m3u8", timeline: timeline(level: level))
+                var info = info
+                if configuration.rule == .hlsjs, level < manifest.averageBitratesKilobitsPerSecond.count,
+                    let average = manifest.averageBitratesKilobitsPerSecond[level]
+                {
+                    info.averageBandwidthBitsPerSecond = Int((average * 1000).rounded())
+                }
+                return StreamDescription.Variant(
+                    info: info, uri: "v\(level)/index.m3u8", timeline: timeline(level: level))
             })
+        stream.firstListedIndex = manifest.firstListedLevel
+        return stream
     }
 
     func timeline(level: Int) -> MediaTimeline {
@@ -114,7 +182,10 @@ struct Runner {
             }
             // The next moment something happens.
             var next = Double.infinity
-            if let inFlight { next = min(next, inFlight.arrivesAt) }
+            if let inFlight {
+                next = min(next, inFlight.arrivesAt)
+                if let progressAt = inFlight.progressAt { next = min(next, progressAt) }
+            }
             if nextAction < actions.count { next = min(next, max(actions[nextAction].timeSeconds, now)) }
             for timer in timers { next = min(next, timer.at) }
             if isPlaying {
@@ -122,7 +193,9 @@ struct Runner {
                 // (At least a nanosecond ahead, so rounding can never leave a sliver of buffer that no tick
                 // can drain.)
                 next = min(next, now + max(bufferSeconds, 1e-9))
-                if inFlight == nil {
+                if inFlight == nil, let tick = idleTickSeconds {
+                    next = min(next, now + tick)
+                } else if inFlight == nil {
                     let limit = capSeconds - segmentSeconds
                     if bufferSeconds > limit { next = min(next, now + max(bufferSeconds - limit, 1e-9)) }
                 }
@@ -141,6 +214,9 @@ struct Runner {
             }
             if let flight = inFlight, flight.arrivesAt <= now {
                 deliver(flight)
+            } else if let flight = inFlight, let progressAt = flight.progressAt, progressAt <= now {
+                inFlight?.progressAt = progressAt + flight.progressEvery
+                perform(machine.handle(.segmentProgress(flight.id, flight.progress(at: now))))
             } else if nextAction < actions.count, actions[nextAction].timeSeconds <= now {
                 let action = actions[nextAction]
                 nextAction += 1
@@ -254,13 +330,21 @@ struct Runner {
                 let bits = manifest.segmentSizesBits[min(segmentIndex, manifest.segmentCount - 1)][request.variantIndex]
                 var after = clock
                 after.idle(milliseconds: now * 1000 - after.nowMilliseconds)
-                let download = after.download(bits: bits)
+                let audioBits = nextAudioBits(forSegment: segmentIndex)
+                let download = after.download(bits: Runner.linkBits(video: bits, audio: audioBits))
                 let reason = lastRequestedVariant == request.variantIndex ? "kept: \(lastReason)" : lastReason
                 lastRequestedVariant = request.variantIndex
+                var start = clock
+                start.idle(milliseconds: now * 1000 - start.nowMilliseconds)
                 inFlight = InFlight(
                     id: request.id, request: request, segmentIndex: segmentIndex, startedAt: now,
                     arrivesAt: now + download.totalMilliseconds / 1000, clockAfter: after, download: download,
-                    bytes: Int((bits / 8).rounded()), reason: reason)
+                    bytes: Int((bits / 8).rounded()), audioBits: audioBits, reason: reason, clockAtStart: start)
+            case .reportLoadProgress(let id, let every):
+                if inFlight?.id == id, every > 0 {
+                    inFlight?.progressAt = now + every
+                    inFlight?.progressEvery = every
+                }
             case .cancelLoad(let id):
                 if inFlight?.id == id { inFlight = nil }
                 timers.removeAll { $0.id == id }
@@ -275,6 +359,15 @@ struct Runner {
     }
 
     var lastRequestedVariant: Int?
+
+    /// The audio segment loaded alongside video segment `segment`: the next one in order, if it is at most one
+    /// ahead (after a seek, the one at the new place); 0 bits when none is due.
+    mutating func nextAudioBits(forSegment segment: Int) -> Double {
+        if nextAudioSegment < segment || nextAudioSegment > segment + 1 { nextAudioSegment = segment }
+        guard nextAudioSegment < audioSegmentBits.count, nextAudioSegment <= segment + 1 else { return 0 }
+        nextAudioSegment += 1
+        return audioSegmentBits[nextAudioSegment - 1]
+    }
 
     mutating func record(_ metric: PlaybackMetric) {
         switch metric {
@@ -306,6 +399,8 @@ struct Runner {
             ended = true
         case .failed:
             failed = true
+        case .segmentAbandoned:
+            abandonedLoads += 1
         case .seekCompleted, .segmentRetried, .playlistRetried, .steppedDown, .positionResynced:
             break
         }
@@ -321,6 +416,7 @@ struct Runner {
             traceName: clock.trace.name, rule: configuration.rule.rawValue, summary: summary, playedLevels: played,
             segments: segments, events: events, bufferTimeline: timeline, startupSeconds: startup, endSeconds: now)
         result.bufferCapSeconds = capSeconds
+        result.abandonedLoads = abandonedLoads
         if let unfinishedSegment {
             result.unfinished = .sessionTooLong(
                 trace: clock.trace.name, segment: min(unfinishedSegment, manifest.segmentCount - 1),

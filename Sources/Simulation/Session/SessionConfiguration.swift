@@ -14,6 +14,8 @@ public struct SessionConfiguration: Sendable {
     public var lookaheadSegments: Int
     public var selector: SelectorConfiguration
     public var estimator: EstimatorConfiguration
+    /// How the player buffers when the rule is `hlsjs` (`bufferCapSeconds` is then not used by the session).
+    public var hlsjs = HLSJSPlayerProfile()
 
     public init(
         rule: ABRRuleKind = .filterz, bufferCapSeconds: Double = 60, startupThresholdSeconds: Double? = nil,

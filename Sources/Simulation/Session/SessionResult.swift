@@ -20,6 +20,8 @@ public struct SessionResult: Sendable {
     /// Set when the session hit the bound of virtual time before the stream had played: the numbers above
     /// then cover only what played, and the run is an error.
     public var unfinished: SimulationError?
+    /// Segment loads the rule abandoned for a lower variant (`hlsjs`'s emergency switch).
+    public var abandonedLoads = 0
     /// Why the offline optimum asked for is missing (a case beyond its limits); the rest of the report stands.
     public var offlineOptimumError: SimulationError?
     /// Why the optimum under the viewer's actions is missing (a seek, or a case beyond the limits).

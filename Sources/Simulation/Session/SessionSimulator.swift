@@ -3,7 +3,8 @@ import Playback
 
 /// The fast inner loop: one session, segment by segment, over the model of `NetworkClock` with the same
 /// `QualitySelector` and `BandwidthEstimator` a player uses. No viewer actions (those go through
-/// `PlaybackRunner`, which drives the `PlaybackMachine`; tests check both give the same numbers).
+/// `PlaybackRunner`, which drives the `PlaybackMachine`; tests check both give the same numbers). Not for the
+/// `hlsjs` rule, which needs the machine (load progress, hls.js's buffer): `SimulatedSession` picks the runner.
 ///
 /// The model (Sabre's, so numbers compare with published simulators):
 /// 1. One request at a time. Before a request, if buffer + one segment > cap, idle until it fits.
