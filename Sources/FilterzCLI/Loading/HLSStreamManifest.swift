@@ -16,7 +16,25 @@ import Simulation
 /// asked for, and a stream that would take more than `SimulationLimits.maximumSizeRequests` HEAD requests is
 /// refused before the first. A remote playlist may only name http(s) resources (`PlaylistLocation.admit`).
 enum HLSStreamManifest {
+    /// What the lowest variant's media playlist says of a live stream (no EXT-X-ENDLIST), read once.
+    struct LiveFacts {
+        /// EXT-X-PART-INF PART-TARGET; nil without parts.
+        var partTargetSeconds: Double?
+        /// EXT-X-SERVER-CONTROL HOLD-BACK and PART-HOLD-BACK.
+        var holdBackSeconds: Double?
+        var partHoldBackSeconds: Double?
+        /// Segments listed, when the window slides (not an EVENT playlist).
+        var windowSegments: Int?
+    }
+
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
+        try loadStream(argument, loader: loader).manifest
+    }
+
+    /// The manifest, and the live facts when the stream is live.
+    static func loadStream(_ argument: String, loader: ResourceLoader) throws(CLIError) -> (
+        manifest: StreamManifest, live: LiveFacts?
+    ) {
         var location = argument
         var isDirectory: ObjCBool = false
         if !PlaylistLocation.isHTTP(argument),
@@ -86,12 +104,19 @@ enum HLSStreamManifest {
         }
         let count = sizesByLevel.map(\.count).min() ?? 0
         let meanDuration = durations.prefix(count).reduce(0, +) / Double(max(count, 1))
+        var live: LiveFacts?
+        if let lowest = medias.first?.playlist, !lowest.endList {
+            live = LiveFacts(
+                partTargetSeconds: lowest.partInf?.partTarget, holdBackSeconds: lowest.serverControl?.holdBack,
+                partHoldBackSeconds: lowest.serverControl?.partHoldBack,
+                windowSegments: lowest.playlistType == .event ? nil : lowest.segments.count)
+        }
         do {
-            return try StreamManifest(
+            return try (StreamManifest(
                 segmentDurationMilliseconds: meanDuration * 1000,
                 bitratesKilobitsPerSecond: variants.map { Double($0.bandwidth) / 1000 },
                 segmentSizesBits: (0..<count).map { k in sizesByLevel.map { $0[k] } },
-                resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } })
+                resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } }), live)
         } catch {
             throw .failure("\(location): \(error.description)")
         }

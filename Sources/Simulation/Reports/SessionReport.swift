@@ -23,6 +23,10 @@ public enum SessionReport {
             ("startup_s", .rounded(s.startupSeconds)),
             ("played_segments", .integer(s.playedSegments)),
         ]
+        if let latency = s.latency {
+            summaryMembers.append(("latency_p50_s", .rounded(latency.p50Seconds)))
+            summaryMembers.append(("latency_p95_s", .rounded(latency.p95Seconds)))
+        }
         if let error = result.offlineOptimumError {
             summaryMembers.append(("offline_optimum_error", .string(error.description)))
         }
@@ -92,6 +96,11 @@ public enum SessionReport {
             "rebuffering        \(fixedNumber(s.rebufferSeconds, digits: 2)) s in \(s.rebufferEvents) stalls (ratio \(fixedNumber(s.rebufferRatio * 100, digits: 2))%)"
         )
         lines.append("start-up           \(fixedNumber(s.startupSeconds, digits: 2)) s")
+        if let latency = s.latency {
+            lines.append(
+                "latency            p50 \(fixedNumber(latency.p50Seconds, digits: 2)) s, "
+                    + "p95 \(fixedNumber(latency.p95Seconds, digits: 2)) s behind the live edge")
+        }
         lines.append(
             "switches           \(s.switches) (total \(Int(s.switchMagnitudeKilobitsPerSecond.rounded())) kbps)")
         var counts = [Int](repeating: 0, count: manifest.levelCount)
