@@ -54,7 +54,8 @@ import Testing
         configuration.maxLiveSyncPlaybackRate = 1.5
         let sync = LiveSync(configuration: configuration)
         func rate(_ latency: Double, buffer: Double = 2) -> Double {
-            sync.playbackRate(latencySeconds: latency, forwardBufferSeconds: buffer, playlistAgeSeconds: 0, Self.lowLatency)
+            sync.playbackRate(
+                latencySeconds: latency, forwardBufferSeconds: buffer, playlistAgeSeconds: 0, Self.lowLatency)
         }
         #expect(rate(1.5) == 1.2)  // 2 / (1 + e^−0.375) = 1.185, in steps of 0.05
         #expect(rate(3) == 1.5)  // 1.635, capped

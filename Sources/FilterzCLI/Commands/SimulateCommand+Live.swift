@@ -29,6 +29,8 @@ extension SimulateCommand {
     struct LivePlan {
         /// `--live` was given (a live playlist is simulated live without it, with the defaults).
         var requested: Bool
+        /// `--watch` or `--catch-up-rate` when given: a stream that is not live refuses it.
+        var sessionOption: String?
         /// A synthetic ladder (`--ladder`) instead of STREAM.
         var ladder: StreamManifest?
         var partSeconds: Double?
@@ -40,17 +42,26 @@ extension SimulateCommand {
             let requested = try args.get(SimulateCommand.live)
             if !requested {
                 let given = [
-                    (SimulateCommand.ladder.name, args.isGiven(SimulateCommand.ladder)), (SimulateCommand.segmentDuration.name, args.isGiven(SimulateCommand.segmentDuration)),
-                    (SimulateCommand.partDuration.name, args.isGiven(SimulateCommand.partDuration)), (SimulateCommand.window.name, args.isGiven(SimulateCommand.window)),
-                    (SimulateCommand.watch.name, args.isGiven(SimulateCommand.watch)), (SimulateCommand.catchUpRate.name, args.isGiven(SimulateCommand.catchUpRate)),
+                    (SimulateCommand.ladder.name, args.isGiven(SimulateCommand.ladder)),
+                    (SimulateCommand.segmentDuration.name, args.isGiven(SimulateCommand.segmentDuration)),
+                    (SimulateCommand.partDuration.name, args.isGiven(SimulateCommand.partDuration)),
+                    (SimulateCommand.window.name, args.isGiven(SimulateCommand.window)),
                 ]
                 for (name, isGiven) in given where isGiven { throw .usage("\(name) needs --live") }
             }
+            // These two also apply to a stream that turns out to be live; a VOD stream refuses them.
+            let sessionOption = [SimulateCommand.watch.name, SimulateCommand.catchUpRate.name].first {
+                $0 == SimulateCommand.watch.name
+                    ? args.isGiven(SimulateCommand.watch) : args.isGiven(SimulateCommand.catchUpRate)
+            }
             if ladderText != nil, stream != nil { throw .usage("give either STREAM or --ladder, not both") }
             if ladderText == nil, stream == nil { throw .usage("missing argument <stream> (or --live --ladder)") }
-            let segment = try Quantity.seconds(try args.get(SimulateCommand.segmentDuration), option: "--segment-duration")
+            let segment = try Quantity.seconds(
+                try args.get(SimulateCommand.segmentDuration), option: "--segment-duration")
             guard (0.1...60).contains(segment) else {
-                throw .usage("--segment-duration expects a time in 0.1…60s, got '\(try args.get(SimulateCommand.segmentDuration))'")
+                throw .usage(
+                    "--segment-duration expects a time in 0.1…60s, got '\(try args.get(SimulateCommand.segmentDuration))'"
+                )
             }
             var ladder: StreamManifest?
             if let ladderText { ladder = try Self.ladder(ladderText, segmentSeconds: segment) }
@@ -69,7 +80,8 @@ extension SimulateCommand {
             var configuration = LiveSessionConfiguration(durationSeconds: watch)
             configuration.sync.maxLiveSyncPlaybackRate = try args.get(SimulateCommand.catchUpRate)
             return LivePlan(
-                requested: requested, ladder: ladder, partSeconds: part, windowSegments: try args.get(SimulateCommand.window),
+                requested: requested, sessionOption: sessionOption, ladder: ladder, partSeconds: part,
+                windowSegments: try args.get(SimulateCommand.window),
                 configuration: configuration)
         }
 
@@ -138,7 +150,9 @@ extension SimulateCommand {
 
     /// The live stream to publish: the synthetic ladder, a live playlist as it announces itself, or any other
     /// stream's segments published live.
-    static func liveStream(_ live: LivePlan, manifest: StreamManifest, facts: HLSStreamManifest.LiveFacts?) -> LiveStream {
+    static func liveStream(_ live: LivePlan, manifest: StreamManifest, facts: HLSStreamManifest.LiveFacts?)
+        -> LiveStream
+    {
         let parts = live.partSeconds ?? facts?.partTargetSeconds
         var stream = LiveStream(
             manifest: manifest, partSeconds: parts.map { min($0, manifest.segmentDurationSeconds) },

@@ -60,7 +60,8 @@ extension SimulateCommand {
                 throw .usage("--rotate, --select, --seek and --subtitles are not simulated live")
             }
             return Plan(
-                stream: stream, live: live, rules: rules, network: network, configuration: configuration, screen: screen,
+                stream: stream, live: live, rules: rules, network: network, configuration: configuration,
+                screen: screen,
                 schedule: try ViewerSchedule.parse(args), gridMilliseconds: try args.get(SimulateCommand.grid),
                 withOptimum: try !args.get(SimulateCommand.noOptimum), json: try args.get(SimulateCommand.json),
                 plotPath: try args.get(SimulateCommand.plot))

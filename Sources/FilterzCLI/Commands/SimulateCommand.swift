@@ -56,12 +56,17 @@ enum SimulateCommand {
                     compared with the offline optimum (dynamic programming with the whole trace known); with \
                     --select or --rotate also with the optimum under the same actions (a manual pick fixes the level \
                     until auto), the one to compare with.
+                    Live (--live, or a live playlist: a `record --live [--low-latency]` folder or URL, read once): the \
+                    stream is published in virtual time and watched as hls.js 1.6 watches it (parts and blocking \
+                    reloads with LL-HLS, its target latency and catch-up rate); the report adds the latency behind \
+                    the live edge (p50, p95) and has no offline optimum.
                     Every number has a range (docs/SIMULATION.md): a flag outside it exits 2, a trace or manifest value \
                     1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,
                 arguments: [
                     ArgumentSpec(
-                        "stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.", isOptional: true)
+                        "stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.",
+                        isOptional: true)
                 ],
                 options: [
                     trace.spec, traces.spec, bandwidth.spec, latency.spec, abr.spec, buffer.spec, startup.spec,
@@ -106,6 +111,9 @@ enum SimulateCommand {
             }
             let stream = liveStream(plan.live, manifest: manifest, facts: liveFacts)
             return try runLive(plan, live: plan.live, stream: stream, context: context)
+        }
+        if let option = plan.live.sessionOption {
+            throw .usage("\(option) applies to live streams; \(plan.stream ?? "the stream") is not live (add --live)")
         }
         let actions = try plan.schedule.actions(screen: plan.screen, manifest: manifest)
         var configuration = plan.configuration

@@ -112,11 +112,13 @@ enum HLSStreamManifest {
                 windowSegments: lowest.playlistType == .event ? nil : lowest.segments.count)
         }
         do {
-            return try (StreamManifest(
-                segmentDurationMilliseconds: meanDuration * 1000,
-                bitratesKilobitsPerSecond: variants.map { Double($0.bandwidth) / 1000 },
-                segmentSizesBits: (0..<count).map { k in sizesByLevel.map { $0[k] } },
-                resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } }), live)
+            return try (
+                StreamManifest(
+                    segmentDurationMilliseconds: meanDuration * 1000,
+                    bitratesKilobitsPerSecond: variants.map { Double($0.bandwidth) / 1000 },
+                    segmentSizesBits: (0..<count).map { k in sizesByLevel.map { $0[k] } },
+                    resolutions: variants.map { $0.resolution.map { (width: $0.width, height: $0.height) } }), live
+            )
         } catch {
             throw .failure("\(location): \(error.description)")
         }

@@ -72,7 +72,8 @@ public struct LiveSync: Sendable, Hashable {
     /// plus `liveSyncOnStallIncrease` per stall, at most one target duration.
     public func targetLatency(_ playlist: Playlist) -> Double {
         let c = configuration
-        var target = (c.lowLatencyMode ? playlist.partHoldBackSeconds ?? playlist.holdBackSeconds : nil)
+        var target =
+            (c.lowLatencyMode ? playlist.partHoldBackSeconds ?? playlist.holdBackSeconds : nil)
             ?? playlist.holdBackSeconds ?? 0
         if c.userSetSyncDuration || target == 0 {
             target = c.liveSyncDuration ?? c.liveSyncDurationCount * playlist.targetDurationSeconds

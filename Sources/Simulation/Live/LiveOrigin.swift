@@ -44,7 +44,8 @@ public struct LiveOrigin: Sendable, Hashable {
         let inProgress = Int((edge / segment).rounded(.down))
         var parts = 0
         if let partSeconds = stream.partSeconds {
-            parts = min(Int(((edge - Double(inProgress) * segment) / partSeconds).rounded(.down)), stream.partsPerSegment)
+            parts = min(
+                Int(((edge - Double(inProgress) * segment) / partSeconds).rounded(.down)), stream.partsPerSegment)
         }
         let first = stream.windowSegments.map { max(0, inProgress - $0) } ?? 0
         var withParts = inProgress
@@ -54,7 +55,8 @@ public struct LiveOrigin: Sendable, Hashable {
         }
         let end = Double(inProgress) * segment + Double(parts) * (stream.partSeconds ?? 0)
         return Playlist(
-            firstSegment: first, segmentInProgress: inProgress, partsInProgress: parts, firstSegmentWithParts: withParts,
+            firstSegment: first, segmentInProgress: inProgress, partsInProgress: parts,
+            firstSegmentWithParts: withParts,
             startSeconds: Double(first) * segment, endSeconds: min(end, liveEdge(at: t)))
     }
 

@@ -129,17 +129,18 @@ public struct BatchReport: Sendable {
                 "rules",
                 .array(
                     rows.map { row in
-                        .object([
-                            ("abr", .string(row.rule)),
-                            ("mean_qoe_lin", .rounded(row.meanQoE)),
-                            ("median_qoe_lin", .rounded(row.medianQoE)),
-                            ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
-                            ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
-                            ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
-                            ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
-                            ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
-                            ("mean_switches", .rounded(row.meanSwitches)),
-                        ] + latencyMembers(row))
+                        .object(
+                            [
+                                ("abr", .string(row.rule)),
+                                ("mean_qoe_lin", .rounded(row.meanQoE)),
+                                ("median_qoe_lin", .rounded(row.medianQoE)),
+                                ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
+                                ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
+                                ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
+                                ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
+                                ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
+                                ("mean_switches", .rounded(row.meanSwitches)),
+                            ] + latencyMembers(row))
                     })
             ),
             ("per_trace", .array(results.map(perTraceJSON))),
@@ -165,17 +166,22 @@ extension BatchReport {
             members.append(("offline_optimum_error", .string(error.description)))
         }
         let runs: [JSONValue] = zip(rules, result.summaries).enumerated().map { i, pair in
-            .object([
-                ("abr", .string(pair.0.rawValue)),
-                ("qoe_lin", .rounded(pair.1.qoeLin)),
-                ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
-                ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
-                ("switches", .integer(pair.1.switches)),
-            ] + (pair.1.latency.map {
-                [("latency_p50_s", JSONValue.rounded($0.p50Seconds)), ("latency_p95_s", .rounded($0.p95Seconds))]
-            } ?? []) + [
-                ("levels", .array(result.playedLevels[i].map { .integer($0) })),
-            ])
+            .object(
+                [
+                    ("abr", .string(pair.0.rawValue)),
+                    ("qoe_lin", .rounded(pair.1.qoeLin)),
+                    ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
+                    ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
+                    ("switches", .integer(pair.1.switches)),
+                ]
+                    + (pair.1.latency.map {
+                        [
+                            ("latency_p50_s", JSONValue.rounded($0.p50Seconds)),
+                            ("latency_p95_s", .rounded($0.p95Seconds)),
+                        ]
+                    } ?? []) + [
+                        ("levels", .array(result.playedLevels[i].map { .integer($0) }))
+                    ])
         }
         members.append(("results", .array(runs)))
         return .object(members)
