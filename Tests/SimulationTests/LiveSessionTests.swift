@@ -140,4 +140,16 @@ import Testing
         #expect(back.latencySeconds <= back.targetLatencySeconds + 0.5, "\(back)")
         #expect(back.latencySeconds < stuck.latencySeconds - 1, "\(back) against \(stuck)")
     }
+
+    @Test func aPlayerLeftBehindTheSlidingWindowJumpsToTheLiveSyncPosition() throws {
+        let short = LiveStream(manifest: Self.ladder, partSeconds: 1.0 / 3, windowSegments: 3)
+        let (result, log) = Self.run(short, Self.outage(10))
+        #expect(result.summary.rebufferEvents >= 1)
+        let last = try #require(log.samples.last)
+        #expect(last.latencySeconds <= last.targetLatencySeconds + 0.5, "\(last)")
+        let origin = LiveOrigin(stream: short)
+        for request in log.media {
+            #expect(request.msn >= origin.playlist(at: request.time).firstSegment, "\(request) outside the window")
+        }
+    }
 }

@@ -283,8 +283,12 @@ struct LivePlayer {
     mutating func loadMediaIfPossible() {
         guard pendingMedia == nil, let playlist, let loadFrom = bufferedUntil else { return }
         if position != nil && bufferAhead >= configuration.maxBufferLength { return }
+        if loadFrom < playlist.startSeconds - 1e-9 {
+            resyncToLiveEdge(playlist)
+            return loadMediaIfPossible()
+        }
         let segment = stream.segmentSeconds
-        let msn = max(Int((loadFrom / segment + 1e-9).rounded(.down)), playlist.firstSegment)
+        let msn = Int((loadFrom / segment + 1e-9).rounded(.down))
         var part: Int?
         if lowLatency, msn >= playlist.firstSegmentWithParts, let partSeconds = stream.partSeconds {
             part = Int(((loadFrom - Double(msn) * segment) / partSeconds + 1e-9).rounded(.down))
@@ -313,6 +317,24 @@ struct LivePlayer {
             msn: msn, part: part, level: level, sentAt: now, arrivesAt: now + download.totalMilliseconds / 1000,
             clockAfter: after, download: download, bits: bits, reason: reason)
         log.media.append(LiveSessionLog.MediaRequest(time: now, msn: msn, part: part, level: level))
+    }
+
+    /// The window slid past the end of the buffer: hls.js (`synchronizeToLiveEdge`) seeks to its live sync
+    /// position and loads from there; playback waits for it as in a stall.
+    mutating func resyncToLiveEdge(_ playlist: LiveOrigin.Playlist) {
+        let target = sync.syncPosition(
+            playlistStartSeconds: playlist.startSeconds, playlistEndSeconds: playlist.endSeconds,
+            playlistAgeSeconds: now - advancedAt, playlistFacts)
+        bufferedUntil = (target / stream.segmentSeconds + 1e-9).rounded(.down) * stream.segmentSeconds
+        if position == nil {
+            startPosition = target
+            return
+        }
+        position = target
+        if playing {
+            playing = false
+            stallStartedAt = now
+        }
     }
 
     mutating func mediaArrived(_ media: PendingMedia) {
