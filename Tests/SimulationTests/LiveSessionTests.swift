@@ -152,4 +152,19 @@ import Testing
             #expect(request.msn >= origin.playlist(at: request.time).firstSegment, "\(request) outside the window")
         }
     }
+
+    @Test func aLiveBatchReportsLatencyBesideQoEStallsAndSwitches() throws {
+        let traces = [Self.constant(5_000_000), Self.outage(3)]
+        let results = BatchSimulation.runLive(
+            stream: Self.lowLatency, traces: traces, rules: [.throughput, .filterz],
+            configuration: LiveSessionConfiguration(durationSeconds: 40))
+        let report = BatchReport(results: results, rules: [.throughput, .filterz])
+        let header = try #require(report.text().split(separator: "\n").first { $0.hasPrefix("abr") })
+        #expect(header.hasSuffix("switches  lat p50  lat p95"), "\(header)")
+        let row = try #require(report.rows.first)
+        let p50 = try #require(row.meanLatencyP50Seconds)
+        #expect(p50 >= 1 && p50 < 3)
+        #expect(report.json().rendered(indent: nil).contains("\"mean_latency_p95_s\""))
+        #expect(!BatchReport(results: [], rules: [.filterz]).text().contains("lat p50"))
+    }
 }
