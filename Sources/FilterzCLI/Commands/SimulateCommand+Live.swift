@@ -20,7 +20,8 @@ extension SimulateCommand {
         "--window", placeholder: "N", in: 3...100_000,
         help: "Live window of N segments, 3…100000 (default: EVENT, every segment stays listed).")
     static let watch = Option.text(
-        "--watch", placeholder: "TIME", default: "120s", help: "Virtual time a live session is watched, 1s…24h.")
+        "--watch", placeholder: "TIME", default: "120s",
+        help: "Virtual time a live session is watched, 1…86400 seconds, e.g. 600s.")
     static let catchUpRate = Option.decimal(
         "--catch-up-rate", placeholder: "RATE", default: 1, in: 1...2,
         help: "hls.js maxLiveSyncPlaybackRate, 1…2: play up to this fast to get back to the target latency.")
@@ -75,7 +76,7 @@ extension SimulateCommand {
             }
             let watch = try Quantity.seconds(try args.get(SimulateCommand.watch), option: "--watch")
             guard (1...SimulationLimits.maximumStreamSeconds).contains(watch) else {
-                throw .usage("--watch expects a time in 1s…24h, got '\(try args.get(SimulateCommand.watch))'")
+                throw .usage("--watch expects a time in 1…86400 seconds, got '\(try args.get(SimulateCommand.watch))'")
             }
             var configuration = LiveSessionConfiguration(durationSeconds: watch)
             configuration.sync.maxLiveSyncPlaybackRate = try args.get(SimulateCommand.catchUpRate)
