@@ -211,15 +211,16 @@ struct ViewerSchedule {
 
 /// Reads the stream of `filterz simulate`.
 enum StreamLoader {
-    static func load(_ argument: String) throws(CLIError) -> StreamManifest {
+    /// The manifest, and what a live playlist says of itself (nil for a manifest JSON or a VOD).
+    static func load(_ argument: String) throws(CLIError) -> (StreamManifest, HLSStreamManifest.LiveFacts?) {
         if argument.hasSuffix(".json") {
             let data = try InputFile.read(argument, what: "manifest")
             do {
-                return try StreamManifest(movieJSON: data, name: argument)
+                return (try StreamManifest(movieJSON: data, name: argument), nil)
             } catch {
                 throw .failure(error.description)
             }
         }
-        return try HLSStreamManifest.load(argument, loader: ResourceLoader())
+        return try HLSStreamManifest.loadStream(argument, loader: ResourceLoader())
     }
 }

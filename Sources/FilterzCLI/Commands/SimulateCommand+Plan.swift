@@ -17,7 +17,9 @@ extension SimulateCommand {
             case constant(NetworkTrace)
         }
 
-        var stream: String
+        /// STREAM; nil with a synthetic live ladder (`--live --ladder`).
+        var stream: String?
+        var live: LivePlan
         /// `--abr` in the order given; empty: the filterz rule.
         var rules: [ABRRuleKind]
         var network: Network
@@ -31,7 +33,8 @@ extension SimulateCommand {
         var plotPath: String?
 
         static func parse(_ args: ParsedArguments) throws(CLIError) -> Plan {
-            let stream = try args.positional(0, "stream")
+            let stream = args.positionals.first
+            let live = try LivePlan.parse(args, stream: stream)
             let rules = try args.get(SimulateCommand.abr).map { (name: String) throws(CLIError) -> ABRRuleKind in
                 guard let rule = ABRRuleKind(rawValue: name) else {
                     throw .usage(
@@ -56,8 +59,12 @@ extension SimulateCommand {
                 try Screen.parse(text)
             }
             configuration.viewport = screen?.viewport(.portrait)
+            if live.requested, try !ViewerSchedule.parse(args).entries.isEmpty {
+                throw .usage("--rotate, --select, --seek and --subtitles are not simulated live")
+            }
             return Plan(
-                stream: stream, rules: rules, network: network, configuration: configuration, screen: screen,
+                stream: stream, live: live, rules: rules, network: network, configuration: configuration,
+                screen: screen,
                 schedule: try ViewerSchedule.parse(args), gridMilliseconds: try args.get(SimulateCommand.grid),
                 withOptimum: try !args.get(SimulateCommand.noOptimum), json: try args.get(SimulateCommand.json),
                 plotPath: try args.get(SimulateCommand.plot))

@@ -58,23 +58,40 @@ enum SimulateCommand {
                     compared with the offline optimum (dynamic programming with the whole trace known); with \
                     --select or --rotate also with the optimum under the same actions (a manual pick fixes the level \
                     until auto), the one to compare with.
+                    Live (--live, or a live playlist: a `record --live [--low-latency]` folder or URL, read once): the \
+                    stream is published in virtual time and watched as hls.js 1.6 watches it (parts and blocking \
+                    reloads with LL-HLS, its target latency and catch-up rate); the report adds the latency behind \
+                    the live edge (p50, p95) and has no offline optimum.
                     Every number has a range (docs/SIMULATION.md): a flag outside it exits 2, a trace or manifest value \
                     1; a session that has not played the stream after 7 days of virtual time fails (exit 1).
                     """,
                 arguments: [
-                    ArgumentSpec("stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.")
+                    ArgumentSpec(
+                        "stream", help: "Manifest JSON, playlist file, recorded folder or http:// URL.",
+                        isOptional: true)
                 ],
                 options: [
                     trace.spec, traces.spec, bandwidth.spec, latency.spec, abr.spec, buffer.spec, startup.spec,
                     viewport.spec, rotate.spec, select.spec, seek.spec, subtitles.spec, grid.spec, noOptimum.spec,
-                    json.spec, plot.spec,
+                    json.spec, plot.spec, live.spec, ladder.spec, segmentDuration.spec, partDuration.spec, window.spec,
+                    watch.spec, catchUpRate.spec,
                 ],
                 examples: [
                     "filterz simulate ../shared/manifests/pensieve_envivio_48.json --trace ../shared/traces/json/pensieve_norway/norway_bus_1.json",
                     "filterz simulate out/master.m3u8 --bandwidth 3mbps --latency 40ms --rotate 30:landscape --select 45:540p --select 60:auto --plot report.svg",
                     "filterz simulate manifest.json --traces ../shared/traces/json --abr bola --abr mpc --abr filterz",
+                    "filterz simulate --live --ladder 1280x720@2500k,640x360@800k --part-duration 0.333s --bandwidth 5mbps --catch-up-rate 1.5",
+                    "filterz simulate http://127.0.0.1:8080/v1/videos/live/master.m3u8 --bandwidth 5mbps --watch 60s",
                 ]),
             action: { args, context in try run(args, context) })
+    }
+
+    static func writePlot(_ svg: String, _ path: String) throws(CLIError) {
+        do {
+            try AtomicFile.write(svg, to: path)  // a viewer never sees half a plot
+        } catch {
+            throw .input("cannot write \(path): \(error.reason)")
+        }
     }
 
     static func run(_ args: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
@@ -83,7 +100,23 @@ enum SimulateCommand {
 
     /// Runs a checked command line: reads the stream and the network, simulates, reports.
     static func run(_ plan: Plan, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let manifest = try StreamLoader.load(plan.stream)
+        let manifest: StreamManifest
+        var liveFacts: HLSStreamManifest.LiveFacts?
+        if let stream = plan.stream {
+            (manifest, liveFacts) = try StreamLoader.load(stream)
+        } else {
+            manifest = plan.live.ladder!
+        }
+        if plan.live.requested || liveFacts != nil {
+            if liveFacts != nil, !plan.schedule.entries.isEmpty {
+                throw .usage("--rotate, --select, --seek and --subtitles are not simulated live")
+            }
+            let stream = liveStream(plan.live, manifest: manifest, facts: liveFacts)
+            return try runLive(plan, live: plan.live, stream: stream, context: context)
+        }
+        if let option = plan.live.sessionOption {
+            throw .usage("\(option) applies to live streams; \(plan.stream ?? "the stream") is not live (add --live)")
+        }
         let actions = try plan.schedule.actions(screen: plan.screen, manifest: manifest)
         var configuration = plan.configuration
         let grid = plan.gridMilliseconds
@@ -137,14 +170,7 @@ enum SimulateCommand {
                 }
             }
         }
-        if let path = plan.plotPath {
-            let svg = TimelinePlot.svg(result, manifest: manifest, trace: trace)
-            do {
-                try AtomicFile.write(svg, to: path)  // a viewer never sees half a plot
-            } catch {
-                throw .input("cannot write \(path): \(error.reason)")
-            }
-        }
+        if let path = plan.plotPath { try writePlot(TimelinePlot.svg(result, manifest: manifest, trace: trace), path) }
         if plan.json {
             context.stdout.line(SessionReport.json(result, manifest: manifest).rendered(indent: nil))
         } else {

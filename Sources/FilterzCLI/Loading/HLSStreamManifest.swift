@@ -18,7 +18,25 @@ import Simulation
 /// The first listed variant, the AVERAGE-BANDWIDTHs and the sizes of the first listed variant's default audio
 /// rendition (counted in the HEAD requests) are kept for the `hlsjs` rule.
 enum HLSStreamManifest {
+    /// What the lowest variant's media playlist says of a live stream (no EXT-X-ENDLIST), read once.
+    struct LiveFacts {
+        /// EXT-X-PART-INF PART-TARGET; nil without parts.
+        var partTargetSeconds: Double?
+        /// EXT-X-SERVER-CONTROL HOLD-BACK and PART-HOLD-BACK.
+        var holdBackSeconds: Double?
+        var partHoldBackSeconds: Double?
+        /// Segments listed, when the window slides (not an EVENT playlist).
+        var windowSegments: Int?
+    }
+
     static func load(_ argument: String, loader: ResourceLoader) throws(CLIError) -> StreamManifest {
+        try loadStream(argument, loader: loader).manifest
+    }
+
+    /// The manifest, and the live facts when the stream is live.
+    static func loadStream(_ argument: String, loader: ResourceLoader) throws(CLIError) -> (
+        manifest: StreamManifest, live: LiveFacts?
+    ) {
         var location = argument
         var isDirectory: ObjCBool = false
         if !PlaylistLocation.isHTTP(argument),
@@ -96,6 +114,13 @@ enum HLSStreamManifest {
         }
         let count = sizesByLevel.map(\.count).min() ?? 0
         let meanDuration = durations.prefix(count).reduce(0, +) / Double(max(count, 1))
+        var live: LiveFacts?
+        if let lowest = medias.first?.playlist, !lowest.endList {
+            live = LiveFacts(
+                partTargetSeconds: lowest.partInf?.partTarget, holdBackSeconds: lowest.serverControl?.holdBack,
+                partHoldBackSeconds: lowest.serverControl?.partHoldBack,
+                windowSegments: lowest.playlistType == .event ? nil : lowest.segments.count)
+        }
         do {
             var manifest = try StreamManifest(
                 segmentDurationMilliseconds: meanDuration * 1000,
@@ -106,7 +131,7 @@ enum HLSStreamManifest {
             manifest.firstListedLevel = variants.firstIndex { $0.bandwidth == first } ?? 0
             manifest.audioSegmentSizesBits = audioBits
             manifest.averageBitratesKilobitsPerSecond = variants.map { $0.averageBandwidth.map { Double($0) / 1000 } }
-            return manifest
+            return (manifest, live)
         } catch {
             throw .failure("\(location): \(error.description)")
         }

@@ -59,4 +59,29 @@ public enum BatchSimulation {
         }
         return results.values
     }
+
+    /// Live sessions: every trace × every rule watching `stream` (no offline optimum: it is defined for VOD).
+    public static func runLive(
+        stream: LiveStream, traces: [NetworkTrace], rules: [ABRRuleKind], configuration: LiveSessionConfiguration,
+        threads: LentThreads = .callingThread
+    ) -> [TraceResult] {
+        let results = ResultSlots<TraceResult>(count: traces.count)
+        threads.run(traces.count) { i in
+            var summaries: [QoESummary] = []
+            var levels: [[Int]] = []
+            for rule in rules {
+                var config = configuration
+                config.session.rule = rule
+                let result = LiveSession.run(stream: stream, trace: traces[i], configuration: config).result
+                summaries.append(result.summary)
+                levels.append(result.playedLevels)
+            }
+            results.set(
+                i,
+                TraceResult(
+                    traceName: traces[i].name, offlineOptimum: nil, offlineOptimumError: nil, unfinished: nil,
+                    summaries: summaries, playedLevels: levels))
+        }
+        return results.values
+    }
 }

@@ -24,6 +24,8 @@ public struct QoESummary: Sendable, Hashable {
     /// Best achievable QoE_lin on the same trace under the same viewer actions (``ViewerConstraints``): computed
     /// for a session with actions, the one to compare its QoE with.
     public var constrainedOptimalQoeLin: Double?
+    /// Seconds behind the live edge while playing (live sessions only).
+    public var latency: LatencySummary?
 
     /// Score as a fraction of the offline optimum (nil when unknown or the optimum is not positive).
     public var fractionOfOptimum: Double? { Self.fraction(qoeLin, of: offlineOptimalQoeLin) }

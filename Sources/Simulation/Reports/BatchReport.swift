@@ -18,6 +18,9 @@ public struct BatchReport: Sendable {
         public var meanRebufferSeconds: Double
         public var totalRebufferSeconds: Double
         public var meanSwitches: Double
+        /// Means over the traces of each live session's latency p50 and p95, seconds (live batches only).
+        public var meanLatencyP50Seconds: Double?
+        public var meanLatencyP95Seconds: Double?
     }
 
     public var rows: [RuleRow]
@@ -53,9 +56,18 @@ public struct BatchReport: Sendable {
                 meanGapToOptimum: gaps.count == results.count ? mean(gaps) : nil,
                 averageBitrateKilobitsPerSecond: mean(summaries.map(\.averageBitrateKilobitsPerSecond)),
                 meanRebufferSeconds: mean(rebuffers), totalRebufferSeconds: rebuffers.reduce(0, +),
-                meanSwitches: mean(summaries.map { Double($0.switches) }))
+                meanSwitches: mean(summaries.map { Double($0.switches) }),
+                meanLatencyP50Seconds: Self.meanLatency(summaries, \.p50Seconds),
+                meanLatencyP95Seconds: Self.meanLatency(summaries, \.p95Seconds))
         }
     }
+
+    static func meanLatency(_ summaries: [QoESummary], _ field: KeyPath<LatencySummary, Double>) -> Double? {
+        let values = summaries.compactMap { $0.latency?[keyPath: field] }
+        return values.isEmpty ? nil : mean(values)
+    }
+
+    var isLive: Bool { rows.contains { $0.meanLatencyP50Seconds != nil } }
 
     /// Per-trace QoE side by side (one column per rule), then one summary row per rule.
     public func text() -> String {
@@ -77,7 +89,8 @@ public struct BatchReport: Sendable {
                 + (meanOptimum.map { ", mean offline optimum QoE_lin \(fixedNumber($0, digits: 2))" } ?? ""))
         lines.append(
             pad("abr", 10) + lpad("mean QoE", 10) + lpad("median", 10) + lpad("% opt", 8) + lpad("med %", 8)
-                + lpad("gap", 8) + lpad("kbps", 8) + lpad("rebuf s", 9) + lpad("switches", 10))
+                + lpad("gap", 8) + lpad("kbps", 8) + lpad("rebuf s", 9) + lpad("switches", 10)
+                + (isLive ? lpad("lat p50", 9) + lpad("lat p95", 9) : ""))
         for row in rows {
             lines.append(
                 pad(row.rule, 10) + lpad(fixedNumber(row.meanQoE, digits: 2), 10)
@@ -87,7 +100,10 @@ public struct BatchReport: Sendable {
                     + lpad(row.meanGapToOptimum.map { fixedNumber($0, digits: 2) } ?? "-", 8)
                     + lpad(String(Int(row.averageBitrateKilobitsPerSecond.rounded())), 8)
                     + lpad(fixedNumber(row.meanRebufferSeconds, digits: 2), 9)
-                    + lpad(fixedNumber(row.meanSwitches, digits: 1), 10))
+                    + lpad(fixedNumber(row.meanSwitches, digits: 1), 10)
+                    + (isLive
+                        ? lpad(row.meanLatencyP50Seconds.map { fixedNumber($0, digits: 2) } ?? "-", 9)
+                            + lpad(row.meanLatencyP95Seconds.map { fixedNumber($0, digits: 2) } ?? "-", 9) : ""))
         }
         let beyond = results.filter { $0.offlineOptimumError != nil }
         if !beyond.isEmpty {
@@ -99,7 +115,9 @@ public struct BatchReport: Sendable {
             if beyond.count > 10 { lines.append("  … and \(beyond.count - 10) more") }
         }
         lines.append("% opt = mean QoE / mean optimum; med % = median of per-trace QoE / optimum (optimum > 0);")
-        lines.append("gap = mean of optimum - QoE; kbps, rebuf s, switches = means per trace.")
+        lines.append(
+            "gap = mean of optimum - QoE; kbps, rebuf s, switches\(isLive ? ", lat p50, lat p95 (s behind the live edge)" : "") = means per trace."
+        )
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -111,17 +129,18 @@ public struct BatchReport: Sendable {
                 "rules",
                 .array(
                     rows.map { row in
-                        .object([
-                            ("abr", .string(row.rule)),
-                            ("mean_qoe_lin", .rounded(row.meanQoE)),
-                            ("median_qoe_lin", .rounded(row.medianQoE)),
-                            ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
-                            ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
-                            ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
-                            ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
-                            ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
-                            ("mean_switches", .rounded(row.meanSwitches)),
-                        ])
+                        .object(
+                            [
+                                ("abr", .string(row.rule)),
+                                ("mean_qoe_lin", .rounded(row.meanQoE)),
+                                ("median_qoe_lin", .rounded(row.medianQoE)),
+                                ("percent_of_optimum", .optionalNumber(row.percentOfOptimumOfMeans)),
+                                ("median_percent_of_optimum", .optionalNumber(row.medianPercentOfOptimum)),
+                                ("mean_gap_to_optimum", .optionalNumber(row.meanGapToOptimum)),
+                                ("avg_bitrate_kbps", .rounded(row.averageBitrateKilobitsPerSecond)),
+                                ("mean_rebuffer_s", .rounded(row.meanRebufferSeconds)),
+                                ("mean_switches", .rounded(row.meanSwitches)),
+                            ] + latencyMembers(row))
                     })
             ),
             ("per_trace", .array(results.map(perTraceJSON))),
@@ -130,6 +149,12 @@ public struct BatchReport: Sendable {
 }
 
 extension BatchReport {
+    /// `mean_latency_p50_s` and `mean_latency_p95_s` of a live batch's row.
+    func latencyMembers(_ row: RuleRow) -> [(String, JSONValue)] {
+        guard let p50 = row.meanLatencyP50Seconds, let p95 = row.meanLatencyP95Seconds else { return [] }
+        return [("mean_latency_p50_s", .rounded(p50)), ("mean_latency_p95_s", .rounded(p95))]
+    }
+
     /// One trace's entry of `per_trace`; `offline_optimum_error` only when its optimum is beyond its limits.
     func perTraceJSON(_ result: BatchSimulation.TraceResult) -> JSONValue {
         var members: [(String, JSONValue)] = [
@@ -141,14 +166,22 @@ extension BatchReport {
             members.append(("offline_optimum_error", .string(error.description)))
         }
         let runs: [JSONValue] = zip(rules, result.summaries).enumerated().map { i, pair in
-            .object([
-                ("abr", .string(pair.0.rawValue)),
-                ("qoe_lin", .rounded(pair.1.qoeLin)),
-                ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
-                ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
-                ("switches", .integer(pair.1.switches)),
-                ("levels", .array(result.playedLevels[i].map { .integer($0) })),
-            ])
+            .object(
+                [
+                    ("abr", .string(pair.0.rawValue)),
+                    ("qoe_lin", .rounded(pair.1.qoeLin)),
+                    ("rebuffer_s", .rounded(pair.1.rebufferSeconds)),
+                    ("avg_bitrate_kbps", .rounded(pair.1.averageBitrateKilobitsPerSecond)),
+                    ("switches", .integer(pair.1.switches)),
+                ]
+                    + (pair.1.latency.map {
+                        [
+                            ("latency_p50_s", JSONValue.rounded($0.p50Seconds)),
+                            ("latency_p95_s", .rounded($0.p95Seconds)),
+                        ]
+                    } ?? []) + [
+                        ("levels", .array(result.playedLevels[i].map { .integer($0) }))
+                    ])
         }
         members.append(("results", .array(runs)))
         return .object(members)

@@ -24,6 +24,10 @@ public enum SessionReport {
             ("played_segments", .integer(s.playedSegments)),
             ("abandoned_loads", .integer(result.abandonedLoads)),
         ]
+        if let latency = s.latency {
+            summaryMembers.append(("latency_p50_s", .rounded(latency.p50Seconds)))
+            summaryMembers.append(("latency_p95_s", .rounded(latency.p95Seconds)))
+        }
         if let error = result.offlineOptimumError {
             summaryMembers.append(("offline_optimum_error", .string(error.description)))
         }
@@ -93,6 +97,11 @@ public enum SessionReport {
             "rebuffering        \(fixedNumber(s.rebufferSeconds, digits: 2)) s in \(s.rebufferEvents) stalls (ratio \(fixedNumber(s.rebufferRatio * 100, digits: 2))%)"
         )
         lines.append("start-up           \(fixedNumber(s.startupSeconds, digits: 2)) s")
+        if let latency = s.latency {
+            lines.append(
+                "latency            p50 \(fixedNumber(latency.p50Seconds, digits: 2)) s, "
+                    + "p95 \(fixedNumber(latency.p95Seconds, digits: 2)) s behind the live edge")
+        }
         lines.append(
             "switches           \(s.switches) (total \(Int(s.switchMagnitudeKilobitsPerSecond.rounded())) kbps)")
         if result.abandonedLoads > 0 { lines.append("abandoned loads    \(result.abandonedLoads)") }
