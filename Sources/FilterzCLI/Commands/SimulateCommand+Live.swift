@@ -101,13 +101,17 @@ extension SimulateCommand {
                 }
                 levels.append((sides[0], sides[1], bits))
             }
+            // Listed as written (hls.js starts at the first), kept ascending as every manifest is.
+            let firstListed = levels.first?.bitsPerSecond
             levels.sort { $0.bitsPerSecond < $1.bitsPerSecond }
             do {
-                return try StreamManifest(
+                var manifest = try StreamManifest(
                     segmentDurationMilliseconds: segmentSeconds * 1000,
                     bitratesKilobitsPerSecond: levels.map { $0.bitsPerSecond / 1000 },
                     segmentSizesBits: [levels.map { $0.bitsPerSecond * segmentSeconds }],
                     resolutions: levels.map { (width: $0.width, height: $0.height) })
+                manifest.firstListedLevel = levels.firstIndex { $0.bitsPerSecond == firstListed } ?? 0
+                return manifest
             } catch {
                 throw .usage("--ladder: \(error.description)")
             }

@@ -139,6 +139,7 @@ struct LivePlayer {
             variants: stream.manifest.variants, segmentIndex: 0, segmentDurationSeconds: stream.segmentSeconds,
             estimator: BandwidthEstimator(configuration: session.estimator), bufferSeconds: 0,
             maxBufferSeconds: configuration.maxBufferLength, viewport: session.viewport, isStartup: true)
+        input.firstListedVariantIndex = stream.manifest.firstListedLevel
         clock = NetworkClock(trace: trace)
     }
 
@@ -346,6 +347,12 @@ struct LivePlayer {
         input.estimator.record(
             bytes: bytes, durationSeconds: media.download.totalMilliseconds / 1000,
             timeToFirstByteSeconds: media.download.latencyMilliseconds / 1000)
+        // A rule with an estimator of its own (hlsjs) samples each load, part or segment, as hls.js does.
+        selector.segmentLoaded(
+            LoadProgress(
+                variantIndex: media.level, segmentIndex: media.msn, segmentDurationSeconds: span.end - span.start,
+                bytesLoaded: bytes, elapsedSeconds: media.download.totalMilliseconds / 1000,
+                timeToFirstByteSeconds: media.download.latencyMilliseconds / 1000, mediaIsPlaying: playing))
         let transfer = max(media.download.transferMilliseconds, 1e-9)
         segments.append(
             SegmentLogEntry(
