@@ -132,13 +132,7 @@ extension SimulateCommand {
             let chosen = plan.rules.isEmpty ? [ABRRuleKind.filterz] : plan.rules
             let results = BatchSimulation.runLive(
                 stream: liveStream, traces: traces, rules: chosen, configuration: configuration, threads: .allCores)
-            let report = BatchReport(results: results, rules: chosen)
-            if plan.json {
-                context.stdout.line(report.json().rendered(indent: nil))
-            } else {
-                context.stdout.write(report.text())
-            }
-            return ExitCode.success
+            return printBatch(BatchReport(results: results, rules: chosen), json: plan.json, context)
         case .trace(let path): trace = try TraceLoader.load(path)
         case .constant(let link): trace = link
         }

@@ -129,13 +129,7 @@ enum SimulateCommand {
                 manifest: manifest, traces: traces, rules: chosen, configuration: configuration,
                 withOptimum: plan.withOptimum, gridMilliseconds: grid, threads: .allCores)
             if let unfinished = results.lazy.compactMap(\.unfinished).first { throw .failure(unfinished.description) }
-            let report = BatchReport(results: results, rules: chosen)
-            if plan.json {
-                context.stdout.line(report.json().rendered(indent: nil))
-            } else {
-                context.stdout.write(report.text())
-            }
-            return ExitCode.success
+            return printBatch(BatchReport(results: results, rules: chosen), json: plan.json, context)
         case .trace(let path): trace = try TraceLoader.load(path)
         case .constant(let link): trace = link
         }
@@ -175,6 +169,16 @@ enum SimulateCommand {
             context.stdout.line(SessionReport.json(result, manifest: manifest).rendered(indent: nil))
         } else {
             context.stdout.write(SessionReport.text(result, manifest: manifest))
+        }
+        return ExitCode.success
+    }
+
+    /// A batch's table (or JSON) on standard output.
+    static func printBatch(_ report: BatchReport, json: Bool, _ context: CommandContext) -> Int32 {
+        if json {
+            context.stdout.line(report.json().rendered(indent: nil))
+        } else {
+            context.stdout.write(report.text())
         }
         return ExitCode.success
     }
