@@ -83,6 +83,18 @@ import Testing
         #expect(segments.first?["variant_name"] as? String == "720p")
     }
 
+    /// The optimum of an hls.js session starts where hls.js starts, so it is never below the session's score.
+    @Test func theOptimumOfAnHLSJSSessionStartsAtTheVariantListedFirst() throws {
+        let master = SharedData.sampleMedia.appendingPathComponent("playlists/filterz-master.m3u8").path
+        let run = runFilterz(["simulate", master, "--bandwidth", "50mbps", "--abr", "hlsjs", "--json"])
+        #expect(run.code == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        let score = try #require(summary["qoe_lin"] as? Double)
+        let optimum = try #require(summary["offline_optimal_qoe_lin"] as? Double)
+        #expect(optimum >= score - 1e-6, "optimum \(optimum) below the session's \(score)")
+    }
+
     @Test func hlsjsLoadsTheDefaultAudioRenditionBesideEachSegment() throws {
         // Two variants listing an audio group; 2 s segments of 100,000 bytes (v1, listed first) and audio of
         // 25,000 bytes. On 1 Mbit/s with 20 ms latency the first segment takes 0.02 + 1,000,000 bits / 1 Mbit/s.

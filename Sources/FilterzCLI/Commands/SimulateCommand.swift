@@ -139,12 +139,13 @@ enum SimulateCommand {
         if let unfinished = result.unfinished { throw .failure(unfinished.description) }
         if plan.withOptimum {
             do {
+                // The best path that starts where this player starts (hls.js: the first variant listed).
                 let optimum = try OfflineOptimum.compute(
                     manifest: manifest, trace: trace, bufferCapSeconds: configuration.bufferCapSeconds,
                     startupThresholdSeconds: configuration.startupThresholdSeconds,
                     highestLevel: QualitySelector.viewportCap(
                         variants: manifest.variants, viewport: configuration.viewport),
-                    gridMilliseconds: grid)
+                    firstLevel: configuration.rule == .hlsjs ? manifest.firstListedLevel : 0, gridMilliseconds: grid)
                 result.summary.offlineOptimalQoeLin = optimum.qoeLin
             } catch {
                 result.offlineOptimumError = error

@@ -1,5 +1,6 @@
 /// The best achievable QoE_lin on a trace with the whole future known: a forward dynamic program over the
-/// same model as `SessionSimulator` (segment 0 at the lowest level, idle while full, stalls).
+/// same model as `SessionSimulator` (segment 0 at the lowest level, or at `firstLevel` for a player that starts
+/// elsewhere — hls.js at the first variant listed —, idle while full, stalls).
 ///
 /// States before each request are (time, buffer, previous level). Paths are bucketed by (previous level,
 /// request time on a grid, default 100 ms) and each bucket keeps the best path reaching it, with its exact time
@@ -33,7 +34,7 @@ public struct OfflineOptimum: Sendable {
     public static func compute(
         manifest: StreamManifest, trace: NetworkTrace, bufferCapSeconds: Double,
         startupThresholdSeconds: Double? = nil, highestLevel: Int? = nil, constraints: ViewerConstraints? = nil,
-        gridMilliseconds: Double = 100, limits: Limits = Limits()
+        firstLevel: Int = 0, gridMilliseconds: Double = 100, limits: Limits = Limits()
     ) throws(SimulationError) -> OfflineOptimum {
         let walker = TraceWalker(trace: trace)
         let segment = manifest.segmentDurationMilliseconds
@@ -51,14 +52,15 @@ public struct OfflineOptimum: Sendable {
         var work = 0
 
         // Stage 1 after the forced first segment.
-        let first = walker.downloadMilliseconds(at: 0, bits: manifest.segmentSizesBits[0][0], crossings: &work)
+        let start = min(max(firstLevel, 0), top)
+        let first = walker.downloadMilliseconds(at: 0, bits: manifest.segmentSizesBits[0][start], crossings: &work)
         guard first <= horizon else { throw Self.tooLong }
         var times = [first]
         var buffers = [segment]
-        var values = [mbps[0]]
-        var previous = [0]
+        var values = [mbps[start]]
+        var previous = [start]
         var parents: [[Int32]] = [[-1]]
-        var choices: [[UInt8]] = [[0]]
+        var choices: [[UInt8]] = [[UInt8(start)]]
         var explored = 1
 
         // Scratch space for one stage's transitions, reused.
