@@ -85,6 +85,8 @@ public enum HLSJSPlayer {
         public var bytes: Int
         /// The fragment's media start, seconds.
         public var mediaStart: Double
+        /// It was appended to the media buffer (FRAG_BUFFERED) — what plays, where a segment was loaded twice.
+        public var buffered: Bool
     }
 
     static let harness = #"""
@@ -162,7 +164,7 @@ public enum HLSJSPlayer {
               report.fragments.push({type: f.type, level: f.level, sn: f.sn, part: data.part ? data.part.index : null,
                 start: sinceStart(stats.loading.start), firstByte: sinceStart(stats.loading.first),
                 end: sinceStart(stats.loading.end), bytes: stats.total || stats.loaded || 0,
-                mediaStart: (data.part || f).start});
+                mediaStart: (data.part || f).start, buffered: false});
             lastLoaded = `${fragName(f, data.part)} at ${now()} s`;
             if (swappedRequest[f.type] && swappedRequest[f.type].sn === f.sn) delete swappedRequest[f.type];
             fragActivity(f.type);
@@ -176,6 +178,14 @@ public enum HLSJSPlayer {
             note(`loading ${fragName(data.frag, data.part)}`, type);
           });
           hls.on(Hls.Events.FRAG_BUFFERED, (_, data) => {
+            const partIndex = data.part ? data.part.index : null;
+            for (let i = report.fragments.length - 1; i >= 0; i--) {
+              const r = report.fragments[i];
+              if (r.type === data.frag.type && r.sn === data.frag.sn && r.level === data.frag.level && r.part === partIndex) {
+                r.buffered = true;
+                break;
+              }
+            }
             fragActivity(data.frag.type);
             note(`buffered ${fragName(data.frag, data.part)}`, data.frag.type);
           });

@@ -73,14 +73,14 @@ enum FidelityBenchmark {
         for trace in traces {
             let comparison = try await compare(ladder: ladder, trace: trace, rule: rule, filterz: filterz)
             comparisons.append(comparison)
-            print(line(comparison))
+            progress(line(comparison))
         }
         let segments = comparisons.reduce(0) { $0 + $1.segments }
         let same = comparisons.reduce(0) { $0 + $1.sameLevel }
         let stallGap = comparisons.map { abs($0.player.stallSeconds - $0.model.stallSeconds) }
         let qoeGap = comparisons.compactMap { c in c.optimum.map { abs(c.player.qoeLin - c.model.qoeLin) / $0 } }
         let startupGap = comparisons.map { abs($0.player.startupSeconds - $0.model.startupSeconds) }
-        print(
+        progress(
             "overall: same level \(same)/\(segments) segments, |Δ stall| median \(fixedNumber(Measuring.median(stallGap), digits: 2)) s, "
                 + "|ΔQoE_lin| median \(fixedNumber(Measuring.median(qoeGap) * 100, digits: 1)) % of the optimum")
         ResultLine.print(
@@ -112,7 +112,7 @@ enum FidelityBenchmark {
     static func recordLadder(_ filterz: String, seconds: Int) throws -> URL {
         let folder = SharedData.packageRoot.appendingPathComponent(".build/bench-assets/fidelity-\(seconds)s")
         if FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path) { return folder }
-        print("recording a \(seconds) s 3-rung ladder into \(folder.path)")
+        progress("recording a \(seconds) s 3-rung ladder into \(folder.path)")
         let result = try ExternalTool.run(
             filterz,
             [
@@ -194,11 +194,20 @@ enum FidelityBenchmark {
             stallSeconds: summary["rebuffer_s"]?.doubleValue ?? 0, qoeLin: summary["qoe_lin"]?.doubleValue ?? 0,
             startupSeconds: summary["startup_s"]?.doubleValue ?? 0)
 
-        // hls.js's played level of each segment: the last main fragment loaded for it.
+        // hls.js's played level of each segment: the last main fragment appended for it (loaded, where none
+        // was appended).
         let main = report.fragments.filter { $0.type == "main" }
         let firstSN = main.map(\.sn).min() ?? 0
         var bySegment: [Int: Int] = [:]
-        for fragment in main { bySegment[fragment.sn - firstSN] = fragment.level }
+        for fragment in main where fragment.buffered || bySegment[fragment.sn - firstSN] == nil {
+            bySegment[fragment.sn - firstSN] = fragment.level
+        }
+        let loadsPerSegment = Dictionary(grouping: main, by: \.sn).values.map(\.count)
+        if let most = loadsPerSegment.max(), most > 1 {
+            progress(
+                "  \(name): hls.js loaded a segment \(most) times (levels of sn \(firstSN): \(main.filter { $0.sn == firstSN }.map(\.level)))"
+            )
+        }
         let playerLevels = (0..<modelLevels.count).map { bySegment[$0] ?? -1 }
         let played = playerLevels.filter { $0 >= 0 }
         let startup = (report.playingAt ?? 0) - (main.first?.start ?? 0)
@@ -212,5 +221,11 @@ enum FidelityBenchmark {
         return Comparison(
             trace: name, segments: modelLevels.count, sameLevel: same, player: player, model: model,
             optimum: summary["offline_optimal_qoe_lin"]?.doubleValue)
+    }
+
+    /// A line shown at once (written straight to the descriptor, so a long run reports as it goes, also into a
+    /// file).
+    static func progress(_ text: String) {
+        FileDescriptorOutput.standardOutput.line(text)
     }
 }
