@@ -76,7 +76,7 @@ fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 ## bench: one benchmark of filterz-bench in release mode: BENCH=parse (default), filter, segment, serve,
-## simulate, abr, live, deep, defines or photo.
+## shape, simulate, abr, fidelity, live, deep, defines or photo.
 BENCH ?= parse
 bench: release
 	.build/release/filterz-bench $(BENCH)

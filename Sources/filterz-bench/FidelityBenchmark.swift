@@ -75,6 +75,24 @@ enum FidelityBenchmark {
             comparisons.append(comparison)
             progress(line(comparison))
         }
+        // Live LL-HLS: one constant link and one trace, latency p50 in both.
+        var liveGaps: [(String, JSONValue)] = []
+        let liveTrace = traces.first { $0.path.contains("4g") } ?? traces[0]
+        for (label, shape) in [
+            ("constant", try NetworkTrace.constant(bitsPerSecond: 5_000_000, latencySeconds: 0.04)),
+            (
+                "trace",
+                try NetworkTrace(json: try Data(contentsOf: liveTrace), fallbackName: liveTrace.lastPathComponent)
+            ),
+        ] {
+            let (player, model) = try await liveLatency(
+                filterz, shape: shape, traceFile: label == "trace" ? liveTrace : nil)
+            progress(
+                "live LL-HLS, \(shape.name): latency p50 hls.js \(fixedNumber(player, digits: 2)) s, model \(fixedNumber(model, digits: 2)) s"
+            )
+            liveGaps.append(("live_\(label)_latency_p50_s", ResultLine.number(player)))
+            liveGaps.append(("live_\(label)_model_latency_p50_s", ResultLine.number(model)))
+        }
         let segments = comparisons.reduce(0) { $0 + $1.segments }
         let same = comparisons.reduce(0) { $0 + $1.sameLevel }
         let stallGap = comparisons.map { abs($0.player.stallSeconds - $0.model.stallSeconds) }
@@ -93,7 +111,7 @@ enum FidelityBenchmark {
                 ("qoe_gap_of_optimum_median", ResultLine.number(Measuring.median(qoeGap), places: 3)),
                 ("qoe_gap_of_optimum_max", ResultLine.number(qoeGap.max(), places: 3)),
                 ("startup_gap_s_median", ResultLine.number(Measuring.median(startupGap))),
-            ])
+            ] + liveGaps)
         return 0
     }
 
@@ -221,6 +239,65 @@ enum FidelityBenchmark {
         return Comparison(
             trace: name, segments: modelLevels.count, sameLevel: same, player: player, model: model,
             optimum: summary["offline_optimal_qoe_lin"]?.doubleValue)
+    }
+
+    /// A live LL-HLS recording (2 rungs, 2 s segments, 1/3 s parts) served through `shape` and watched for 40 s by
+    /// hls.js with `lowLatencyMode` (its default catch-up, none), then simulated live with `--abr hlsjs` on the same
+    /// link: the latency p50 of each (hls.js's from the wall clock to the program date time on screen, which also
+    /// holds the part's publication delay; the model's from the live edge to the position).
+    static func liveLatency(_ filterz: String, shape: NetworkTrace, traceFile: URL?) async throws -> (Double, Double) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-fidelity-live-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("live")
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: filterz)
+        recorder.arguments = [
+            "record", "--preset", SharedData.sampleMedia.appendingPathComponent("presets/warm-film.json").path,
+            "--live", "--low-latency", "--size", "854x480", "--ladder", "854x480@1200k,426x240@400k",
+            "--duration", "90", "--out", video.path,
+        ]
+        recorder.standardOutput = FileHandle.nullDevice
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: video.appendingPathComponent("master.m3u8").path) {
+            guard Date() < deadline, recorder.isRunning else {
+                throw Failure(description: "no master.m3u8 from record --live")
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        var pageConfiguration = ServerConfiguration(root: folder.path)
+        pageConfiguration.port = 0
+        let pageServer = try HTTPServer(configuration: pageConfiguration)
+        defer { pageServer.stop(graceSeconds: 1) }
+        var configuration = ServerConfiguration(root: folder.path)
+        configuration.port = 0
+        configuration.shape = LinkShape(trace: shape)
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let browser = try await HeadlessChromium.start()
+        let report: HLSJSPlayer.Report
+        do {
+            try await browser.open(pageServer.baseURL + "/")
+            report = try await HLSJSPlayer.play(
+                "\(server.baseURL)/live/master.m3u8", in: browser, seconds: 40, lowLatency: true, catchUp: false)
+            await browser.quit()
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        if let error = report.error { throw Failure(description: "live: hls.js: \(error)") }
+        let network = traceFile.map { ["--trace", $0.path] } ?? ["--bandwidth", "5mbps", "--latency", "40ms"]
+        let simulated = try ExternalTool.run(
+            filterz, ["simulate", video.path, "--abr", "hlsjs", "--watch", "40s", "--json"] + network,
+            timeoutSeconds: 300)
+        guard simulated.exitCode == 0, let json = try? JSONValue(parsing: Array(simulated.stdout.utf8)),
+            let model = json["summary"]?["latency_p50_s"]?.doubleValue
+        else { throw Failure(description: "live: simulate failed: \(simulated.stderr)") }
+        return (Measuring.median(report.latencies), model)
     }
 
     /// A line shown at once (written straight to the descriptor, so a long run reports as it goes, also into a
