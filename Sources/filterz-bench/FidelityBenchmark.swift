@@ -166,32 +166,9 @@ enum FidelityBenchmark {
         let name = traceFile.deletingPathExtension().lastPathComponent
         let trace = try NetworkTrace(
             json: try Data(contentsOf: traceFile), fallbackName: traceFile.deletingPathExtension().lastPathComponent)
-        // The page comes from a server of its own, so the shaped link starts at the player's first request.
-        let page = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-fidelity-page-\(getpid())")
-        try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: page) }
-        var pageConfiguration = ServerConfiguration(root: page.path)
-        pageConfiguration.port = 0
-        let pageServer = try HTTPServer(configuration: pageConfiguration)
-        defer { pageServer.stop(graceSeconds: 1) }
-        var configuration = ServerConfiguration(root: ladder.deletingLastPathComponent().path)
-        configuration.port = 0
-        configuration.shape = LinkShape(trace: trace)
-        let server = try HTTPServer(configuration: configuration)
-        defer { server.stop(graceSeconds: 1) }
-
-        let browser = try await HeadlessChromium.start()
-        let report: HLSJSPlayer.Report
-        do {
-            try await browser.open(pageServer.baseURL + "/")
-            report = try await HLSJSPlayer.play(
-                "\(server.baseURL)/\(ladder.lastPathComponent)/master.m3u8", in: browser, seconds: 600,
-                lowLatency: false)
-            await browser.quit()
-        } catch {
-            await browser.quit()
-            throw error
-        }
+        let report = try await play(
+            root: ladder.deletingLastPathComponent(), path: "\(ladder.lastPathComponent)/master.m3u8", shape: trace,
+            seconds: 600, lowLatency: false)
         if let error = report.error { throw Failure(description: "\(name): hls.js: \(error)") }
 
         let simulated = try ExternalTool.run(
@@ -269,26 +246,8 @@ enum FidelityBenchmark {
             }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
-        var pageConfiguration = ServerConfiguration(root: folder.path)
-        pageConfiguration.port = 0
-        let pageServer = try HTTPServer(configuration: pageConfiguration)
-        defer { pageServer.stop(graceSeconds: 1) }
-        var configuration = ServerConfiguration(root: folder.path)
-        configuration.port = 0
-        configuration.shape = LinkShape(trace: shape)
-        let server = try HTTPServer(configuration: configuration)
-        defer { server.stop(graceSeconds: 1) }
-        let browser = try await HeadlessChromium.start()
-        let report: HLSJSPlayer.Report
-        do {
-            try await browser.open(pageServer.baseURL + "/")
-            report = try await HLSJSPlayer.play(
-                "\(server.baseURL)/live/master.m3u8", in: browser, seconds: 40, lowLatency: true, catchUp: false)
-            await browser.quit()
-        } catch {
-            await browser.quit()
-            throw error
-        }
+        let report = try await play(
+            root: folder, path: "live/master.m3u8", shape: shape, seconds: 40, lowLatency: true, catchUp: false)
         if let error = report.error { throw Failure(description: "live: hls.js: \(error)") }
         let network = traceFile.map { ["--trace", $0.path] } ?? ["--bandwidth", "5mbps", "--latency", "40ms"]
         let simulated = try ExternalTool.run(
@@ -298,6 +257,36 @@ enum FidelityBenchmark {
             let model = json["summary"]?["latency_p50_s"]?.doubleValue
         else { throw Failure(description: "live: simulate failed: \(simulated.stderr)") }
         return (Measuring.median(report.latencies), model)
+    }
+
+    /// hls.js in a fresh headless Chromium playing `path` below `root`, served through a link shaped by `shape`.
+    /// The page comes from a server of its own, so the shaped link starts at the player's first request.
+    static func play(
+        root: URL, path: String, shape: NetworkTrace, seconds: Double, lowLatency: Bool, catchUp: Bool = true
+    ) async throws -> HLSJSPlayer.Report {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-fidelity-page-\(getpid())")
+        try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: page) }
+        var pageConfiguration = ServerConfiguration(root: page.path)
+        pageConfiguration.port = 0
+        let pageServer = try HTTPServer(configuration: pageConfiguration)
+        defer { pageServer.stop(graceSeconds: 1) }
+        var configuration = ServerConfiguration(root: root.path)
+        configuration.port = 0
+        configuration.shape = LinkShape(trace: shape)
+        let server = try HTTPServer(configuration: configuration)
+        defer { server.stop(graceSeconds: 1) }
+        let browser = try await HeadlessChromium.start()
+        do {
+            try await browser.open(pageServer.baseURL + "/")
+            let report = try await HLSJSPlayer.play(
+                "\(server.baseURL)/\(path)", in: browser, seconds: seconds, lowLatency: lowLatency, catchUp: catchUp)
+            await browser.quit()
+            return report
+        } catch {
+            await browser.quit()
+            throw error
+        }
     }
 
     /// A line shown at once (written straight to the descriptor, so a long run reports as it goes, also into a
