@@ -86,7 +86,7 @@ enum FidelityBenchmark {
             ),
         ] {
             let (player, model) = try await liveLatency(
-                filterz, shape: shape, traceFile: label == "trace" ? liveTrace : nil)
+                filterz, shape: shape, traceFile: label == "trace" ? liveTrace : nil, rule: rule)
             progress(
                 "live LL-HLS, \(shape.name): latency p50 hls.js \(fixedNumber(player, digits: 2)) s, model \(fixedNumber(model, digits: 2)) s"
             )
@@ -219,10 +219,12 @@ enum FidelityBenchmark {
     }
 
     /// A live LL-HLS recording (2 rungs, 2 s segments, 1/3 s parts) served through `shape` and watched for 40 s by
-    /// hls.js with `lowLatencyMode` (its default catch-up, none), then simulated live with `--abr hlsjs` on the same
+    /// hls.js with `lowLatencyMode` (its default catch-up, none), then simulated live with `--abr RULE` on the same
     /// link: the latency p50 of each (hls.js's from the wall clock to the program date time on screen, which also
     /// holds the part's publication delay; the model's from the live edge to the position).
-    static func liveLatency(_ filterz: String, shape: NetworkTrace, traceFile: URL?) async throws -> (Double, Double) {
+    static func liveLatency(_ filterz: String, shape: NetworkTrace, traceFile: URL?, rule: String) async throws -> (
+        Double, Double
+    ) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filterz-fidelity-live-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -251,7 +253,7 @@ enum FidelityBenchmark {
         if let error = report.error { throw Failure(description: "live: hls.js: \(error)") }
         let network = traceFile.map { ["--trace", $0.path] } ?? ["--bandwidth", "5mbps", "--latency", "40ms"]
         let simulated = try ExternalTool.run(
-            filterz, ["simulate", video.path, "--abr", "hlsjs", "--watch", "40s", "--json"] + network,
+            filterz, ["simulate", video.path, "--abr", rule, "--watch", "40s", "--json"] + network,
             timeoutSeconds: 300)
         guard simulated.exitCode == 0, let json = try? JSONValue(parsing: Array(simulated.stdout.utf8)),
             let model = json["summary"]?["latency_p50_s"]?.doubleValue
