@@ -116,7 +116,7 @@ enum ShapeBenchmark {
     }
 }
 
-/// One GET over a plain socket, reading to the end and noting when each chunk arrived (seconds from the
+/// One GET over a `RawConnection`, reading to the end and noting when each chunk arrived (seconds from the
 /// request).
 struct TimedDownload {
     struct Failure: Error { var reason: String }
@@ -126,24 +126,10 @@ struct TimedDownload {
     var seconds: Double { arrivals.last?.seconds ?? .infinity }
 
     init(port: UInt16, target: String, headers: String = "") throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(reason: "socket") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(reason: "connect: \(errno)") }
-        let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(headers)\r\n".utf8)
+        let connection = try RawConnection(port: port, timeoutSeconds: 60)
+        let descriptor = connection.descriptor
         let start = DispatchTime.now().uptimeNanoseconds
-        guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == request.count else {
-            throw Failure(reason: "send")
-        }
+        try connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(headers)\r\n")
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }

@@ -216,7 +216,8 @@ extension EventLoop {
 
     private func begin(_ message: OutgoingMessage, status: Int, on connection: Connection) -> ConnectionMachine.Event {
         var message = message
-        let now = MonotonicClock.milliseconds()
+        // The clock only for an answer a shaped link or a fault holds back: an unshaped one never reads it.
+        let now = connection.linkKey != nil || connection.fault != nil ? MonotonicClock.milliseconds() : 0
         if let key = connection.linkKey, let links = core.links {
             message.notBefore = now + links.latencyMilliseconds(key, now: now)
         }
